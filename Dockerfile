@@ -1,0 +1,21 @@
+# Build stage: compile the release binary.
+FROM rust:1-slim-bookworm AS build
+WORKDIR /src
+COPY Cargo.toml Cargo.lock ./
+COPY src ./src
+COPY migrations ./migrations
+COPY config ./config
+COPY assets ./assets
+COPY benches ./benches
+RUN cargo build --release --locked --bin referee
+
+# Run stage: the binary alone on a small base; the database lives on a volume.
+FROM debian:bookworm-slim
+RUN useradd --system --home /data referee && mkdir -p /data && chown referee /data
+COPY --from=build /src/target/release/referee /usr/local/bin/referee
+USER referee
+WORKDIR /data
+VOLUME ["/data"]
+ENV REFEREE_DATABASE_URL=sqlite:///data/referee.db
+ENTRYPOINT ["referee"]
+CMD ["local"]

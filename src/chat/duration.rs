@@ -1,0 +1,126 @@
+//! Durations and instants in the words players use: `36h`, `2d`, `1d12h`, `90m`, `45s`,
+//! `2026-12-01 18:00 UTC`.
+
+use chrono::{DateTime, Duration, NaiveDateTime, Utc};
+
+/// Reads a duration like `48h`, `2d`, `1d12h`, `90m` or `30s` (a sum of number+unit parts).
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim().to_ascii_lowercase();
+    if text.is_empty() {
+        return None;
+    }
+    let mut total = Duration::zero();
+    let mut number = String::new();
+    let mut saw_part = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let amount: i64 = number.parse().ok()?;
+        number.clear();
+        let part = match c {
+            'w' => Duration::try_weeks(amount)?,
+            'd' => Duration::try_days(amount)?,
+            'h' => Duration::try_hours(amount)?,
+            'm' => Duration::try_minutes(amount)?,
+            's' => Duration::try_seconds(amount)?,
+            _ => return None,
+        };
+        total = total.checked_add(&part)?;
+        saw_part = true;
+    }
+    if !number.is_empty() || !saw_part || total <= Duration::zero() {
+        return None;
+    }
+    Some(total)
+}
+
+/// Reads a UTC instant: `2026-12-01 18:00 UTC`, `2026-12-01 18:00`, `2026-12-01T18:00:00Z`.
+pub fn parse_instant(text: &str) -> Option<DateTime<Utc>> {
+    let text = text.trim();
+    if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
+        return Some(instant.with_timezone(&Utc));
+    }
+    let bare = text
+        .strip_suffix("UTC")
+        .or_else(|| text.strip_suffix("utc"))
+        .or_else(|| text.strip_suffix('Z'))
+        .unwrap_or(text)
+        .trim();
+    for format in ["%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M"] {
+        if let Ok(naive) = NaiveDateTime::parse_from_str(bare, format) {
+            return Some(naive.and_utc());
+        }
+    }
+    None
+}
+
+/// Writes a duration the way players write them: `2d 4h`, `36h`, `5m`, `45s`.
+pub fn format_duration(duration: Duration) -> String {
+    let mut seconds = duration.num_seconds().max(0);
+    let mut parts = Vec::new();
+    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+        if seconds >= size {
+            parts.push(format!("{}{unit}", seconds / size));
+            seconds %= size;
+        }
+    }
+    if parts.is_empty() {
+        "0s".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// A deadline as Discord timestamps (every reader sees local time) plus UTC for the console.
+pub fn format_deadline(at: DateTime<Utc>) -> String {
+    let unix = at.timestamp();
+    format!(
+        "<t:{unix}:R> (<t:{unix}:f>, {})",
+        at.format("%Y-%m-%d %H:%M UTC")
+    )
+}
+
+/// Serde for chrono durations as whole seconds.
+pub mod duration_serde {
+    use chrono::Duration;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes the duration as seconds.
+    pub fn serialize<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_i64(duration.num_seconds())
+    }
+
+    /// Reads seconds back into a duration.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Duration, D::Error> {
+        let seconds = i64::deserialize(deserializer)?;
+        Duration::try_seconds(seconds)
+            .ok_or_else(|| serde::de::Error::custom("duration out of range"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_in_player_words() {
+        assert_eq!(parse_duration("48h"), Some(Duration::hours(48)));
+        assert_eq!(parse_duration("1d12h"), Some(Duration::hours(36)));
+        assert_eq!(parse_duration(" 90M "), Some(Duration::minutes(90)));
+        assert_eq!(parse_duration("tomorow"), None);
+        assert_eq!(parse_duration("12"), None);
+        assert_eq!(parse_duration("0h"), None);
+        assert_eq!(parse_duration("99999999999999999999d"), None);
+        assert_eq!(format_duration(Duration::hours(52)), "2d 4h");
+    }
+
+    #[test]
+    fn instants_in_utc() {
+        let at = parse_instant("2026-12-01 18:00 UTC").unwrap();
+        assert_eq!(at.to_rfc3339(), "2026-12-01T18:00:00+00:00");
+        assert_eq!(parse_instant("2026-12-01T18:00:00Z"), Some(at));
+        assert_eq!(parse_instant("next tuesday"), None);
+    }
+}

@@ -1,0 +1,11 @@
+//! The platform-neutral conversation: text -> commands (parser and help), and the words the
+//! bot answers with.
+
+pub mod command;
+pub mod duration;
+pub mod help;
+pub mod parse;
+
+pub use command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
+pub use duration::duration_serde;
+pub use parse::{parse_channel, parse_dm, ParseError};

@@ -1,0 +1,227 @@
+//! The games, and the contract every game answers so the table never needs to know which one
+//! it runs.
+//!
+//! A game is pure: no I/O, no clock of its own, no global randomness. Time arrives as
+//! [`Ctx::now`], randomness as [`Ctx::dice`]. A game never half-applies an action: it checks
+//! everything first and returns a [`Refusal`] (which changes nothing), or it applies the whole
+//! action and returns what happened as [`Event`]s.
+
+use crate::dice::Dice;
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use thiserror::Error;
+
+/// A place at the table, counted from 0 in seating order. Seats never renumber: a player who
+/// leaves keeps its seat number (and a replacement takes it over).
+pub type Seat = usize;
+
+/// Game options from `!new <game> key=value ...` (and, for secret setups, the GM's DM).
+pub type Options = BTreeMap<String, String>;
+
+/// A seated player as a game sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The seat number.
+    pub seat: Seat,
+    /// The display name used in game texts.
+    pub name: String,
+    /// What the player asked for at `!join` (a symbol, a colour), if anything.
+    pub symbol: Option<String>,
+}
+
+/// What the game is waiting for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// One seat acts, publicly, with commands in the channel.
+    Turn {
+        /// Whose turn it is.
+        seat: Seat,
+    },
+    /// These seats owe a secret order by DM; the round resolves when the deadline passes,
+    /// when all are in (if the table allows early resolution), or when the GM forces it.
+    Orders {
+        /// The seats whose orders are awaited.
+        seats: BTreeSet<Seat>,
+        /// What is being ordered, for the players ("bids", "moves for round 3").
+        label: String,
+    },
+    /// The game is over.
+    Over {
+        /// Final places, best first; seats sharing a place stand in one group.
+        ranking: Vec<Vec<Seat>>,
+    },
+}
+
+/// Who may see an event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Visibility {
+    /// Everyone: posted in the game channel.
+    Public,
+    /// One seat only: sent by DM.
+    Seat(Seat),
+    /// Nobody yet (a face-down token): kept in the audit log, shown only in secret exports.
+    Sealed,
+}
+
+/// One thing that happened in a game, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// What happened, as the players read it.
+    pub text: String,
+}
+
+impl Event {
+    /// An event everyone sees.
+    pub fn public(text: impl Into<String>) -> Event {
+        Event {
+            visibility: Visibility::Public,
+            text: text.into(),
+        }
+    }
+
+    /// An event only `seat` sees (by DM).
+    pub fn to_seat(seat: Seat, text: impl Into<String>) -> Event {
+        Event {
+            visibility: Visibility::Seat(seat),
+            text: text.into(),
+        }
+    }
+
+    /// An event nobody sees until the game reveals it in a later public event.
+    pub fn sealed(text: impl Into<String>) -> Event {
+        Event {
+            visibility: Visibility::Sealed,
+            text: text.into(),
+        }
+    }
+}
+
+/// Why an order, action or option was not accepted: one sentence for the player, saying what
+/// was wrong and what would be accepted. A refusal changes nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Error, Serialize, Deserialize)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+impl Refusal {
+    /// A refusal with this sentence.
+    pub fn new(text: impl Into<String>) -> Refusal {
+        Refusal(text.into())
+    }
+}
+
+/// Why a saved game state could not be read back (a corrupt or foreign row).
+#[derive(Debug, Error)]
+#[error("saved {game} state is unreadable: {reason}")]
+pub struct LoadError {
+    /// The game's name.
+    pub game: &'static str,
+    /// What was wrong.
+    pub reason: String,
+}
+
+/// What a game is given to apply a change: the time and the game's dice.
+pub struct Ctx<'a> {
+    /// The table's clock at the moment of the input.
+    pub now: DateTime<Utc>,
+    /// The game's seeded dice; every draw is logged.
+    pub dice: &'a mut Dice,
+}
+
+/// A picture or text of the board, as one audience may see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// A text board that fits a Discord message (code blocks welcome).
+    pub text: String,
+    /// The same board as an SVG document, rendered to PNG by [`crate::picture`].
+    pub svg: Option<String>,
+}
+
+/// The help line of one command a game adds to the vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandHelp {
+    /// The command word, without prefix (`move`).
+    pub name: &'static str,
+    /// The usage line (`move <pawn> <die> [around]`).
+    pub usage: &'static str,
+    /// What it does, in one sentence.
+    pub about: &'static str,
+}
+
+/// The static facts of one game: its name, its limits and how to start or load it.
+pub trait Rules: Send + Sync {
+    /// The name used in `!new <name>` (lowercase, one word).
+    fn name(&self) -> &'static str;
+    /// One line for `!games`.
+    fn about(&self) -> &'static str;
+    /// Fewest and most players (`None`: no upper limit).
+    fn players(&self) -> (usize, Option<usize>);
+    /// The option keys the game accepts, each with a one-line description.
+    fn options(&self) -> &'static [(&'static str, &'static str)];
+    /// Public commands (`!word ...` in the channel) the game adds.
+    fn commands(&self) -> &'static [CommandHelp];
+    /// Secret orders (DM words) the game accepts.
+    fn orders(&self) -> &'static [CommandHelp];
+    /// Checks options at `!new` time (and secret setup options), before anyone joins.
+    fn check_options(&self, options: &Options) -> Result<(), Refusal>;
+    /// Checks what a player asked for at `!join` (a symbol, a colour) against those taken.
+    fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal>;
+    /// Starts a game for these players (in seat order) with these options.
+    fn setup(
+        &self,
+        options: &Options,
+        players: &[Player],
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal>;
+    /// Whether sign-ups beyond the table's size wait on a list and replace leavers.
+    fn waitlist(&self) -> bool;
+    /// Reads back a state saved by [`Game::save`].
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError>;
+}
+
+/// A game in progress.
+pub trait Game: Send {
+    /// What the game waits for now.
+    fn phase(&self) -> Phase;
+    /// How long the current phase may last unless the GM sets a deadline (`None`: no limit).
+    fn time_limit(&self, options: &Options) -> Option<Duration>;
+    /// Checks a secret order from `seat` for the current [`Phase::Orders`] and returns its
+    /// canonical text (what is stored, echoed in the receipt and revealed at resolution).
+    fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal>;
+    /// Resolves the current orders phase from the stored orders (canonical texts); seats with
+    /// no order get the game's default.
+    fn resolve(
+        &mut self,
+        orders: &BTreeMap<Seat, String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal>;
+    /// Applies one public action (`word` is the command without prefix, `args` the rest of the
+    /// line) by `seat`.
+    fn act(
+        &mut self,
+        seat: Seat,
+        word: &str,
+        args: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal>;
+    /// The current [`Phase::Turn`] ran out of time: apply the game's default for the silent seat.
+    fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event>;
+    /// `seat` left or was removed. `replacement` is a waitlisted player who takes this seat over
+    /// from the start (only for games whose [`Rules::waitlist`] is true).
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        replacement: Option<&Player>,
+        ctx: &mut Ctx<'_>,
+    ) -> Vec<Event>;
+    /// The GM replaced the player in `seat` by another: game texts now use `name`.
+    fn rename(&mut self, seat: Seat, name: &str);
+    /// The public board.
+    fn board(&self) -> Board;
+    /// What `seat` sees of its own situation (by DM, `status`).
+    fn private_status(&self, seat: Seat) -> String;
+    /// The whole state, secrets included, for the store.
+    fn save(&self) -> serde_json::Value;
+}

@@ -1,0 +1,7 @@
+//! The console table (`referee local`) and the transcript runner (`referee script`): how a GM
+//! tries a game without Discord, and how tests drive the whole stack.
+
+pub mod runner;
+pub mod transcript;
+
+pub use runner::{Clock, RunError, Runner};

@@ -1,0 +1,190 @@
+//! The loop shared by `referee script` and `referee local`: lines in, the table applies them,
+//! the outbox is printed (`#channel <- ...`, `dm user <- ...`) and pictures written to files.
+
+use super::transcript::{parse_line, Line, LineError};
+use crate::picture::png_from_svg;
+use crate::store::StoreError;
+use crate::table::{Audience, Inbound, Service, User};
+use chrono::{DateTime, Utc};
+use std::io::Write;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Why a run stopped.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A transcript line is malformed.
+    #[error(transparent)]
+    Line(#[from] LineError),
+    /// Output or a picture file could not be written.
+    #[error("could not write output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Where time comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum Clock {
+    /// A manual clock, moved only by `clock` lines (transcripts, tests).
+    Manual(DateTime<Utc>),
+    /// The real clock plus an offset that `clock +<duration>` lines add to.
+    Real(chrono::Duration),
+}
+
+/// A console table: the service, its clock, and where output goes.
+pub struct Runner<W: Write> {
+    service: Service,
+    clock: Clock,
+    admins: Vec<String>,
+    pictures: PathBuf,
+    out: W,
+    run_id: String,
+}
+
+impl<W: Write> Runner<W> {
+    /// A runner writing to `out` and pictures to the folder `pictures`.
+    pub fn new(
+        service: Service,
+        clock: Clock,
+        admins: Vec<String>,
+        pictures: PathBuf,
+        out: W,
+    ) -> Runner<W> {
+        let run_id = crate::dice::Seed::random().to_hex()[..12].to_string();
+        Runner {
+            service,
+            clock,
+            admins,
+            pictures,
+            out,
+            run_id,
+        }
+    }
+
+    /// The current time on this runner's clock.
+    pub fn now(&self) -> DateTime<Utc> {
+        match self.clock {
+            Clock::Manual(at) => at,
+            Clock::Real(offset) => Utc::now() + offset,
+        }
+    }
+
+    /// Start-up: every overdue deadline resolves (once), and what is waiting is delivered.
+    pub async fn start(&mut self) -> Result<(), RunError> {
+        self.service.fire_due(self.now()).await?;
+        self.deliver().await
+    }
+
+    /// Applies one transcript line (`number` names it in errors and message ids).
+    pub async fn line(&mut self, text: &str, number: usize) -> Result<(), RunError> {
+        let line = parse_line(text, number)?;
+        let auto_id = format!("{}:{number}", self.run_id);
+        match line {
+            Line::Blank => {}
+            Line::Advance(by) => match self.clock {
+                Clock::Manual(at) => self.advance_to(at + by).await?,
+                Clock::Real(offset) => {
+                    self.clock = Clock::Real(offset + by);
+                    self.service.fire_due(self.now()).await?;
+                }
+            },
+            Line::SetClock(at) => match self.clock {
+                Clock::Manual(now) if at > now => self.advance_to(at).await?,
+                Clock::Manual(_) => self.clock = Clock::Manual(at),
+                Clock::Real(_) => self.clock = Clock::Real(at - Utc::now()),
+            },
+            Line::Channel {
+                id,
+                user,
+                channel,
+                text,
+            } => {
+                let inbound = Inbound::Channel {
+                    channel,
+                    admin: self.admins.contains(&user),
+                    user: User::named(&user),
+                    text,
+                };
+                let now = self.now();
+                self.service
+                    .handle(&id.unwrap_or(auto_id), &inbound, now)
+                    .await?;
+            }
+            Line::Direct { id, user, text } => {
+                let inbound = Inbound::Direct {
+                    user: User::named(&user),
+                    text,
+                };
+                let now = self.now();
+                self.service
+                    .handle(&id.unwrap_or(auto_id), &inbound, now)
+                    .await?;
+            }
+        }
+        self.deliver().await
+    }
+
+    /// Fires what is due on the real clock (the live console's tick).
+    pub async fn tick(&mut self) -> Result<(), RunError> {
+        self.service.fire_due(self.now()).await?;
+        self.deliver().await
+    }
+
+    /// Moves a manual clock to `target`, firing every deadline on the way at its own time.
+    async fn advance_to(&mut self, target: DateTime<Utc>) -> Result<(), RunError> {
+        while let Some(due) = self.service.store().next_due().await? {
+            if due > target {
+                break;
+            }
+            let now = due.max(self.now());
+            self.clock = Clock::Manual(now);
+            self.service.fire_due(now).await?;
+            self.deliver().await?;
+        }
+        self.clock = Clock::Manual(target);
+        Ok(())
+    }
+
+    /// Prints every undelivered outbox row and marks it delivered.
+    pub async fn deliver(&mut self) -> Result<(), RunError> {
+        let store = self.service.store().clone();
+        let now = self.now();
+        loop {
+            let rows = store.pending(DateTime::<Utc>::MAX_UTC, 100).await?;
+            if rows.is_empty() {
+                return Ok(());
+            }
+            for row in rows {
+                let to = match &row.audience {
+                    Audience::Channel(channel) => format!("#{channel}"),
+                    Audience::Direct(user) => format!("dm {user}"),
+                };
+                for text_line in row.body.lines() {
+                    writeln!(self.out, "{to} <- {text_line}")?;
+                }
+                if let Some(svg) = &row.svg {
+                    match png_from_svg(svg) {
+                        Ok(png) => {
+                            std::fs::create_dir_all(&self.pictures)?;
+                            let path = self.pictures.join(format!("picture-{:04}.png", row.id));
+                            std::fs::write(&path, png)?;
+                            writeln!(self.out, "{to} <- [picture: {}]", path.display())?;
+                        }
+                        Err(error) => writeln!(
+                            self.out,
+                            "{to} <- (the board picture could not be drawn: {error})"
+                        )?,
+                    }
+                }
+                store.delivered(row.id, now).await?;
+            }
+        }
+    }
+
+    /// The output, for tests that collect it.
+    pub fn into_output(self) -> W {
+        self.out
+    }
+}

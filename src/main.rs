@@ -1,0 +1,221 @@
+//! The `referee` command: the console table, the transcript runner, replay and export.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use referee::config::{self, Config};
+use referee::local::{Clock, Runner};
+use referee::store::Store;
+use referee::table::audit::{export, replay};
+use referee::table::{Catalogue, Service};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+/// A game master for play-by-post games.
+#[derive(Parser)]
+#[command(name = "referee", version, about)]
+struct Cli {
+    /// A settings file replacing config/default.toml (REFEREE_* variables still apply).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// A table on the console, typed live in the transcript format, on a SQLite file.
+    Local {
+        /// The SQLite file (default: the configured database, referee.db).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Where board pictures are written.
+        #[arg(long, default_value = "pictures")]
+        pictures: PathBuf,
+    },
+    /// Plays a transcript on a manual clock and prints everything the bot says.
+    Script {
+        /// The transcript file.
+        file: PathBuf,
+        /// Keep the games in this SQLite file (default: an in-memory database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Where board pictures are written (default: a folder in the system's temp folder).
+        #[arg(long)]
+        pictures: Option<PathBuf>,
+        /// The manual clock's start, in UTC.
+        #[arg(long, default_value = "2026-01-01T00:00:00Z")]
+        start: String,
+    },
+    /// Rebuilds a game from its seed and inputs and checks every event and the final state.
+    Replay {
+        /// The game's number.
+        game: i64,
+        /// The SQLite file (default: the configured database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
+    /// Prints a game as JSON: the public view, or everything with --secret.
+    Export {
+        /// The game's number.
+        game: i64,
+        /// The SQLite file (default: the configured database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Include the seed, the orders and the inputs (for the GM and for debugging).
+        #[arg(long)]
+        secret: bool,
+    },
+}
+
+fn settings(path: Option<&PathBuf>) -> Result<Config> {
+    let text = match path {
+        Some(path) => std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the settings file {}", path.display()))?,
+        None => config::DEFAULT_TOML.to_string(),
+    };
+    Ok(config::load(&text, std::env::vars())?)
+}
+
+fn sqlite_url(db: &PathBuf) -> String {
+    format!("sqlite://{}", db.display())
+}
+
+async fn service(config: &Config, url: Option<String>) -> Result<Service> {
+    let mut store_settings = config.store.clone();
+    if let Some(url) = url {
+        store_settings.url = url;
+    }
+    let store = Store::open(&store_settings)
+        .await
+        .with_context(|| format!("cannot open the database {}", store_settings.url))?;
+    Ok(Service::new(
+        store,
+        Catalogue::standard(),
+        config.table.clone(),
+    ))
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("REFEREE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    if let Err(error) = run(Cli::parse()).await {
+        eprintln!("referee: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(cli: Cli) -> Result<()> {
+    let config = settings(cli.config.as_ref())?;
+    match cli.command {
+        Command::Script {
+            file,
+            db,
+            pictures,
+            start,
+        } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read the transcript {}", file.display()))?;
+            let start = chrono::DateTime::parse_from_rfc3339(&start)
+                .with_context(|| {
+                    format!("--start takes a UTC time like 2026-01-01T00:00:00Z; got '{start}'")
+                })?
+                .with_timezone(&chrono::Utc);
+            let url = db
+                .as_ref()
+                .map(sqlite_url)
+                .unwrap_or_else(|| "sqlite::memory:".to_string());
+            let service = service(&config, Some(url)).await?;
+            let pictures = pictures.unwrap_or_else(|| {
+                std::env::temp_dir().join(format!("referee-pictures-{}", std::process::id()))
+            });
+            let stdout = std::io::stdout();
+            let mut runner = Runner::new(
+                service.clone(),
+                Clock::Manual(start),
+                config.admins.clone(),
+                pictures,
+                stdout.lock(),
+            );
+            runner.start().await?;
+            for (index, line) in text.lines().enumerate() {
+                runner.line(line, index + 1).await?;
+            }
+            service.store().close().await;
+        }
+        Command::Local { db, pictures } => {
+            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            let stdout = std::io::stdout();
+            let mut runner = Runner::new(
+                service,
+                Clock::Real(chrono::Duration::zero()),
+                config.admins.clone(),
+                pictures,
+                stdout.lock(),
+            );
+            runner.start().await?;
+            eprintln!("referee: type lines like `alice #game: !new tag`, `bob dm: bid 5`, `clock +1h`; Ctrl-D ends.");
+            let (lines_tx, mut lines_rx) = tokio::sync::mpsc::channel::<String>(16);
+            std::thread::spawn(move || {
+                for line in std::io::stdin().lock().lines().map_while(Result::ok) {
+                    if lines_tx.blocking_send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            let mut tick =
+                tokio::time::interval(config.tick.max(std::time::Duration::from_millis(100)));
+            let mut number = 0;
+            loop {
+                tokio::select! {
+                    line = lines_rx.recv() => match line {
+                        Some(line) => {
+                            number += 1;
+                            if let Err(error) = runner.line(&line, number).await {
+                                match error {
+                                    referee::local::RunError::Line(error) => eprintln!("referee: {error}"),
+                                    other => return Err(other.into()),
+                                }
+                            }
+                        }
+                        None => break,
+                    },
+                    _ = tick.tick() => runner.tick().await?,
+                }
+            }
+            std::io::stdout().flush()?;
+        }
+        Command::Replay { game, db } => {
+            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            let report = replay(&service, game).await?;
+            if report.matches() {
+                println!(
+                    "game #{}: replayed {} inputs; all {} events and the final state match the log",
+                    report.game, report.inputs, report.events
+                );
+            } else {
+                for difference in &report.differences {
+                    println!("game #{}: {difference}", report.game);
+                }
+                bail!(
+                    "game #{} does not replay to its log ({} differences)",
+                    report.game,
+                    report.differences.len()
+                );
+            }
+        }
+        Command::Export { game, db, secret } => {
+            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            match export(&service, game, secret).await? {
+                Some(value) => println!("{}", serde_json::to_string_pretty(&value)?),
+                None => bail!("there is no game #{game}"),
+            }
+        }
+    }
+    Ok(())
+}

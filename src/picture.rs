@@ -1,0 +1,94 @@
+//! Turns a game's SVG board into a PNG, with the font shipped in `assets/fonts` so pictures
+//! look the same on every machine.
+
+use std::sync::{Arc, OnceLock};
+use thiserror::Error;
+
+/// Why a picture could not be made.
+#[derive(Debug, Error)]
+pub enum PictureError {
+    /// The game produced SVG that does not parse.
+    #[error("the board picture is not valid SVG: {0}")]
+    Svg(String),
+    /// The picture has no area or is too large to draw.
+    #[error("the board picture has an impossible size {0}x{1}")]
+    Size(u32, u32),
+    /// PNG encoding failed.
+    #[error("the board picture could not be encoded: {0}")]
+    Encode(String),
+}
+
+/// The largest side, in pixels, a picture may have (keeps uploads far below Discord's limit).
+pub const MAX_SIDE: u32 = 4096;
+
+static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+fn options() -> &'static resvg::usvg::Options<'static> {
+    static OPTIONS: OnceLock<resvg::usvg::Options<'static>> = OnceLock::new();
+    OPTIONS.get_or_init(|| {
+        let mut fonts = resvg::usvg::fontdb::Database::new();
+        fonts.load_font_data(FONT.to_vec());
+        let mut options = resvg::usvg::Options {
+            font_family: "DejaVu Sans".to_string(),
+            ..Default::default()
+        };
+        options.fontdb = Arc::new(fonts);
+        options
+    })
+}
+
+/// Renders an SVG document to PNG bytes at its own size.
+pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let tree = resvg::usvg::Tree::from_str(svg, options())
+        .map_err(|error| PictureError::Svg(error.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (width, height) = (size.width(), size.height());
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+        return Err(PictureError::Size(width, height));
+    }
+    let mut pixmap =
+        resvg::tiny_skia::Pixmap::new(width, height).ok_or(PictureError::Size(width, height))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|error| PictureError::Encode(error.to_string()))
+}
+
+/// Escapes text for use inside SVG elements and attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_text_and_shapes_to_png() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">
+            <rect width="120" height="40" fill="#fff"/>
+            <text x="10" y="28" font-size="20" fill="#000">a1 &amp; b2</text></svg>"##;
+        let png = png_from_svg(svg).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
+    fn refuses_broken_svg() {
+        assert!(matches!(png_from_svg("<svg"), Err(PictureError::Svg(_))));
+    }
+}

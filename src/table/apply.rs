@@ -1,0 +1,306 @@
+//! One input applied to one game: the pure heart of the table. Given the saved record, the
+//! input and the time, it returns the new record, the posts and the audit events. It reads no
+//! clock and touches no database, so `referee replay` can run it again and compare.
+
+use super::catalogue::Catalogue;
+use super::outcome::Outcome;
+use super::record::{GameRecord, User};
+use super::{lifecycle, rounds};
+use crate::chat::{ChannelCommand, DmCommand};
+use crate::dice::Dice;
+use crate::games::{Ctx, Game, Refusal, Rules};
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+
+/// One input that reached a game, as the replay log keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    /// A command posted in the game's channel.
+    Channel {
+        /// The channel.
+        channel: String,
+        /// Who posted.
+        user: User,
+        /// Whether the poster is a server admin (GM powers).
+        admin: bool,
+        /// What was asked.
+        command: ChannelCommand,
+    },
+    /// A direct message routed to this game.
+    Direct {
+        /// Who sent it.
+        user: User,
+        /// What was asked.
+        command: DmCommand,
+    },
+    /// The current phase's deadline passed.
+    Deadline,
+    /// The reminder time before the deadline passed.
+    Reminder,
+}
+
+/// Table-wide defaults from the configuration.
+#[derive(Clone, Debug)]
+pub struct TableDefaults {
+    /// The command prefix (`!`).
+    pub prefix: String,
+    /// How long before a deadline reminders go out.
+    pub reminder: Duration,
+    /// Whether an orders phase resolves as soon as every order is in.
+    pub early: bool,
+    /// A fixed length for every phase (`None`: each game's own time limits).
+    pub deadline: Option<Duration>,
+    /// How late a deadline may fire before the channel is told it resolved late.
+    pub late_after: Duration,
+}
+
+/// What the table knows besides the record: the games, the defaults and the time.
+pub struct Env<'a> {
+    /// The games on offer.
+    pub catalogue: &'a Catalogue,
+    /// Configuration defaults.
+    pub defaults: &'a TableDefaults,
+    /// The time of the input.
+    pub now: DateTime<Utc>,
+}
+
+/// The result of applying one input.
+pub struct Applied {
+    /// The record to save (`None`: no game, as before).
+    pub record: Option<GameRecord>,
+    /// Posts and events.
+    pub outcome: Outcome,
+    /// Whether the input changed the game (and so belongs in the replay log).
+    pub changed: bool,
+}
+
+/// Work in progress on one record: changes happen on a copy that is kept only on success.
+pub(super) struct Work<'a> {
+    pub record: GameRecord,
+    pub outcome: Outcome,
+    pub env: &'a Env<'a>,
+}
+
+/// A loaded game with its dice.
+pub(super) struct Live {
+    pub rules: &'static dyn Rules,
+    pub game: Box<dyn Game>,
+    pub dice: Dice,
+}
+
+impl Work<'_> {
+    /// Loads the game's state (a corrupt row is a refusal that changes nothing).
+    pub fn live(&self) -> Result<Live, Refusal> {
+        let record = &self.record;
+        let rules = self.env.catalogue.find(&record.game).ok_or_else(|| {
+            Refusal::new(format!(
+                "Game #{} is a '{}' game, which this bot no longer hosts.",
+                record.id, record.game
+            ))
+        })?;
+        let state = record
+            .state
+            .as_ref()
+            .ok_or_else(|| Refusal::new(format!("Game #{} has not started yet.", record.id)))?;
+        let game = rules.load(state).map_err(|error| {
+            Refusal::new(format!(
+                "Game #{}'s saved state is unreadable ({error}); nothing was changed. \
+                 The GM can inspect it with `referee export {} --secret`.",
+                record.id, record.id
+            ))
+        })?;
+        let dice = Dice::resume(record.settings.seed, record.dice_position);
+        Ok(Live { rules, game, dice })
+    }
+
+    /// Saves the game's state and dice position into the record.
+    pub fn keep(&mut self, live: &Live) {
+        self.record.state = Some(live.game.save());
+        self.record.dice_position = live.dice.position();
+    }
+
+    /// A context for the game at this input's time.
+    pub fn ctx<'d>(&self, dice: &'d mut Dice) -> Ctx<'d> {
+        Ctx {
+            now: self.env.now,
+            dice,
+        }
+    }
+
+    /// Refuses unless the user is the GM or a server admin.
+    pub fn require_gm(&self, user: &User, admin: bool, command: &str) -> Result<(), Refusal> {
+        if admin || user.id == self.record.gm.id {
+            Ok(())
+        } else {
+            Err(Refusal::new(format!(
+                "Only the GM ({}) or a server admin can use `{}{command}`.",
+                self.record.gm.name, self.env.defaults.prefix
+            )))
+        }
+    }
+}
+
+/// Applies `input` to the game in `record` (or to no game, for `!new`). `new_id` is the number
+/// a game created by this input gets. A refusal changes nothing and answers the sender.
+pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<'_>) -> Applied {
+    match record {
+        None => match without_game(input, new_id, env) {
+            Ok(Some((record, outcome))) => Applied {
+                record: Some(record),
+                outcome,
+                changed: true,
+            },
+            Ok(None) => Applied {
+                record: None,
+                outcome: Outcome::default(),
+                changed: false,
+            },
+            Err(refusal) => Applied {
+                record: None,
+                outcome: refused(input, None, refusal),
+                changed: false,
+            },
+        },
+        Some(saved) => {
+            let mut work = Work {
+                record: saved.clone(),
+                outcome: Outcome::default(),
+                env,
+            };
+            match dispatch(&mut work, input) {
+                Ok(true) => Applied {
+                    record: Some(work.record),
+                    outcome: work.outcome,
+                    changed: true,
+                },
+                Ok(false) => Applied {
+                    record: Some(saved.clone()),
+                    outcome: work.outcome,
+                    changed: false,
+                },
+                Err(refusal) => Applied {
+                    record: Some(saved.clone()),
+                    outcome: refused(input, Some(saved), refusal),
+                    changed: false,
+                },
+            }
+        }
+    }
+}
+
+/// The answer to a refused input: to the channel it came from, or to the sender by DM.
+fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outcome {
+    let mut outcome = Outcome::default();
+    match input {
+        Input::Channel { channel, user, .. } => {
+            outcome.channel(channel, format!("{}: {}", user.name, refusal.0))
+        }
+        Input::Direct { user, .. } => outcome.direct(&user.id, refusal.0),
+        Input::Deadline | Input::Reminder => {
+            if let Some(record) = record {
+                outcome.channel(&record.channel, refusal.0)
+            }
+        }
+    }
+    outcome
+}
+
+fn without_game(
+    input: &Input,
+    new_id: i64,
+    env: &Env<'_>,
+) -> Result<Option<(GameRecord, Outcome)>, Refusal> {
+    let prefix = &env.defaults.prefix;
+    match input {
+        Input::Channel {
+            channel,
+            user,
+            command: ChannelCommand::New { game, options },
+            ..
+        } => lifecycle::new_game(new_id, channel, user, game, options, env).map(Some),
+        Input::Channel { .. } => Err(Refusal::new(format!(
+            "There is no game in this channel. `{prefix}new <game>` opens one; `{prefix}games` lists them."
+        ))),
+        Input::Direct { .. } => Err(Refusal::new(format!(
+            "You are not in any game. Sign up with `{prefix}join` in a game's channel."
+        ))),
+        Input::Deadline | Input::Reminder => Ok(None),
+    }
+}
+
+/// Routes an input to the part of the table that handles it. `Ok(true)`: the game changed.
+fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
+    let prefix = work.env.defaults.prefix.clone();
+    match input {
+        Input::Deadline => rounds::deadline_passed(work),
+        Input::Reminder => rounds::remind(work),
+        Input::Direct { user, command } => match command {
+            DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
+            DmCommand::Help => {
+                let rules = work.env.catalogue.find(&work.record.game);
+                work.outcome
+                    .direct(&user.id, crate::chat::help::dm_help(rules));
+                Ok(false)
+            }
+            DmCommand::Setup(options) => lifecycle::secret_setup(work, user, options),
+            DmCommand::Order(text) => rounds::order(work, user, text),
+        },
+        Input::Channel {
+            user,
+            admin,
+            command,
+            ..
+        } => {
+            let admin = *admin;
+            match command {
+                ChannelCommand::New { .. } => Err(Refusal::new(format!(
+                    "There is already a game in this channel (#{}, {}). One game per channel: \
+                     the GM can `{prefix}end` it first.",
+                    work.record.id, work.record.game
+                ))),
+                ChannelCommand::Join(symbol) => lifecycle::join(work, user, symbol.as_deref()),
+                ChannelCommand::Leave => lifecycle::leave(work, user),
+                ChannelCommand::Start => {
+                    work.require_gm(user, admin, "start")?;
+                    lifecycle::start(work)
+                }
+                ChannelCommand::Board => rounds::board(work).map(|()| false),
+                ChannelCommand::Status => rounds::status(work).map(|()| false),
+                ChannelCommand::Resolve => {
+                    work.require_gm(user, admin, "resolve")?;
+                    rounds::force(work)
+                }
+                ChannelCommand::Deadline(spec) => {
+                    work.require_gm(user, admin, "deadline")?;
+                    rounds::set_deadline(work, *spec)
+                }
+                ChannelCommand::Kick(who) => {
+                    work.require_gm(user, admin, "kick")?;
+                    lifecycle::kick(work, who)
+                }
+                ChannelCommand::Replace(old, new) => {
+                    work.require_gm(user, admin, "replace")?;
+                    lifecycle::replace(work, old, new)
+                }
+                ChannelCommand::Pause => {
+                    work.require_gm(user, admin, "pause")?;
+                    lifecycle::pause(work)
+                }
+                ChannelCommand::Resume => {
+                    work.require_gm(user, admin, "resume")?;
+                    lifecycle::resume(work)
+                }
+                ChannelCommand::End => {
+                    work.require_gm(user, admin, "end")?;
+                    lifecycle::end(work)
+                }
+                ChannelCommand::Game { word, args } => rounds::act(work, user, word, args),
+                ChannelCommand::Games | ChannelCommand::Help(_) | ChannelCommand::Log(_) => {
+                    Err(Refusal::new(format!(
+                        "`{prefix}games`, `{prefix}help` and `{prefix}log` are answered before a game is loaded."
+                    )))
+                }
+            }
+        }
+    }
+}

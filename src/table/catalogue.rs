@@ -1,0 +1,34 @@
+//! The games a table can host, by name.
+
+use crate::games::Rules;
+
+/// The list of games the bot offers (`!games`).
+#[derive(Clone)]
+pub struct Catalogue {
+    games: Vec<&'static dyn Rules>,
+}
+
+impl Catalogue {
+    /// A catalogue of exactly these games (tests add their own).
+    pub fn new(games: Vec<&'static dyn Rules>) -> Catalogue {
+        Catalogue { games }
+    }
+
+    /// The games this bot hosts.
+    pub fn standard() -> Catalogue {
+        Catalogue::new(Vec::new())
+    }
+
+    /// The game called `name`.
+    pub fn find(&self, name: &str) -> Option<&'static dyn Rules> {
+        self.games
+            .iter()
+            .copied()
+            .find(|rules| rules.name() == name)
+    }
+
+    /// Every game, in the order `!games` lists them.
+    pub fn all(&self) -> &[&'static dyn Rules] {
+        &self.games
+    }
+}

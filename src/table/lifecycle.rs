@@ -1,0 +1,503 @@
+//! A game's life around its rounds: sign-ups, the start, players leaving or being replaced,
+//! pausing, and the end.
+
+use super::apply::{Env, Work};
+use super::outcome::Outcome;
+use super::record::{GameRecord, SeatRecord, Settings, Status, User};
+use super::rounds;
+use crate::chat::duration::{format_duration, parse_duration};
+use crate::dice::{Dice, Seed};
+use crate::games::{Options, Player, Refusal};
+use std::collections::BTreeMap;
+
+/// Option keys the table reads itself; every other key goes to the game.
+pub const TABLE_OPTIONS: &[&str] = &["seed", "deadline", "early", "reminder", "max"];
+
+fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(Refusal::new(format!("`{key}` is on or off; got '{value}'"))),
+    }
+}
+
+fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> {
+    parse_duration(value).ok_or_else(|| {
+        Refusal::new(format!(
+            "`{key}` takes a duration like 36h, 2d or 90m; got '{value}'"
+        ))
+    })
+}
+
+/// `!new <game> [options]`: a new game in sign-up, with this user as GM.
+pub fn new_game(
+    id: i64,
+    channel: &str,
+    gm: &User,
+    game: &str,
+    options: &[(String, String)],
+    env: &Env<'_>,
+) -> Result<(GameRecord, Outcome), Refusal> {
+    let prefix = &env.defaults.prefix;
+    let rules = env.catalogue.find(game).ok_or_else(|| {
+        let names: Vec<&str> = env.catalogue.all().iter().map(|r| r.name()).collect();
+        Refusal::new(format!(
+            "There is no game called '{game}'. Games: {}.",
+            names.join(", ")
+        ))
+    })?;
+    let seed = options
+        .iter()
+        .find(|(key, _)| key == "seed")
+        .ok_or_else(|| {
+            Refusal::new("A new game needs a seed; the table draws one when none is given.")
+        })
+        .and_then(|(_, value)| Seed::parse(value).map_err(|e| Refusal::new(e.to_string())))?;
+    let mut settings = Settings {
+        seed,
+        early: env.defaults.early,
+        reminder: env.defaults.reminder,
+        deadline: env.defaults.deadline,
+        max_players: rules.players().1,
+    };
+    let mut game_options = Options::new();
+    for (key, value) in options {
+        match key.as_str() {
+            "seed" => {}
+            "deadline" => settings.deadline = Some(duration_option(key, value)?),
+            "early" => settings.early = on_off(key, value)?,
+            "reminder" => settings.reminder = duration_option(key, value)?,
+            "max" => {
+                let (least, most) = rules.players();
+                let max = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|max| *max >= least && most.is_none_or(|most| *max <= most))
+                    .ok_or_else(|| {
+                        Refusal::new(format!(
+                            "`max` is a number of players from {least} to {}; got '{value}'",
+                            most.map_or("any number".to_string(), |m| m.to_string())
+                        ))
+                    })?;
+                settings.max_players = Some(max);
+            }
+            _ => {
+                game_options.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    rules.check_options(&game_options)?;
+    let record = GameRecord {
+        id,
+        channel: channel.to_string(),
+        game: rules.name().to_string(),
+        gm: gm.clone(),
+        settings,
+        options: game_options,
+        secret_options: Options::new(),
+        status: Status::SignUp,
+        seats: Vec::new(),
+        waitlist: Vec::new(),
+        round: 0,
+        phase: None,
+        deadline: None,
+        remind_at: None,
+        orders: BTreeMap::new(),
+        dice_position: 0,
+        state: None,
+    };
+    let mut outcome = Outcome::default();
+    let shown: Vec<String> = record
+        .options
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    outcome.channel(
+        channel,
+        format!(
+            "Game #{id}: {} is open for sign-ups{}. GM: {}. Type `{prefix}join` to play{}; the GM starts with `{prefix}start`.",
+            rules.name(),
+            if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(" ")) },
+            gm.name,
+            if rules.check_symbol(None, &[]).is_err() { " (with a symbol or colour)" } else { "" },
+        ),
+    );
+    outcome.table_event(
+        0,
+        format!("{} opened game #{id} ({})", gm.name, rules.name()),
+    );
+    Ok((record, outcome))
+}
+
+/// The GM's secret setup by DM, before the start.
+pub fn secret_setup(
+    work: &mut Work<'_>,
+    user: &User,
+    options: &[(String, String)],
+) -> Result<bool, Refusal> {
+    let record = &work.record;
+    if user.id != record.gm.id {
+        return Err(Refusal::new(format!(
+            "Only the GM of game #{} ({}) can send its secret setup.",
+            record.id, record.gm.name
+        )));
+    }
+    if record.status != Status::SignUp {
+        return Err(Refusal::new(format!(
+            "Game #{} has already started; its setup is fixed.",
+            record.id
+        )));
+    }
+    let rules = work
+        .env
+        .catalogue
+        .find(&record.game)
+        .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
+    let mut secret = record.secret_options.clone();
+    for (key, value) in options {
+        if TABLE_OPTIONS.contains(&key.as_str()) {
+            return Err(Refusal::new(format!(
+                "`{key}` is a table option: set it in the channel with `!new`, not in the secret setup."
+            )));
+        }
+        secret.insert(key.clone(), value.clone());
+    }
+    let mut merged = record.options.clone();
+    merged.extend(secret.clone());
+    rules.check_options(&merged)?;
+    let shown: Vec<String> = secret.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    work.record.secret_options = secret;
+    let (id, gm) = (work.record.id, work.record.gm.id.clone());
+    work.outcome.direct(
+        &gm,
+        format!(
+            "Secret setup for game #{id} stored: {}. Nobody else sees it until `!start`.",
+            shown.join(" ")
+        ),
+    );
+    work.outcome.events.push(super::outcome::LogEvent {
+        round: 0,
+        visibility: super::outcome::LogVisibility::Sealed,
+        body: super::outcome::EventBody::Table(format!("secret setup: {}", shown.join(" "))),
+    });
+    Ok(true)
+}
+
+/// `!join [symbol]`.
+pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bool, Refusal> {
+    let prefix = work.env.defaults.prefix.clone();
+    let record = &work.record;
+    let rules = work
+        .env
+        .catalogue
+        .find(&record.game)
+        .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
+    let listed = |list: &[SeatRecord]| list.iter().any(|s| s.present && s.user.id == user.id);
+    if listed(&record.seats) || listed(&record.waitlist) {
+        return Err(Refusal::new(format!(
+            "You are already signed up for game #{}.",
+            record.id
+        )));
+    }
+    let running = matches!(record.status, Status::Running | Status::Paused { .. });
+    match record.status {
+        Status::Over => return Err(Refusal::new(format!("Game #{} is over.", record.id))),
+        Status::Running | Status::Paused { .. } if !rules.waitlist() => {
+            return Err(Refusal::new(format!(
+                "Game #{} has already started; wait for the next one.",
+                record.id
+            )))
+        }
+        _ => {}
+    }
+    let taken: Vec<String> = record
+        .seats
+        .iter()
+        .chain(record.waitlist.iter())
+        .filter(|s| s.present)
+        .filter_map(|s| s.symbol.clone())
+        .collect();
+    rules.check_symbol(symbol, &taken)?;
+    let seated = record.seats.iter().filter(|s| s.present).count();
+    let full = record.settings.max_players.is_some_and(|max| seated >= max);
+    let entry = SeatRecord {
+        user: user.clone(),
+        symbol: symbol.map(str::to_string),
+        present: true,
+    };
+    let id = record.id;
+    let channel = record.channel.clone();
+    let with = symbol.map(|s| format!(" as {s}")).unwrap_or_default();
+    if full || running {
+        if !rules.waitlist() {
+            return Err(Refusal::new(format!(
+                "Game #{id} is full ({seated} players)."
+            )));
+        }
+        work.record.waitlist.push(entry);
+        let place = work.record.waitlist.len();
+        work.outcome.channel(
+            &channel,
+            format!(
+                "{} is on the waitlist for game #{id}{with} (number {place}).",
+                user.name
+            ),
+        );
+        work.outcome.table_event(
+            work.record.round,
+            format!("{} joined the waitlist", user.name),
+        );
+        return Ok(true);
+    }
+    work.record.seats.push(entry);
+    let seated = seated + 1;
+    work.outcome.channel(
+        &channel,
+        format!(
+            "{} joins game #{id}{with}. {seated} player{} signed up. The GM starts with `{prefix}start`.",
+            user.name,
+            if seated == 1 { "" } else { "s" }
+        ),
+    );
+    work.outcome
+        .table_event(0, format!("{} joined{with}", user.name));
+    Ok(true)
+}
+
+/// `!leave`.
+pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
+    let who = user.id.clone();
+    remove(work, &who, "left")
+}
+
+/// `!kick @player`.
+pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
+    remove(work, who, "was removed by the GM")
+}
+
+fn remove(work: &mut Work<'_>, who: &str, how: &str) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    let channel = work.record.channel.clone();
+    if work.record.status == Status::Over {
+        return Err(Refusal::new(format!("Game #{id} is over.")));
+    }
+    if let Some(place) = work
+        .record
+        .waitlist
+        .iter()
+        .position(|s| s.user.id == who || s.user.name.eq_ignore_ascii_case(who))
+    {
+        let gone = work.record.waitlist.remove(place);
+        work.outcome.channel(
+            &channel,
+            format!("{} {how}: off the waitlist of game #{id}.", gone.user.name),
+        );
+        work.outcome.table_event(
+            work.record.round,
+            format!("{} {how} (waitlist)", gone.user.name),
+        );
+        return Ok(true);
+    }
+    let seat = work
+        .record
+        .seat_of(who)
+        .ok_or_else(|| Refusal::new(format!("{who} is not playing in game #{id}.")))?;
+    let name = work.record.name(seat);
+    if work.record.status == Status::SignUp {
+        work.record.seats.remove(seat);
+        work.outcome.channel(
+            &channel,
+            format!("{name} {how}: off the sign-up list of game #{id}."),
+        );
+        work.outcome
+            .table_event(0, format!("{name} {how} before the start"));
+        return Ok(true);
+    }
+    let mut live = work.live()?;
+    let replacement = if live.rules.waitlist() && !work.record.waitlist.is_empty() {
+        let next = work.record.waitlist.remove(0);
+        work.record.seats[seat] = next.clone();
+        Some(Player {
+            seat,
+            name: next.user.name,
+            symbol: next.symbol,
+        })
+    } else {
+        if let Some(record) = work.record.seats.get_mut(seat) {
+            record.present = false;
+        }
+        None
+    };
+    work.record.orders.remove(&seat);
+    let mut ctx = work.ctx(&mut live.dice);
+    let events = live.game.seat_left(seat, replacement.as_ref(), &mut ctx);
+    let mut text = format!("{name} {how}.");
+    if let Some(player) = &replacement {
+        text.push_str(&format!(
+            " {} takes the seat from the waitlist.",
+            player.name
+        ));
+    }
+    work.outcome.table_event(work.record.round, text.clone());
+    rounds::after_change(work, &mut live, events, Some(text), false)?;
+    rounds::resolve_if_all_in(work, &mut live)?;
+    Ok(true)
+}
+
+/// `!start`: the game is set up with the players signed up, and the seed's commitment posted.
+pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    if work.record.status != Status::SignUp {
+        return Err(Refusal::new(format!("Game #{id} has already started.")));
+    }
+    let rules = work
+        .env
+        .catalogue
+        .find(&work.record.game)
+        .ok_or_else(|| Refusal::new(format!("Game #{id} has an unknown game.")))?;
+    let players = work.record.players();
+    let (least, most) = rules.players();
+    if players.len() < least {
+        return Err(Refusal::new(format!(
+            "{} needs at least {least} players; {} signed up.",
+            rules.name(),
+            players.len()
+        )));
+    }
+    if let Some(most) = most.filter(|most| players.len() > *most) {
+        return Err(Refusal::new(format!(
+            "{} takes at most {most} players; {} signed up.",
+            rules.name(),
+            players.len()
+        )));
+    }
+    let mut dice = Dice::new(work.record.settings.seed);
+    let options = work.record.all_options();
+    let mut ctx = work.ctx(&mut dice);
+    let (game, events) = rules.setup(&options, &players, &mut ctx)?;
+    work.record.status = Status::Running;
+    let mut live = super::apply::Live { rules, game, dice };
+    let mut text = format!(
+        "Game #{id} ({}) starts with {}.\nSeed commitment (SHA-256): `{}`. The seed is revealed at the end so anyone can check every roll with `referee replay {id}`.",
+        rules.name(),
+        players.iter().map(|p| match &p.symbol {
+            Some(symbol) => format!("{} ({symbol})", p.name),
+            None => p.name.clone(),
+        }).collect::<Vec<_>>().join(", "),
+        work.record.settings.seed.commitment(),
+    );
+    if !work.record.secret_options.is_empty() {
+        let shown: Vec<String> = work
+            .record
+            .secret_options
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        text.push_str(&format!("\nThe GM's secret setup: {}.", shown.join(" ")));
+    }
+    work.outcome.table_event(
+        0,
+        format!(
+            "game started; seed commitment {}",
+            work.record.settings.seed.commitment()
+        ),
+    );
+    rounds::after_change(work, &mut live, events, Some(text), false)?;
+    Ok(true)
+}
+
+/// `!replace @old @new`: the seat goes to another user; the game keeps its state.
+pub fn replace(work: &mut Work<'_>, old: &str, new: &str) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    let seat = work
+        .record
+        .seat_of(old)
+        .ok_or_else(|| Refusal::new(format!("{old} is not playing in game #{id}.")))?;
+    if work.record.seat_of(new).is_some() {
+        return Err(Refusal::new(format!("{new} already plays in game #{id}.")));
+    }
+    let old_name = work.record.name(seat);
+    let user = User::named(new);
+    if let Some(record) = work.record.seats.get_mut(seat) {
+        record.user = user.clone();
+    }
+    if work.record.state.is_some() {
+        let mut live = work.live()?;
+        live.game.rename(seat, &user.name);
+        work.keep(&live);
+    }
+    let channel = work.record.channel.clone();
+    let text = format!("{} takes over {old_name}'s seat in game #{id}.", user.name);
+    work.outcome.table_event(work.record.round, text.clone());
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}
+
+/// `!pause`: the deadline stops; the time left is kept.
+pub fn pause(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    if work.record.status != Status::Running {
+        return Err(Refusal::new(format!(
+            "Game #{id} is not running, so it cannot be paused."
+        )));
+    }
+    let remaining = work.record.deadline.map(|at| at - work.env.now);
+    work.record.status = Status::Paused { remaining };
+    work.record.deadline = None;
+    work.record.remind_at = None;
+    let channel = work.record.channel.clone();
+    let text = format!(
+        "The GM paused game #{id}{}. Nothing resolves until `{}resume`.",
+        remaining
+            .map(|r| format!(" with {} left on the clock", format_duration(r)))
+            .unwrap_or_default(),
+        work.env.defaults.prefix
+    );
+    work.outcome.table_event(work.record.round, "paused");
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}
+
+/// `!resume`: the deadline runs again with the time that was left.
+pub fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    let Status::Paused { remaining } = work.record.status else {
+        return Err(Refusal::new(format!("Game #{id} is not paused.")));
+    };
+    work.record.status = Status::Running;
+    let deadline = remaining.and_then(|r| {
+        work.env
+            .now
+            .checked_add_signed(r.max(chrono::Duration::zero()))
+    });
+    rounds::schedule(work, deadline);
+    work.outcome.table_event(work.record.round, "resumed");
+    let text = format!(
+        "Game #{id} resumes. {}",
+        rounds::describe_phase(&work.record)
+    );
+    let channel = work.record.channel.clone();
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}
+
+/// `!end`: the GM ends the game now; the seed is revealed.
+pub fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    if work.record.status == Status::Over {
+        return Err(Refusal::new(format!("Game #{id} is already over.")));
+    }
+    let channel = work.record.channel.clone();
+    let mut text = format!("The GM ended game #{id}.");
+    if work.record.state.is_some() {
+        text.push(' ');
+        text.push_str(&rounds::seed_reveal(&work.record));
+    }
+    work.record.status = Status::Over;
+    work.record.deadline = None;
+    work.record.remind_at = None;
+    work.outcome
+        .table_event(work.record.round, "ended by the GM");
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}

@@ -1,0 +1,535 @@
+//! Rounds and turns: secret orders and their receipts, public actions, deadlines, reminders,
+//! resolution, and what is posted after every change.
+
+use super::apply::{Live, Work};
+use super::outcome::{Audience, EventBody, LogEvent, LogVisibility, Post};
+use super::record::{GameRecord, Status, StoredOrder, User};
+use crate::chat::duration::format_deadline;
+use crate::chat::DeadlineSpec;
+use crate::games::{Event, Phase, Refusal, Seat, Visibility};
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// The phase in words, with the deadline.
+pub fn describe_phase(record: &GameRecord) -> String {
+    let mut text = match &record.phase {
+        None => "Sign-ups are open.".to_string(),
+        Some(Phase::Turn { seat }) => format!("It is {}'s turn.", record.name(*seat)),
+        Some(Phase::Orders { seats, label }) => {
+            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
+            let done = seats
+                .iter()
+                .filter(|s| record.orders.contains_key(s))
+                .count();
+            format!(
+                "Waiting for {label} by direct message from {} ({done} of {} in).",
+                names.join(", "),
+                seats.len()
+            )
+        }
+        Some(Phase::Over { .. }) => "The game is over.".to_string(),
+    };
+    match (&record.status, record.deadline) {
+        (Status::Paused { .. }, _) => text.push_str(" The game is paused."),
+        (_, Some(at)) => text.push_str(&format!(" Deadline: {}.", format_deadline(at))),
+        _ => {}
+    }
+    text
+}
+
+/// The end-of-game reveal of the seed.
+pub fn seed_reveal(record: &GameRecord) -> String {
+    format!(
+        "Seed: `{}` (its SHA-256 is the commitment posted at the start). Check every roll with `referee replay {}`.",
+        record.settings.seed.to_hex(),
+        record.id
+    )
+}
+
+/// Sets the deadline of the current phase and the reminder before it.
+pub fn schedule(work: &mut Work<'_>, deadline: Option<DateTime<Utc>>) {
+    let now = work.env.now;
+    work.record.deadline = deadline;
+    work.record.remind_at = deadline
+        .and_then(|at| at.checked_sub_signed(work.record.settings.reminder))
+        .filter(|at| *at > now);
+}
+
+/// Everything that follows a change of the game: dice draws and game events into the log and
+/// the channel (or DMs), the next phase with its deadline, the board, and the end.
+pub fn after_change(
+    work: &mut Work<'_>,
+    live: &mut Live,
+    events: Vec<Event>,
+    heading: Option<String>,
+    round_ends: bool,
+) -> Result<(), Refusal> {
+    let round = work.record.round;
+    let channel = work.record.channel.clone();
+    for draw in live.dice.take_draws() {
+        work.outcome.events.push(LogEvent {
+            round,
+            visibility: LogVisibility::Public,
+            body: EventBody::Roll(draw),
+        });
+    }
+    let mut public: Vec<String> = heading.into_iter().collect();
+    let mut direct: Vec<(String, String)> = Vec::new();
+    let something_happened = !events.is_empty();
+    for event in events {
+        let visibility = match event.visibility {
+            Visibility::Public => {
+                public.push(event.text.clone());
+                LogVisibility::Public
+            }
+            Visibility::Seat(seat) => {
+                if let Some(record) = work.record.seats.get(seat).filter(|s| s.present) {
+                    direct.push((
+                        record.user.id.clone(),
+                        format!("Game #{}: {}", work.record.id, event.text),
+                    ));
+                }
+                LogVisibility::Seat(seat)
+            }
+            Visibility::Sealed => LogVisibility::Sealed,
+        };
+        work.outcome.events.push(LogEvent {
+            round,
+            visibility,
+            body: EventBody::Game(event.text),
+        });
+    }
+    let phase = live.game.phase();
+    let new_phase = round_ends || !same_phase(work.record.phase.as_ref(), &phase);
+    if new_phase {
+        work.record.round += 1;
+        work.record.orders.clear();
+    }
+    work.record.phase = Some(phase.clone());
+    work.keep(live);
+    if let Phase::Over { ranking } = &phase {
+        work.record.status = Status::Over;
+        work.record.deadline = None;
+        work.record.remind_at = None;
+        let places: Vec<String> = ranking
+            .iter()
+            .enumerate()
+            .map(|(place, seats)| {
+                let names: Vec<String> = seats.iter().map(|s| work.record.name(*s)).collect();
+                format!("{}. {}", place + 1, names.join(", "))
+            })
+            .collect();
+        public.push(format!("Final ranking:\n{}", places.join("\n")));
+        public.push(seed_reveal(&work.record));
+        work.outcome
+            .table_event(round, format!("game over: {}", places.join("; ")));
+    } else if new_phase && work.record.status == Status::Running {
+        let limit = work
+            .record
+            .settings
+            .deadline
+            .or_else(|| live.game.time_limit(&work.record.all_options()));
+        let deadline = limit.and_then(|limit| work.env.now.checked_add_signed(limit));
+        schedule(work, deadline);
+        public.push(describe_phase(&work.record));
+    }
+    if !public.is_empty() {
+        let board = live.game.board();
+        let text = if something_happened || new_phase {
+            format!("{}\n{}", public.join("\n"), board.text)
+        } else {
+            public.join("\n")
+        };
+        work.outcome.posts.push(Post {
+            to: Audience::Channel(channel),
+            text,
+            svg: board.svg.filter(|_| something_happened || new_phase),
+        });
+    }
+    for (user, text) in direct {
+        work.outcome.direct(&user, text);
+    }
+    Ok(())
+}
+
+/// Whether `next` continues `current`: the same turn, or the same orders round (its set of
+/// awaited seats may shrink when a player leaves).
+fn same_phase(current: Option<&Phase>, next: &Phase) -> bool {
+    match (current, next) {
+        (Some(Phase::Turn { seat: a }), Phase::Turn { seat: b }) => a == b,
+        (Some(Phase::Orders { label: a, .. }), Phase::Orders { label: b, .. }) => a == b,
+        (Some(Phase::Over { .. }), Phase::Over { .. }) => true,
+        _ => false,
+    }
+}
+
+fn receipt(record: &GameRecord, seat: Seat, text: &str) -> String {
+    let digest = Sha256::digest(format!("{}:{}:{seat}:{text}", record.id, record.round));
+    hex::encode(&digest[..4])
+}
+
+fn running(record: &GameRecord) -> Result<(), Refusal> {
+    match record.status {
+        Status::Running => Ok(()),
+        Status::SignUp => Err(Refusal::new(format!(
+            "Game #{} has not started yet.",
+            record.id
+        ))),
+        Status::Paused { .. } => Err(Refusal::new(format!(
+            "Game #{} is paused by the GM; nothing is accepted until it resumes.",
+            record.id
+        ))),
+        Status::Over => Err(Refusal::new(format!("Game #{} is over.", record.id))),
+    }
+}
+
+/// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted.
+pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
+    running(&work.record)?;
+    let id = work.record.id;
+    let seat = work
+        .record
+        .seat_of(&user.id)
+        .ok_or_else(|| Refusal::new(format!("You are not playing in game #{id}.")))?;
+    let label = match &work.record.phase {
+        Some(Phase::Orders { seats, label }) if seats.contains(&seat) => label.clone(),
+        _ => {
+            return Err(Refusal::new(format!(
+                "No order is awaited from you in game #{id} now. {}",
+                describe_phase(&work.record)
+            )))
+        }
+    };
+    let mut live = work.live()?;
+    let canonical = live.game.check_order(seat, text)?;
+    let receipt = receipt(&work.record, seat, &canonical);
+    let replaced = work.record.orders.contains_key(&seat);
+    work.record.orders.insert(
+        seat,
+        StoredOrder {
+            text: canonical.clone(),
+            receipt: receipt.clone(),
+            at: work.env.now,
+        },
+    );
+    work.outcome.events.push(LogEvent {
+        round: work.record.round,
+        visibility: LogVisibility::Sealed,
+        body: EventBody::Order {
+            seat,
+            text: canonical.clone(),
+            receipt: receipt.clone(),
+        },
+    });
+    work.outcome.direct(
+        &user.id,
+        format!(
+            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`. You can replace it until the deadline{}.",
+            if replaced { "order replaced" } else { "order received" },
+            work.record.deadline.map(|at| format!(" ({})", format_deadline(at))).unwrap_or_default()
+        ),
+    );
+    resolve_if_all_in(work, &mut live)?;
+    Ok(true)
+}
+
+/// Resolves the orders phase now if the table allows early resolution and every order is in.
+pub fn resolve_if_all_in(work: &mut Work<'_>, live: &mut Live) -> Result<(), Refusal> {
+    let all_in = match &work.record.phase {
+        Some(Phase::Orders { seats, .. }) => {
+            seats.iter().all(|s| work.record.orders.contains_key(s))
+        }
+        _ => false,
+    };
+    if work.record.settings.early && all_in && work.record.status == Status::Running {
+        resolve_orders(work, live, "every order is in")?;
+    }
+    Ok(())
+}
+
+/// Resolves the current orders phase: reveals every order, lets the game resolve, posts.
+fn resolve_orders(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<(), Refusal> {
+    let Some(Phase::Orders { seats, label }) = work.record.phase.clone() else {
+        return Err(Refusal::new("No orders are awaited now."));
+    };
+    let orders: BTreeMap<Seat, String> = work
+        .record
+        .orders
+        .iter()
+        .filter(|(seat, _)| seats.contains(seat))
+        .map(|(seat, order)| (*seat, order.text.clone()))
+        .collect();
+    let mut ctx = work.ctx(&mut live.dice);
+    let events = live.game.resolve(&orders, &mut ctx)?;
+    let round = work.record.round;
+    let revealed: Vec<String> = seats
+        .iter()
+        .map(|seat| {
+            let name = work.record.name(*seat);
+            match work.record.orders.get(seat) {
+                Some(order) => format!("{name}: `{}` (receipt `{}`)", order.text, order.receipt),
+                None => format!("{name}: no order (the game's default)"),
+            }
+        })
+        .collect();
+    work.outcome.events.push(LogEvent {
+        round,
+        visibility: LogVisibility::Public,
+        body: EventBody::Resolution(format!("{label} ({reason}); {}", revealed.join("; "))),
+    });
+    let mut lines = vec![format!("Orders for {label} ({reason}):")];
+    lines.extend(revealed.iter().map(|line| format!("- {line}")));
+    after_change(work, live, events, Some(lines.join("\n")), true)
+}
+
+/// The current turn times out: the game applies its default for the silent seat.
+fn time_out(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<(), Refusal> {
+    let Some(Phase::Turn { seat }) = work.record.phase.clone() else {
+        return Err(Refusal::new("No turn is running now."));
+    };
+    let mut ctx = work.ctx(&mut live.dice);
+    let events = live.game.timeout(&mut ctx);
+    let text = format!("{}'s turn ends ({reason}).", work.record.name(seat));
+    work.outcome.events.push(LogEvent {
+        round: work.record.round,
+        visibility: LogVisibility::Public,
+        body: EventBody::Resolution(text.clone()),
+    });
+    after_change(work, live, events, Some(text), true)
+}
+
+fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
+    let mut live = work.live()?;
+    match work.record.phase {
+        Some(Phase::Orders { .. }) => resolve_orders(work, &mut live, reason)?,
+        Some(Phase::Turn { .. }) => time_out(work, &mut live, reason)?,
+        _ => return Err(Refusal::new("There is nothing to resolve.")),
+    }
+    Ok(true)
+}
+
+/// GM `!resolve`.
+pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    running(&work.record)?;
+    resolve_now(work, "forced by the GM")
+}
+
+/// The deadline input: resolves once if the deadline is really due; says so if late.
+pub fn deadline_passed(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let now = work.env.now;
+    let due = match work.record.deadline {
+        Some(at) if at <= now && work.record.status == Status::Running => at,
+        _ => return Ok(false),
+    };
+    let reason = if now - due > work.env.defaults.late_after {
+        format!(
+            "the deadline passed; resolved late: the deadline was {} but the bot was not running then",
+            due.format("%Y-%m-%d %H:%M UTC")
+        )
+    } else {
+        "the deadline passed".to_string()
+    };
+    resolve_now(work, &reason)
+}
+
+/// The reminder input: a DM to every awaited player who has not acted.
+pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let now = work.env.now;
+    match work.record.remind_at {
+        Some(at) if at <= now && work.record.status == Status::Running => {}
+        _ => return Ok(false),
+    }
+    work.record.remind_at = None;
+    let waiting: Vec<Seat> = match &work.record.phase {
+        Some(Phase::Orders { seats, .. }) => seats
+            .iter()
+            .copied()
+            .filter(|s| !work.record.orders.contains_key(s))
+            .collect(),
+        Some(Phase::Turn { seat }) => vec![*seat],
+        _ => Vec::new(),
+    };
+    let deadline = work
+        .record
+        .deadline
+        .map(format_deadline)
+        .unwrap_or_default();
+    for seat in &waiting {
+        if let Some(record) = work.record.seats.get(*seat).filter(|s| s.present) {
+            let what = match &work.record.phase {
+                Some(Phase::Orders { label, .. }) => {
+                    format!("your order for {label} is still missing")
+                }
+                _ => "it is still your turn".to_string(),
+            };
+            work.outcome.direct(
+                &record.user.id,
+                format!(
+                    "Reminder for game #{} in {}: {what}. Deadline: {deadline}.",
+                    work.record.id, work.record.channel
+                ),
+            );
+        }
+    }
+    let names: Vec<String> = waiting.iter().map(|s| work.record.name(*s)).collect();
+    work.outcome.table_event(
+        work.record.round,
+        format!("reminder sent to {}", names.join(", ")),
+    );
+    Ok(true)
+}
+
+/// `status` by DM: the player's own situation and stored order.
+pub fn dm_status(work: &mut Work<'_>, user: &User) -> Result<(), Refusal> {
+    let id = work.record.id;
+    let seat = work
+        .record
+        .seat_of(&user.id)
+        .ok_or_else(|| Refusal::new(format!("You are not playing in game #{id}.")))?;
+    let mut text = format!(
+        "Game #{id} ({}). {}",
+        work.record.game,
+        describe_phase(&work.record)
+    );
+    if work.record.state.is_some() {
+        let live = work.live()?;
+        text.push('\n');
+        text.push_str(&live.game.private_status(seat));
+    }
+    match work.record.orders.get(&seat) {
+        Some(order) => text.push_str(&format!(
+            "\nYour order: `{}` (receipt `{}`).",
+            order.text, order.receipt
+        )),
+        None if matches!(&work.record.phase, Some(Phase::Orders { seats, .. }) if seats.contains(&seat)) => {
+            text.push_str("\nYou have not sent an order yet.")
+        }
+        None => {}
+    }
+    work.outcome.direct(&user.id, text);
+    Ok(())
+}
+
+/// `!board`.
+pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
+    let live = work.live()?;
+    let board = live.game.board();
+    work.outcome.posts.push(Post {
+        to: Audience::Channel(work.record.channel.clone()),
+        text: board.text,
+        svg: board.svg,
+    });
+    Ok(())
+}
+
+/// `!status`.
+pub fn status(work: &mut Work<'_>) -> Result<(), Refusal> {
+    let record = &work.record;
+    let seated: Vec<String> = record
+        .seats
+        .iter()
+        .filter(|s| s.present)
+        .map(|s| s.user.name.clone())
+        .collect();
+    let mut text = format!(
+        "Game #{} ({}), GM {}, round {}. Players: {}.",
+        record.id,
+        record.game,
+        record.gm.name,
+        record.round,
+        if seated.is_empty() {
+            "none yet".to_string()
+        } else {
+            seated.join(", ")
+        }
+    );
+    if !record.waitlist.is_empty() {
+        let names: Vec<&str> = record
+            .waitlist
+            .iter()
+            .map(|s| s.user.name.as_str())
+            .collect();
+        text.push_str(&format!(" Waitlist: {}.", names.join(", ")));
+    }
+    text.push(' ');
+    text.push_str(&describe_phase(record));
+    let channel = record.channel.clone();
+    work.outcome.channel(&channel, text);
+    Ok(())
+}
+
+/// GM `!deadline`.
+pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Refusal> {
+    running(&work.record)?;
+    if matches!(work.record.phase, Some(Phase::Over { .. }) | None) {
+        return Err(Refusal::new("There is no phase to set a deadline for."));
+    }
+    let at = match spec {
+        DeadlineSpec::In(duration) => {
+            work.env.now.checked_add_signed(duration).ok_or_else(|| {
+                Refusal::new("That deadline is too far away; give one within a few years.")
+            })?
+        }
+        DeadlineSpec::At(at) => at,
+    };
+    if at <= work.env.now {
+        return Err(Refusal::new(format!(
+            "{} is already past; give a later time.",
+            at.format("%Y-%m-%d %H:%M UTC")
+        )));
+    }
+    schedule(work, Some(at));
+    let text = format!("The GM set the deadline: {}.", format_deadline(at));
+    work.outcome.table_event(work.record.round, text.clone());
+    let channel = work.record.channel.clone();
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}
+
+/// A public action of the game (`!move ...`) by the player whose turn it is.
+pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<bool, Refusal> {
+    running(&work.record)?;
+    let id = work.record.id;
+    let prefix = work.env.defaults.prefix.clone();
+    let rules = work.env.catalogue.find(&work.record.game);
+    if !rules.is_some_and(|rules| rules.commands().iter().any(|c| c.name == word)) {
+        return Err(Refusal::new(format!(
+            "There is no command `{prefix}{word}` in {}. `{prefix}help` lists them.",
+            work.record.game
+        )));
+    }
+    let seat = work
+        .record
+        .seat_of(&user.id)
+        .ok_or_else(|| Refusal::new(format!("You are not playing in game #{id}.")))?;
+    match &work.record.phase {
+        Some(Phase::Turn { seat: turn }) if *turn == seat => {}
+        Some(Phase::Turn { seat: turn }) => {
+            return Err(Refusal::new(format!(
+                "It is {}'s turn, not yours.",
+                work.record.name(*turn)
+            )))
+        }
+        Some(Phase::Orders { label, .. }) => {
+            return Err(Refusal::new(format!(
+                "This round's {label} go to me by direct message, not in the channel."
+            )))
+        }
+        _ => return Err(Refusal::new("Nothing can be played now.")),
+    }
+    let mut live = work.live()?;
+    let mut ctx = work.ctx(&mut live.dice);
+    let events = live.game.act(seat, word, args, &mut ctx)?;
+    let round = work.record.round;
+    work.outcome.events.push(LogEvent {
+        round,
+        visibility: LogVisibility::Public,
+        body: EventBody::Table(format!(
+            "{} played `{prefix}{word} {args}`",
+            work.record.name(seat)
+        )),
+    });
+    after_change(work, &mut live, events, None, false)?;
+    Ok(true)
+}

@@ -1,0 +1,413 @@
+//! The table as a service: one inbound message = one database transaction. It parses the
+//! text, finds the game, applies the input with the pure core, and writes the new record, the
+//! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
+
+use super::apply::{apply, Env, Input, TableDefaults};
+use super::catalogue::Catalogue;
+use super::outcome::{LogVisibility, Outcome};
+use super::record::{GameRecord, User};
+use crate::chat::help::{channel_help, dm_help};
+use crate::chat::parse::quote;
+use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
+use crate::dice::Seed;
+use crate::store::{Store, StoreError, Tx};
+use chrono::{DateTime, Utc};
+use tracing::{info_span, warn, Instrument};
+
+/// A message as it arrives from a platform.
+#[derive(Clone, Debug)]
+pub enum Inbound {
+    /// Posted in a channel.
+    Channel {
+        /// The channel's id.
+        channel: String,
+        /// The poster.
+        user: User,
+        /// Whether the poster is a server admin.
+        admin: bool,
+        /// The text.
+        text: String,
+    },
+    /// Sent to the bot by direct message.
+    Direct {
+        /// The sender.
+        user: User,
+        /// The text.
+        text: String,
+    },
+}
+
+/// The table, bound to a database.
+#[derive(Clone)]
+pub struct Service {
+    store: Store,
+    catalogue: Catalogue,
+    defaults: TableDefaults,
+}
+
+impl Service {
+    /// A table over this store, hosting these games.
+    pub fn new(store: Store, catalogue: Catalogue, defaults: TableDefaults) -> Service {
+        Service {
+            store,
+            catalogue,
+            defaults,
+        }
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The games on offer.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
+    }
+
+    /// The configured defaults.
+    pub fn defaults(&self) -> &TableDefaults {
+        &self.defaults
+    }
+
+    /// Handles one inbound message exactly once: a message id seen before changes nothing.
+    pub async fn handle(
+        &self,
+        message_id: &str,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let span = match inbound {
+            Inbound::Channel { channel, user, .. } => {
+                info_span!("message", id = message_id, channel = %channel, user = %user.name)
+            }
+            Inbound::Direct { user, .. } => info_span!("dm", id = message_id, user = %user.name),
+        };
+        async {
+            let mut tx = self.store.begin().await?;
+            if tx.seen(message_id).await? {
+                return Ok(());
+            }
+            let outcome = match inbound {
+                Inbound::Channel {
+                    channel,
+                    user,
+                    admin,
+                    text,
+                } => {
+                    self.channel(&mut tx, channel, user, *admin, text, now)
+                        .await?
+                }
+                Inbound::Direct { user, text } => self.direct(&mut tx, user, text, now).await?,
+            };
+            self.queue(&mut tx, &outcome, now).await?;
+            tx.mark_seen(message_id, now).await?;
+            tx.commit().await
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn channel(
+        &self,
+        tx: &mut Tx,
+        channel: &str,
+        user: &User,
+        admin: bool,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, StoreError> {
+        let prefix = &self.defaults.prefix;
+        let mut outcome = Outcome::default();
+        let command = match parse_channel(text, prefix) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Ok(outcome),
+            Err(error) => {
+                outcome.channel(channel, format!("{}: {}", user.name, error.0));
+                return Ok(outcome);
+            }
+        };
+        let game = match tx.game_in_channel(channel).await {
+            Ok(game) => game,
+            Err(StoreError::Corrupt { what, reason }) => {
+                outcome.channel(
+                    channel,
+                    format!(
+                        "{}: the saved {what} is unreadable ({reason}); nothing was changed.",
+                        user.name
+                    ),
+                );
+                return Ok(outcome);
+            }
+            Err(error) => return Err(error),
+        };
+        match command {
+            ChannelCommand::Games => {
+                let lines: Vec<String> = self
+                    .catalogue
+                    .all()
+                    .iter()
+                    .map(|rules| format!("`{}`: {}", rules.name(), rules.about()))
+                    .collect();
+                outcome.channel(
+                    channel,
+                    format!(
+                        "Games (start one with `{prefix}new <game>`):\n{}",
+                        lines.join("\n")
+                    ),
+                );
+                Ok(outcome)
+            }
+            ChannelCommand::Help(topic) => {
+                let rules = game
+                    .as_ref()
+                    .and_then(|g| self.catalogue.find(&g.record.game));
+                outcome.channel(channel, channel_help(topic.as_deref(), prefix, rules));
+                Ok(outcome)
+            }
+            ChannelCommand::Log(round) => {
+                let game = match game {
+                    Some(game) => Some(game),
+                    None => tx.last_game_in_channel(channel).await?,
+                };
+                match game {
+                    Some(game) => {
+                        outcome.channel(channel, self.log_text(tx, &game.record, round).await?)
+                    }
+                    None => outcome.channel(
+                        channel,
+                        format!("{}: there is no game in this channel.", user.name),
+                    ),
+                }
+                Ok(outcome)
+            }
+            command => {
+                let command = match command {
+                    ChannelCommand::New { game, mut options } => {
+                        if !options.iter().any(|(key, _)| key == "seed") {
+                            options.push(("seed".to_string(), Seed::random().to_hex()));
+                        }
+                        ChannelCommand::New { game, options }
+                    }
+                    command => command,
+                };
+                let input = Input::Channel {
+                    channel: channel.to_string(),
+                    user: user.clone(),
+                    admin,
+                    command,
+                };
+                self.apply_and_save(tx, game.map(|g| g.record), &input, now)
+                    .await
+            }
+        }
+    }
+
+    async fn direct(
+        &self,
+        tx: &mut Tx,
+        user: &User,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, StoreError> {
+        let mut outcome = Outcome::default();
+        let dm = match parse_dm(text) {
+            Ok(dm) => dm,
+            Err(error) => {
+                outcome.direct(&user.id, error.0);
+                return Ok(outcome);
+            }
+        };
+        let candidates = match (&dm.game, &dm.command) {
+            (Some(id), _) => vec![*id],
+            (None, DmCommand::Setup(_)) => tx.games_in_signup_of_gm(&user.id).await?,
+            (None, _) => tx.games_of_user(&user.id).await?,
+        };
+        let id = match candidates.as_slice() {
+            [id] => *id,
+            [] => {
+                let text = match dm.command {
+                    DmCommand::Help => dm_help(None),
+                    DmCommand::Setup(_) => "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first.".to_string(),
+                    _ => format!(
+                        "You are not playing in any game, so '{}' was not taken as an order. Sign up with `{}join` in a game's channel.",
+                        quote(text),
+                        self.defaults.prefix
+                    ),
+                };
+                outcome.direct(&user.id, text);
+                return Ok(outcome);
+            }
+            several => {
+                let list: Vec<String> = several.iter().map(|id| format!("#{id}")).collect();
+                outcome.direct(
+                    &user.id,
+                    format!(
+                        "You are in several games ({}). Put the game's number first, like `#{} {}`.",
+                        list.join(", "),
+                        several[0],
+                        quote(text)
+                    ),
+                );
+                return Ok(outcome);
+            }
+        };
+        let game = match tx.game(id).await {
+            Ok(Some(game)) => game,
+            Ok(None) => {
+                outcome.direct(&user.id, format!("There is no game #{id}."));
+                return Ok(outcome);
+            }
+            Err(StoreError::Corrupt { what, reason }) => {
+                outcome.direct(
+                    &user.id,
+                    format!("The saved {what} is unreadable ({reason}); nothing was changed."),
+                );
+                return Ok(outcome);
+            }
+            Err(error) => return Err(error),
+        };
+        let input = Input::Direct {
+            user: user.clone(),
+            command: dm.command,
+        };
+        self.apply_and_save(tx, Some(game.record), &input, now)
+            .await
+    }
+
+    async fn apply_and_save(
+        &self,
+        tx: &mut Tx,
+        record: Option<GameRecord>,
+        input: &Input,
+        now: DateTime<Utc>,
+    ) -> Result<Outcome, StoreError> {
+        let new_id = match record {
+            Some(_) => 0,
+            None => tx.next_game_id().await?,
+        };
+        let env = Env {
+            catalogue: &self.catalogue,
+            defaults: &self.defaults,
+            now,
+        };
+        let applied = {
+            let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
+            apply(record.as_ref(), input, new_id, &env)
+        };
+        if applied.changed {
+            if let Some(new) = &applied.record {
+                let people = |r: &GameRecord| -> Vec<(String, bool)> {
+                    r.seats
+                        .iter()
+                        .chain(r.waitlist.iter())
+                        .map(|s| (s.user.id.clone(), s.present))
+                        .collect()
+                };
+                let seats_changed = record.as_ref().is_none_or(|old| people(old) != people(new));
+                let record = new;
+                tx.save_game(record, seats_changed, now).await?;
+                let seq = tx.append_input(record.id, now, input).await?;
+                tx.append_events(record.id, seq, &applied.outcome.events)
+                    .await?;
+            }
+        }
+        Ok(applied.outcome)
+    }
+
+    async fn queue(
+        &self,
+        tx: &mut Tx,
+        outcome: &Outcome,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        for post in &outcome.posts {
+            tx.push_outbox(&post.to, &post.text, post.svg.as_deref(), now)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn log_text(
+        &self,
+        tx: &mut Tx,
+        record: &GameRecord,
+        round: Option<u64>,
+    ) -> Result<String, StoreError> {
+        let mut wanted = round.unwrap_or(record.round);
+        let mut events = tx.events(record.id, Some(wanted)).await?;
+        if round.is_none()
+            && events
+                .iter()
+                .all(|e| e.event.visibility != LogVisibility::Public)
+            && wanted > 0
+        {
+            wanted -= 1;
+            events = tx.events(record.id, Some(wanted)).await?;
+        }
+        let lines: Vec<String> = events
+            .iter()
+            .filter(|e| e.event.visibility == LogVisibility::Public)
+            .map(|e| format!("- {}", e.event.line()))
+            .collect();
+        Ok(if lines.is_empty() {
+            format!(
+                "Game #{}, round {wanted}: nothing public in the log.",
+                record.id
+            )
+        } else {
+            format!("Game #{}, round {wanted}:\n{}", record.id, lines.join("\n"))
+        })
+    }
+
+    /// Fires every deadline and reminder due at `now`, each in its own transaction, each
+    /// exactly once. Returns how many fired.
+    pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        let mut fired = 0;
+        loop {
+            let due = self.store.due(now).await?;
+            let Some((id, _)) = due.first().copied() else {
+                return Ok(fired);
+            };
+            let span = info_span!("deadline", game = id);
+            let progressed = async {
+                let mut tx = self.store.begin().await?;
+                let Some(game) = tx.game(id).await? else {
+                    return Ok::<bool, StoreError>(false);
+                };
+                let input = if game.record.deadline.is_some_and(|at| at <= now) {
+                    Input::Deadline
+                } else {
+                    Input::Reminder
+                };
+                let outcome = self
+                    .apply_and_save(&mut tx, Some(game.record), &input, now)
+                    .await?;
+                let changed = !outcome.events.is_empty();
+                self.queue(&mut tx, &outcome, now).await?;
+                tx.commit().await?;
+                Ok(changed)
+            }
+            .instrument(span)
+            .await?;
+            if !progressed {
+                warn!(
+                    game = id,
+                    "a due deadline changed nothing; it is cleared to avoid a loop"
+                );
+                self.clear_due(id, now).await?;
+            }
+            fired += 1;
+        }
+    }
+
+    async fn clear_due(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let mut tx = self.store.begin().await?;
+        if let Some(mut game) = tx.game(id).await? {
+            game.record.deadline = None;
+            game.record.remind_at = None;
+            tx.save_game(&game.record, false, now).await?;
+        }
+        tx.commit().await
+    }
+}

@@ -1,0 +1,317 @@
+//! Shared test fixtures: "dicey", a small test-only game that has both kinds of phase (secret
+//! guesses by DM, then one player's public turn), and helpers that run transcripts through the
+//! whole stack (parser, table, SQLite store, outbox).
+#![allow(dead_code)]
+
+use chrono::{DateTime, Duration, Utc};
+use referee::config;
+use referee::games::{
+    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+};
+use referee::local::{Clock, Runner};
+use referee::store::{Store, StoreSettings};
+use referee::table::{Catalogue, Service};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The test game's rules: guess the d6; a right guess scores; then the round's leader rolls
+/// publicly (`!roll`), scoring on a 6. Two points win.
+pub struct Dicey;
+
+/// The registered instance.
+pub static DICEY: Dicey = Dicey;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct DiceyGame {
+    names: Vec<String>,
+    present: Vec<bool>,
+    points: Vec<u32>,
+    round: u32,
+    roller: Option<Seat>,
+    winner: Option<Seat>,
+}
+
+impl Rules for Dicey {
+    fn name(&self) -> &'static str {
+        "dicey"
+    }
+    fn about(&self) -> &'static str {
+        "a test game: guess the die by DM, then roll in public"
+    }
+    fn players(&self) -> (usize, Option<usize>) {
+        (2, Some(4))
+    }
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        &[("turn", "how long a public turn lasts")]
+    }
+    fn commands(&self) -> &'static [CommandHelp] {
+        &[CommandHelp {
+            name: "roll",
+            usage: "roll",
+            about: "rolls the die on your turn",
+        }]
+    }
+    fn orders(&self) -> &'static [CommandHelp] {
+        &[CommandHelp {
+            name: "guess",
+            usage: "guess <1-6>",
+            about: "your secret guess",
+        }]
+    }
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        match options.keys().find(|key| key.as_str() != "turn") {
+            Some(key) => Err(Refusal::new(format!("dicey has no option '{key}'"))),
+            None => Ok(()),
+        }
+    }
+    fn check_symbol(&self, _wanted: Option<&str>, _taken: &[String]) -> Result<(), Refusal> {
+        Ok(())
+    }
+    fn waitlist(&self) -> bool {
+        false
+    }
+    fn setup(
+        &self,
+        _options: &Options,
+        players: &[Player],
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        let game = DiceyGame {
+            names: players.iter().map(|p| p.name.clone()).collect(),
+            present: vec![true; players.len()],
+            points: vec![0; players.len()],
+            round: 1,
+            roller: None,
+            winner: None,
+        };
+        Ok((
+            Box::new(game),
+            vec![Event::public("Guess the die: DM me `guess <1-6>`.")],
+        ))
+    }
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
+        serde_json::from_value::<DiceyGame>(saved.clone())
+            .map(|game| Box::new(game) as Box<dyn Game>)
+            .map_err(|e| LoadError {
+                game: "dicey",
+                reason: e.to_string(),
+            })
+    }
+}
+
+impl DiceyGame {
+    fn check_winner(&mut self) {
+        self.winner = self.points.iter().position(|p| *p >= 2);
+    }
+}
+
+impl Game for DiceyGame {
+    fn phase(&self) -> Phase {
+        if let Some(winner) = self.winner {
+            let mut ranking = vec![vec![winner]];
+            ranking.extend(
+                (0..self.names.len())
+                    .filter(|s| *s != winner)
+                    .map(|s| vec![s]),
+            );
+            return Phase::Over { ranking };
+        }
+        match self.roller {
+            Some(seat) => Phase::Turn { seat },
+            None => Phase::Orders {
+                seats: (0..self.names.len())
+                    .filter(|s| self.present[*s])
+                    .collect::<BTreeSet<_>>(),
+                label: format!("guesses for round {}", self.round),
+            },
+        }
+    }
+    fn time_limit(&self, options: &Options) -> Option<Duration> {
+        match self.roller {
+            Some(_) => options
+                .get("turn")
+                .and_then(|t| referee::chat::duration::parse_duration(t))
+                .or(Some(Duration::hours(24))),
+            None => Some(Duration::hours(48)),
+        }
+    }
+    fn check_order(&self, _seat: Seat, text: &str) -> Result<String, Refusal> {
+        let words: Vec<String> = text.split_whitespace().map(|w| w.to_lowercase()).collect();
+        match words.as_slice() {
+            [guess, n] if guess == "guess" => match n.parse::<u32>() {
+                Ok(n) if (1..=6).contains(&n) => Ok(format!("guess {n}")),
+                _ => Err(Refusal::new(format!(
+                    "a guess is a number from 1 to 6; got '{n}'"
+                ))),
+            },
+            _ => Err(Refusal::new("an order is `guess <1-6>`, like `guess 4`")),
+        }
+    }
+    fn resolve(
+        &mut self,
+        orders: &BTreeMap<Seat, String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        let target = ctx.dice.roll("the target", 6);
+        let mut events = vec![Event::public(format!("The die shows {target}."))];
+        for seat in (0..self.names.len()).filter(|s| self.present[*s]) {
+            let guess = orders.get(&seat).map(String::as_str).unwrap_or("guess 1");
+            if guess == format!("guess {target}") {
+                self.points[seat] += 1;
+                events.push(Event::public(format!(
+                    "{} guessed right: {} points.",
+                    self.names[seat], self.points[seat]
+                )));
+            }
+        }
+        self.check_winner();
+        if self.winner.is_none() {
+            let count = self.names.len() as u32;
+            let seat = ((self.round - 1) % count) as usize;
+            self.roller = Some(seat);
+            events.push(Event::to_seat(
+                seat,
+                "You roll next: `!roll` in the channel.",
+            ));
+        }
+        Ok(events)
+    }
+    fn act(
+        &mut self,
+        seat: Seat,
+        word: &str,
+        args: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        if word != "roll" || !args.is_empty() {
+            return Err(Refusal::new("on your turn, type `!roll`"));
+        }
+        let roll = ctx.dice.roll(format!("{}'s roll", self.names[seat]), 6);
+        let mut events = vec![Event::public(format!("{} rolls {roll}.", self.names[seat]))];
+        if roll == 6 {
+            self.points[seat] += 1;
+            events.push(Event::public(format!(
+                "{} scores: {} points.",
+                self.names[seat], self.points[seat]
+            )));
+        }
+        self.roller = None;
+        self.round += 1;
+        self.check_winner();
+        Ok(events)
+    }
+    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        let seat = self.roller.take().unwrap_or_default();
+        self.round += 1;
+        vec![Event::public(format!(
+            "{} did not roll; no score.",
+            self.names[seat]
+        ))]
+    }
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        _replacement: Option<&Player>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        self.present[seat] = false;
+        if self.roller == Some(seat) {
+            self.roller = None;
+            self.round += 1;
+        }
+        let left: Vec<Seat> = (0..self.names.len()).filter(|s| self.present[*s]).collect();
+        if let [last] = left.as_slice() {
+            self.winner = Some(*last);
+        }
+        vec![Event::public(format!(
+            "{} is out of the game.",
+            self.names[seat]
+        ))]
+    }
+    fn rename(&mut self, seat: Seat, name: &str) {
+        if let Some(slot) = self.names.get_mut(seat) {
+            *slot = name.to_string();
+        }
+    }
+    fn board(&self) -> Board {
+        let lines: Vec<String> = self
+            .names
+            .iter()
+            .zip(&self.points)
+            .map(|(name, points)| format!("{name}: {points}"))
+            .collect();
+        Board {
+            text: format!("Scores: {}", lines.join(", ")),
+            svg: Some(format!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><rect width="200" height="40" fill="white"/><text x="5" y="25" font-size="14">{}</text></svg>"#,
+                referee::picture::escape(&lines.join(" "))
+            )),
+        }
+    }
+    fn private_status(&self, seat: Seat) -> String {
+        format!("You have {} points.", self.points[seat])
+    }
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// The time every transcript starts at.
+pub fn start_time() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+/// A table service on `url` hosting the test game (plus the standard games).
+pub async fn service(url: &str) -> Service {
+    let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
+    let store = Store::open(&StoreSettings {
+        url: url.to_string(),
+        ..config.store.clone()
+    })
+    .await
+    .unwrap();
+    let mut games = Catalogue::standard().all().to_vec();
+    games.push(&DICEY);
+    Service::new(store, Catalogue::new(games), config.table.clone())
+}
+
+/// Plays `transcript` on `service` from `start` with `admins`, returning every output line.
+pub async fn play_on(
+    service: &Service,
+    transcript: &str,
+    start: DateTime<Utc>,
+    admins: &[&str],
+) -> String {
+    let pictures = std::env::temp_dir().join("referee-test-pictures");
+    let mut runner = Runner::new(
+        service.clone(),
+        Clock::Manual(start),
+        admins.iter().map(|a| a.to_string()).collect(),
+        pictures,
+        Vec::new(),
+    );
+    runner.start().await.unwrap();
+    for (index, line) in transcript.lines().enumerate() {
+        runner.line(line, index + 1).await.unwrap();
+    }
+    String::from_utf8(runner.into_output()).unwrap()
+}
+
+/// Plays a transcript on a fresh in-memory database.
+pub async fn play(transcript: &str) -> String {
+    let service = service("sqlite::memory:").await;
+    play_on(&service, transcript, start_time(), &[]).await
+}
+
+/// A SQLite URL for a file in `dir`.
+pub fn file_url(dir: &Path) -> String {
+    format!("sqlite://{}", dir.join("referee.db").display())
+}
+
+/// Counts the output lines containing `needle`.
+pub fn count(output: &str, needle: &str) -> usize {
+    output.lines().filter(|line| line.contains(needle)).count()
+}

@@ -1,0 +1,276 @@
+//! The table end to end: transcripts through the parser, the table, the SQLite store and the
+//! outbox, with the test-only game "dicey" (tests/common).
+
+mod common;
+
+use common::{count, file_url, play, play_on, service, start_time};
+use referee::table::audit::replay;
+
+const SIGNUP: &str = "\
+alice #dice: !new dicey seed=7
+bob #dice: !join
+carol #dice: !join
+alice #dice: !join
+alice #dice: !start
+";
+
+fn transcript(rest: &str) -> String {
+    format!("{SIGNUP}{rest}")
+}
+
+#[tokio::test]
+async fn sign_up_start_and_seed_commitment() {
+    let out = play(SIGNUP).await;
+    assert!(out.contains("#dice <- Game #1: dicey is open for sign-ups. GM: alice."));
+    assert!(out.contains("#dice <- carol joins game #1. 2 players signed up."));
+    assert!(out.contains("Game #1 (dicey) starts with bob, carol, alice."));
+    // The commitment is SHA-256 of the seed bytes: 7 as 8 little-endian bytes, then zeros.
+    assert!(out.contains(
+        "Seed commitment (SHA-256): `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`"
+    ));
+    assert!(out.contains(
+        "Waiting for guesses for round 1 by direct message from bob, carol, alice (0 of 3 in). \
+         Deadline: <t:1767398400:R>"
+    ));
+    assert!(
+        out.contains("#dice <- [picture: "),
+        "the board picture is attached"
+    );
+}
+
+#[tokio::test]
+async fn secret_orders_are_receipted_replaceable_and_private_until_the_deadline() {
+    let out = play(&transcript(
+        "bob dm: guess 9\nbob dm: guess 3\nbob dm: guess 2\nbob dm: status\ncarol dm: guess 4\nclock +48h\n",
+    ))
+    .await;
+    assert!(out.contains("dm bob <- a guess is a number from 1 to 6; got '9'"));
+    assert!(out.contains("dm bob <- Game #1: order received for guesses for round 1: `guess 3`."));
+    assert!(out.contains("dm bob <- Game #1: order replaced for guesses for round 1: `guess 2`."));
+    assert!(out.contains("dm bob <- Your order: `guess 2`"));
+    // Nothing of the orders reaches the channel before the deadline...
+    let before: String = out.split("Orders for guesses").next().unwrap().to_string();
+    assert!(!before
+        .lines()
+        .any(|l| l.starts_with("#dice") && l.contains("guess 2")));
+    // ...and at the deadline every order is revealed, the missing one defaulted.
+    assert!(out.contains("#dice <- Orders for guesses for round 1 (the deadline passed):"));
+    assert!(out.contains("#dice <- - bob: `guess 2` (receipt `"));
+    assert!(out.contains("#dice <- - carol: `guess 4` (receipt `"));
+    assert!(out.contains("#dice <- - alice: no order (the game's default)"));
+    assert!(out.contains("#dice <- The die shows 2."));
+    assert!(out.contains("#dice <- bob guessed right: 1 points."));
+    assert!(out.contains("#dice <- It is bob's turn."));
+}
+
+#[tokio::test]
+async fn a_reminder_goes_by_dm_to_silent_players_12h_before_the_deadline() {
+    let out = play(&transcript("bob dm: guess 3\nclock +35h\nclock +1h\n")).await;
+    let reminders: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains("Reminder for game #1"))
+        .collect();
+    assert_eq!(
+        reminders.len(),
+        2,
+        "carol and alice, not bob: {reminders:?}"
+    );
+    assert!(reminders[0].starts_with("dm carol <- "));
+    assert!(reminders[1].starts_with("dm alice <- "));
+    assert!(
+        !out.contains("Orders for guesses"),
+        "36h is before the 48h deadline"
+    );
+}
+
+#[tokio::test]
+async fn every_order_in_resolves_early() {
+    let out = play(&transcript(
+        "bob dm: guess 1\ncarol dm: guess 2\nalice dm: guess 3\n",
+    ))
+    .await;
+    assert!(out.contains("#dice <- Orders for guesses for round 1 (every order is in):"));
+    let late = play(&format!(
+        "alice #dice: !new dicey seed=7 early=off\nbob #dice: !join\ncarol #dice: !join\nalice #dice: !start\nbob dm: guess 1\ncarol dm: guess 2\n"
+    ))
+    .await;
+    assert!(
+        !late.contains("Orders for guesses"),
+        "early=off waits for the deadline"
+    );
+}
+
+#[tokio::test]
+async fn the_gm_forces_resolution_and_others_are_refused() {
+    let out = play(&transcript(
+        "bob dm: guess 3\ncarol #dice: !resolve\nalice #dice: !resolve\n",
+    ))
+    .await;
+    assert!(
+        out.contains("#dice <- carol: Only the GM (alice) or a server admin can use `!resolve`.")
+    );
+    assert!(out.contains("#dice <- Orders for guesses for round 1 (forced by the GM):"));
+    assert_eq!(count(&out, "Orders for guesses for round 1"), 1);
+}
+
+#[tokio::test]
+async fn a_server_admin_has_gm_powers() {
+    let service = service("sqlite::memory:").await;
+    let out = play_on(
+        &service,
+        &transcript("root #dice: !resolve\n"),
+        start_time(),
+        &["root"],
+    )
+    .await;
+    assert!(out.contains("#dice <- Orders for guesses for round 1 (forced by the GM):"));
+}
+
+#[tokio::test]
+async fn orders_from_outsiders_and_at_the_wrong_time_are_refused() {
+    let out = play(&transcript(
+        "dave dm: guess 2\nalice #dice: !resolve\nbob dm: guess 4\nbob #dice: !roll now\ncarol #dice: !roll\nbob #dice: !dance\n",
+    ))
+    .await;
+    assert!(out.contains(
+        "dm dave <- You are not playing in any game, so 'guess 2' was not taken as an order."
+    ));
+    assert!(
+        out.contains("dm bob <- No order is awaited from you in game #1 now. It is bob's turn.")
+    );
+    assert!(out.contains("#dice <- bob: on your turn, type `!roll`"));
+    assert!(out.contains("#dice <- carol: It is bob's turn, not yours."));
+    assert!(
+        out.contains("#dice <- bob: There is no command `!dance` in dicey. `!help` lists them.")
+    );
+}
+
+#[tokio::test]
+async fn a_message_delivered_twice_is_applied_once() {
+    let out = play(&transcript(
+        "[msg 42] carol dm: guess 4\n[msg 42] carol dm: guess 5\n[msg 43] alice #dice: !resolve\n[msg 43] alice #dice: !resolve\n",
+    ))
+    .await;
+    assert_eq!(count(&out, "order received"), 1);
+    assert!(out.contains("#dice <- - carol: `guess 4`"));
+    assert_eq!(count(&out, "Orders for guesses"), 1);
+}
+
+#[tokio::test]
+async fn bad_commands_get_specific_answers_and_change_nothing() {
+    let out = play(&transcript(
+        "alice #dice: !deadline tomorow\nalice #dice: !new dicey\nbob #dice: !kick\nalice #dice: !log soon\nbob dm: #x guess 1\nalice #dice: !start\n",
+    ))
+    .await;
+    assert!(out.contains(
+        "#dice <- alice: `!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'"
+    ));
+    assert!(out.contains("#dice <- alice: There is already a game in this channel (#1, dicey)."));
+    assert!(out.contains("#dice <- bob: `!kick` takes one player, like `!kick @bob`"));
+    assert!(out.contains("`!log` takes a round number like 3"));
+    assert!(out.contains("dm bob <- a game number goes after #, like `#3 bid 5`; got '#x'"));
+    assert!(out.contains("#dice <- alice: Game #1 has already started."));
+    let other = play("bob #x: !new chess\nbob #x: !join\n").await;
+    assert!(other.contains("#x <- bob: There is no game called 'chess'. Games: dicey."));
+    assert!(other.contains("#x <- bob: There is no game in this channel. `!new <game>` opens one"));
+}
+
+#[tokio::test]
+async fn deadline_pause_resume_kick_replace_and_end() {
+    let out = play(&transcript(
+        "alice #dice: !deadline 2h\nalice #dice: !pause\nbob dm: guess 2\nclock +3h\nalice #dice: !resume\nalice #dice: !kick @carol\nalice #dice: !replace @bob @erin\nerin dm: guess 4\nalice #dice: !status\nclock +2h\nalice #dice: !end\n",
+    ))
+    .await;
+    assert!(out.contains("#dice <- The GM set the deadline: <t:1767232800:R>"));
+    assert!(out.contains("#dice <- The GM paused game #1 with 2h left on the clock."));
+    assert!(out
+        .contains("dm bob <- Game #1 is paused by the GM; nothing is accepted until it resumes."));
+    // Paused for 3h: nothing resolved; on resume the 2h left run from then (03:00 -> 05:00).
+    assert!(out.contains("#dice <- Game #1 resumes. Waiting for guesses for round 1"));
+    assert!(out.contains("Deadline: <t:1767243600:R>"));
+    assert!(out.contains("#dice <- carol was removed by the GM."));
+    assert!(out.contains("#dice <- erin takes over bob's seat in game #1."));
+    assert!(out.contains("dm erin <- Game #1: order received for guesses for round 1: `guess 4`."));
+    assert!(out.contains("Players: erin, alice."));
+    assert!(out.contains("#dice <- - erin: `guess 4`"), "{out}");
+    assert!(out.contains(
+        "#dice <- The GM ended game #1. Seed: `0700000000000000000000000000000000000000000000000000000000000000`"
+    ));
+}
+
+#[tokio::test]
+async fn the_log_shows_every_roll_and_resolution_of_a_round() {
+    let out = play(&transcript(
+        "alice #dice: !resolve\nbob #dice: !roll\nalice #dice: !log 1\n",
+    ))
+    .await;
+    assert!(out.contains("#dice <- Game #1, round 1:"));
+    assert!(out.contains("#dice <- - roll d6 for the target: 2"));
+    assert!(out
+        .contains("#dice <- - resolution: guesses for round 1 (forced by the GM); bob: no order"));
+    let log2 = play(&transcript(
+        "alice #dice: !resolve\nbob #dice: !roll\nalice #dice: !log 2\n",
+    ))
+    .await;
+    assert!(log2.contains("#dice <- - roll d6 for bob's roll: 4"));
+}
+
+#[tokio::test]
+async fn a_restart_resolves_an_overdue_deadline_exactly_once_and_replay_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = file_url(dir.path());
+    let first = service(&url).await;
+    let out = play_on(&first, &transcript("bob dm: guess 3\n"), start_time(), &[]).await;
+    assert!(out.contains("order received"));
+    first.store().close().await;
+    // The bot comes back three days later: the 48h deadline is overdue.
+    let later = start_time() + chrono::Duration::days(3);
+    let second = service(&url).await;
+    let out = play_on(&second, "", later, &[]).await;
+    assert_eq!(count(&out, "Orders for guesses for round 1"), 1);
+    assert!(out.contains(
+        "resolved late: the deadline was 2026-01-03 00:00 UTC but the bot was not running then"
+    ));
+    second.store().close().await;
+    let third = service(&url).await;
+    let out = play_on(&third, "", later + chrono::Duration::minutes(1), &[]).await;
+    assert_eq!(
+        count(&out, "Orders for guesses for round 1"),
+        0,
+        "resolved once only"
+    );
+    let report = replay(&third, 1).await.unwrap();
+    assert!(report.matches(), "{:?}", report.differences);
+    assert!(report.inputs >= 7 && report.events > 10);
+}
+
+#[tokio::test]
+async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = file_url(dir.path());
+    let service = service(&url).await;
+    let out = play_on(
+        &service,
+        &transcript(
+            "bob dm: guess 2\ncarol dm: guess 2\nalice dm: guess 2\nbob #dice: !roll\nclock +48h\nclock +24h\nclock +48h\nclock +24h\nclock +48h\nclock +24h\nclock +48h\n",
+        ),
+        start_time(),
+        &[],
+    )
+    .await;
+    assert!(out.contains("Final ranking:"), "{out}");
+    assert!(out.contains("Seed: `07000000"));
+    let report = replay(&service, 1).await.unwrap();
+    assert!(report.matches(), "{:?}", report.differences);
+    sqlx::query("UPDATE events SET body = '{\"Game\":\"The die shows 6.\"}' WHERE seq = (SELECT MIN(seq) FROM events WHERE body LIKE '%The die shows%')")
+        .execute(service.store().pool())
+        .await
+        .unwrap();
+    let report = replay(&service, 1).await.unwrap();
+    assert!(!report.matches());
+    assert!(
+        report.differences[0].contains("the log says 'The die shows 6.'"),
+        "{:?}",
+        report.differences
+    );
+}
