@@ -274,3 +274,33 @@ async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
         report.differences
     );
 }
+
+#[tokio::test]
+async fn help_lists_the_table_and_game_commands_and_explains_one() {
+    let out = play(&format!(
+        "bob #dice: !help\n{SIGNUP}bob #dice: !help\nbob #dice: !help deadline\nbob #dice: !help fly\nbob dm: help\nbob #dice: !games\n"
+    ))
+    .await;
+    assert!(out.contains("#dice <- `!deadline <duration|time>`: GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC"));
+    assert!(out.contains("#dice <- dicey commands:"));
+    assert!(out.contains("#dice <- `!roll`: rolls the die on your turn"));
+    assert!(out.contains("#dice <- There is no command `!fly`. `!help` lists them."));
+    assert!(out.contains("dm bob <- `guess <1-6>`: your secret guess"));
+    assert!(out.contains("#dice <- `dicey`: a test game: guess the die by DM, then roll in public"));
+}
+
+#[tokio::test]
+async fn the_gm_secret_setup_by_dm_is_hidden_until_the_start() {
+    let out = play(
+        "alice #dice: !new dicey seed=7\nbob #dice: !join\ncarol #dice: !join\nbob dm: setup turn=1h\nalice dm: setup colour=red\nalice dm: setup turn=1h\nalice #dice: !start\nalice #dice: !resolve\n",
+    )
+    .await;
+    assert!(out.contains("dm bob <- You are not the GM of any game in sign-up."));
+    assert!(out.contains("dm alice <- dicey has no option 'colour'"));
+    assert!(out.contains("dm alice <- Secret setup for game #1 stored: turn=1h. Nobody else sees it until `!start`."));
+    let before_start = out.split("starts with").next().unwrap();
+    assert!(!before_start.lines().any(|l| l.starts_with("#dice") && l.contains("turn=1h")));
+    assert!(out.contains("#dice <- The GM's secret setup: turn=1h."));
+    // The secret option took effect: bob's public turn lasts one hour.
+    assert!(out.contains("It is bob's turn. Deadline: <t:1767229200:R>"));
+}
