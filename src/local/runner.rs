@@ -107,23 +107,22 @@ impl<W: Write> Runner<W> {
                     user: User::named(&user),
                     text,
                 };
-                let now = self.now();
-                self.service
-                    .handle(&id.unwrap_or(auto_id), &inbound, now)
-                    .await?;
+                self.handle(id.unwrap_or(auto_id), inbound).await?;
             }
             Line::Direct { id, user, text } => {
                 let inbound = Inbound::Direct {
                     user: User::named(&user),
                     text,
                 };
-                let now = self.now();
-                self.service
-                    .handle(&id.unwrap_or(auto_id), &inbound, now)
-                    .await?;
+                self.handle(id.unwrap_or(auto_id), inbound).await?;
             }
         }
         self.deliver().await
+    }
+
+    async fn handle(&mut self, id: String, inbound: Inbound) -> Result<(), RunError> {
+        let now = self.now();
+        Ok(self.service.handle(&id, &inbound, now).await?)
     }
 
     /// Fires what is due on the real clock (the live console's tick).
