@@ -220,6 +220,16 @@ pub trait Game: Send {
     fn rename(&mut self, seat: Seat, name: &str);
     /// The public board.
     fn board(&self) -> Board;
+    /// Answers a public question (`!tiles`): anyone may ask at any time and nothing changes.
+    /// `None`: `word` is not one of the game's questions (it is an action, or unknown).
+    fn query(&self, _word: &str, _args: &str) -> Option<Result<String, Refusal>> {
+        None
+    }
+    /// Answers the GM's private question by DM (Short Circuit's `hint`); `None`: the game has
+    /// no such question.
+    fn gm_query(&self, _text: &str) -> Option<String> {
+        None
+    }
     /// What `seat` sees of its own situation (by DM, `status`).
     fn private_status(&self, seat: Seat) -> String;
     /// The whole state, secrets included, for the store.

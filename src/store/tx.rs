@@ -94,12 +94,15 @@ impl Tx {
             .transpose()
     }
 
-    /// The numbers of the games (not over) in which this user sits or waits.
+    /// The numbers of the games (not over) in which this user sits, waits, or is the GM.
     pub async fn games_of_user(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
         let rows = sqlx::query(
             "SELECT games.id FROM seats JOIN games ON games.id = seats.game_id \
-             WHERE seats.user_id = ? AND games.status <> 'over' ORDER BY games.id",
+             WHERE seats.user_id = ? AND games.status <> 'over' \
+             UNION SELECT id FROM games WHERE status <> 'over' AND json_extract(record, '$.gm.id') = ? \
+             ORDER BY 1",
         )
+        .bind(user_id)
         .bind(user_id)
         .fetch_all(&mut *self.tx)
         .await?;

@@ -188,10 +188,21 @@ fn running(record: &GameRecord) -> Result<(), Refusal> {
 pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
     running(&work.record)?;
     let id = work.record.id;
-    let seat = work
-        .record
-        .seat_of(&user.id)
-        .ok_or_else(|| Refusal::new(format!("You are not playing in game #{id}.")))?;
+    let Some(seat) = work.record.seat_of(&user.id) else {
+        if user.id == work.record.gm.id {
+            let live = work.live()?;
+            let answer = live.game.gm_query(text).ok_or_else(|| {
+                Refusal::new(format!(
+                    "You are the GM of game #{id}, not a player, so '{}' is not an order.",
+                    crate::chat::parse::quote(text)
+                ))
+            })?;
+            work.outcome
+                .direct(&user.id, format!("Game #{id}: {answer}"));
+            return Ok(false);
+        }
+        return Err(Refusal::new(format!("You are not playing in game #{id}.")));
+    };
     let label = match &work.record.phase {
         Some(Phase::Orders { seats, label }) if seats.contains(&seat) => label.clone(),
         _ => {
@@ -489,6 +500,14 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
 
 /// A public action of the game (`!move ...`) by the player whose turn it is.
 pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<bool, Refusal> {
+    if work.record.state.is_some() {
+        let live = work.live()?;
+        if let Some(answer) = live.game.query(word, args) {
+            let channel = work.record.channel.clone();
+            work.outcome.channel(&channel, answer?);
+            return Ok(false);
+        }
+    }
     running(&work.record)?;
     let id = work.record.id;
     let prefix = work.env.defaults.prefix.clone();
