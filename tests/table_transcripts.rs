@@ -171,7 +171,7 @@ async fn bad_commands_get_specific_answers_and_change_nothing() {
     assert!(out.contains("dm bob <- a game number goes after #, like `#3 bid 5`; got '#x'"));
     assert!(out.contains("#dice <- alice: Game #1 has already started."));
     let other = play("bob #x: !new chess\nbob #x: !join\n").await;
-    assert!(other.contains("#x <- bob: There is no game called 'chess'. Games: dicey."));
+    assert!(other.contains("#x <- bob: There is no game called 'chess'. Games: circuit, dicey."));
     assert!(other.contains("#x <- bob: There is no game in this channel. `!new <game>` opens one"));
 }
 
@@ -297,9 +297,13 @@ async fn the_gm_secret_setup_by_dm_is_hidden_until_the_start() {
     .await;
     assert!(out.contains("dm bob <- You are not the GM of any game in sign-up."));
     assert!(out.contains("dm alice <- dicey has no option 'colour'"));
-    assert!(out.contains("dm alice <- Secret setup for game #1 stored: turn=1h. Nobody else sees it until `!start`."));
+    assert!(out.contains(
+        "dm alice <- Secret setup for game #1 stored: turn=1h. Nobody else sees it until `!start`."
+    ));
     let before_start = out.split("starts with").next().unwrap();
-    assert!(!before_start.lines().any(|l| l.starts_with("#dice") && l.contains("turn=1h")));
+    assert!(!before_start
+        .lines()
+        .any(|l| l.starts_with("#dice") && l.contains("turn=1h")));
     assert!(out.contains("#dice <- The GM's secret setup: turn=1h."));
     // The secret option took effect: bob's public turn lasts one hour.
     assert!(out.contains("It is bob's turn. Deadline: <t:1767229200:R>"));

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
+pub mod circuit;
+
 /// A place at the table, counted from 0 in seating order. Seats never renumber: a player who
 /// leaves keeps its seat number (and a replacement takes it over).
 pub type Seat = usize;

@@ -16,7 +16,7 @@ impl Catalogue {
 
     /// The games this bot hosts.
     pub fn standard() -> Catalogue {
-        Catalogue::new(Vec::new())
+        Catalogue::new(vec![&crate::games::circuit::CIRCUIT])
     }
 
     /// The game called `name`.

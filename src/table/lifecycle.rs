@@ -261,6 +261,16 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
     );
     work.outcome
         .table_event(0, format!("{} joined{with}", user.name));
+    // Games with a waitlist start by themselves when the table is full (50-Tile Circuit:
+    // "the game will begin when 6 players are in"); others wait for the GM's `!start`.
+    let full_now = work
+        .record
+        .settings
+        .max_players
+        .is_some_and(|max| seated >= max);
+    if rules.waitlist() && full_now {
+        return start(work);
+    }
     Ok(true)
 }
 

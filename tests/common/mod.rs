@@ -315,3 +315,23 @@ pub fn file_url(dir: &Path) -> String {
 pub fn count(output: &str, needle: &str) -> usize {
     output.lines().filter(|line| line.contains(needle)).count()
 }
+
+/// Runs the real `referee` binary with `args` (and the transcript `script`, if given, as its
+/// file argument), returning (exit success, stdout, stderr).
+pub fn referee(args: &[&str], script: Option<&str>) -> (bool, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_referee"));
+    command.args(args);
+    if let Some(script) = script {
+        let path = dir.path().join("transcript.txt");
+        std::fs::write(&path, script).unwrap();
+        command.arg(&path);
+        command.arg("--pictures").arg(dir.path().join("pictures"));
+    }
+    let output = command.output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}

@@ -1,0 +1,534 @@
+//! 50-Tile Circuit: a race of three laps round a loop of 50 tiles. Each turn every player
+//! gets a d6 and secretly chooses to move or stay; tiles ended on are claimed and given an
+//! effect from a closed catalogue. Rules: shared/rules/circuit.md.
+//!
+//! Decisions where the rules page is silent:
+//! - Table size: [`Rules::players`] says (2, Some(6)), the seed's default; the table's `max`
+//!   option may set another size. Seats beyond the default palette get colours by name.
+//! - Colours: any name of letters (normalised: lowercase, single spaces, `gray` = `grey`),
+//!   unique. Players who asked for none get the first free colour of the seed's palette
+//!   (dark blue, purple, grey, red, dark green, teal, lime green, white, then more) in seat
+//!   order. A replacement keeps the leaver's colour unless it asked for a free one.
+//! - Phases: a turn is a [`Phase::Orders`] for the players with a real choice; players who are
+//!   skipped, anchored, or stayed last turn (rule 16: they must move) owe nothing. A turn where
+//!   nobody has a choice resolves at once. Claims open a second [`Phase::Orders`] ("effects for
+//!   claimed tiles") for the claimers only, with its own time limit (option `claim`).
+//! - Arrival by a tile's effect (forward, back, start, owner) neither activates nor claims the
+//!   tile arrived on (rule 6); only ending one's own die move claims. Tile-caused movement
+//!   activates no pass effect on the way either, but forward movement over the start tile
+//!   counts the lap and can win.
+//! - Claims are settled after every runner has moved; a runner who ended its move on an
+//!   unowned tile keeps its claim even if an owner toll moves it later that turn.
+//! - Rule 9 holds by construction: a claimed tile gets its effect only after the turn's moves,
+//!   in the claim prompt, so it never acts on anyone during the turn it was claimed.
+//! - Effects are checked when ordered (rules 5, 7, 8, 10) and again at the claim deadline in
+//!   seat order, since two claimers may pick clashing effects for neighbouring tiles; a
+//!   refused effect leaves the tile with none.
+//! - Rule 14: the 12th activation still acts, then the effect is removed.
+//! - Boost and slow pending together cancel out; pending boost/slow wait through a skipped
+//!   turn for the next roll; an anchor is used up by the turn it applies to, even when rule
+//!   16 makes the runner move instead.
+//! - Moving backwards out of tile 1 neither wins nor removes a lap; entering tile 1 from tile
+//!   50 always counts a lap, as the rules page says.
+//! - A player who leaves with nobody to replace it drops out; when a single player remains it
+//!   wins. Ranking: the winner, then the others by laps and tile, leavers last.
+
+pub mod claim;
+pub mod colour;
+pub mod effect;
+pub mod parse;
+pub mod render;
+pub mod roster;
+pub mod state;
+pub mod turn;
+
+use self::colour::Colour;
+use self::effect::check_on;
+use self::parse::{canonical, parse_duration, parse_order, Order, OrderError};
+use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN};
+use crate::games::{
+    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+};
+use chrono::Duration;
+use std::collections::BTreeMap;
+
+/// The rules of 50-Tile Circuit, to register with the table.
+pub struct Circuit;
+
+/// The registered value: `&referee::games::circuit::CIRCUIT`.
+pub static CIRCUIT: Circuit = Circuit;
+
+/// Default length of a turn (move-or-stay choices).
+pub const TURN_HOURS: i64 = 48;
+/// Default length of the claim prompt.
+pub const CLAIM_HOURS: i64 = 24;
+/// The label of the claim prompt's orders phase.
+pub const CLAIM_LABEL: &str = "effects for claimed tiles";
+
+const OPTIONS: &[(&str, &str)] = &[
+    (
+        "turn",
+        "how long players have to choose move or stay (default 48h)",
+    ),
+    (
+        "claim",
+        "how long claimers have to pick their tile's effect (default 24h)",
+    ),
+];
+
+const COMMANDS: &[CommandHelp] = &[CommandHelp {
+    name: "tiles",
+    usage: "tiles",
+    about: "lists every owned tile with its owner, effect and activations left",
+}];
+
+const ORDERS: &[CommandHelp] = &[
+    CommandHelp {
+        name: "move",
+        usage: "move",
+        about: "advance by this turn's die (the default)",
+    },
+    CommandHelp {
+        name: "stay",
+        usage: "stay",
+        about: "stay and activate your tile (not twice in a row)",
+    },
+    CommandHelp {
+        name: "effect",
+        usage: "effect <action> [N] <land|pass>",
+        about: "the effect of the tile you claimed, e.g. `effect back 3 land`, `effect boost pass`, `effect none`",
+    },
+];
+
+impl Rules for Circuit {
+    fn name(&self) -> &'static str {
+        "circuit"
+    }
+
+    fn about(&self) -> &'static str {
+        "50-Tile Circuit: race three laps round 50 tiles, claiming tiles and giving them effects"
+    }
+
+    fn players(&self) -> (usize, Option<usize>) {
+        (2, Some(6))
+    }
+
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        OPTIONS
+    }
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn orders(&self) -> &'static [CommandHelp] {
+        ORDERS
+    }
+
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        for (key, value) in options {
+            match key.as_str() {
+                "turn" | "claim" => {
+                    if parse_duration(value).is_none() {
+                        return Err(Refusal::new(format!(
+                            "option {key} is a duration like 48h, 2d or 1d12h; '{value}' is not"
+                        )));
+                    }
+                }
+                _ => {
+                    return Err(Refusal::new(format!(
+                        "circuit has no option '{key}'; it accepts turn=<duration> and claim=<duration>"
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
+        let Some(wanted) = wanted else {
+            return Ok(());
+        };
+        let colour = Colour::parse(wanted).map_err(Refusal::new)?;
+        let taken: Vec<Colour> = taken.iter().filter_map(|t| Colour::parse(t).ok()).collect();
+        if taken.contains(&colour) {
+            let free: Vec<String> = Colour::palette()
+                .filter(|c| !taken.contains(c))
+                .take(5)
+                .map(|c| c.0)
+                .collect();
+            return Err(Refusal::new(format!(
+                "the colour {colour} is taken; free colours include {}",
+                free.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    fn setup(
+        &self,
+        options: &Options,
+        players: &[Player],
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        self.check_options(options)?;
+        let (least, _) = self.players();
+        if players.len() < least {
+            return Err(Refusal::new(format!(
+                "50-Tile Circuit needs at least {least} players; {} joined",
+                players.len()
+            )));
+        }
+        let colours = assign_colours(players)?;
+        let runners = players
+            .iter()
+            .zip(colours)
+            .map(|(player, colour)| Runner::new(player.name.clone(), colour))
+            .collect();
+        let (state, mut events) = State::start(runners, ctx.dice);
+        let mut intro = vec![format!(
+            "50-Tile Circuit begins: everyone on tile 1 with 0 laps; the first to leave the start tile with {LAPS_TO_WIN} laps wins."
+        )];
+        for runner in &state.runners {
+            intro.push(format!(
+                "{} {}: {}",
+                runner.colour.emoji(),
+                runner.name,
+                runner.colour
+            ));
+        }
+        events.insert(0, Event::public(intro.join("\n")));
+        Ok((Box::new(CircuitGame { state }), events))
+    }
+
+    fn waitlist(&self) -> bool {
+        true
+    }
+
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
+        let error = |reason: String| LoadError {
+            game: "circuit",
+            reason,
+        };
+        let state: State =
+            serde_json::from_value(saved.clone()).map_err(|e| error(e.to_string()))?;
+        state.validate().map_err(error)?;
+        Ok(Box::new(CircuitGame { state }))
+    }
+}
+
+/// Colours in seat order: the asked ones (checked unique), then the palette's free ones.
+fn assign_colours(players: &[Player]) -> Result<Vec<Colour>, Refusal> {
+    let mut asked: Vec<Option<Colour>> = Vec::new();
+    for player in players {
+        let colour = match &player.symbol {
+            Some(text) => Some(Colour::parse(text).map_err(Refusal::new)?),
+            None => None,
+        };
+        if colour.is_some() && asked.contains(&colour) {
+            return Err(Refusal::new(format!(
+                "{} asked for a colour another player already has; colours are unique",
+                player.name
+            )));
+        }
+        asked.push(colour);
+    }
+    let taken: Vec<Colour> = asked.iter().flatten().cloned().collect();
+    let mut free = Colour::palette().filter(|c| !taken.contains(c));
+    let mut spare: u8 = 0;
+    Ok(asked
+        .into_iter()
+        .map(|colour| {
+            colour.unwrap_or_else(|| {
+                free.next().unwrap_or_else(|| {
+                    let letter = char::from(b'a' + spare % 26);
+                    spare += 1;
+                    Colour(format!("spare {letter}"))
+                })
+            })
+        })
+        .collect())
+}
+
+/// A 50-Tile Circuit game in progress.
+pub struct CircuitGame {
+    /// The pure state.
+    pub state: State,
+}
+
+impl CircuitGame {
+    /// The `!tiles` listing: every owned tile with owner, effect and activations left.
+    pub fn tiles(&self) -> String {
+        self.state.tiles_listing()
+    }
+}
+
+impl Game for CircuitGame {
+    fn phase(&self) -> Phase {
+        match &self.state.stage {
+            Stage::Choosing => Phase::Orders {
+                seats: self.state.choosers().into_iter().collect(),
+                label: format!("move or stay for turn {}", self.state.turn),
+            },
+            Stage::Claiming { claims } => Phase::Orders {
+                seats: claims.keys().copied().collect(),
+                label: CLAIM_LABEL.to_string(),
+            },
+            Stage::Over { winner } => Phase::Over {
+                ranking: ranking(&self.state, *winner),
+            },
+        }
+    }
+
+    fn time_limit(&self, options: &Options) -> Option<Duration> {
+        let (key, hours) = match self.state.stage {
+            Stage::Choosing => ("turn", TURN_HOURS),
+            Stage::Claiming { .. } => ("claim", CLAIM_HOURS),
+            Stage::Over { .. } => return None,
+        };
+        Some(
+            options
+                .get(key)
+                .and_then(|value| parse_duration(value))
+                .unwrap_or_else(|| Duration::hours(hours)),
+        )
+    }
+
+    fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal> {
+        let order = parse_order(text).map_err(|error| match error {
+            OrderError::Unknown(words) => Refusal::new(format!(
+                "'{words}' is not an order; send `move`, `stay`, or after a claim `effect <action> [N] <land|pass>`"
+            )),
+            OrderError::Effect(error) => Refusal::new(error.to_string()),
+        })?;
+        let runner = self
+            .state
+            .active(seat)
+            .ok_or_else(|| Refusal::new("you are not playing in this game"))?;
+        match (&self.state.stage, order) {
+            (Stage::Choosing, Order::Choice(choice)) => match runner.plan {
+                Plan::Free => Ok(canonical(Order::Choice(choice))),
+                Plan::MustMove => Err(Refusal::new(
+                    "you stayed last turn, so you move this turn (rule 16); no order is needed",
+                )),
+                Plan::MustStay => Err(Refusal::new(
+                    "an anchor holds you this turn, so you stay; no order is needed",
+                )),
+                Plan::Skipped => Err(Refusal::new("you lose this turn (skip); no order is needed")),
+            },
+            (Stage::Choosing, Order::Effect(_)) => Err(Refusal::new(
+                "no tile of yours is waiting for an effect; this turn send `move` or `stay`",
+            )),
+            (Stage::Claiming { claims }, Order::Effect(effect)) => {
+                let tile = claims.get(&seat).ok_or_else(|| {
+                    Refusal::new("you claimed no tile this turn, so there is no effect to choose")
+                })?;
+                if let Some(effect) = effect {
+                    check_on(*tile, effect, &self.state.tiles)
+                        .map_err(|error| Refusal::new(error.to_string()))?;
+                }
+                Ok(canonical(Order::Effect(effect)))
+            }
+            (Stage::Claiming { .. }, Order::Choice(_)) => Err(Refusal::new(
+                "claimers are picking their tiles' effects now; the next turn's `move` or `stay` comes after",
+            )),
+            (Stage::Over { .. }, _) => Err(Refusal::new("the game is over")),
+        }
+    }
+
+    fn resolve(
+        &mut self,
+        orders: &BTreeMap<Seat, String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        match &self.state.stage {
+            Stage::Choosing => {
+                let choices: BTreeMap<Seat, Choice> = orders
+                    .iter()
+                    .filter_map(|(seat, text)| match parse_order(text) {
+                        Ok(Order::Choice(choice)) => Some((*seat, choice)),
+                        _ => None,
+                    })
+                    .collect();
+                Ok(self.state.resolve_choices(&choices, ctx.dice))
+            }
+            Stage::Claiming { .. } => {
+                let effects = orders
+                    .iter()
+                    .filter_map(|(seat, text)| match parse_order(text) {
+                        Ok(Order::Effect(effect)) => Some((*seat, effect)),
+                        _ => None,
+                    })
+                    .collect();
+                Ok(self.state.resolve_claims(&effects, ctx.dice))
+            }
+            Stage::Over { .. } => Err(Refusal::new("the game is over")),
+        }
+    }
+
+    fn act(
+        &mut self,
+        _seat: Seat,
+        word: &str,
+        _args: &str,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(format!(
+            "50-Tile Circuit has no !{} action; `move`, `stay` and `effect ...` go to me by DM",
+            word.trim()
+        )))
+    }
+
+    fn query(&self, word: &str, _args: &str) -> Option<Result<String, Refusal>> {
+        word.trim()
+            .eq_ignore_ascii_case("tiles")
+            .then(|| Ok(self.tiles()))
+    }
+
+    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        replacement: Option<&Player>,
+        ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        let replacement = replacement.map(|player| {
+            let taken: Vec<&Colour> = self
+                .state
+                .runners
+                .iter()
+                .enumerate()
+                .filter(|(other, runner)| *other != seat && runner.active)
+                .map(|(_, runner)| &runner.colour)
+                .collect();
+            let inherited = self
+                .state
+                .runners
+                .get(seat)
+                .map_or_else(|| Colour("grey".into()), |runner| runner.colour.clone());
+            let colour = player
+                .symbol
+                .as_deref()
+                .and_then(|text| Colour::parse(text).ok())
+                .filter(|colour| !taken.contains(&colour))
+                .unwrap_or(inherited);
+            (player.name.clone(), colour)
+        });
+        self.state.leave(seat, replacement, ctx.dice)
+    }
+
+    fn rename(&mut self, seat: Seat, name: &str) {
+        if let Some(runner) = self.state.runners.get_mut(seat) {
+            runner.name = name.to_string();
+        }
+    }
+
+    fn board(&self) -> Board {
+        Board {
+            text: render::text(&self.state),
+            svg: Some(render::svg(&self.state)),
+        }
+    }
+
+    fn private_status(&self, seat: Seat) -> String {
+        let Some(runner) = self.state.active(seat) else {
+            return "You are not playing in this game.".into();
+        };
+        let mut lines = vec![format!(
+            "You are {} ({}) on tile {}, laps {}/{LAPS_TO_WIN}.",
+            runner.name, runner.colour, runner.tile, runner.laps
+        )];
+        match &self.state.stage {
+            Stage::Choosing => {
+                let roll = runner.roll.map_or("no die".to_string(), |r| format!("die {r}"));
+                lines.push(match runner.plan {
+                    Plan::Free => format!("Turn {}: {roll}; send `move` or `stay` (no answer = move).", self.state.turn),
+                    Plan::MustMove => format!("Turn {}: {roll}; you stayed last turn, so you move.", self.state.turn),
+                    Plan::MustStay => format!("Turn {}: {roll}; an anchor holds you, so you stay.", self.state.turn),
+                    Plan::Skipped => format!("Turn {}: you lose this turn.", self.state.turn),
+                });
+            }
+            Stage::Claiming { claims } => match claims.get(&seat) {
+                Some(tile) => lines.push(format!(
+                    "You claimed tile {tile}: send `effect <action> [N] <land|pass>` or `effect none`."
+                )),
+                None => lines.push("Claimers are choosing effects; your next choice comes with the next turn.".into()),
+            },
+            Stage::Over { .. } => lines.push("The game is over.".into()),
+        }
+        let pending = runner.pending;
+        let waiting: Vec<&str> = [
+            (pending.skip, "skip"),
+            (pending.anchor, "anchor"),
+            (pending.boost, "boost"),
+            (pending.slow, "slow"),
+        ]
+        .into_iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| name)
+        .collect();
+        if !waiting.is_empty() {
+            lines.push(format!(
+                "Waiting for your next turn: {}.",
+                waiting.join(", ")
+            ));
+        }
+        let mine: Vec<String> = self
+            .state
+            .tiles
+            .iter()
+            .filter(|(_, owned)| owned.owner == seat)
+            .map(|(tile, owned)| match owned.effect {
+                Some(effect) => format!("{tile} ({effect}, {} left)", owned.uses_left()),
+                None => format!("{tile} (no effect)"),
+            })
+            .collect();
+        if !mine.is_empty() {
+            lines.push(format!("Your tiles: {}.", mine.join(", ")));
+        }
+        lines.join("\n")
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(&self.state).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Final places: the winner, then the others by laps and tile (ties share a place), leavers
+/// last.
+fn ranking(state: &State, winner: Option<Seat>) -> Vec<Vec<Seat>> {
+    let mut ranking: Vec<Vec<Seat>> = winner.map(|seat| vec![vec![seat]]).unwrap_or_default();
+    let mut others: Vec<(u32, Seat)> = state
+        .active_seats()
+        .filter(|seat| Some(*seat) != winner)
+        .filter_map(|seat| {
+            state
+                .runners
+                .get(seat)
+                .map(|runner| (u32::from(runner.laps) * 100 + u32::from(runner.tile), seat))
+        })
+        .collect();
+    others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut last_progress = None;
+    for (progress, seat) in others {
+        match ranking.last_mut() {
+            Some(group) if last_progress == Some(progress) => group.push(seat),
+            _ => ranking.push(vec![seat]),
+        }
+        last_progress = Some(progress);
+    }
+    let left: Vec<Seat> = state
+        .runners
+        .iter()
+        .enumerate()
+        .filter(|(seat, runner)| !runner.active && Some(*seat) != winner)
+        .map(|(seat, _)| seat)
+        .collect();
+    if !left.is_empty() {
+        ranking.push(left);
+    }
+    ranking
+}

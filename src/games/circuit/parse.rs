@@ -1,0 +1,173 @@
+//! Players' words: the DM orders `move`, `stay`, `effect <action> [N] <trigger>` (or
+//! `effect none`), and durations for the `turn` and `claim` options.
+
+use super::effect::{check_alone, Action, Effect, EffectError, Trigger};
+use super::state::Choice;
+use chrono::Duration;
+
+/// A parsed DM order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// `move` or `stay`.
+    Choice(Choice),
+    /// `effect ...`: the effect for the claimed tile (`None`: no effect).
+    Effect(Option<Effect>),
+}
+
+/// Why an order could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderError {
+    /// Not `move`, `stay` or `effect ...`.
+    Unknown(String),
+    /// An `effect` order that is not in the catalogue or breaks a rule.
+    Effect(EffectError),
+}
+
+/// Reads an order, forgiving of case and spacing.
+pub fn parse_order(text: &str) -> Result<Order, OrderError> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    match words.as_slice() {
+        ["move"] | ["go"] => Ok(Order::Choice(Choice::Move)),
+        ["stay"] => Ok(Order::Choice(Choice::Stay)),
+        ["effect", rest @ ..] => parse_effect(rest)
+            .map(Order::Effect)
+            .map_err(OrderError::Effect),
+        _ => Err(OrderError::Unknown(text.trim().chars().take(60).collect())),
+    }
+}
+
+/// Reads the words after `effect`: `none`, or `<action> [N] <trigger>` (the number may be
+/// glued to the action: `back3`), and checks the effect on its own (rules 5, 8, 10).
+pub fn parse_effect(words: &[&str]) -> Result<Option<Effect>, EffectError> {
+    let joined = words.join(" ");
+    if matches!(words, ["none"] | ["nothing"]) {
+        return Ok(None);
+    }
+    if let Some(word) = words.iter().find(|word| {
+        [
+            "win",
+            "wins",
+            "lose",
+            "loses",
+            "kill",
+            "eliminate",
+            "destroy",
+        ]
+        .contains(word)
+    }) {
+        return Err(EffectError::InstantEnd((*word).to_string()));
+    }
+    let unknown = || EffectError::Unknown(joined.clone());
+    // Split glued numbers (`back3`) into their own word.
+    let mut tokens: Vec<String> = Vec::new();
+    for word in words {
+        let digits = word.find(|c: char| c.is_ascii_digit());
+        match digits {
+            Some(at) if at > 0 => {
+                tokens.push(word[..at].to_string());
+                tokens.push(word[at..].to_string());
+            }
+            _ => tokens.push((*word).to_string()),
+        }
+    }
+    let (trigger, body) = match tokens.split_last() {
+        Some((last, body)) if last == "land" => (Trigger::Land, body),
+        Some((last, body)) if last == "pass" => (Trigger::Pass, body),
+        _ => return Err(unknown()),
+    };
+    // Numbers too large for a tile are kept as 255 so the range check names the rule.
+    let number = |text: &String| -> Result<u8, EffectError> {
+        text.parse::<u64>()
+            .map(|n| u8::try_from(n).unwrap_or(u8::MAX))
+            .map_err(|_| EffectError::Unknown(joined.clone()))
+    };
+    let action = match body {
+        [word] if word == "start" => Action::Start,
+        [word] if word == "skip" => Action::Skip,
+        [word] if word == "anchor" => Action::Anchor,
+        [word] if word == "boost" => Action::Boost,
+        [word] if word == "slow" => Action::Slow,
+        [word, n] if word == "forward" => Action::Forward(number(n)?),
+        [word, n] if word == "back" => Action::Back(number(n)?),
+        [word, n] if word == "owner" => Action::Owner(number(n)?),
+        _ => return Err(unknown()),
+    };
+    let effect = Effect { action, trigger };
+    check_alone(effect)?;
+    Ok(Some(effect))
+}
+
+/// The canonical text of an order (what is stored and revealed).
+pub fn canonical(order: Order) -> String {
+    match order {
+        Order::Choice(Choice::Move) => "move".into(),
+        Order::Choice(Choice::Stay) => "stay".into(),
+        Order::Effect(None) => "effect none".into(),
+        Order::Effect(Some(effect)) => format!("effect {effect}"),
+    }
+}
+
+/// Reads a duration like `48h`, `2d`, `1d12h`, `90m` (a sum of number+unit parts).
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim().to_lowercase();
+    let mut total = Duration::zero();
+    let mut number = String::new();
+    let mut saw_part = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let amount: i64 = number.parse().ok()?;
+        number.clear();
+        let part = match c {
+            'w' => Duration::try_weeks(amount)?,
+            'd' => Duration::try_days(amount)?,
+            'h' => Duration::try_hours(amount)?,
+            'm' => Duration::try_minutes(amount)?,
+            's' => Duration::try_seconds(amount)?,
+            _ => return None,
+        };
+        total = total.checked_add(&part)?;
+        saw_part = true;
+    }
+    if !number.is_empty() || !saw_part || total <= Duration::zero() {
+        return None;
+    }
+    Some(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_are_forgiving_and_canonical() {
+        let order = parse_order("  EFFECT   Back3   Land ").unwrap();
+        assert_eq!(canonical(order), "effect back 3 land");
+        assert_eq!(canonical(parse_order("Stay").unwrap()), "stay");
+        assert_eq!(
+            canonical(parse_order("effect boost pass").unwrap()),
+            "effect boost pass"
+        );
+        assert_eq!(
+            canonical(parse_order("effect none").unwrap()),
+            "effect none"
+        );
+        assert!(parse_order("jump").is_err());
+        assert!(parse_order("effect back land").is_err());
+        let too_far = parse_order("effect back 300 land").unwrap_err();
+        assert!(matches!(
+            too_far,
+            OrderError::Effect(EffectError::TooFar(_))
+        ));
+    }
+
+    #[test]
+    fn durations_read_like_the_table() {
+        assert_eq!(parse_duration("1d12h"), Some(Duration::hours(36)));
+        assert_eq!(parse_duration("12"), None);
+        assert_eq!(parse_duration("0h"), None);
+    }
+}

@@ -1,0 +1,401 @@
+//! The turn: rolling every runner's die, resolving moves and stays in seat order, pass and
+//! land effects, laps and the win.
+
+use super::effect::{claimable, wrap, Action, Trigger};
+use super::state::{
+    Choice, Plan, Runner, Stage, State, FIRST_TILE, LAPS_TO_WIN, LAST_TILE, MAX_ACTIVATIONS,
+};
+use crate::dice::Dice;
+use crate::games::{Event, Seat};
+use std::collections::BTreeMap;
+
+/// Consecutive turns resolved on their own because nobody had a choice, before the game
+/// waits for the deadline anyway (a guard; such turns are rare and short-lived).
+const MAX_AUTOMATIC_TURNS: u32 = 100;
+
+/// Whether a step of the resolution ended the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    /// Go on.
+    Continue,
+    /// Somebody won.
+    Won,
+}
+
+impl State {
+    /// A new game: everyone on tile 1 with 0 laps; turn 1's dice are rolled.
+    pub fn start(runners: Vec<Runner>, dice: &mut Dice) -> (State, Vec<Event>) {
+        let mut state = State {
+            runners,
+            tiles: BTreeMap::new(),
+            turn: 0,
+            stage: Stage::Choosing,
+        };
+        let mut events = Vec::new();
+        state.start_turn(dice, &mut events);
+        (state, events)
+    }
+
+    /// The seats that owe a `move`/`stay` choice this turn.
+    pub fn choosers(&self) -> Vec<Seat> {
+        if self.stage != Stage::Choosing {
+            return Vec::new();
+        }
+        self.runners
+            .iter()
+            .enumerate()
+            .filter(|(_, runner)| runner.active && runner.plan == Plan::Free)
+            .map(|(seat, _)| seat)
+            .collect()
+    }
+
+    /// Resolves this turn's choices (seats without one move) in seat order, then opens the
+    /// claim prompt or the next turn.
+    pub fn resolve_choices(
+        &mut self,
+        choices: &BTreeMap<Seat, Choice>,
+        dice: &mut Dice,
+    ) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.stage != Stage::Choosing {
+            return events;
+        }
+        self.run_turn(choices, dice, &mut events);
+        if self.stage == Stage::Choosing {
+            self.start_turn(dice, &mut events);
+        }
+        events
+    }
+
+    /// Starts turns until one needs somebody's choice (or claims or a win interrupt).
+    pub(super) fn start_turn(&mut self, dice: &mut Dice, events: &mut Vec<Event>) {
+        for _ in 0..MAX_AUTOMATIC_TURNS {
+            self.roll_turn(dice, events);
+            if !self.choosers().is_empty() {
+                return;
+            }
+            self.run_turn(&BTreeMap::new(), dice, events);
+            if self.stage != Stage::Choosing {
+                return;
+            }
+        }
+    }
+
+    /// Rolls the new turn's dice and fixes each runner's plan.
+    fn roll_turn(&mut self, dice: &mut Dice, events: &mut Vec<Event>) {
+        self.turn += 1;
+        let turn = self.turn;
+        let mut lines = vec![format!("Turn {turn}: the dice are rolled.")];
+        for runner in self.runners.iter_mut().filter(|runner| runner.active) {
+            let pending = &mut runner.pending;
+            runner.plan = if pending.skip {
+                Plan::Skipped
+            } else if runner.stayed_last {
+                Plan::MustMove
+            } else if pending.anchor {
+                Plan::MustStay
+            } else {
+                Plan::Free
+            };
+            let anchored = pending.anchor;
+            if runner.plan != Plan::Skipped {
+                pending.anchor = false;
+            }
+            pending.skip = false;
+            if runner.plan == Plan::Skipped {
+                runner.roll = None;
+                lines.push(format!("{}: loses this turn (skip).", runner.name));
+                continue;
+            }
+            let purpose = format!("turn {turn} die for {}", runner.name);
+            let first = dice.roll(purpose.clone(), 6);
+            let (roll, how) = match (pending.boost, pending.slow) {
+                (true, false) => {
+                    let second = dice.roll(format!("{purpose} (boost)"), 6);
+                    (
+                        first.max(second),
+                        format!(" (boost: {first} and {second}, keeps the higher)"),
+                    )
+                }
+                (false, true) => {
+                    let second = dice.roll(format!("{purpose} (slow)"), 6);
+                    (
+                        first.min(second),
+                        format!(" (slow: {first} and {second}, keeps the lower)"),
+                    )
+                }
+                (true, true) => (first, " (boost and slow cancel out)".to_string()),
+                (false, false) => (first, String::new()),
+            };
+            pending.boost = false;
+            pending.slow = false;
+            runner.roll = u8::try_from(roll).ok();
+            let note = match runner.plan {
+                Plan::Free => "",
+                Plan::MustMove if anchored => {
+                    " — stayed last turn, so it moves despite the anchor (rule 16)"
+                }
+                Plan::MustMove => " — stayed last turn, so it must move (rule 16)",
+                Plan::MustStay => " — anchored, so it stays",
+                Plan::Skipped => "",
+            };
+            lines.push(format!("{}: {roll}{how}{note}", runner.name));
+        }
+        if !self.choosers().is_empty() {
+            lines.push("Send `move` or `stay` by DM (no answer = move).".into());
+        }
+        events.push(Event::public(lines.join("\n")));
+    }
+
+    /// Resolves every runner in seat order, then the claims.
+    fn run_turn(
+        &mut self,
+        choices: &BTreeMap<Seat, Choice>,
+        dice: &mut Dice,
+        events: &mut Vec<Event>,
+    ) {
+        let mut lines = vec![format!("Turn {} resolves:", self.turn)];
+        let mut arrivals: BTreeMap<u8, Vec<Seat>> = BTreeMap::new();
+        let seats: Vec<Seat> = self.active_seats().collect();
+        for seat in seats {
+            let Some(runner) = self.active(seat) else {
+                continue;
+            };
+            let choice = match runner.plan {
+                Plan::Skipped => {
+                    lines.push(format!("{} loses this turn.", runner.name));
+                    if let Some(runner) = self.runners.get_mut(seat) {
+                        runner.stayed_last = false;
+                    }
+                    continue;
+                }
+                Plan::MustMove => Choice::Move,
+                Plan::MustStay => Choice::Stay,
+                Plan::Free => choices.get(&seat).copied().unwrap_or(Choice::Move),
+            };
+            if let Some(runner) = self.runners.get_mut(seat) {
+                runner.stayed_last = choice == Choice::Stay;
+            }
+            let flow = match choice {
+                Choice::Stay => self.stay(seat, &mut lines),
+                Choice::Move => self.run(seat, &mut arrivals, &mut lines),
+            };
+            if flow == Flow::Won {
+                events.push(Event::public(lines.join("\n")));
+                return;
+            }
+        }
+        let claims = self.claim(arrivals, dice, &mut lines);
+        events.push(Event::public(lines.join("\n")));
+        if claims.is_empty() {
+            return;
+        }
+        for (seat, tile) in &claims {
+            events.push(Event::to_seat(*seat, self.claim_prompt(*tile)));
+        }
+        self.stage = Stage::Claiming { claims };
+    }
+
+    /// A runner stays: it activates the land effect of its tile.
+    fn stay(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
+        let Some(runner) = self.active(seat) else {
+            return Flow::Continue;
+        };
+        let tile = runner.tile;
+        lines.push(format!("{} stays on tile {tile}.", runner.name));
+        match self
+            .tiles
+            .get(&tile)
+            .and_then(|owned| owned.effect_on(Trigger::Land))
+        {
+            Some(_) => self.activate(seat, tile, lines),
+            None => Flow::Continue,
+        }
+    }
+
+    /// A runner moves by its die: pass effects on every tile entered, then the land effect or
+    /// an arrival on an unowned tile.
+    fn run(
+        &mut self,
+        seat: Seat,
+        arrivals: &mut BTreeMap<u8, Vec<Seat>>,
+        lines: &mut Vec<String>,
+    ) -> Flow {
+        let Some(runner) = self.active(seat) else {
+            return Flow::Continue;
+        };
+        let roll = runner.roll.unwrap_or(0);
+        lines.push(format!(
+            "{} moves {roll} from tile {}.",
+            runner.name, runner.tile
+        ));
+        for _ in 0..roll {
+            if self.step(seat, lines) == Flow::Won {
+                return Flow::Won;
+            }
+            let here = self
+                .runners
+                .get(seat)
+                .map_or(FIRST_TILE, |runner| runner.tile);
+            if self
+                .tiles
+                .get(&here)
+                .and_then(|owned| owned.effect_on(Trigger::Pass))
+                .is_some()
+            {
+                self.activate(seat, here, lines);
+            }
+        }
+        let here = self
+            .runners
+            .get(seat)
+            .map_or(FIRST_TILE, |runner| runner.tile);
+        match self.tiles.get(&here) {
+            None if claimable(here) => {
+                arrivals.entry(here).or_default().push(seat);
+                Flow::Continue
+            }
+            Some(owned) if owned.effect_on(Trigger::Land).is_some() => {
+                self.activate(seat, here, lines)
+            }
+            _ => Flow::Continue,
+        }
+    }
+
+    /// Moves a runner one tile forward: leaving tile 1 with 3 laps wins; entering tile 1 from
+    /// tile 50 counts a lap.
+    fn step(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
+        let Some(runner) = self.runners.get_mut(seat) else {
+            return Flow::Continue;
+        };
+        if runner.tile == FIRST_TILE && runner.laps >= LAPS_TO_WIN {
+            lines.push(format!(
+                "{} leaves the start tile with {} laps and wins the game!",
+                runner.name, runner.laps
+            ));
+            self.stage = Stage::Over { winner: Some(seat) };
+            return Flow::Won;
+        }
+        let from = runner.tile;
+        runner.tile = wrap(i16::from(from) + 1);
+        if from == LAST_TILE {
+            runner.laps = runner.laps.saturating_add(1);
+            lines.push(format!(
+                "{} reaches the start tile: lap {}.",
+                runner.name, runner.laps
+            ));
+        }
+        Flow::Continue
+    }
+
+    /// Activates the effect of `tile` on `seat` (counting the activation, rule 14). Players
+    /// moved by the effect activate nothing where they arrive (rule 6).
+    fn activate(&mut self, seat: Seat, tile: u8, lines: &mut Vec<String>) -> Flow {
+        let Some(owned) = self.tiles.get_mut(&tile) else {
+            return Flow::Continue;
+        };
+        let Some(effect) = owned.effect else {
+            return Flow::Continue;
+        };
+        owned.uses = owned.uses.saturating_add(1);
+        let owner = owned.owner;
+        let worn_out = owned.uses >= MAX_ACTIVATIONS;
+        if worn_out {
+            owned.effect = None;
+        }
+        let name = self.name(seat);
+        let owner_name = self.name(owner);
+        lines.push(format!(
+            "Tile {tile} ({owner_name}'s {effect}) acts on {name}."
+        ));
+        let flow = match effect.action {
+            Action::Forward(n) => {
+                let mut flow = Flow::Continue;
+                for _ in 0..n {
+                    flow = self.step(seat, lines);
+                    if flow == Flow::Won {
+                        break;
+                    }
+                }
+                if flow == Flow::Continue {
+                    lines.push(format!(
+                        "{name} is moved forward to tile {}.",
+                        self.tile_of(seat)
+                    ));
+                }
+                flow
+            }
+            Action::Back(n) => {
+                if let Some(runner) = self.runners.get_mut(seat) {
+                    runner.tile = wrap(i16::from(runner.tile) - i16::from(n));
+                }
+                lines.push(format!(
+                    "{name} is moved back to tile {}.",
+                    self.tile_of(seat)
+                ));
+                Flow::Continue
+            }
+            Action::Start => {
+                if let Some(runner) = self.runners.get_mut(seat) {
+                    runner.tile = FIRST_TILE;
+                }
+                lines.push(format!("{name} is sent to the start tile (no lap)."));
+                Flow::Continue
+            }
+            Action::Owner(n) => {
+                let mut flow = Flow::Continue;
+                for _ in 0..n {
+                    flow = self.step(owner, lines);
+                    if flow == Flow::Won {
+                        break;
+                    }
+                }
+                if flow == Flow::Continue {
+                    lines.push(format!(
+                        "{owner_name} collects the toll: forward to tile {}.",
+                        self.tile_of(owner)
+                    ));
+                }
+                flow
+            }
+            Action::Skip | Action::Anchor | Action::Boost | Action::Slow => {
+                if let Some(runner) = self.runners.get_mut(seat) {
+                    let pending = &mut runner.pending;
+                    let what = match effect.action {
+                        Action::Skip => {
+                            pending.skip = true;
+                            "loses its next turn"
+                        }
+                        Action::Anchor => {
+                            pending.anchor = true;
+                            "must stay next turn"
+                        }
+                        Action::Boost => {
+                            pending.boost = true;
+                            "rerolls its next die and keeps the higher"
+                        }
+                        _ => {
+                            pending.slow = true;
+                            "rerolls its next die and keeps the lower"
+                        }
+                    };
+                    lines.push(format!("{name} {what}."));
+                }
+                Flow::Continue
+            }
+        };
+        if worn_out {
+            lines.push(format!(
+                "Tile {tile} loses its effect after {MAX_ACTIVATIONS} activations (rule 14)."
+            ));
+        }
+        flow
+    }
+
+    /// The tile `seat` stands on.
+    fn tile_of(&self, seat: Seat) -> u8 {
+        self.runners
+            .get(seat)
+            .map_or(FIRST_TILE, |runner| runner.tile)
+    }
+}

@@ -1,0 +1,108 @@
+//! A whole 50-Tile Circuit game through the real `referee script` binary: six players and a
+//! waitlist, secret move/stay choices by DM, a claim answered and others timing out, a player
+//! leaving and a waitlisted player taking the seat, deadlines on the manual clock, the winner
+//! posted; then `referee replay` and `referee export` on the kept database.
+
+mod common;
+
+use common::referee;
+
+fn transcript() -> String {
+    let mut lines = vec![
+        "gm #circuit: !new circuit seed=11",
+        "ann #circuit: !join blue",
+        "ben #circuit: !join purple",
+        "cat #circuit: !join grey",
+        "dan #circuit: !join red",
+        "eve #circuit: !join green",
+        "fay #circuit: !join teal",
+        "gus #circuit: !join lime",
+        "hal #circuit: !join white",
+        "ann dm: stay",
+        "ann dm: move",
+        "ben dm: stay",
+        "ben dm: stay",
+        "gm #circuit: !resolve",
+        "ann dm: effect back 3 land",
+        "dan dm: effect boost pass",
+        "clock +24h",
+        "gm #circuit: !tiles",
+        "ben #circuit: !leave",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect::<Vec<_>>();
+    lines.extend(std::iter::repeat_n("clock +48h".to_string(), 160));
+    lines.push("ann #circuit: !tiles".to_string());
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("circuit.db");
+    let db = db.to_str().unwrap();
+    let (ok, out, err) = referee(&["script", "--db", db], Some(&transcript()));
+    assert!(ok, "{err}");
+    assert!(out.contains("#circuit <- fay joins game #1 as teal. 6 players signed up."));
+    assert!(out.contains("#circuit <- Game #1 (circuit) starts with ann (blue), ben (purple), cat (grey), dan (red), eve (green), fay (teal)."), "the table starts itself when full");
+    assert!(out.contains("#circuit <- gus is on the waitlist for game #1 as lime (number 1)."));
+    assert!(out.contains("#circuit <- hal is on the waitlist for game #1 as white (number 2)."));
+    assert!(out.contains("dm ann <- Game #1: order replaced for move or stay for turn 1: `move`."));
+    assert!(out.contains("#circuit <- Orders for move or stay for turn 1 (forced by the GM):"));
+    assert!(out.contains("#circuit <- - ben: `stay` (receipt `"));
+    assert!(out.contains("#circuit <- - cat: no order (the game's default)"));
+    assert!(out.contains("#circuit <- ann claims tile 3."));
+    assert!(out.contains("#circuit <- Roll-off for tile 7: cat 2, dan 3."));
+    assert!(out.contains(
+        "dm ann <- Game #1: order received for effects for claimed tiles: `effect back 3 land`."
+    ));
+    assert!(out.contains("#circuit <- eve did not answer: tile 5 stays owned with no effect."));
+    assert!(out.contains("#circuit <- 💙 ann: 3 back 3 land [12 left]"));
+    assert!(out.contains("#circuit <- ben left. gus takes the seat from the waitlist."));
+    assert!(
+        out.contains("#circuit <- Final ranking:"),
+        "the game ends with a winner"
+    );
+    assert!(out.contains(
+        "#circuit <- Seed: `0b00000000000000000000000000000000000000000000000000000000000000`"
+    ));
+    let ranking: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.contains("Final ranking:"))
+        .skip(1)
+        .take(6)
+        .collect();
+    assert!(ranking[0].starts_with("#circuit <- 1. "), "{ranking:?}");
+
+    let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("game #1: replayed"), "{out}");
+    assert!(out.contains("match the log"));
+
+    let (ok, out, _) = referee(&["export", "1", "--db", db], None);
+    assert!(ok);
+    let export: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(export["game"], "circuit");
+    assert_eq!(export["status"], "over");
+    assert_eq!(export["waitlist"], serde_json::json!(["hal"]));
+    assert!(
+        export.get("inputs").is_none(),
+        "the public export has no inputs"
+    );
+    let (ok, secret, _) = referee(&["export", "1", "--db", db, "--secret"], None);
+    assert!(ok);
+    assert!(secret.contains("effect back 3 land"));
+}
+
+#[test]
+fn the_cli_refuses_bad_transcripts_and_unknown_games_clearly() {
+    let (ok, _, err) = referee(&["script"], Some("bob bid 5\n"));
+    assert!(!ok);
+    assert!(err.contains("referee: line 1: expected `user #channel: text`, `user dm: text` or `clock +<duration>`"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("empty.db");
+    let (ok, _, err) = referee(&["replay", "4", "--db", db.to_str().unwrap()], None);
+    assert!(!ok);
+    assert!(err.contains("game #4"), "{err}");
+}
