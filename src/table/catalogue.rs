@@ -16,7 +16,10 @@ impl Catalogue {
 
     /// The games this bot hosts.
     pub fn standard() -> Catalogue {
-        Catalogue::new(vec![&crate::games::circuit::CIRCUIT])
+        Catalogue::new(vec![
+            &crate::games::tag::TAG_RULES,
+            &crate::games::circuit::CIRCUIT,
+        ])
     }
 
     /// The game called `name`.

@@ -1,0 +1,664 @@
+//! TAG: a game of secret bids and simultaneous secret moves on a square grid, where the
+//! player who is "it" bleeds points until it tags someone by stomping into them.
+//!
+//! The rules are ../shared/rules/tag.md; this module is the [`Rules`]/[`Game`] glue, the
+//! engine lives in [`state`] (data, setup, bids), [`resolve`] (movement rounds), [`parse`]
+//! (DM words) and [`render`] (text and pictures).
+//!
+//! Decisions where the rules page is silent:
+//! - Phases: "bids", then "moves for round N" (N from 1) for every living player; orders
+//!   are DMs, checked when they arrive (minimum bid, number of moves, teleport eligibility)
+//!   and replaceable until the round resolves. There are no public commands.
+//! - Minimum bids are public: they are posted at the start (they decide ties in the queue).
+//! - Missing or unreadable stored orders get the defaults of the rules page: the minimum bid;
+//!   nothing on every move, striding.
+//! - Symbols: at most 8 characters, no spaces or backticks, unique ignoring case; the game's
+//!   own symbols (the underworld and the rainbow: `🌈`, `♇`, and the words rainbow and
+//!   underworld) are refused. A player who gives none gets the first free capital letter
+//!   (A, B, ..., then A1, B1, ...).
+//! - A player who leaves (or is removed) is eliminated at once and takes the next place
+//!   down; if it was it, the hand-over rule applies. A leaver's stored order is ignored.
+//! - Options: `bid_deadline` and `move_deadline` (like `36h`, `2d`, `90m`; at most 30 days)
+//!   change the default 4 days for bids and 2 days for moves.
+//! - No order is refused for lack of points (the rules page: points may dip to 0 or below
+//!   during a round); orders are refused only for a bid under the minimum, the wrong number
+//!   of moves, a teleport without eligibility, or words that do not parse.
+//! - Players knocked out by their bids are ranked among themselves in itness-queue order
+//!   (lower bid first: they kept more points). Bids that leave one player (or none) end the
+//!   game at once.
+//! - Rotations of three or more players all succeed (see [`resolve`] for this and the other
+//!   resolution decisions).
+
+pub mod parse;
+pub mod render;
+pub mod resolve;
+pub mod state;
+
+use self::parse::{parse_order, Order};
+use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round_lines, who};
+use self::state::{Move, MoveOrder, Stage, TagState};
+use crate::games::{
+    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+};
+use chrono::Duration;
+use std::collections::{BTreeMap, HashSet};
+
+/// The rules of TAG, to register with the table.
+pub struct Tag;
+
+/// The registered value of TAG.
+pub static TAG_RULES: Tag = Tag;
+
+const OPTIONS: &[(&str, &str)] = &[
+    (
+        "bid_deadline",
+        "how long the bid round lasts, like 4d or 36h (default 4d)",
+    ),
+    (
+        "move_deadline",
+        "how long each movement round lasts, like 2d or 36h (default 2d)",
+    ),
+];
+
+const ORDERS: &[CommandHelp] = &[
+    CommandHelp {
+        name: "bid",
+        usage: "bid <number>",
+        about: "Your secret bid (at least your minimum); it is paid from your points.",
+    },
+    CommandHelp {
+        name: "move",
+        usage: "move <n|ne|e|se|s|sw|w|nw|nothing|teleport>... [stomp|stride] [upgrade]",
+        about: "One direction per move you have, one mode for the round (stride if omitted), optionally buy an extra move.",
+    },
+    CommandHelp {
+        name: "upgrade",
+        usage: "upgrade",
+        about: "Stand still this round and pay 5 points for one more move in every later round.",
+    },
+];
+
+const RESERVED: &[&str] = &[
+    "🌈",
+    "♇",
+    "rainbow",
+    ":rainbow:",
+    "underworld",
+    ":underworld:",
+];
+
+/// Reads a duration like `36h`, `2d`, `90m`.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim().to_ascii_lowercase();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let number: i64 = number.parse().ok()?;
+    let minutes = match unit.trim() {
+        "m" | "min" | "mins" | "minutes" => number,
+        "h" | "hours" | "hour" => number.checked_mul(60)?,
+        "d" | "days" | "day" => number.checked_mul(24 * 60)?,
+        _ => return None,
+    };
+    (1..=30 * 24 * 60)
+        .contains(&minutes)
+        .then(|| Duration::minutes(minutes))
+}
+
+impl Rules for Tag {
+    fn name(&self) -> &'static str {
+        "tag"
+    }
+
+    fn about(&self) -> &'static str {
+        "TAG: bid to avoid being it, then move secretly on a grid, stomp or stride, and tag someone before your points run out (3+ players)."
+    }
+
+    fn players(&self) -> (usize, Option<usize>) {
+        (3, None)
+    }
+
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        OPTIONS
+    }
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        &[]
+    }
+
+    fn orders(&self) -> &'static [CommandHelp] {
+        ORDERS
+    }
+
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        for (key, value) in options {
+            if !OPTIONS.iter().any(|(k, _)| k == key) {
+                return Err(Refusal::new(format!(
+                    "TAG has no option '{key}'; it accepts bid_deadline and move_deadline"
+                )));
+            }
+            if parse_duration(value).is_none() {
+                return Err(Refusal::new(format!(
+                    "{key}={value} is not a duration; write like 36h, 2d or 90m (at most 30 days)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
+        let Some(wanted) = wanted.map(str::trim) else {
+            return Ok(());
+        };
+        if wanted.is_empty()
+            || wanted.chars().count() > 8
+            || wanted.contains(char::is_whitespace)
+            || wanted.contains('`')
+        {
+            return Err(Refusal::new(
+                "a symbol is 1 to 8 characters (an emoji or short text) without spaces or backticks",
+            ));
+        }
+        let lower = wanted.to_lowercase();
+        if RESERVED.iter().any(|r| lower.contains(r)) {
+            return Err(Refusal::new(
+                "the underworld and rainbow symbols are reserved for the game; pick another symbol",
+            ));
+        }
+        if taken.iter().any(|t| t.to_lowercase() == lower) {
+            return Err(Refusal::new(format!(
+                "the symbol {wanted} is taken; pick another one"
+            )));
+        }
+        Ok(())
+    }
+
+    fn setup(
+        &self,
+        options: &Options,
+        players: &[Player],
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        self.check_options(options)?;
+        if players.len() < 3 {
+            return Err(Refusal::new(format!(
+                "TAG needs at least 3 players; {} joined",
+                players.len()
+            )));
+        }
+        let mut taken: HashSet<String> = players
+            .iter()
+            .filter_map(|p| p.symbol.as_ref().map(|s| s.trim().to_lowercase()))
+            .collect();
+        let mut next_default = 0usize;
+        let mut named = Vec::with_capacity(players.len());
+        for p in players {
+            let symbol = match &p.symbol {
+                Some(s) => s.trim().to_string(),
+                None => loop {
+                    let n = next_default;
+                    next_default += 1;
+                    let letter = char::from(b'A' + (n % 26) as u8);
+                    let symbol = if n < 26 {
+                        letter.to_string()
+                    } else {
+                        format!("{letter}{}", n / 26)
+                    };
+                    if taken.insert(symbol.to_lowercase()) {
+                        break symbol;
+                    }
+                },
+            };
+            named.push((p.name.clone(), symbol));
+        }
+        let state = TagState::new_game(&named, ctx.dice);
+        let mut lines = vec![format!(
+            "TAG begins with {} players, each with 35 points, on a {}x{} grid. Minimum bids:",
+            players.len(),
+            state.side,
+            state.side
+        )];
+        for (seat, p) in state.players.iter().enumerate() {
+            lines.push(format!("{}: minimum bid {}", who(&state, seat), p.min_bid));
+        }
+        lines.push("Send your secret bid by DM: `bid <number>` (at least your minimum; the bid is paid from your points; lowest bid is it).".to_string());
+        let events = pack(lines).into_iter().map(Event::public).collect();
+        Ok((Box::new(TagGame { state }), events))
+    }
+
+    fn waitlist(&self) -> bool {
+        false
+    }
+
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
+        let state: TagState = serde_json::from_value(saved.clone()).map_err(|e| LoadError {
+            game: "tag",
+            reason: e.to_string(),
+        })?;
+        validate(&state).map_err(|reason| LoadError {
+            game: "tag",
+            reason,
+        })?;
+        Ok(Box::new(TagGame { state }))
+    }
+}
+
+/// Checks that a loaded state refers only to its own seats and squares.
+fn validate(state: &TagState) -> Result<(), String> {
+    let n = state.players.len();
+    let seat_ok = |s: usize| s < n;
+    if state.side == 0 || state.side > 1_000_000 {
+        return Err(format!("grid side {} is out of range", state.side));
+    }
+    let mut seats: Vec<usize> = state.queue.clone();
+    seats.extend(state.it);
+    seats.extend(state.out.iter().flatten().copied());
+    if let Stage::Over { ranking } = &state.stage {
+        seats.extend(ranking.iter().copied());
+    }
+    if let Some(bad) = seats.into_iter().find(|&s| !seat_ok(s)) {
+        return Err(format!("seat {bad} does not exist"));
+    }
+    for p in &state.players {
+        if let Some(q) = p.square {
+            if q.col >= state.side || q.row >= state.side {
+                return Err(format!("{} stands off the grid", p.name));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A TAG game in progress.
+pub struct TagGame {
+    state: TagState,
+}
+
+impl TagGame {
+    fn over_lines(&self) -> Vec<String> {
+        match &self.state.stage {
+            Stage::Over { ranking } => ranking_lines(&self.state, ranking),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Game for TagGame {
+    fn phase(&self) -> Phase {
+        match &self.state.stage {
+            Stage::Bids => Phase::Orders {
+                seats: self.state.living().into_iter().collect(),
+                label: "bids".to_string(),
+            },
+            Stage::Moves { round } => Phase::Orders {
+                seats: self.state.living().into_iter().collect(),
+                label: format!("moves for round {round}"),
+            },
+            Stage::Over { ranking } => Phase::Over {
+                ranking: ranking.iter().map(|&s| vec![s]).collect(),
+            },
+        }
+    }
+
+    fn time_limit(&self, options: &Options) -> Option<Duration> {
+        let (key, default) = match self.state.stage {
+            Stage::Bids => ("bid_deadline", Duration::days(4)),
+            Stage::Moves { .. } => ("move_deadline", Duration::days(2)),
+            Stage::Over { .. } => return None,
+        };
+        Some(
+            options
+                .get(key)
+                .and_then(|v| parse_duration(v))
+                .unwrap_or(default),
+        )
+    }
+
+    fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal> {
+        let alive = self.state.players.get(seat).is_some_and(|p| p.alive);
+        if !alive {
+            return Err(Refusal::new("you are not a player still in this game"));
+        }
+        match parse_order(text).map_err(Refusal::new)? {
+            Order::Bid(bid) => {
+                self.state
+                    .check_bid(seat, bid)
+                    .map_err(|e| Refusal::new(e.to_string()))?;
+                Ok(format!("bid {bid}"))
+            }
+            Order::Moves(mut order) => {
+                if order.moves.is_empty() {
+                    let moves = self.state.players.get(seat).map_or(1, |p| p.moves);
+                    order.moves = vec![Move::Nothing; moves];
+                }
+                self.state
+                    .check_move_order(seat, &order)
+                    .map_err(|e| Refusal::new(e.to_string()))?;
+                Ok(order.to_string())
+            }
+        }
+    }
+
+    fn resolve(
+        &mut self,
+        orders: &BTreeMap<Seat, String>,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        let lines = match self.state.stage {
+            Stage::Bids => {
+                let bids: BTreeMap<usize, u64> = orders
+                    .iter()
+                    .filter_map(|(&s, text)| match parse_order(text) {
+                        Ok(Order::Bid(b)) => Some((s, b)),
+                        _ => None,
+                    })
+                    .collect();
+                let report = self.state.resolve_bids(&bids, ctx.dice);
+                let mut lines = bids_lines(&self.state, &report);
+                lines.extend(self.over_lines());
+                lines
+            }
+            Stage::Moves { .. } => {
+                let moves: BTreeMap<usize, MoveOrder> = orders
+                    .iter()
+                    .filter_map(|(&s, text)| match parse_order(text) {
+                        Ok(Order::Moves(o)) => Some((s, o)),
+                        _ => None,
+                    })
+                    .collect();
+                let report = self.state.resolve_moves(&moves, ctx.dice);
+                round_lines(&self.state, &report)
+            }
+            Stage::Over { .. } => {
+                return Err(Refusal::new(
+                    "the game is over; there is nothing to resolve",
+                ))
+            }
+        };
+        Ok(pack(lines).into_iter().map(Event::public).collect())
+    }
+
+    fn act(
+        &mut self,
+        _seat: Seat,
+        word: &str,
+        _args: &str,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(format!(
+            "TAG has no public command '{word}'; send bids and moves to me by DM (like `bid 7` or `move n stomp`)"
+        )))
+    }
+
+    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        Vec::new()
+    }
+
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        replacement: Option<&Player>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        if let Some(newcomer) = replacement {
+            self.rename(seat, &newcomer.name);
+            return vec![Event::public(format!(
+                "{} takes over the seat.",
+                who(&self.state, seat)
+            ))];
+        }
+        let handover = self.state.remove(seat);
+        let mut lines = Vec::new();
+        if self.state.players.get(seat).is_some_and(|p| !p.alive) {
+            lines.push(format!("{} leaves the game.", who(&self.state, seat)));
+        }
+        if let Some(h) = handover {
+            lines.push(format!("{} is now it.", who(&self.state, h)));
+        }
+        lines.extend(self.over_lines());
+        pack(lines).into_iter().map(Event::public).collect()
+    }
+
+    fn rename(&mut self, seat: Seat, name: &str) {
+        if let Some(p) = self.state.players.get_mut(seat) {
+            p.name = name.to_string();
+        }
+    }
+
+    fn board(&self) -> Board {
+        Board {
+            text: board_text(&self.state),
+            svg: Some(board_svg(&self.state)),
+        }
+    }
+
+    fn private_status(&self, seat: Seat) -> String {
+        let state = &self.state;
+        let Some(p) = state.players.get(seat) else {
+            return "You are not in this game.".to_string();
+        };
+        if !p.alive {
+            return format!("You ({}) are out of the game.", p.symbol);
+        }
+        let mut text = format!(
+            "You are {} with {} points, minimum bid {}",
+            who(state, seat),
+            p.points,
+            p.min_bid
+        );
+        if let Some(q) = p.square {
+            text.push_str(&format!(", on {q}, {} move(s) per round", p.moves));
+        }
+        match state.queue.iter().position(|&s| s == seat) {
+            Some(i) => text.push_str(&format!(
+                "; itness queue position {} of {}",
+                i + 1,
+                state.queue.len()
+            )),
+            None => text.push_str("; bids are not revealed yet"),
+        }
+        if state.it == Some(seat) {
+            text.push_str("; YOU ARE IT");
+        }
+        if matches!(state.stage, Stage::Moves { .. }) {
+            text.push_str(if state.may_teleport(seat) {
+                "; you may teleport this round."
+            } else {
+                "; you may not teleport this round."
+            });
+        } else {
+            text.push('.');
+        }
+        text
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(&self.state).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{Dice, Seed};
+
+    fn players(n: usize) -> Vec<Player> {
+        (0..n)
+            .map(|seat| Player {
+                seat,
+                name: format!("p{seat}"),
+                symbol: None,
+            })
+            .collect()
+    }
+
+    fn start(n: usize, dice: &mut Dice) -> Box<dyn Game> {
+        let mut ctx = Ctx {
+            now: Default::default(),
+            dice,
+        };
+        match TAG_RULES.setup(&Options::new(), &players(n), &mut ctx) {
+            Ok((game, _)) => game,
+            Err(e) => panic!("setup refused: {e}"),
+        }
+    }
+
+    fn resolve(game: &mut Box<dyn Game>, orders: &[(Seat, &str)], dice: &mut Dice) -> Vec<Event> {
+        let mut ctx = Ctx {
+            now: Default::default(),
+            dice,
+        };
+        let orders = orders.iter().map(|&(s, t)| (s, t.to_string())).collect();
+        game.resolve(&orders, &mut ctx)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn bids_then_moves_with_checked_orders() {
+        let mut dice = Dice::new(Seed([1; 32]));
+        let mut ctx = Ctx {
+            now: Default::default(),
+            dice: &mut dice,
+        };
+        assert!(TAG_RULES
+            .setup(&Options::new(), &players(2), &mut ctx)
+            .is_err());
+        let mut game = start(4, &mut dice);
+        assert_eq!(
+            game.phase(),
+            Phase::Orders {
+                seats: (0..4).collect(),
+                label: "bids".into()
+            }
+        );
+        let refusal = game.check_order(0, "bid 0").unwrap_err().0;
+        assert!(refusal.contains("below your minimum bid"), "{refusal}");
+        assert_eq!(game.check_order(0, " BID  30 "), Ok("bid 30".to_string()));
+        assert!(game.check_order(0, "move n stomp").is_err());
+        let events = resolve(&mut game, &[(0, "bid 30")], &mut dice);
+        assert!(events.iter().any(|e| e.text.contains("p0 (A): bid 30")));
+        assert_eq!(
+            game.phase(),
+            Phase::Orders {
+                seats: (0..4).collect(),
+                label: "moves for round 1".into()
+            }
+        );
+        assert_eq!(
+            game.check_order(1, "MOVE n  Stomp"),
+            Ok("move n stomp".into())
+        );
+        assert_eq!(game.check_order(1, "move se"), Ok("move se stride".into()));
+        assert_eq!(
+            game.check_order(1, "upgrade"),
+            Ok("move nothing stride upgrade".into())
+        );
+        assert!(game
+            .check_order(1, "move n e stomp")
+            .unwrap_err()
+            .0
+            .contains("1 move"));
+        assert!(game
+            .check_order(1, "move teleport")
+            .unwrap_err()
+            .0
+            .contains("teleport"));
+        assert!(game.check_order(1, "bid 5").is_err());
+        let events = resolve(&mut game, &[(1, "move n stomp upgrade")], &mut dice);
+        let text: String = events.iter().map(|e| e.text.as_str()).collect();
+        assert!(text.contains("Round 1 resolved"), "{text}");
+        assert!(text.contains("upgrades (-5)"), "{text}");
+        assert!(game.private_status(1).contains("2 move(s)"));
+    }
+
+    #[test]
+    fn symbols_options_and_time_limits() {
+        let taken = vec!["Frog".to_string()];
+        assert!(TAG_RULES.check_symbol(None, &taken).is_ok());
+        assert!(TAG_RULES.check_symbol(Some("🦊"), &taken).is_ok());
+        assert!(TAG_RULES.check_symbol(Some("frog"), &taken).is_err());
+        assert!(TAG_RULES
+            .check_symbol(Some("🌈"), &taken)
+            .unwrap_err()
+            .0
+            .contains("reserved"));
+        assert!(TAG_RULES.check_symbol(Some("Underworld"), &taken).is_err());
+        assert!(TAG_RULES
+            .check_symbol(Some("much too long"), &taken)
+            .is_err());
+        let mut options = Options::new();
+        options.insert("speed".into(), "1".into());
+        assert!(TAG_RULES
+            .check_options(&options)
+            .unwrap_err()
+            .0
+            .contains("speed"));
+        options.clear();
+        options.insert("move_deadline".into(), "soon".into());
+        assert!(TAG_RULES.check_options(&options).is_err());
+        options.insert("move_deadline".into(), "36h".into());
+        assert!(TAG_RULES.check_options(&options).is_ok());
+        let mut dice = Dice::new(Seed([2; 32]));
+        let mut game = start(3, &mut dice);
+        assert_eq!(game.time_limit(&options), Some(Duration::days(4)));
+        resolve(&mut game, &[], &mut dice);
+        assert_eq!(game.time_limit(&options), Some(Duration::hours(36)));
+        assert_eq!(game.time_limit(&Options::new()), Some(Duration::days(2)));
+    }
+
+    #[test]
+    fn save_load_and_corrupt_rows() {
+        let mut dice = Dice::new(Seed([3; 32]));
+        let mut game = start(5, &mut dice);
+        resolve(&mut game, &[], &mut dice);
+        let saved = game.save();
+        let loaded = TAG_RULES.load(&saved).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(loaded.board(), game.board());
+        assert!(TAG_RULES.load(&serde_json::json!({"players": 3})).is_err());
+        let mut bad = saved.clone();
+        bad["queue"] = serde_json::json!([99]);
+        assert!(TAG_RULES.load(&bad).is_err());
+    }
+
+    #[test]
+    fn leaving_players_hand_over_and_can_end_the_game() {
+        let mut dice = Dice::new(Seed([4; 32]));
+        let mut game = start(3, &mut dice);
+        resolve(&mut game, &[], &mut dice);
+        let mut ctx = Ctx {
+            now: Default::default(),
+            dice: &mut dice,
+        };
+        let it = (0..3)
+            .find(|&s| game.private_status(s).contains("YOU ARE IT"))
+            .unwrap_or_else(|| panic!("nobody is it"));
+        let events = game.seat_left(it, None, &mut ctx);
+        assert!(events.iter().any(|e| e.text.contains("is now it")));
+        let other = (0..3).find(|&s| s != it).unwrap_or(0);
+        game.seat_left(other, None, &mut ctx);
+        match game.phase() {
+            Phase::Over { ranking } => {
+                assert_eq!(ranking.len(), 3);
+                assert_eq!(ranking[1], vec![other]);
+                assert_eq!(ranking[2], vec![it]);
+            }
+            phase => panic!("not over: {phase:?}"),
+        }
+        assert!(game.act(0, "move", "n", &mut ctx).is_err());
+    }
+
+    #[test]
+    fn boards_fit_a_message_for_any_size() {
+        for n in [3, 30, 100, 2000] {
+            let mut dice = Dice::new(Seed([5; 32]));
+            let mut game = start(n, &mut dice);
+            resolve(&mut game, &[], &mut dice);
+            let board = game.board();
+            assert!(
+                board.text.chars().count() <= 2000,
+                "{n}: {}",
+                board.text.len()
+            );
+            assert!(board.svg.is_some_and(|s| s.starts_with("<svg")));
+        }
+    }
+}

@@ -1,0 +1,525 @@
+//! Words and pictures: the text map, the SVG map, and the summaries of the bid round and of
+//! movement rounds.
+//!
+//! Decisions: the text map is a grid of symbols when it fits in a Discord message (about
+//! 1,900 characters); otherwise it lists the occupied squares (and, for very big games, only
+//! how many players there are), and the picture carries the map. In the picture, symbols
+//! that the bundled font cannot draw (emoji) are replaced by the first two letters of the
+//! player's name; grids above 40 squares a side show players as dots without labels.
+
+use super::resolve::{RoundReport, StepReport};
+use super::state::{BidReport, Square, Stage, TagState};
+use crate::picture::escape;
+use std::fmt::Write;
+
+/// The longest text a map or summary message may have.
+pub const MESSAGE_LIMIT: usize = 1900;
+
+/// Display width of a symbol in a monospace block (emoji count as 2).
+fn width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match c as u32 {
+            0x200B..=0x200F | 0xFE00..=0xFE0F | 0x0300..=0x036F => 0,
+            0x1100..=0x115F | 0x2E80..=0xA4CF | 0xAC00..=0xD7A3 | 0xF900..=0xFAFF => 2,
+            0x1F000..=0x1FAFF => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+fn pad(text: &str, cells: usize) -> String {
+    let mut out = text.to_string();
+    for _ in width(text)..cells {
+        out.push(' ');
+    }
+    out
+}
+
+/// One player as texts name them: `alice (A)`.
+pub fn who(state: &TagState, seat: usize) -> String {
+    match state.players.get(seat) {
+        Some(p) => format!("{} ({})", p.name, p.symbol),
+        None => format!("seat {seat}"),
+    }
+}
+
+/// The itness queue in words (front first), shortened for big games.
+pub fn queue_text(state: &TagState) -> String {
+    let shown: Vec<String> = state
+        .queue
+        .iter()
+        .take(20)
+        .map(|&s| who(state, s))
+        .collect();
+    let mut text = shown.join(", ");
+    if state.queue.len() > 20 {
+        let _ = write!(text, ", and {} more", state.queue.len() - 20);
+    }
+    text
+}
+
+fn header(state: &TagState) -> String {
+    let stage = match &state.stage {
+        Stage::Bids => {
+            return format!(
+            "TAG, bids, {} players, {}x{} grid. Who is it is decided when the bids are revealed.\n",
+            state.players.len(),
+            state.side,
+            state.side
+        )
+        }
+        Stage::Moves { round } => format!("movement round {round}"),
+        Stage::Over { .. } => "game over".to_string(),
+    };
+    let it = state
+        .it
+        .map(|s| who(state, s))
+        .unwrap_or_else(|| "nobody".to_string());
+    format!(
+        "TAG, {stage}, {} players left, {}x{} grid. It: {it}.\nItness queue: {}\n",
+        state.queue.len(),
+        state.side,
+        state.side,
+        queue_text(state)
+    )
+}
+
+/// The text map: a grid of symbols, or a list of squares for big games.
+pub fn board_text(state: &TagState) -> String {
+    let mut text = header(state);
+    let living = state.living();
+    let placed: Vec<(Square, usize)> = living
+        .iter()
+        .filter_map(|&s| state.players[s].square.map(|q| (q, s)))
+        .collect();
+    if placed.is_empty() {
+        return text;
+    }
+    let cell = placed
+        .iter()
+        .map(|&(_, s)| width(&state.players[s].symbol))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let side = state.side as usize;
+    let label = (state.side.to_string().len()).max(1);
+    let grid_len = (side * (cell + 1) + label + 2) * (side + 1) + 8;
+    if text.len() + grid_len <= MESSAGE_LIMIT {
+        let mut grid = vec![vec![String::new(); side]; side];
+        for &(q, s) in &placed {
+            if let Some(c) = grid
+                .get_mut(q.row as usize)
+                .and_then(|r| r.get_mut(q.col as usize))
+            {
+                *c = state.players[s].symbol.clone();
+            }
+        }
+        text.push_str("```\n");
+        text.push_str(&" ".repeat(label + 1));
+        for col in 0..state.side {
+            text.push_str(&pad(&Square::column_name(col), cell + 1));
+        }
+        text.push('\n');
+        for (r, row) in grid.iter().enumerate() {
+            let _ = write!(text, "{:>label$} ", r + 1);
+            for c in row {
+                let shown = if c.is_empty() { "." } else { c.as_str() };
+                text.push_str(&pad(shown, cell + 1));
+            }
+            text.push('\n');
+        }
+        text.push_str("```");
+        return text;
+    }
+    let mut sorted = placed;
+    sorted.sort_by_key(|&(q, _)| (q.row, q.col));
+    let mut list = String::new();
+    for (i, &(q, s)) in sorted.iter().enumerate() {
+        let entry = format!("{} {q}; ", state.players[s].symbol);
+        if text.len() + list.len() + entry.len() + 40 > MESSAGE_LIMIT {
+            let _ = write!(list, "and {} more (see the picture)", sorted.len() - i);
+            break;
+        }
+        list.push_str(&entry);
+    }
+    text.push_str(list.trim_end());
+    text
+}
+
+fn drawable(symbol: &str) -> bool {
+    symbol.chars().all(|c| (c as u32) < 0x2500)
+}
+
+/// The SVG map: the grid, coordinates, players' labels and a legend.
+pub fn board_svg(state: &TagState) -> String {
+    let side = state.side;
+    let big = side > 40;
+    let cell: u32 = if big { (2000 / side).max(1) } else { 44 };
+    let margin = 30;
+    let grid = cell * side;
+    let living = state.living();
+    let legend_rows = if big {
+        1
+    } else {
+        living.len().min(40) as u32 + 1
+    };
+    let width = grid + 2 * margin;
+    let height = grid + 2 * margin + legend_rows * 18 + 10;
+    let mut svg = String::new();
+    let _ = write!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" font-family=\"DejaVu Sans\">\
+         <rect width=\"{width}\" height=\"{height}\" fill=\"#fbfaf5\"/>\
+         <rect x=\"{margin}\" y=\"{margin}\" width=\"{grid}\" height=\"{grid}\" fill=\"#e8efe0\" stroke=\"#555\"/>"
+    );
+    if !big {
+        for i in 0..=side {
+            let p = margin + i * cell;
+            let _ = write!(
+                svg,
+                "<line x1=\"{p}\" y1=\"{margin}\" x2=\"{p}\" y2=\"{}\" stroke=\"#999\"/>\
+                 <line x1=\"{margin}\" y1=\"{p}\" x2=\"{}\" y2=\"{p}\" stroke=\"#999\"/>",
+                margin + grid,
+                margin + grid
+            );
+        }
+        for i in 0..side {
+            let c = margin + i * cell + cell / 2;
+            let _ = write!(
+                svg,
+                "<text x=\"{c}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\">{}</text>\
+                 <text x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\">{}</text>",
+                margin - 10,
+                Square::column_name(i),
+                margin / 2,
+                c + 5,
+                i + 1
+            );
+        }
+    }
+    for &s in &living {
+        let p = &state.players[s];
+        let Some(q) = p.square else { continue };
+        let x = margin + q.col * cell;
+        let y = margin + q.row * cell;
+        let hue = (s * 137) % 360;
+        let stroke = if state.it == Some(s) { "#d00" } else { "#333" };
+        let r = (cell / 2).saturating_sub(3).max(if big { 4 } else { 1 });
+        let _ = write!(
+            svg,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\" fill=\"hsl({hue},60%,75%)\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            x + cell / 2,
+            y + cell / 2,
+            if state.it == Some(s) { 4 } else { 1 }
+        );
+        if !big {
+            let label = if drawable(&p.symbol) {
+                p.symbol.clone()
+            } else {
+                p.name.chars().take(2).collect()
+            };
+            let size = match label.chars().count() {
+                0..=2 => 14,
+                3 => 11,
+                _ => 8,
+            };
+            let _ = write!(
+                svg,
+                "<text x=\"{}\" y=\"{}\" font-size=\"{size}\" text-anchor=\"middle\">{}</text>",
+                x + cell / 2,
+                y + cell / 2 + 5,
+                escape(&label)
+            );
+        }
+    }
+    let mut y = margin + grid + 24;
+    let it = state
+        .it
+        .map(|s| state.players[s].name.clone())
+        .unwrap_or_default();
+    let _ = write!(
+        svg,
+        "<text x=\"{margin}\" y=\"{y}\" font-size=\"14\">{} players left; it (red ring): {}</text>",
+        living.len(),
+        escape(&it)
+    );
+    if !big {
+        for &s in living.iter().take(40) {
+            y += 18;
+            let p = &state.players[s];
+            let label = if drawable(&p.symbol) {
+                p.symbol.clone()
+            } else {
+                p.name.chars().take(2).collect()
+            };
+            let at = p.square.map(|q| q.to_string()).unwrap_or_default();
+            let _ = write!(
+                svg,
+                "<text x=\"{margin}\" y=\"{y}\" font-size=\"13\">{}: {} on {at}, {} points, {} move(s)</text>",
+                escape(&label),
+                escape(&p.name),
+                p.points,
+                p.moves
+            );
+        }
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The public summary of the bid round, as lines.
+pub fn bids_lines(state: &TagState, report: &BidReport) -> Vec<String> {
+    let mut lines = vec!["**Bids revealed** (each bid is paid from the 35 points):".to_string()];
+    for &(seat, bid, defaulted) in &report.bids {
+        let p = &state.players[seat];
+        let note = if defaulted {
+            " (no bid, so the minimum)".to_string()
+        } else {
+            format!(" (minimum {})", p.min_bid)
+        };
+        lines.push(format!(
+            "{}: bid {bid}{note}, {} points",
+            who(state, seat),
+            p.points
+        ));
+    }
+    for &s in &report.eliminated {
+        lines.push(format!("{} is knocked out by the bid.", who(state, s)));
+    }
+    if let Some(it) = report.it {
+        lines.push(format!("{} is it.", who(state, it)));
+    }
+    lines.push(format!("Itness queue: {}", queue_text(state)));
+    if matches!(state.stage, Stage::Moves { .. }) {
+        let placed: Vec<String> = state
+            .living()
+            .iter()
+            .filter_map(|&s| {
+                state.players[s]
+                    .square
+                    .map(|q| format!("{} on {q}", who(state, s)))
+            })
+            .collect();
+        lines.push(format!("Placement: {}.", placed.join(", ")));
+        lines.push("Send your moves for round 1 by DM, like `move n stomp` (one direction per move, then stomp or stride).".to_string());
+    }
+    lines
+}
+
+fn step_lines(state: &TagState, k: usize, step: &StepReport, lines: &mut Vec<String>) {
+    for c in &step.collisions {
+        let parts: Vec<String> = c
+            .changes
+            .iter()
+            .map(|&(s, d)| format!("{} {d:+}", who(state, s)))
+            .collect();
+        let mut line = format!(
+            "Step {}: kind {} collision at {}: {}",
+            k + 1,
+            c.kind.number(),
+            c.square,
+            parts.join(", ")
+        );
+        if let Some(w) = c.winner {
+            let _ = write!(line, "; {} stomps through", who(state, w));
+        }
+        lines.push(line);
+    }
+    for &s in &step.off_grid {
+        lines.push(format!(
+            "Step {}: {} cannot leave the grid and stays.",
+            k + 1,
+            who(state, s)
+        ));
+    }
+    for &(s, from, to) in &step.teleports {
+        lines.push(format!(
+            "Step {}: {} teleports from {from} to {to} (-5).",
+            k + 1,
+            who(state, s)
+        ));
+    }
+    if let Some((a, b)) = step.tag {
+        lines.push(format!(
+            "Step {}: {} TAGS {}, who is now it.",
+            k + 1,
+            who(state, a),
+            who(state, b)
+        ));
+    }
+}
+
+/// The public summary of a movement round, as lines.
+pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
+    let mut lines = vec![format!("**Round {} resolved.** Orders:", report.round)];
+    for (seat, order, defaulted) in &report.orders {
+        let p = &state.players[*seat];
+        let at = p
+            .square
+            .map(|q| format!("now on {q}"))
+            .unwrap_or_else(|| "out".to_string());
+        lines.push(format!(
+            "{}: {order}{}, {at}, {} points",
+            who(state, *seat),
+            if *defaulted { " (no order)" } else { "" },
+            p.points
+        ));
+    }
+    for &s in &report.upgrades {
+        lines.push(format!(
+            "{} upgrades (-5): one more move from next round.",
+            who(state, s)
+        ));
+    }
+    for (k, step) in report.steps.iter().enumerate() {
+        step_lines(state, k, step, &mut lines);
+    }
+    if !report.recovered.is_empty() {
+        let names: Vec<String> = report
+            .recovered
+            .iter()
+            .take(30)
+            .map(|&s| who(state, s))
+            .collect();
+        let more = report.recovered.len().saturating_sub(30);
+        lines.push(format!(
+            "Striding without collision, +1: {}{}",
+            names.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if let Some(it) = report.it_paid {
+        lines.push(format!(
+            "{} is it at the end of the round: -4.",
+            who(state, it)
+        ));
+    }
+    for &s in &report.eliminated {
+        lines.push(format!(
+            "{} is eliminated ({} points).",
+            who(state, s),
+            state.players[s].points
+        ));
+    }
+    if let Some(h) = report.handover {
+        lines.push(format!("It was eliminated: {} is now it.", who(state, h)));
+    }
+    match &state.stage {
+        Stage::Over { ranking } => lines.extend(ranking_lines(state, ranking)),
+        Stage::Moves { round } => {
+            lines.push(format!("Itness queue: {}", queue_text(state)));
+            let teleport = if state.tagged_last_round {
+                " Somebody was tagged, so everybody may teleport."
+            } else {
+                ""
+            };
+            lines.push(format!(
+                "Send your moves for round {round} by DM before the deadline.{teleport}"
+            ));
+        }
+        Stage::Bids => {}
+    }
+    lines
+}
+
+/// The master-of-games points of the final places (the table posts the ranking itself).
+pub fn ranking_lines(state: &TagState, ranking: &[usize]) -> Vec<String> {
+    let awarded: Vec<String> = ranking
+        .iter()
+        .take(6)
+        .enumerate()
+        .map(|(place, &s)| {
+            let points = match place {
+                0 => 3,
+                1 | 2 => 2,
+                _ => 1,
+            };
+            format!("{} {points}", who(state, s))
+        })
+        .collect();
+    vec![format!(
+        "**Game over.** Master-of-games points: {}.",
+        awarded.join(", ")
+    )]
+}
+
+/// Packs lines into messages under the Discord limit.
+pub fn pack(lines: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in lines {
+        let line: String = line.chars().take(MESSAGE_LIMIT).collect();
+        if !current.is_empty() && current.len() + line.len() + 1 > MESSAGE_LIMIT {
+            out.push(std::mem::take(&mut current));
+        }
+        if !current.is_empty() {
+            current.push('\n');
+        }
+        current.push_str(&line);
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::state::{Dir, Mode, Move, MoveOrder};
+    use super::*;
+    use crate::dice::{Dice, Seed};
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn round_summary_reveals_orders_collisions_tags_and_eliminations() {
+        let mut state = TagState::builder(5)
+            .player("ann", "b2", 20)
+            .player("bob", "c2", 2)
+            .player("cat", "e5", 20)
+            .it(0)
+            .build();
+        let mut orders = BTreeMap::new();
+        orders.insert(0, MoveOrder::new(&[Move::Go(Dir::E)], Mode::Stomp));
+        let report = state.resolve_moves(&orders, &mut Dice::new(Seed([9; 32])));
+        let text = round_lines(&state, &report).join("\n");
+        assert!(
+            text.contains("ann (ann): move e stomp, now on b2, 22 points"),
+            "{text}"
+        );
+        assert!(
+            text.contains("bob (bob): move nothing stride (no order)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("kind 2 collision at c2: bob (bob) -6, ann (ann) +2"),
+            "{text}"
+        );
+        assert!(text.contains("ann (ann) TAGS bob (bob)"), "{text}");
+        assert!(text.contains("bob (bob) is eliminated"), "{text}");
+        assert!(
+            text.contains("It was eliminated: ann (ann) is now it."),
+            "{text}"
+        );
+        assert!(
+            text.contains("Game over") || text.contains("Itness queue"),
+            "{text}"
+        );
+        let board = board_text(&state);
+        assert!(board.contains("```") && board.contains("cat"), "{board}");
+    }
+
+    #[test]
+    fn long_summaries_are_packed_under_the_limit() {
+        let lines: Vec<String> = (0..500)
+            .map(|i| format!("line {i} {}", "x".repeat(30)))
+            .collect();
+        let packed = pack(lines);
+        assert!(packed.len() > 1);
+        assert!(packed.iter().all(|m| m.len() <= MESSAGE_LIMIT));
+        assert!(packed.concat().contains("line 499"));
+    }
+}
