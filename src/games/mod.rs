@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
 pub mod circuit;
+pub mod parcheesi;
 pub mod tag;
 
 /// A place at the table, counted from 0 in seating order. Seats never renumber: a player who

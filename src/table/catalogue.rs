@@ -19,6 +19,7 @@ impl Catalogue {
         Catalogue::new(vec![
             &crate::games::tag::TAG_RULES,
             &crate::games::circuit::CIRCUIT,
+            &crate::games::parcheesi::PARCHEESI,
         ])
     }
 

@@ -127,7 +127,13 @@ impl Service {
                 return Ok(outcome);
             }
         };
-        let game = match tx.game_in_channel(channel).await {
+        // `!board` and `!status` still answer about a channel's last game after it ended.
+        let looks_back = matches!(command, ChannelCommand::Board | ChannelCommand::Status);
+        let found = match tx.game_in_channel(channel).await {
+            Ok(None) if looks_back => tx.last_game_in_channel(channel).await,
+            found => found,
+        };
+        let game = match found {
             Ok(game) => game,
             Err(StoreError::Corrupt { what, reason }) => {
                 outcome.channel(

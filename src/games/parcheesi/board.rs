@@ -1,0 +1,635 @@
+//! The board of the rules page: the 68-square ring, safe squares, entry and turn-off squares,
+//! home rows and HOME, the pawns' spots, and whether one pawn may make one move.
+//!
+//! Everything here is a pure function of a [`Position`]; the rules about whole rolls (every
+//! die used, doubles, rewards) live in `engine`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Squares on the ring, numbered 0..67 in the direction of travel.
+pub const RING: u8 = 68;
+/// Squares in each home row; HOME comes after them.
+pub const ROW: u8 = 7;
+/// The home-row index that is HOME itself (exact count needed).
+pub const HOME_STEP: u8 = ROW + 1;
+/// Pawns per colour.
+pub const PAWNS: usize = 4;
+/// The twelve safe squares of the ring.
+pub const SAFE: [u8; 12] = [0, 5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63];
+/// Steps a pawn still has to make from its nest to HOME (entering counts as one).
+pub const FULL_TRIP: u32 = 72;
+
+const SAFE_MASK: u128 = {
+    let mut mask = 0u128;
+    let mut i = 0;
+    while i < SAFE.len() {
+        mask |= 1u128 << SAFE[i];
+        i += 1;
+    }
+    mask
+};
+
+/// Whether ring square `square` is a safe square.
+pub fn is_safe(square: u8) -> bool {
+    square < RING && SAFE_MASK & (1u128 << square) != 0
+}
+
+/// The four colours, in the order they sit round the board (and take their turns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Colour {
+    /// Enters on 5, turns off at 0.
+    Green,
+    /// Enters on 22, turns off at 17.
+    Red,
+    /// Enters on 39, turns off at 34.
+    Blue,
+    /// Enters on 56, turns off at 51.
+    Yellow,
+}
+
+impl Colour {
+    /// All colours in board order.
+    pub const ALL: [Colour; 4] = [Colour::Green, Colour::Red, Colour::Blue, Colour::Yellow];
+
+    /// 0 for green .. 3 for yellow.
+    pub fn index(self) -> usize {
+        match self {
+            Colour::Green => 0,
+            Colour::Red => 1,
+            Colour::Blue => 2,
+            Colour::Yellow => 3,
+        }
+    }
+
+    /// The lowercase name used in texts and at `!join`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::Green => "green",
+            Colour::Red => "red",
+            Colour::Blue => "blue",
+            Colour::Yellow => "yellow",
+        }
+    }
+
+    /// Reads a colour name (or its first letter), forgiving case and spaces.
+    pub fn parse(text: &str) -> Option<Colour> {
+        let text = text.trim().to_ascii_lowercase();
+        Colour::ALL
+            .into_iter()
+            .find(|c| c.name() == text || c.name()[..1] == text)
+    }
+
+    /// The square where this colour's pawns come out of the nest.
+    pub fn entry(self) -> u8 {
+        self.turn_off() + 5
+    }
+
+    /// The last ring square before this colour's home row.
+    pub fn turn_off(self) -> u8 {
+        17 * self.index() as u8
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where one pawn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Spot {
+    /// In its nest, waiting for a 5.
+    Nest,
+    /// On ring square 0..67.
+    Ring(u8),
+    /// On square 1..7 of its colour's home row.
+    Row(u8),
+    /// Arrived.
+    Home,
+}
+
+impl Spot {
+    /// Steps this pawn of `colour` still has to make to reach HOME.
+    pub fn distance_left(self, colour: Colour) -> u32 {
+        match self {
+            Spot::Nest => FULL_TRIP,
+            Spot::Ring(square) => {
+                u32::from((colour.turn_off() + RING - square % RING) % RING) + u32::from(HOME_STEP)
+            }
+            Spot::Row(step) => u32::from(HOME_STEP.saturating_sub(step)),
+            Spot::Home => 0,
+        }
+    }
+
+    /// Whether the spot is on the board (ring or home row): a pawn that can move.
+    pub fn on_board(self) -> bool {
+        matches!(self, Spot::Ring(_) | Spot::Row(_))
+    }
+
+    /// Whether the spot makes sense (squares in range).
+    pub fn is_valid(self) -> bool {
+        match self {
+            Spot::Ring(square) => square < RING,
+            Spot::Row(step) => (1..=ROW).contains(&step),
+            Spot::Nest | Spot::Home => true,
+        }
+    }
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spot::Nest => f.write_str("the nest"),
+            Spot::Ring(square) => write!(f, "{square}"),
+            Spot::Row(step) => write!(f, "home row {step}"),
+            Spot::Home => f.write_str("HOME"),
+        }
+    }
+}
+
+/// Every pawn of every colour: `pawns[colour][pawn]`, pawns numbered 0..3 here (1..4 for
+/// players). Colours not in the game keep their pawns in the nest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Position {
+    /// The spots, by colour index then pawn index.
+    pub pawns: [[Spot; PAWNS]; 4],
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position {
+            pawns: [[Spot::Nest; PAWNS]; 4],
+        }
+    }
+}
+
+impl Position {
+    /// The spot of one pawn.
+    pub fn spot(&self, colour: Colour, pawn: usize) -> Spot {
+        self.pawns[colour.index()]
+            .get(pawn)
+            .copied()
+            .unwrap_or(Spot::Nest)
+    }
+
+    /// Whether all four pawns of `colour` are out of the nest (HOME counts as out).
+    pub fn all_out(&self, colour: Colour) -> bool {
+        self.pawns[colour.index()].iter().all(|s| *s != Spot::Nest)
+    }
+
+    /// Whether all four pawns of `colour` are HOME.
+    pub fn all_home(&self, colour: Colour) -> bool {
+        self.pawns[colour.index()].iter().all(|s| *s == Spot::Home)
+    }
+
+    /// Steps all pawns of `colour` still have to make.
+    pub fn distance_left(&self, colour: Colour) -> u32 {
+        self.pawns[colour.index()]
+            .iter()
+            .map(|s| s.distance_left(colour))
+            .sum()
+    }
+
+    /// The ring squares and home-row squares occupied, as bit masks.
+    pub fn occupancy(&self) -> Occupancy {
+        let mut occ = Occupancy::default();
+        for (c, pawns) in self.pawns.iter().enumerate() {
+            for spot in pawns {
+                match *spot {
+                    Spot::Ring(square) if square < RING => occ.add_ring(c, square),
+                    Spot::Row(step) if step <= ROW => {
+                        let bit = 1u16 << step;
+                        if occ.row_one[c] & bit != 0 {
+                            occ.row_two[c] |= bit;
+                        } else {
+                            occ.row_one[c] |= bit;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        occ
+    }
+
+    /// The pawn of `colour` standing on ring square `square`, if any (the first one).
+    pub fn pawn_on(&self, colour: Colour, square: u8) -> Option<usize> {
+        self.pawns[colour.index()]
+            .iter()
+            .position(|s| *s == Spot::Ring(square))
+    }
+
+    /// Pairs of pawns of `colour` forming blockades (two on one square, HOME excluded).
+    pub fn blockades(&self, colour: Colour) -> Pairs {
+        let mut pairs = Pairs::default();
+        let pawns = &self.pawns[colour.index()];
+        for p in 0..PAWNS {
+            for q in p + 1..PAWNS {
+                if pawns[p] == pawns[q] && pawns[p].on_board() {
+                    pairs.push(p as u8, q as u8, pawns[p]);
+                }
+            }
+        }
+        pairs
+    }
+}
+
+/// Up to two pairs of one colour's pawns with the spot they shared (blockades).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Pairs {
+    /// The pairs: two pawn indices and their spot.
+    pub items: [(u8, u8, Option<Spot>); 2],
+    /// How many of `items` are in use.
+    pub len: u8,
+}
+
+impl Pairs {
+    /// Adds a pair (ignored beyond two, which four pawns cannot exceed).
+    pub fn push(&mut self, p: u8, q: u8, spot: Spot) {
+        if let Some(slot) = self.items.get_mut(usize::from(self.len)) {
+            *slot = (p, q, Some(spot));
+            self.len += 1;
+        }
+    }
+
+    /// The pairs in use.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize, Spot)> + '_ {
+        self.items
+            .iter()
+            .take(usize::from(self.len))
+            .filter_map(|(p, q, s)| s.map(|s| (usize::from(*p), usize::from(*q), s)))
+    }
+
+    /// Whether there is no pair.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Who stands where, as bit masks (computed from a [`Position`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Ring squares holding at least one pawn.
+    pub any: u128,
+    /// Ring squares holding two pawns (blockades; always of one colour).
+    pub blockades: u128,
+    /// The colour index of the pawns on each occupied ring square: its low bit...
+    pub low: u128,
+    /// ...and its high bit.
+    pub high: u128,
+    /// Home-row squares (bit = step) holding at least one pawn, per colour.
+    pub row_one: [u16; 4],
+    /// Home-row squares holding two pawns (blockades), per colour.
+    pub row_two: [u16; 4],
+}
+
+impl Occupancy {
+    /// The occupancy after a pawn of `colour` went from `from` as `landing` says (a captured
+    /// pawn going back to its nest), without recounting the whole board.
+    pub fn after(&self, colour: Colour, from: Spot, landing: &Landing) -> Occupancy {
+        let mut occ = *self;
+        if let Some((other, _)) = landing.captured {
+            occ.remove(other.index(), landing.to);
+        }
+        occ.remove(colour.index(), from);
+        occ.add(colour.index(), landing.to);
+        occ
+    }
+
+    /// The colour index (0..3) of the pawns on ring square `square` (meaningful if occupied).
+    pub fn owner(&self, square: u8) -> usize {
+        ((((self.high >> square) & 1) << 1) | ((self.low >> square) & 1)) as usize
+    }
+
+    fn add_ring(&mut self, c: usize, square: u8) {
+        let bit = 1u128 << square;
+        if self.any & bit != 0 {
+            self.blockades |= bit;
+        } else {
+            self.any |= bit;
+        }
+        self.low = (self.low & !bit) | if c & 1 != 0 { bit } else { 0 };
+        self.high = (self.high & !bit) | if c & 2 != 0 { bit } else { 0 };
+    }
+
+    fn remove(&mut self, c: usize, spot: Spot) {
+        match spot {
+            Spot::Ring(square) if square < RING => {
+                let bit = 1u128 << square;
+                if self.blockades & bit != 0 {
+                    self.blockades &= !bit;
+                } else {
+                    self.any &= !bit;
+                    self.low &= !bit;
+                    self.high &= !bit;
+                }
+            }
+            Spot::Row(step) if step <= ROW => {
+                let bit = 1u16 << step;
+                if self.row_two[c] & bit != 0 {
+                    self.row_two[c] &= !bit;
+                } else {
+                    self.row_one[c] &= !bit;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn add(&mut self, c: usize, spot: Spot) {
+        match spot {
+            Spot::Ring(square) if square < RING => self.add_ring(c, square),
+            Spot::Row(step) if step <= ROW => {
+                let bit = 1u16 << step;
+                if self.row_one[c] & bit != 0 {
+                    self.row_two[c] |= bit;
+                } else {
+                    self.row_one[c] |= bit;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Ring squares `from`, `from + 1`, ... (`len` of them, wrapping after 67) as a bit mask.
+fn ring_span(from: u8, len: u8) -> u128 {
+    let from = from % RING;
+    let len = len.min(RING);
+    let first = len.min(RING - from);
+    let rest = len - first;
+    let piece = |start: u8, count: u8| -> u128 {
+        if count == 0 {
+            0
+        } else {
+            ((1u128 << count) - 1) << start
+        }
+    };
+    piece(from, first) | piece(0, rest)
+}
+
+/// The lowest set square of a ring mask, in the order of travel from `from`.
+fn first_in_travel(mask: u128, from: u8) -> u8 {
+    let from = from % RING;
+    let high = mask & !((1u128 << from) - 1);
+    let bits = if high != 0 { high } else { mask };
+    bits.trailing_zeros() as u8
+}
+
+/// Why one pawn cannot make one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepError {
+    /// The pawn is in its nest: it can only enter.
+    InNest,
+    /// The pawn is already HOME.
+    AtHome,
+    /// `enter` for a pawn that is not in the nest.
+    NotInNest,
+    /// The move would go beyond HOME; it needs this exact count (or less).
+    Overshoot {
+        /// The largest count the pawn can still move in its home row.
+        most: u8,
+    },
+    /// `around` asked for a move that does not pass the turn-off square.
+    NotPastTurnOff,
+    /// A blockade stands on the way.
+    Blockade {
+        /// Where the blockade stands.
+        at: Spot,
+    },
+    /// Another colour's blockade stands on the landing square.
+    LandOnBlockade {
+        /// The landing square.
+        at: Spot,
+    },
+    /// Two own pawns already stand on the landing square.
+    Full {
+        /// The landing square.
+        at: Spot,
+    },
+    /// An opposing pawn stands on the safe landing square.
+    SafeTaken {
+        /// The safe square.
+        at: u8,
+        /// The colour of the pawn on it.
+        by: Colour,
+    },
+}
+
+/// The words of a [`StepError`] for pawn number `pawn` (1-based).
+pub fn explain(error: StepError, pawn: usize) -> String {
+    match error {
+        StepError::InNest => {
+            format!("pawn {pawn} is in the nest and can only come out with a 5 (enter {pawn})")
+        }
+        StepError::AtHome => format!("pawn {pawn} is already HOME"),
+        StepError::NotInNest => format!("pawn {pawn} is not in the nest"),
+        StepError::Overshoot { most } => {
+            format!("pawn {pawn} would overshoot HOME (it can move at most {most} in its home row)")
+        }
+        StepError::NotPastTurnOff => {
+            format!("pawn {pawn} does not pass its turn-off square with that die, so it cannot go around")
+        }
+        StepError::Blockade { at } => format!("pawn {pawn} cannot pass the blockade on {at}"),
+        StepError::LandOnBlockade { at } => {
+            format!("pawn {pawn} cannot land on the blockade on {at}")
+        }
+        StepError::Full { at } => {
+            format!("pawn {pawn} cannot land on {at}: two of your pawns already stand there")
+        }
+        StepError::SafeTaken { at, by } => {
+            format!("pawn {pawn} cannot land on safe square {at}: a {by} pawn stands there")
+        }
+    }
+}
+
+/// What one legal move does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Landing {
+    /// Where the pawn ends.
+    pub to: Spot,
+    /// The opposing pawn sent back to its nest, if any.
+    pub captured: Option<(Colour, usize)>,
+}
+
+impl Landing {
+    /// Whether the move brings the pawn HOME.
+    pub fn home(&self) -> bool {
+        self.to == Spot::Home
+    }
+}
+
+fn land_on_ring(
+    pos: &Position,
+    occ: &Occupancy,
+    colour: Colour,
+    square: u8,
+    entering: bool,
+) -> Result<Landing, StepError> {
+    let bit = 1u128 << square;
+    let me = colour.index();
+    if occ.any & bit != 0 {
+        let owner = occ.owner(square);
+        if occ.blockades & bit != 0 {
+            return Err(if owner == me {
+                StepError::Full {
+                    at: Spot::Ring(square),
+                }
+            } else {
+                StepError::LandOnBlockade {
+                    at: Spot::Ring(square),
+                }
+            });
+        }
+        if owner != me {
+            let other = Colour::ALL.get(owner).copied().unwrap_or(colour);
+            if is_safe(square) && !entering {
+                return Err(StepError::SafeTaken {
+                    at: square,
+                    by: other,
+                });
+            }
+            let captured = pos.pawn_on(other, square).map(|p| (other, p));
+            return Ok(Landing {
+                to: Spot::Ring(square),
+                captured,
+            });
+        }
+    }
+    Ok(Landing {
+        to: Spot::Ring(square),
+        captured: None,
+    })
+}
+
+/// Whether pawn `pawn` of `colour` may come out of its nest onto its entry square (the dice
+/// are checked by the caller). A single opposing pawn there is captured (rule 12's exception).
+pub fn try_enter(
+    pos: &Position,
+    occ: &Occupancy,
+    colour: Colour,
+    pawn: usize,
+) -> Result<Landing, StepError> {
+    if pos.spot(colour, pawn) != Spot::Nest {
+        return Err(StepError::NotInNest);
+    }
+    land_on_ring(pos, occ, colour, colour.entry(), true)
+}
+
+/// Whether pawn `pawn` of `colour` may move `count` squares, into its home row when it passes
+/// its turn-off square (or round the ring again when `around`).
+pub fn try_move(
+    pos: &Position,
+    occ: &Occupancy,
+    colour: Colour,
+    pawn: usize,
+    count: u8,
+    around: bool,
+) -> Result<Landing, StepError> {
+    let me = colour.index();
+    match pos.spot(colour, pawn) {
+        Spot::Nest => Err(StepError::InNest),
+        Spot::Home => Err(StepError::AtHome),
+        Spot::Row(step) => {
+            if around {
+                return Err(StepError::NotPastTurnOff);
+            }
+            row_move(occ, me, step, count)
+        }
+        Spot::Ring(square) => {
+            let to_turn_off = (colour.turn_off() + RING - square) % RING;
+            if count <= to_turn_off || around {
+                if around && count <= to_turn_off {
+                    return Err(StepError::NotPastTurnOff);
+                }
+                let passed = ring_span(square + 1, count.saturating_sub(1)) & occ.blockades;
+                if passed != 0 {
+                    let at = first_in_travel(passed, square + 1);
+                    return Err(StepError::Blockade { at: Spot::Ring(at) });
+                }
+                land_on_ring(pos, occ, colour, (square + count) % RING, false)
+            } else {
+                let step = count - to_turn_off;
+                if step > HOME_STEP {
+                    return Err(StepError::Overshoot {
+                        most: to_turn_off + HOME_STEP,
+                    });
+                }
+                let passed = ring_span(square + 1, to_turn_off) & occ.blockades;
+                if passed != 0 {
+                    let at = first_in_travel(passed, square + 1);
+                    return Err(StepError::Blockade { at: Spot::Ring(at) });
+                }
+                row_move(occ, me, 0, step)
+            }
+        }
+    }
+}
+
+fn row_move(occ: &Occupancy, me: usize, from: u8, count: u8) -> Result<Landing, StepError> {
+    let to = from + count;
+    if to > HOME_STEP {
+        return Err(StepError::Overshoot {
+            most: HOME_STEP - from,
+        });
+    }
+    // Squares strictly between `from` and `to` (home-row steps 1..7).
+    let between: u16 = ((1u16 << to) - 1) & !((2u16 << from) - 1);
+    let passed = between & occ.row_two[me];
+    if passed != 0 {
+        return Err(StepError::Blockade {
+            at: Spot::Row(passed.trailing_zeros() as u8),
+        });
+    }
+    if to == HOME_STEP {
+        return Ok(Landing {
+            to: Spot::Home,
+            captured: None,
+        });
+    }
+    if occ.row_two[me] & (1 << to) != 0 {
+        return Err(StepError::Full { at: Spot::Row(to) });
+    }
+    Ok(Landing {
+        to: Spot::Row(to),
+        captured: None,
+    })
+}
+
+/// Plays a move already found legal: the pawn lands, a captured pawn goes to its nest.
+pub fn apply(pos: &mut Position, colour: Colour, pawn: usize, landing: Landing) {
+    if let Some(slot) = pos.pawns[colour.index()].get_mut(pawn) {
+        *slot = landing.to;
+    }
+    if let Some((other, p)) = landing.captured {
+        if let Some(slot) = pos.pawns[other.index()].get_mut(p) {
+            *slot = Spot::Nest;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_enter_and_turn_off_where_the_table_says() {
+        let expected = [(5, 0), (22, 17), (39, 34), (56, 51)];
+        for (c, (entry, off)) in Colour::ALL.into_iter().zip(expected) {
+            assert_eq!((c.entry(), c.turn_off()), (entry, off));
+        }
+        assert_eq!(Spot::Ring(5).distance_left(Colour::Green), 71);
+        assert_eq!(Spot::Ring(0).distance_left(Colour::Green), 8);
+        assert_eq!(Spot::Ring(0).distance_left(Colour::Red), 25);
+        assert_eq!(SAFE.iter().filter(|s| is_safe(**s)).count(), 12);
+        assert!(!is_safe(6));
+    }
+
+    #[test]
+    fn ring_spans_wrap_after_67() {
+        assert_eq!(ring_span(66, 4), 1 << 66 | 1 << 67 | 1 | 2);
+        assert_eq!(first_in_travel(1 | 1 << 67, 66), 67);
+    }
+}

@@ -1,0 +1,669 @@
+//! The legal-move engine: for a position and a roll, the ways to play the whole roll that use
+//! the most dice (then the most pips, so the higher die when only one of two can be used); a
+//! step is legal only if it begins one of them.
+//!
+//! Allocation-free: positions are copied on the stack, the search stops as soon as it finds a
+//! play that uses every die (nothing can beat it), and the steps of a query come back in a
+//! fixed-size [`Steps`] list.
+
+use super::board::{self, Colour, Landing, Occupancy, Pairs, Position, Spot, StepError, PAWNS};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The dice of one roll: the two top faces, and with doubles and all pawns out the two bottom
+/// faces too (rule 9); `used` marks the dice already played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Roll {
+    /// The faces to play: two, or four on doubles with all pawns out.
+    pub faces: [u8; 4],
+    /// How many of `faces` belong to the roll (2 or 4).
+    pub count: u8,
+    /// Bit `i` set: die `i` has been played (or lost).
+    pub used: u8,
+}
+
+impl Roll {
+    /// The roll of `a` and `b`; `all_out` says whether all the player's pawns are out of the
+    /// nest (HOME counts as out), which brings in the bottom faces on doubles.
+    pub fn new(a: u8, b: u8, all_out: bool) -> Roll {
+        if a == b && all_out {
+            Roll {
+                faces: [a, b, 7 - a, 7 - b],
+                count: 4,
+                used: 0,
+            }
+        } else {
+            Roll {
+                faces: [a, b, 0, 0],
+                count: 2,
+                used: 0,
+            }
+        }
+    }
+
+    /// Whether the two top faces are equal.
+    pub fn is_double(&self) -> bool {
+        self.faces[0] == self.faces[1]
+    }
+
+    /// Whether the faces are dice values (1..6) and the count is 2 or 4.
+    pub fn is_valid(&self) -> bool {
+        matches!(self.count, 2 | 4)
+            && self.faces[..usize::from(self.count)]
+                .iter()
+                .all(|f| (1..=6).contains(f))
+    }
+
+    /// The faces not yet played, in roll order.
+    pub fn left(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..usize::from(self.count.min(4)))
+            .filter(|i| self.used & (1 << i) == 0)
+            .map(|i| self.faces[i])
+    }
+
+    /// How many dice are left.
+    pub fn dice_left(&self) -> u8 {
+        self.left().count() as u8
+    }
+
+    /// Whether the roll is all played.
+    pub fn done(&self) -> bool {
+        self.dice_left() == 0
+    }
+
+    /// Whether a face is still there to play.
+    pub fn has(&self, face: u8) -> bool {
+        self.left().any(|f| f == face)
+    }
+
+    /// Marks one die showing `face` as played; false if there is none.
+    pub fn take(&mut self, face: u8) -> bool {
+        for i in 0..usize::from(self.count.min(4)) {
+            if self.used & (1 << i) == 0 && self.faces[i] == face {
+                self.used |= 1 << i;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the two dice, both unplayed, sum to 5 (entering with both, rule 3).
+    pub fn sum_five(&self) -> bool {
+        self.count == 2 && self.used == 0 && self.faces[0] + self.faces[1] == 5
+    }
+
+    /// Marks every die as played (the rest is lost).
+    pub fn finish(&mut self) {
+        self.used = (1 << self.count.min(4)) - 1;
+    }
+}
+
+/// One step of a roll: one pawn, one die (or both dice to enter with a sum of 5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Step {
+    /// Pawn (0-based) comes out of the nest with a 5, or with two dice summing to 5.
+    Enter {
+        /// The pawn.
+        pawn: u8,
+        /// Whether both dice are used (1+4, 2+3) rather than one die showing 5.
+        by_sum: bool,
+    },
+    /// Pawn (0-based) moves by one die, into its home row or, if `around`, round again.
+    Move {
+        /// The pawn.
+        pawn: u8,
+        /// The die's face.
+        die: u8,
+        /// Past the turn-off square: round the ring again instead of into the home row.
+        around: bool,
+    },
+}
+
+impl Step {
+    /// The pawn (0-based) this step moves.
+    pub fn pawn(&self) -> usize {
+        match *self {
+            Step::Enter { pawn, .. } | Step::Move { pawn, .. } => usize::from(pawn),
+        }
+    }
+}
+
+impl fmt::Display for Step {
+    /// The command that plays the step.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Step::Enter { pawn, .. } => write!(f, "enter {}", pawn + 1),
+            Step::Move {
+                pawn,
+                die,
+                around: false,
+            } => write!(f, "move {} {}", pawn + 1, die),
+            Step::Move {
+                pawn,
+                die,
+                around: true,
+            } => write!(f, "move {} {} around", pawn + 1, die),
+        }
+    }
+}
+
+/// What constrains a whole roll besides the board: the blockades standing when a roll of
+/// doubles began (rule 13: not moved forward together) and the blockades that must be broken
+/// (`blockade_limit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Limits {
+    /// The player's blockades when this roll of doubles began (empty for other rolls).
+    pub together: Pairs,
+    /// Blockades that have stood too long and must be broken if any legal play allows it.
+    pub must_break: Pairs,
+}
+
+/// The legal steps of a query, without allocating.
+#[derive(Clone, Copy, Debug)]
+pub struct Steps {
+    items: [Step; 32],
+    len: usize,
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Steps {
+            items: [Step::Enter {
+                pawn: 0,
+                by_sum: false,
+            }; 32],
+            len: 0,
+        }
+    }
+}
+
+impl Steps {
+    fn push(&mut self, step: Step) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = step;
+            self.len += 1;
+        }
+    }
+
+    /// The steps as a slice.
+    pub fn as_slice(&self) -> &[Step] {
+        &self.items[..self.len]
+    }
+
+    /// Whether `step` is among them.
+    pub fn contains(&self, step: &Step) -> bool {
+        self.as_slice().contains(step)
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Checks one step against the board alone (the dice are the caller's to check).
+pub fn check_step(
+    pos: &Position,
+    occ: &Occupancy,
+    colour: Colour,
+    step: Step,
+) -> Result<Landing, StepError> {
+    match step {
+        Step::Enter { pawn, .. } => board::try_enter(pos, occ, colour, usize::from(pawn)),
+        Step::Move { pawn, die, around } => {
+            board::try_move(pos, occ, colour, usize::from(pawn), die, around)
+        }
+    }
+}
+
+/// Plays one step on a copy of the position and roll (the step must be legal on the board).
+pub fn play(pos: &mut Position, roll: &mut Roll, colour: Colour, step: Step, landing: Landing) {
+    match step {
+        Step::Enter { by_sum: true, .. } => roll.finish(),
+        Step::Enter { by_sum: false, .. } => {
+            roll.take(5);
+        }
+        Step::Move { die, .. } => {
+            roll.take(die);
+        }
+    }
+    board::apply(pos, colour, step.pawn(), landing);
+}
+
+/// How many dice and pips a step uses.
+fn cost(step: Step, roll: &Roll) -> (u8, u8) {
+    match step {
+        Step::Enter { by_sum: true, .. } => (2, roll.faces[0] + roll.faces[1]),
+        Step::Enter { by_sum: false, .. } => (1, 5),
+        Step::Move { die, .. } => (1, die),
+    }
+}
+
+/// Bit `4 * p + q` set: pawns `p` and `q` belong to the same pairs of `limits`, so when they
+/// stand on one spot, moving either gives the same play.
+fn interchangeable(limits: &Limits) -> u16 {
+    if limits.together.is_empty() && limits.must_break.is_empty() {
+        return u16::MAX;
+    }
+    let mut swap = 0u16;
+    for p in 0..PAWNS {
+        for q in 0..PAWNS {
+            let same = limits
+                .together
+                .iter()
+                .chain(limits.must_break.iter())
+                .all(|(a, b, _)| (a == p || b == p) == (a == q || b == q));
+            if same {
+                swap |= 1 << (4 * p + q);
+            }
+        }
+    }
+    swap
+}
+
+/// The pawns after `p` that stand with it and are interchangeable with it.
+fn twins_of(
+    pos: &Position,
+    colour: Colour,
+    swap: u16,
+    p: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    let pawns = &pos.pawns[colour.index()];
+    (p + 1..PAWNS).filter(move |q| pawns[*q] == pawns[p] && swap & (1 << (4 * p + q)) != 0)
+}
+
+/// Calls `f` for every step that the board allows with the dice left; stops when `f` says so.
+/// A pawn standing with an earlier, interchangeable pawn is skipped (same plays).
+fn for_each_step(
+    pos: &Position,
+    occ: &Occupancy,
+    roll: &Roll,
+    colour: Colour,
+    swap: u16,
+    mut f: impl FnMut(Step, Landing) -> bool,
+) -> bool {
+    let pawns = &pos.pawns[colour.index()];
+    let mut faces = [0u8; 4];
+    let mut nfaces = 0;
+    for face in roll.left() {
+        if !faces[..nfaces].contains(&face) {
+            faces[nfaces] = face;
+            nfaces += 1;
+        }
+    }
+    let sum_five = roll.sum_five();
+    for p in 0..PAWNS {
+        let spot = pawns[p];
+        if (0..p).any(|q| pawns[q] == spot && swap & (1 << (4 * q + p)) != 0) {
+            continue;
+        }
+        match spot {
+            Spot::Home => {}
+            Spot::Nest => {
+                let mut enter = |by_sum: bool| -> bool {
+                    let step = Step::Enter {
+                        pawn: p as u8,
+                        by_sum,
+                    };
+                    match board::try_enter(pos, occ, colour, p) {
+                        Ok(landing) => f(step, landing),
+                        Err(_) => false,
+                    }
+                };
+                if faces[..nfaces].contains(&5) && enter(false) {
+                    return true;
+                }
+                if sum_five && enter(true) {
+                    return true;
+                }
+            }
+            Spot::Ring(_) | Spot::Row(_) => {
+                for &die in &faces[..nfaces] {
+                    for around in [false, true] {
+                        if around && !matches!(spot, Spot::Ring(_)) {
+                            continue;
+                        }
+                        if let Ok(landing) = board::try_move(pos, occ, colour, p, die, around) {
+                            let step = Step::Move {
+                                pawn: p as u8,
+                                die,
+                                around,
+                            };
+                            if f(step, landing) {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The worth of stopping here: dice used, then pips used, then whether the stale blockades
+/// are broken; -1 when the play is not allowed to end like this (a blockade moved together).
+fn worth(pos: &Position, colour: Colour, limits: &Limits, dice: u8, pips: u8) -> i32 {
+    let pawns = &pos.pawns[colour.index()];
+    let at = |p: usize| pawns.get(p).copied().unwrap_or(Spot::Nest);
+    for (p, q, start) in limits.together.iter() {
+        if at(p) == at(q) && at(p).on_board() && at(p) != start {
+            return -1;
+        }
+    }
+    let broken = limits
+        .must_break
+        .iter()
+        .all(|(p, q, spot)| !(at(p) == spot && at(q) == spot));
+    (i32::from(dice) << 6) | (i32::from(pips) << 1) | i32::from(broken)
+}
+
+/// What stays the same through the search of one query.
+struct Query<'a> {
+    colour: Colour,
+    limits: &'a Limits,
+    swap: u16,
+}
+
+/// The best worth reachable from here; stops early when `bound` is reached.
+fn search(
+    query: &Query<'_>,
+    pos: &Position,
+    occ: &Occupancy,
+    roll: &Roll,
+    used: (u8, u8),
+    bound: i32,
+) -> i32 {
+    let Query {
+        colour,
+        limits,
+        swap,
+    } = *query;
+    debug_assert_eq!(*occ, pos.occupancy());
+    let mut best = worth(pos, colour, limits, used.0, used.1);
+    if best >= bound || roll.done() {
+        return best;
+    }
+    for_each_step(pos, occ, roll, colour, swap, |step, landing| {
+        let (dice, pips) = cost(step, roll);
+        let after = occ.after(colour, pos.spot(colour, step.pawn()), &landing);
+        let mut child = *pos;
+        let mut next = *roll;
+        play(&mut child, &mut next, colour, step, landing);
+        let value = search(
+            query,
+            &child,
+            &after,
+            &next,
+            (used.0 + dice, used.1 + pips),
+            bound,
+        );
+        best = best.max(value);
+        best >= bound
+    });
+    best
+}
+
+/// The legal steps for `colour` with what is left of `roll`: the first steps of the plays that
+/// use the most dice (then the most pips; then, under `blockade_limit`, break the stale
+/// blockades). Empty when no die can be played.
+pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits) -> Steps {
+    let dice_left = roll.dice_left();
+    let pips_left: u8 = roll.left().sum();
+    let bound = (i32::from(dice_left) << 6) | (i32::from(pips_left) << 1) | 1;
+    let swap = interchangeable(limits);
+    // First the value of the best play (stopping as soon as one uses every die), then the
+    // first steps that reach it (each search stopping as soon as it does).
+    let occ = pos.occupancy();
+    let query = Query {
+        colour,
+        limits,
+        swap,
+    };
+    let best = search(&query, pos, &occ, roll, (0, 0), bound);
+    let mut steps = Steps::default();
+    if best < 1 << 6 {
+        return steps;
+    }
+    for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
+        let (dice, pips) = cost(step, roll);
+        let after = occ.after(colour, pos.spot(colour, step.pawn()), &landing);
+        let mut child = *pos;
+        let mut next = *roll;
+        play(&mut child, &mut next, colour, step, landing);
+        let value = search(&query, &child, &after, &next, (dice, pips), best);
+        if value == best {
+            steps.push(step);
+            for q in twins_of(pos, colour, swap, step.pawn()) {
+                steps.push(match step {
+                    Step::Enter { by_sum, .. } => Step::Enter {
+                        pawn: q as u8,
+                        by_sum,
+                    },
+                    Step::Move { die, around, .. } => Step::Move {
+                        pawn: q as u8,
+                        die,
+                        around,
+                    },
+                });
+            }
+        }
+        false
+    });
+    steps
+}
+
+/// The moves by which one pawn can use a reward of `amount` squares (exact count, no split).
+pub fn reward_steps(pos: &Position, colour: Colour, amount: u8) -> Steps {
+    let occ = pos.occupancy();
+    let mut steps = Steps::default();
+    for p in 0..PAWNS {
+        for around in [false, true] {
+            if board::try_move(pos, &occ, colour, p, amount, around).is_ok() {
+                steps.push(Step::Move {
+                    pawn: p as u8,
+                    die: amount,
+                    around,
+                });
+            }
+        }
+    }
+    steps
+}
+
+/// The distances left of a colour's pawns, rearmost first: the automatic turn makes this as
+/// small as it can, so it moves the rearmost pawn furthest.
+pub fn rear_first(pos: &Position, colour: Colour) -> [u32; PAWNS] {
+    let mut left = [0u32; PAWNS];
+    for (slot, spot) in left.iter_mut().zip(pos.pawns[colour.index()].iter()) {
+        *slot = spot.distance_left(colour);
+    }
+    left.sort_unstable_by(|a, b| b.cmp(a));
+    left
+}
+
+/// The automatic play of a roll (`timeout=auto`): among the legal ways to play it, the one
+/// that leaves the rearmost pawn furthest advanced (then the next rearmost, and so on).
+pub fn auto_play(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits) -> Vec<Step> {
+    fn walk(
+        pos: &Position,
+        roll: &Roll,
+        colour: Colour,
+        limits: &Limits,
+        path: &mut Vec<Step>,
+        best: &mut Option<([u32; PAWNS], Vec<Step>)>,
+    ) {
+        let steps = legal_steps(pos, roll, colour, limits);
+        if steps.is_empty() {
+            let key = rear_first(pos, colour);
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                *best = Some((key, path.clone()));
+            }
+            return;
+        }
+        let occ = pos.occupancy();
+        for step in steps.as_slice() {
+            if let Ok(landing) = check_step(pos, &occ, colour, *step) {
+                let mut child = *pos;
+                let mut next = *roll;
+                play(&mut child, &mut next, colour, *step, landing);
+                path.push(*step);
+                walk(&child, &next, colour, limits, path, best);
+                path.pop();
+            }
+        }
+    }
+    let mut best = None;
+    walk(pos, roll, colour, limits, &mut Vec::new(), &mut best);
+    best.map(|(_, steps)| steps).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every step the board allows, twins included, found the slow way.
+    fn all_steps(pos: &Position, roll: &Roll, colour: Colour) -> Vec<(Step, Landing)> {
+        let occ = pos.occupancy();
+        let mut out = Vec::new();
+        for p in 0..PAWNS {
+            for by_sum in [false, true] {
+                let dice_ok = if by_sum { roll.sum_five() } else { roll.has(5) };
+                if dice_ok {
+                    if let Ok(l) = board::try_enter(pos, &occ, colour, p) {
+                        out.push((
+                            Step::Enter {
+                                pawn: p as u8,
+                                by_sum,
+                            },
+                            l,
+                        ));
+                    }
+                }
+            }
+            for die in 1..=6 {
+                for around in [false, true] {
+                    if roll.has(die) {
+                        if let Ok(l) = board::try_move(pos, &occ, colour, p, die, around) {
+                            out.push((
+                                Step::Move {
+                                    pawn: p as u8,
+                                    die,
+                                    around,
+                                },
+                                l,
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn slow_best(
+        pos: &Position,
+        roll: &Roll,
+        colour: Colour,
+        limits: &Limits,
+        used: (u8, u8),
+    ) -> i32 {
+        let mut best = worth(pos, colour, limits, used.0, used.1);
+        for (step, landing) in all_steps(pos, roll, colour) {
+            let (dice, pips) = cost(step, roll);
+            let (mut child, mut next) = (*pos, *roll);
+            play(&mut child, &mut next, colour, step, landing);
+            best = best.max(slow_best(
+                &child,
+                &next,
+                colour,
+                limits,
+                (used.0 + dice, used.1 + pips),
+            ));
+        }
+        best
+    }
+
+    fn slow_legal(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits) -> Vec<Step> {
+        let children: Vec<(Step, i32)> = all_steps(pos, roll, colour)
+            .into_iter()
+            .map(|(step, landing)| {
+                let (dice, pips) = cost(step, roll);
+                let (mut child, mut next) = (*pos, *roll);
+                play(&mut child, &mut next, colour, step, landing);
+                (step, slow_best(&child, &next, colour, limits, (dice, pips)))
+            })
+            .collect();
+        let best = children.iter().map(|c| c.1).max().unwrap_or(-1);
+        let mut steps: Vec<Step> = children
+            .into_iter()
+            .filter(|c| best >= 1 << 6 && c.1 == best)
+            .map(|c| c.0)
+            .collect();
+        steps.sort_by_key(|s| format!("{s}"));
+        steps
+    }
+
+    #[test]
+    fn the_fast_engine_agrees_with_brute_force_on_random_positions() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..3000 {
+            let mut pos = Position::default();
+            for colour in Colour::ALL {
+                for pawn in 0..PAWNS {
+                    let spot = match below(10) {
+                        0 | 1 => Spot::Nest,
+                        2 => Spot::Row(1 + below(7) as u8),
+                        3 => Spot::Home,
+                        _ => Spot::Ring(below(68) as u8),
+                    };
+                    let mut trial = pos;
+                    trial.pawns[colour.index()][pawn] = spot;
+                    let crowded = Colour::ALL.into_iter().any(|c| {
+                        let here = trial.pawns[c.index()]
+                            .iter()
+                            .filter(|s| **s == spot)
+                            .count();
+                        let others = Colour::ALL.into_iter().filter(|o| *o != c).any(|o| {
+                            matches!(spot, Spot::Ring(_)) && trial.pawns[o.index()].contains(&spot)
+                        });
+                        spot.on_board() && (here > 2 || (here > 0 && others))
+                    });
+                    if !crowded {
+                        pos = trial;
+                    }
+                }
+            }
+            let colour = Colour::ALL[case % 4];
+            let (a, b) = (1 + below(6) as u8, 1 + below(6) as u8);
+            let roll = Roll::new(a, b, pos.all_out(colour));
+            let mut limits = Limits::default();
+            if a == b {
+                limits.together = pos.blockades(colour);
+            }
+            if below(4) == 0 {
+                limits.must_break = pos.blockades(colour);
+            }
+            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
+                .as_slice()
+                .to_vec();
+            fast.sort_by_key(|s| format!("{s}"));
+            assert_eq!(
+                fast,
+                slow_legal(&pos, &roll, colour, &limits),
+                "{pos:?} {roll:?} {colour}"
+            );
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! Parcheesi, as ../shared/rules/parcheesi.md states it: the 68-square ring, nests, entering
+//! on a 5, die-by-die moves, captures, safe squares, blockades, doubles with the bottom faces,
+//! rewards of 20 and 10, going round again, and "every die must be used".
+//!
+//! Decisions taken where the rules page is silent:
+//! - Turn order follows the colours round the board (green, red, blue, yellow), which is seat
+//!   order unless players chose colours at `!join`; the first colour in play starts.
+//! - "The most dice, and the higher die when only one of two can be used" is generalised as:
+//!   the most dice, then the most pips (so with four dice, the larger faces are kept).
+//! - Rule 13's "not together on doubles" is judged when the dice of the roll are played,
+//!   before its rewards (a reward moves one pawn, so it cannot move a pair).
+//! - Several rewards waiting are moved in the order the player picks (`reward <pawn> 10`);
+//!   without an amount, the first one the named pawn can use. A reward is lost only when no
+//!   pawn can use it once no other reward can be moved either. Rewards must be moved when a
+//!   pawn can (the bot ends the turn only when none can).
+//! - A step that passes the turn-off goes into the home row unless the player says `around`;
+//!   when only `around` is possible the bot says so instead of guessing.
+//! - `blockade_limit=N` counts ring blockades only (a home-row blockade holds up nobody else);
+//!   a blockade's age is the number of its owner's turns it has stood at the end of, and once
+//!   stale, every roll of the owner's turn must break it when a legal play allows it.
+//! - The third-doubles penalty sends back the pawn nearest HOME that is on the ring or in its
+//!   home row; the turn ends without rolling again.
+//! - A player who leaves takes its pawns off the board and its turns are skipped; it is
+//!   ranked last; when one player is left, the game ends.
+//! - Ranking ties (equal distance still to go) share a place.
+//! - A bare `enter` brings out the lowest-numbered pawn in the nest; `enter` uses a die
+//!   showing 5 when there is one, else both dice when they sum to 5.
+//! - The automatic turn (`timeout=auto`) covers the whole turn, re-rolls after doubles
+//!   included; its rewards go to the pawn that leaves the rearmost pawn furthest advanced.
+//! - Refusals and lost dice name the first blockade in the way, the overshoot, the safe square
+//!   or the rule of the whole roll (rules 6-7, rule 13, `blockade_limit`) that stops a step.
+
+mod board;
+mod engine;
+mod parse;
+mod play;
+mod render;
+mod roller;
+mod words;
+
+pub use board::{Colour, Position, Spot, StepError};
+pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps};
+pub use play::{Match, Seated, Settings, Stage};
+pub use roller::{FixedRolls, Roller};
+
+use crate::games::{
+    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+};
+use chrono::Duration;
+use std::collections::BTreeMap;
+
+/// The Parcheesi rules, to register with the table.
+pub struct Parcheesi;
+
+/// The value to register: `&referee::games::parcheesi::PARCHEESI`.
+pub static PARCHEESI: Parcheesi = Parcheesi;
+
+const OPTIONS: &[(&str, &str)] = &[
+    (
+        "three_doubles",
+        "on (default) or off: third doubles in a row sends your most advanced pawn back to the nest",
+    ),
+    (
+        "timeout",
+        "skip (default): a player who misses the deadline loses the turn; auto: the bot plays it",
+    ),
+    (
+        "blockade_limit",
+        "off (default) or N: a blockade that stood N of its owner's turns must then be broken",
+    ),
+    ("turn", "time for each turn, like 24h (default), 90m or 2d"),
+];
+
+const COMMANDS: &[CommandHelp] = &[
+    CommandHelp {
+        name: "move",
+        usage: "move <pawn> <die> [around]",
+        about: "Moves pawn 1-4 by one die; 'around' passes your turn-off and goes round again.",
+    },
+    CommandHelp {
+        name: "enter",
+        usage: "enter [pawn]",
+        about: "Brings a pawn (by default the lowest-numbered) out of the nest with a 5 (one die, or two dice summing to 5).",
+    },
+    CommandHelp {
+        name: "reward",
+        usage: "reward <pawn> [20|10] [around]",
+        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice.",
+    },
+];
+
+/// Reads the `turn` option: a whole number followed by s, m, h or d.
+fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim().to_ascii_lowercase();
+    let split = text.find(|c: char| !c.is_ascii_digit())?;
+    let (number, unit) = text.split_at(split);
+    let n: i64 = number.parse().ok().filter(|n| *n > 0 && *n < 100_000)?;
+    match unit.trim() {
+        "s" | "sec" | "secs" | "seconds" => Some(Duration::seconds(n)),
+        "m" | "min" | "mins" | "minutes" => Some(Duration::minutes(n)),
+        "h" | "hour" | "hours" => Some(Duration::hours(n)),
+        "d" | "day" | "days" => Some(Duration::days(n)),
+        _ => None,
+    }
+}
+
+/// Reads the GM's options into [`Settings`], refusing anything unknown.
+pub fn settings(options: &Options) -> Result<Settings, Refusal> {
+    let mut settings = Settings::default();
+    for (key, value) in options {
+        let value = value.trim().to_ascii_lowercase();
+        match key.trim().to_ascii_lowercase().as_str() {
+            "three_doubles" => {
+                settings.three_doubles = match value.as_str() {
+                    "on" | "yes" | "true" => true,
+                    "off" | "no" | "false" => false,
+                    _ => {
+                        return Err(Refusal::new(format!(
+                            "three_doubles is on or off, not '{value}'"
+                        )))
+                    }
+                }
+            }
+            "timeout" => {
+                settings.auto = match value.as_str() {
+                    "skip" => false,
+                    "auto" => true,
+                    _ => {
+                        return Err(Refusal::new(format!(
+                            "timeout is skip or auto, not '{value}'"
+                        )))
+                    }
+                }
+            }
+            "blockade_limit" => {
+                settings.blockade_limit = match value.as_str() {
+                    "off" | "none" | "0" => None,
+                    number => match number.parse::<u32>() {
+                        Ok(n) if n <= 1000 => Some(n),
+                        _ => {
+                            return Err(Refusal::new(format!(
+                                "blockade_limit is off or a number of turns like 3, not '{value}'"
+                            )))
+                        }
+                    },
+                }
+            }
+            "turn" => {
+                if parse_duration(&value).is_none() {
+                    return Err(Refusal::new(format!(
+                        "turn is a time like 24h, 90m or 2d, not '{value}'"
+                    )));
+                }
+            }
+            other => {
+                return Err(Refusal::new(format!(
+                    "parcheesi has no option '{other}'; it accepts three_doubles=on|off, timeout=skip|auto, blockade_limit=N and turn=24h"
+                )))
+            }
+        }
+    }
+    Ok(settings)
+}
+
+impl Rules for Parcheesi {
+    fn name(&self) -> &'static str {
+        "parcheesi"
+    }
+
+    fn about(&self) -> &'static str {
+        "Parcheesi for 2-4 players: race your four pawns round the cross and HOME, capturing and blocking."
+    }
+
+    fn players(&self) -> (usize, Option<usize>) {
+        (2, Some(4))
+    }
+
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        OPTIONS
+    }
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn orders(&self) -> &'static [CommandHelp] {
+        &[]
+    }
+
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        settings(options).map(|_| ())
+    }
+
+    fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
+        let Some(wanted) = wanted else {
+            return Ok(());
+        };
+        let colour = Colour::parse(wanted).ok_or_else(|| {
+            Refusal::new(format!(
+                "'{wanted}' is not a colour; choose green, red, blue or yellow"
+            ))
+        })?;
+        if taken.iter().any(|t| Colour::parse(t) == Some(colour)) {
+            let free: Vec<&str> = Colour::ALL
+                .into_iter()
+                .filter(|c| !taken.iter().any(|t| Colour::parse(t) == Some(*c)))
+                .map(|c| c.name())
+                .collect();
+            return Err(Refusal::new(format!(
+                "{colour} is taken; free colours: {}",
+                free.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    fn setup(
+        &self,
+        options: &Options,
+        players: &[Player],
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        let settings = settings(options)?;
+        if !(2..=4).contains(&players.len()) {
+            return Err(Refusal::new(format!(
+                "parcheesi needs 2 to 4 players, not {}",
+                players.len()
+            )));
+        }
+        let mut chosen: Vec<Option<Colour>> = Vec::new();
+        for player in players {
+            let wanted = player.symbol.as_deref().and_then(Colour::parse);
+            chosen.push(wanted.filter(|c| !chosen.contains(&Some(*c))));
+        }
+        let free: Vec<Colour> = Colour::ALL
+            .into_iter()
+            .filter(|c| !chosen.contains(&Some(*c)))
+            .collect();
+        let mut free = free.into_iter();
+        let mut seated = Vec::new();
+        for (player, colour) in players.iter().zip(chosen) {
+            let colour = match colour.or_else(|| free.next()) {
+                Some(colour) => colour,
+                None => return Err(Refusal::new("there are only four colours")),
+            };
+            seated.push(Seated {
+                seat: player.seat,
+                name: player.name.clone(),
+                colour,
+                gone: false,
+            });
+        }
+        let mut intro: Vec<String> = Vec::new();
+        let mut sorted = seated.clone();
+        sorted.sort_by_key(|s| s.colour);
+        for s in &sorted {
+            intro.push(format!("{} {}", s.colour, s.name));
+        }
+        let mut events = vec![Event::public(format!(
+            "Parcheesi begins: {}. Turns go round the board in that order.",
+            intro.join(", ")
+        ))];
+        let (game, opening) = Match::new(settings, seated, ctx.dice);
+        events.extend(opening);
+        Ok((Box::new(ParcheesiGame(game)), events))
+    }
+
+    fn waitlist(&self) -> bool {
+        false
+    }
+
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
+        let game: Match = serde_json::from_value(saved.clone()).map_err(|e| LoadError {
+            game: "parcheesi",
+            reason: e.to_string(),
+        })?;
+        game.is_consistent().map_err(|reason| LoadError {
+            game: "parcheesi",
+            reason,
+        })?;
+        Ok(Box::new(ParcheesiGame(game)))
+    }
+}
+
+/// A Parcheesi game behind the table's [`Game`] contract.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParcheesiGame(pub Match);
+
+impl Game for ParcheesiGame {
+    fn phase(&self) -> Phase {
+        match &self.0.stage {
+            Stage::Over(ranking) => Phase::Over {
+                ranking: ranking.clone(),
+            },
+            _ => Phase::Turn {
+                seat: self.0.mover().map_or(0, |s| s.seat),
+            },
+        }
+    }
+
+    fn time_limit(&self, options: &Options) -> Option<Duration> {
+        if let Stage::Over(_) = self.0.stage {
+            return None;
+        }
+        let turn = options
+            .iter()
+            .find(|(k, _)| k.trim().eq_ignore_ascii_case("turn"))
+            .and_then(|(_, v)| parse_duration(v));
+        Some(turn.unwrap_or_else(|| Duration::hours(24)))
+    }
+
+    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
+        Err(Refusal::new(
+            "parcheesi has no secret orders; play in the channel with !move, !enter and !reward",
+        ))
+    }
+
+    fn resolve(
+        &mut self,
+        _orders: &BTreeMap<Seat, String>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(
+            "parcheesi has no rounds of orders to resolve; a silent turn ends by its deadline",
+        ))
+    }
+
+    fn act(
+        &mut self,
+        seat: Seat,
+        word: &str,
+        args: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        self.0.act(seat, word, args, ctx.dice)
+    }
+
+    fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event> {
+        self.0.timeout(ctx.dice)
+    }
+
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        _replacement: Option<&Player>,
+        ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        self.0.seat_left(seat, ctx.dice)
+    }
+
+    fn rename(&mut self, seat: Seat, name: &str) {
+        for s in self.0.seated.iter_mut().filter(|s| s.seat == seat) {
+            s.name = name.to_string();
+        }
+    }
+
+    fn board(&self) -> Board {
+        Board {
+            text: render::text(&self.0),
+            svg: Some(render::svg(&self.0)),
+        }
+    }
+
+    fn private_status(&self, seat: Seat) -> String {
+        match self.0.seated.iter().find(|s| s.seat == seat) {
+            Some(me) => {
+                let mut text = format!(
+                    "You play {}. {}",
+                    me.colour,
+                    render::pawns_line(&self.0.pos, me.colour)
+                );
+                if self.0.mover().is_some_and(|m| m.seat == seat) {
+                    text.push_str(&format!(" It is your turn: {}", self.0.prompt()));
+                }
+                text
+            }
+            None => "You have no seat in this parcheesi game.".to_string(),
+        }
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+}

@@ -1,0 +1,155 @@
+//! Reading the players' commands: `move <pawn> <die> [around]`, `enter <pawn>`,
+//! `reward <pawn> [10|20] [around]`, forgiving case, spacing and a leading word `pawn`.
+
+use crate::games::Refusal;
+
+/// A player's command, checked for form only (the game checks legality).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move pawn `pawn` (1..4) by a die.
+    Move {
+        /// The pawn, 1..4.
+        pawn: usize,
+        /// The die's face.
+        die: u8,
+        /// Round the ring again past the turn-off square.
+        around: bool,
+    },
+    /// Bring pawn `pawn` (1..4) out of the nest.
+    Enter {
+        /// The pawn, 1..4; `None` (a bare `enter`): the lowest-numbered pawn in the nest.
+        pawn: Option<usize>,
+    },
+    /// Move pawn `pawn` (1..4) by a reward.
+    Reward {
+        /// The pawn, 1..4.
+        pawn: usize,
+        /// Which pending reward (10 or 20), if the player says.
+        amount: Option<u8>,
+        /// Round the ring again past the turn-off square.
+        around: bool,
+    },
+}
+
+fn pawn_number(word: Option<&str>, usage: &str) -> Result<usize, Refusal> {
+    let word = word.ok_or_else(|| Refusal::new(format!("say which pawn: {usage}")))?;
+    match word.parse::<usize>() {
+        Ok(n @ 1..=4) => Ok(n),
+        _ => Err(Refusal::new(format!(
+            "'{word}' is not a pawn; pawns are numbered 1 to 4 ({usage})"
+        ))),
+    }
+}
+
+fn is_around(word: &str) -> bool {
+    matches!(word, "around" | "round" | "again" | "ring")
+}
+
+/// Reads one command (`word` without prefix, `args` the rest of the line).
+pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
+    let word = word.trim().trim_start_matches('!').to_ascii_lowercase();
+    let lowered = args.to_ascii_lowercase();
+    let mut words: Vec<&str> = lowered
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.first() == Some(&"pawn") {
+        words.remove(0);
+    }
+    let around = words.last().is_some_and(|w| is_around(w));
+    if around {
+        words.pop();
+    }
+    match word.as_str() {
+        "move" | "m" => {
+            let usage = "move <pawn> <die> [around]";
+            let pawn = pawn_number(words.first().copied(), usage)?;
+            let die_word = words
+                .get(1)
+                .ok_or_else(|| Refusal::new(format!("say which die: {usage}")))?;
+            let die = match die_word.parse::<u8>() {
+                Ok(d @ 1..=6) => d,
+                _ => {
+                    return Err(Refusal::new(format!(
+                        "'{die_word}' is not a die; a die shows 1 to 6 ({usage})"
+                    )))
+                }
+            };
+            if words.len() > 2 {
+                return Err(Refusal::new(format!(
+                    "too many words; {usage} moves one pawn by one die"
+                )));
+            }
+            Ok(Action::Move { pawn, die, around })
+        }
+        "enter" | "e" => {
+            let usage = "enter <pawn>";
+            if around {
+                return Err(Refusal::new("a pawn entering cannot go around; say enter <pawn>"));
+            }
+            let pawn = match words.first() {
+                None => None,
+                Some(word) => Some(pawn_number(Some(word), usage)?),
+            };
+            if words.len() > 1 {
+                return Err(Refusal::new(format!("too many words; say {usage}")));
+            }
+            Ok(Action::Enter { pawn })
+        }
+        "reward" | "r" => {
+            let usage = "reward <pawn> [20|10] [around]";
+            let pawn = pawn_number(words.first().copied(), usage)?;
+            let amount = match words.get(1) {
+                None => None,
+                Some(&"10") => Some(10),
+                Some(&"20") => Some(20),
+                Some(other) => {
+                    return Err(Refusal::new(format!(
+                        "'{other}' is not a reward; rewards are 20 or 10 ({usage})"
+                    )))
+                }
+            };
+            if words.len() > 2 {
+                return Err(Refusal::new(format!("too many words; say {usage}")));
+            }
+            Ok(Action::Reward {
+                pawn,
+                amount,
+                around,
+            })
+        }
+        other => Err(Refusal::new(format!(
+            "parcheesi has no command '{other}'; use move <pawn> <die> [around], enter <pawn> or reward <pawn>"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_forgive_case_spacing_and_the_word_pawn() {
+        assert_eq!(
+            parse("MOVE", "  Pawn 2   5 Around "),
+            Ok(Action::Move {
+                pawn: 2,
+                die: 5,
+                around: true
+            })
+        );
+        assert_eq!(parse("enter", "3"), Ok(Action::Enter { pawn: Some(3) }));
+        assert_eq!(
+            parse("reward", "1 10"),
+            Ok(Action::Reward {
+                pawn: 1,
+                amount: Some(10),
+                around: false
+            })
+        );
+        assert_eq!(parse("Enter", ""), Ok(Action::Enter { pawn: None }));
+        assert!(parse("move", "5 3").is_err());
+        assert!(parse("move", "1 7").is_err());
+        assert!(parse("jump", "1").is_err());
+    }
+}

@@ -1,0 +1,48 @@
+//! A whole 2-player Parcheesi game through the real `referee script` binary
+//! (tests/transcripts/parcheesi_2p_seed7.txt): the bot rolls, posts the legal steps, refuses
+//! illegal ones with the reason, ends turns by itself, and posts the winner.
+
+mod common;
+
+use common::{count, referee};
+
+#[test]
+fn a_whole_two_player_game() {
+    let transcript = include_str!("transcripts/parcheesi_2p_seed7.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("parcheesi.db");
+    let db = db.to_str().unwrap();
+    let (ok, out, err) = referee(&["script", "--db", db], Some(transcript));
+    assert!(ok, "{err}");
+    assert!(out.contains("#parcheesi <- Parcheesi begins: green alice, red bob."));
+    assert!(out.contains("#parcheesi <- green (alice) rolls 2 and 4."));
+    assert!(out.contains("#parcheesi <- The 2 and the 4 are lost: no pawn can use them: pawns 1, 2, 3, 4 are in the nest and only a 5 brings them out."));
+    assert!(out
+        .contains("#parcheesi <- red (bob) to play 5 1: !enter 1, !enter 2, !enter 3, !enter 4."));
+    assert!(out.contains("#parcheesi <- alice: It is bob's turn, not yours."));
+    assert!(out.contains(
+        "#parcheesi <- bob: pawn 1 is in the nest and can only come out with a 5 (enter 1)"
+    ));
+    assert!(out.contains(
+        "#parcheesi <- green (alice) brings pawn 1 out of the nest onto 5 with both dice."
+    ));
+    assert!(out.contains("doubles with all pawns out, so also the bottom faces"));
+    assert!(
+        out.contains("#parcheesi <- red (bob) has all four pawns HOME and wins!")
+            || out.contains("red (bob) has all four pawns HOME and wins!")
+    );
+    assert!(out
+        .contains("#parcheesi <- Final ranking:\n#parcheesi <- 1. bob\n#parcheesi <- 2. alice\n"));
+    assert!(
+        out.contains("#parcheesi <- Parcheesi · Game over: red (bob) first."),
+        "!board after the end shows the final board"
+    );
+    assert!(
+        count(&out, "[picture: ") > 100,
+        "a picture after every turn"
+    );
+
+    let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("match the log"));
+}
