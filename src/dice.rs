@@ -92,6 +92,10 @@ pub struct Draw {
     pub sides: u32,
     /// The result, from 1 to `sides`.
     pub result: u32,
+    /// A secret draw (a shuffled deck): kept out of the public log; the revealed seed and
+    /// `referee replay` still verify it after the game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
 }
 
 /// A game's dice: the seeded stream plus the draws not yet written to the log.
@@ -123,6 +127,10 @@ impl Dice {
 
     /// Rolls a die with `sides` sides (0 is read as 1) and records the draw.
     pub fn roll(&mut self, purpose: impl Into<String>, sides: u32) -> u32 {
+        self.draw(purpose.into(), sides, false)
+    }
+
+    fn draw(&mut self, purpose: String, sides: u32, sealed: bool) -> u32 {
         let sides = sides.max(1);
         let limit = (u64::from(u32::MAX) + 1) / u64::from(sides) * u64::from(sides);
         let result = loop {
@@ -132,9 +140,10 @@ impl Dice {
             }
         };
         self.draws.push(Draw {
-            purpose: purpose.into(),
+            purpose,
             sides,
             result,
+            sealed,
         });
         result
     }
@@ -149,6 +158,15 @@ impl Dice {
     pub fn shuffle<T>(&mut self, purpose: &str, items: &mut [T]) {
         for last in (1..items.len()).rev() {
             let other = self.pick(purpose, last + 1);
+            items.swap(last, other);
+        }
+    }
+
+    /// Shuffles `items` like [`Dice::shuffle`] but seals the draws: the order stays secret
+    /// (a deck of tiles) until the seed is revealed.
+    pub fn shuffle_sealed<T>(&mut self, purpose: &str, items: &mut [T]) {
+        for last in (1..items.len()).rev() {
+            let other = self.draw(purpose.to_string(), (last + 1) as u32, true) as usize - 1;
             items.swap(last, other);
         }
     }
@@ -201,6 +219,18 @@ mod tests {
             Seed::parse("0").unwrap().commitment(),
             "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
         );
+    }
+
+    #[test]
+    fn sealed_shuffles_are_marked_and_follow_the_same_stream() {
+        let seed = Seed::parse("3").unwrap();
+        let (mut open, mut sealed) = (Dice::new(seed), Dice::new(seed));
+        let (mut a, mut b): (Vec<u32>, Vec<u32>) = ((0..20).collect(), (0..20).collect());
+        open.shuffle("deck", &mut a);
+        sealed.shuffle_sealed("deck", &mut b);
+        assert_eq!(a, b);
+        assert!(sealed.take_draws().iter().all(|draw| draw.sealed));
+        assert!(open.take_draws().iter().all(|draw| !draw.sealed));
     }
 
     #[test]

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
+pub mod carcassonne;
 pub mod circuit;
 pub mod parcheesi;
 pub mod tag;

@@ -68,9 +68,14 @@ pub fn after_change(
     let round = work.record.round;
     let channel = work.record.channel.clone();
     for draw in live.dice.take_draws() {
+        let visibility = if draw.sealed {
+            LogVisibility::Sealed
+        } else {
+            LogVisibility::Public
+        };
         work.outcome.events.push(LogEvent {
             round,
-            visibility: LogVisibility::Public,
+            visibility,
             body: EventBody::Roll(draw),
         });
     }

@@ -1,0 +1,498 @@
+//! The map: placed tiles on a grid, the features they form (a union-find over the tiles' feature
+//! segments, grown as each tile is placed) and followers; scoring is in `scoring.rs`.
+//!
+//! Coordinates: x grows to the east, y to the south (as in JCZ); the start tile is at (0,0).
+//! A feature counts each tile once, even when it passes through a tile twice.
+
+use super::tiles::{facing_half, kind_of_letter, shape_of, Edge, Kind, Shape, NONE};
+use std::fmt;
+
+/// The farthest a tile may lie from the start tile: room for every tile in one row, the
+/// expansion's 92 included.
+pub const REACH: i32 = 96;
+const SIDE: i32 = 2 * REACH + 1;
+/// Followers each player owns.
+pub const FOLLOWERS: u8 = 7;
+
+const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+const DIRECTIONS: [&str; 4] = ["north", "east", "south", "west"];
+
+/// A tile on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    /// The kind index.
+    pub kind: u8,
+    /// Quarter turns clockwise.
+    pub rot: u8,
+    /// Column (east is positive).
+    pub x: i32,
+    /// Row (south is positive).
+    pub y: i32,
+    pub(super) base: u32,
+}
+
+impl Placed {
+    /// The tile's shape in its rotation.
+    pub fn shape(&self) -> &'static Shape {
+        shape_of(self.kind, self.rot).unwrap_or_else(|| &super::tiles::shapes()[0])
+    }
+}
+
+/// A follower standing on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Follower {
+    /// Its owner.
+    pub seat: usize,
+    /// The index of its tile in [`Map::tiles`].
+    pub tile: usize,
+    /// The feature of that tile it stands on.
+    pub part: u8,
+}
+
+/// One feature's totals, kept on its union-find root.
+#[derive(Clone, Debug)]
+pub(super) struct Feature {
+    pub(super) kind: Kind,
+    pub(super) open: u16,
+    pub(super) tiles: Vec<u16>,
+    pub(super) pennants: u16,
+    pub(super) cities: Vec<u32>,
+    pub(super) followers: u8,
+    pub(super) scored: bool,
+}
+
+/// Why a tile cannot go where it was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlaceError {
+    /// The spot already holds a tile.
+    Occupied(i32, i32),
+    /// The spot is farther than any game can reach.
+    OutOfReach(i32, i32),
+    /// No tile touches the spot.
+    Alone(i32, i32),
+    /// An edge does not match its neighbour.
+    Mismatch {
+        /// Which edge of the new tile (0 north .. 3 west).
+        side: usize,
+        /// What the new tile shows there.
+        ours: Edge,
+        /// The neighbour's spot.
+        at: (i32, i32),
+        /// What the neighbour shows there.
+        theirs: Edge,
+    },
+}
+
+impl fmt::Display for PlaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlaceError::Occupied(x, y) => write!(f, "({x},{y}) already holds a tile"),
+            PlaceError::OutOfReach(x, y) => write!(f, "({x},{y}) is too far from the map"),
+            PlaceError::Alone(x, y) => write!(f, "({x},{y}) touches no tile"),
+            PlaceError::Mismatch {
+                side,
+                ours,
+                at,
+                theirs,
+            } => write!(
+                f,
+                "the {} edge is {} but ({},{}) shows {} there",
+                DIRECTIONS.get(*side).copied().unwrap_or("?"),
+                ours.word().trim_start_matches("a "),
+                at.0,
+                at.1,
+                theirs.word()
+            ),
+        }
+    }
+}
+
+/// Why a follower cannot go on a feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FollowerError {
+    /// The player has none left.
+    NoneLeft,
+    /// The feature, followed across the map, already holds a follower.
+    Occupied(Kind),
+    /// The tile has no such feature.
+    NoSuchPart,
+}
+
+impl fmt::Display for FollowerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FollowerError::NoneLeft => write!(f, "you have no follower left in your supply"),
+            FollowerError::Occupied(kind) => write!(
+                f,
+                "that {} already holds a follower further along the map",
+                kind.word()
+            ),
+            FollowerError::NoSuchPart => write!(f, "the tile has no such feature"),
+        }
+    }
+}
+
+/// One scoring of one feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scored {
+    /// What was scored.
+    pub kind: Kind,
+    /// The feature's identity (its union-find root, or the monastery's segment).
+    pub feature: u32,
+    /// Whether it was complete.
+    pub complete: bool,
+    /// Tiles in it (for a monastery: itself and its neighbours; for a field: completed cities).
+    pub size: u32,
+    /// Points to each winner.
+    pub points: u32,
+    /// The seats with the most followers on it (empty: nobody scored).
+    pub winners: Vec<usize>,
+    /// A tile of the feature, to say where it is.
+    pub at: (i32, i32),
+}
+
+/// The map with its features, followers, supplies and scores.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub(super) grid: Vec<u16>,
+    pub(super) tiles: Vec<Placed>,
+    pub(super) parent: Vec<u32>,
+    pub(super) features: Vec<Feature>,
+    pub(super) followers: Vec<Follower>,
+    pub(super) frontier: Vec<(i32, i32)>,
+    pub(super) supply: Vec<u8>,
+    pub(super) scores: Vec<u32>,
+    pub(super) history: Vec<Scored>,
+}
+
+fn cell(x: i32, y: i32) -> Option<usize> {
+    if x.abs() > REACH || y.abs() > REACH {
+        return None;
+    }
+    usize::try_from((y + REACH) * SIDE + x + REACH).ok()
+}
+
+impl Map {
+    /// An empty map for `players` players (no start tile yet).
+    pub fn new(players: usize) -> Map {
+        Map {
+            grid: vec![0; (SIDE * SIDE) as usize],
+            tiles: Vec::with_capacity(72),
+            parent: Vec::with_capacity(300),
+            features: Vec::with_capacity(300),
+            followers: Vec::new(),
+            frontier: Vec::new(),
+            supply: vec![FOLLOWERS; players],
+            scores: vec![0; players],
+            history: Vec::new(),
+        }
+    }
+
+    /// A map with these tiles placed in order, each `(letter, x, y, degrees clockwise)`,
+    /// every placement checked as in play (the first may go anywhere). For tests and examples.
+    pub fn with_tiles(players: usize, tiles: &[(char, i32, i32, u16)]) -> Result<Map, PlaceError> {
+        let mut map = Map::new(players);
+        for &(letter, x, y, degrees) in tiles {
+            let kind = kind_of_letter(letter).ok_or(PlaceError::Alone(x, y))?;
+            map.place(kind, x, y, (degrees / 90 % 4) as u8)?;
+        }
+        Ok(map)
+    }
+
+    /// The tiles in the order they were placed.
+    pub fn tiles(&self) -> &[Placed] {
+        &self.tiles
+    }
+
+    /// The followers on the map.
+    pub fn followers(&self) -> &[Follower] {
+        &self.followers
+    }
+
+    /// Each seat's followers in supply.
+    pub fn supply(&self) -> &[u8] {
+        &self.supply
+    }
+
+    /// Each seat's points.
+    pub fn scores(&self) -> &[u32] {
+        &self.scores
+    }
+
+    /// Every scoring so far, in order.
+    pub fn history(&self) -> &[Scored] {
+        &self.history
+    }
+
+    /// The index of the tile at a spot.
+    pub fn tile_at(&self, x: i32, y: i32) -> Option<usize> {
+        let i = cell(x, y)?;
+        match self.grid.get(i).copied() {
+            Some(0) | None => None,
+            Some(n) => Some(usize::from(n) - 1),
+        }
+    }
+
+    pub(super) fn placed_at(&self, x: i32, y: i32) -> Option<&Placed> {
+        self.tile_at(x, y).and_then(|i| self.tiles.get(i))
+    }
+
+    /// Whether a tile of kind `kind` turned `rot` fits at (x,y).
+    pub fn check(&self, kind: u8, x: i32, y: i32, rot: u8) -> Result<(), PlaceError> {
+        if cell(x, y).is_none() {
+            return Err(PlaceError::OutOfReach(x, y));
+        }
+        if self.tile_at(x, y).is_some() {
+            return Err(PlaceError::Occupied(x, y));
+        }
+        let Some(shape) = shape_of(kind, rot) else {
+            return Err(PlaceError::Alone(x, y));
+        };
+        let mut touching = false;
+        for (side, (dx, dy)) in STEPS.iter().enumerate() {
+            if let Some(other) = self.placed_at(x + dx, y + dy) {
+                touching = true;
+                let theirs = other.shape().edges[(side + 2) % 4];
+                if theirs != shape.edges[side] {
+                    return Err(PlaceError::Mismatch {
+                        side,
+                        ours: shape.edges[side],
+                        at: (x + dx, y + dy),
+                        theirs,
+                    });
+                }
+            }
+        }
+        if touching || self.tiles.is_empty() {
+            Ok(())
+        } else {
+            Err(PlaceError::Alone(x, y))
+        }
+    }
+
+    fn fits(&self, shape: &Shape, x: i32, y: i32) -> bool {
+        STEPS.iter().enumerate().all(|(side, (dx, dy))| {
+            self.placed_at(x + dx, y + dy)
+                .is_none_or(|o| o.shape().edges[(side + 2) % 4] == shape.edges[side])
+        })
+    }
+
+    /// Every legal placement of kind `kind`, in reading order (row, column, rotation).
+    pub fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
+        let mut spots = self.frontier.clone();
+        spots.sort_by_key(|&(x, y)| (y, x));
+        let mut out = Vec::new();
+        for (x, y) in spots {
+            for rot in 0..4 {
+                if let Some(shape) = shape_of(kind, rot) {
+                    if self.fits(shape, x, y) {
+                        out.push((x, y, rot));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether kind `kind` fits anywhere.
+    pub fn fits_somewhere(&self, kind: u8) -> bool {
+        self.frontier.iter().any(|&(x, y)| {
+            (0..4).any(|rot| shape_of(kind, rot).is_some_and(|s| self.fits(s, x, y)))
+        })
+    }
+
+    pub(super) fn find(&mut self, mut a: u32) -> u32 {
+        while let Some(&p) = self.parent.get(a as usize) {
+            if p == a {
+                break;
+            }
+            let gp = self.parent.get(p as usize).copied().unwrap_or(p);
+            if let Some(slot) = self.parent.get_mut(a as usize) {
+                *slot = gp;
+            }
+            a = gp;
+        }
+        a
+    }
+
+    /// The feature (root) a segment belongs to, without compressing paths.
+    pub fn root(&self, mut a: u32) -> u32 {
+        while let Some(&p) = self.parent.get(a as usize) {
+            if p == a {
+                break;
+            }
+            a = p;
+        }
+        a
+    }
+
+    fn union(&mut self, a: u32, b: u32, edge: bool) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            if let Some(f) = self.features.get_mut(ra as usize) {
+                if edge {
+                    f.open = f.open.saturating_sub(2);
+                }
+            }
+            return;
+        }
+        let (big, small) = match (
+            self.features.get(ra as usize),
+            self.features.get(rb as usize),
+        ) {
+            (Some(fa), Some(fb))
+                if fa.tiles.len() + fa.cities.len() < fb.tiles.len() + fb.cities.len() =>
+            {
+                (rb, ra)
+            }
+            _ => (ra, rb),
+        };
+        let moved = match self.features.get_mut(small as usize) {
+            Some(f) => std::mem::replace(
+                f,
+                Feature {
+                    kind: f.kind,
+                    open: 0,
+                    tiles: Vec::new(),
+                    pennants: 0,
+                    cities: Vec::new(),
+                    followers: 0,
+                    scored: false,
+                },
+            ),
+            None => return,
+        };
+        if let Some(slot) = self.parent.get_mut(small as usize) {
+            *slot = big;
+        }
+        if let Some(f) = self.features.get_mut(big as usize) {
+            f.open = (f.open + moved.open).saturating_sub(if edge { 2 } else { 0 });
+            for t in moved.tiles {
+                if !f.tiles.contains(&t) {
+                    f.tiles.push(t);
+                }
+            }
+            f.pennants += moved.pennants;
+            f.cities.extend(moved.cities);
+            f.followers += moved.followers;
+        }
+    }
+
+    /// Places a tile (checked with [`Map::check`]) and grows the features it touches.
+    /// Returns the tile's index.
+    pub fn place(&mut self, kind: u8, x: i32, y: i32, rot: u8) -> Result<usize, PlaceError> {
+        self.check(kind, x, y, rot)?;
+        let shape = shape_of(kind, rot).ok_or(PlaceError::Alone(x, y))?;
+        let index = self.tiles.len();
+        let base = self.parent.len() as u32;
+        for (i, part) in shape.parts.iter().enumerate() {
+            self.parent.push(base + i as u32);
+            self.features.push(Feature {
+                kind: part.kind,
+                open: part.edges.count_ones() as u16,
+                tiles: vec![index as u16],
+                pennants: u16::from(part.pennant),
+                cities: part.cities.iter().map(|&c| base + u32::from(c)).collect(),
+                followers: 0,
+                scored: false,
+            });
+        }
+        self.tiles.push(Placed {
+            kind,
+            rot: rot % 4,
+            x,
+            y,
+            base,
+        });
+        if let Some(c) = cell(x, y) {
+            if let Some(slot) = self.grid.get_mut(c) {
+                *slot = (index + 1) as u16;
+            }
+        }
+        self.frontier.retain(|&spot| spot != (x, y));
+        for (side, (dx, dy)) in STEPS.iter().enumerate() {
+            let (nx, ny) = (x + dx, y + dy);
+            match self.placed_at(nx, ny).copied() {
+                Some(other) => {
+                    let theirs = other.shape();
+                    let (a, b) = (shape.edge_part[side], theirs.edge_part[(side + 2) % 4]);
+                    if a != NONE && b != NONE {
+                        self.union(base + u32::from(a), other.base + u32::from(b), true);
+                    }
+                    for half in [2 * side, 2 * side + 1] {
+                        let a = shape.half_part[half];
+                        let b = theirs.half_part[facing_half(half)];
+                        if a != NONE && b != NONE {
+                            self.union(base + u32::from(a), other.base + u32::from(b), false);
+                        }
+                    }
+                }
+                None => {
+                    if cell(nx, ny).is_some() && !self.frontier.contains(&(nx, ny)) {
+                        self.frontier.push((nx, ny));
+                    }
+                }
+            }
+        }
+        Ok(index)
+    }
+
+    pub(super) fn segment(&self, tile: usize, part: u8) -> Option<u32> {
+        let t = self.tiles.get(tile)?;
+        (usize::from(part) < t.shape().parts.len()).then_some(t.base + u32::from(part))
+    }
+
+    /// Whether `seat` may put a follower on feature `part` of tile `tile`.
+    pub fn can_follow(&self, seat: usize, tile: usize, part: u8) -> Result<Kind, FollowerError> {
+        let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
+        let f = self
+            .features
+            .get(self.root(seg) as usize)
+            .ok_or(FollowerError::NoSuchPart)?;
+        if self.supply.get(seat).copied().unwrap_or(0) == 0 {
+            return Err(FollowerError::NoneLeft);
+        }
+        if f.followers > 0 {
+            return Err(FollowerError::Occupied(f.kind));
+        }
+        Ok(f.kind)
+    }
+
+    /// Puts a follower of `seat` on feature `part` of tile `tile`.
+    pub fn follow(&mut self, seat: usize, tile: usize, part: u8) -> Result<Kind, FollowerError> {
+        let kind = self.can_follow(seat, tile, part)?;
+        let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
+        let root = self.find(seg);
+        if let Some(f) = self.features.get_mut(root as usize) {
+            f.followers += 1;
+        }
+        if let Some(s) = self.supply.get_mut(seat) {
+            *s -= 1;
+        }
+        self.followers.push(Follower { seat, tile, part });
+        Ok(kind)
+    }
+
+    /// The features of tile `tile` where `seat` could put a follower now.
+    pub fn follower_options(&self, seat: usize, tile: usize) -> Vec<u8> {
+        let n = self
+            .tiles
+            .get(tile)
+            .map_or(0, |t| t.shape().parts.len() as u8);
+        (0..n)
+            .filter(|&p| self.can_follow(seat, tile, p).is_ok())
+            .collect()
+    }
+
+    /// The segment a follower stands on.
+    pub(super) fn follower_segment(&self, f: &Follower) -> u32 {
+        self.segment(f.tile, f.part).unwrap_or(u32::MAX)
+    }
+
+    /// The smallest box holding every tile: (min x, min y, max x, max y).
+    pub fn bounds(&self) -> (i32, i32, i32, i32) {
+        self.tiles.iter().fold((0, 0, 0, 0), |(a, b, c, d), t| {
+            (a.min(t.x), b.min(t.y), c.max(t.x), d.max(t.y))
+        })
+    }
+}

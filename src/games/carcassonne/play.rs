@@ -1,0 +1,263 @@
+//! The turn cycle without words: draw (discarding tiles that fit nowhere), place, follower or
+//! pass, scoring, next seat, and the end with final scoring.
+//!
+//! Decisions: when the player who placed a tile has no follower it could put on it (empty
+//! supply, or every feature of the tile already occupied), the turn ends at once without asking.
+//! Seats that left the game are skipped; if every seat has left the game ends with final scoring.
+
+use super::map::{FollowerError, Map, PlaceError, Scored};
+use super::tiles::{Kind, START};
+use std::fmt;
+
+/// What the current seat must do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Place the drawn tile of this kind.
+    Place(u8),
+    /// Put a follower on the tile just placed (index in the map's tiles), or pass.
+    Follower(usize),
+    /// The game is over.
+    Over,
+}
+
+/// Something that happened, for the game to put into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Happening {
+    /// A seat drew a tile kind.
+    Drew(usize, u8),
+    /// A drawn tile fitted nowhere and left the game.
+    Discarded(u8),
+    /// A seat placed the tile at (x, y) turned `rot` quarter turns.
+    Placed(usize, u8, i32, i32, u8),
+    /// A seat put a follower on a feature (kind, part letter index).
+    Followed(usize, Kind, u8),
+    /// A seat placed no follower.
+    Passed(usize),
+    /// A feature was scored during play.
+    Scored(Scored),
+    /// The tiles ran out: final scorings follow.
+    Ended(Vec<Scored>),
+}
+
+/// Why a move was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// A tile is waiting to be placed first.
+    PlaceFirst,
+    /// The tile is already placed; only a follower or a pass is expected.
+    AlreadyPlaced,
+    /// The game has ended.
+    Over,
+    /// The placement is illegal.
+    Place(PlaceError),
+    /// The follower cannot go there.
+    Follower(FollowerError),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::PlaceFirst => write!(
+                f,
+                "place the drawn tile first with `place <x> <y> <rotation>`"
+            ),
+            MoveError::AlreadyPlaced => write!(
+                f,
+                "the tile is already placed; answer `meeple <feature>` or `pass`"
+            ),
+            MoveError::Over => write!(f, "the game is over"),
+            MoveError::Place(e) => write!(f, "{e}"),
+            MoveError::Follower(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A game in play: the map, the tiles still to come and whose turn it is.
+#[derive(Clone, Debug)]
+pub struct Match {
+    /// The map, features, followers and scores.
+    pub map: Map,
+    deck: Vec<u8>,
+    next: usize,
+    seat: usize,
+    stage: Stage,
+    gone: Vec<bool>,
+    discarded: Vec<u8>,
+}
+
+impl Match {
+    /// Lays the start tile and deals the first tile from `deck` (kinds in drawing order, the
+    /// start tile not included) to seat 0.
+    pub fn new(players: usize, deck: Vec<u8>) -> (Match, Vec<Happening>) {
+        let mut map = Map::new(players);
+        // The empty map accepts the start tile at the origin.
+        let _ = map.place(START, 0, 0, 0);
+        let mut m = Match {
+            map,
+            deck,
+            next: 0,
+            seat: 0,
+            stage: Stage::Over,
+            gone: vec![false; players],
+            discarded: Vec::new(),
+        };
+        let mut out = Vec::new();
+        m.draw(&mut out);
+        (m, out)
+    }
+
+    /// A match on a prepared map (tests): `seat` to play, drawing from `deck`.
+    pub fn from_map(map: Map, deck: Vec<u8>, seat: usize) -> (Match, Vec<Happening>) {
+        let players = map.scores().len();
+        let mut m = Match {
+            map,
+            deck,
+            next: 0,
+            seat,
+            stage: Stage::Over,
+            gone: vec![false; players],
+            discarded: Vec::new(),
+        };
+        let mut out = Vec::new();
+        m.draw(&mut out);
+        (m, out)
+    }
+
+    /// Whose turn it is.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// What is awaited.
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    /// Tiles still face down.
+    pub fn remaining(&self) -> usize {
+        self.deck.len().saturating_sub(self.next)
+    }
+
+    /// Tiles discarded because they fitted nowhere.
+    pub fn discarded(&self) -> &[u8] {
+        &self.discarded
+    }
+
+    /// Whether a seat has left.
+    pub fn is_gone(&self, seat: usize) -> bool {
+        self.gone.get(seat).copied().unwrap_or(true)
+    }
+
+    fn draw(&mut self, out: &mut Vec<Happening>) {
+        if self.gone.iter().all(|&g| g) {
+            self.end(out);
+            return;
+        }
+        while let Some(&kind) = self.deck.get(self.next) {
+            self.next += 1;
+            if self.map.fits_somewhere(kind) {
+                self.stage = Stage::Place(kind);
+                out.push(Happening::Drew(self.seat, kind));
+                return;
+            }
+            self.discarded.push(kind);
+            out.push(Happening::Discarded(kind));
+        }
+        self.end(out);
+    }
+
+    fn end(&mut self, out: &mut Vec<Happening>) {
+        self.stage = Stage::Over;
+        out.push(Happening::Ended(self.map.final_scoring()));
+    }
+
+    /// Places the drawn tile.
+    pub fn place(&mut self, x: i32, y: i32, rot: u8) -> Result<Vec<Happening>, MoveError> {
+        let kind = match self.stage {
+            Stage::Place(kind) => kind,
+            Stage::Follower(_) => return Err(MoveError::AlreadyPlaced),
+            Stage::Over => return Err(MoveError::Over),
+        };
+        let tile = self.map.place(kind, x, y, rot).map_err(MoveError::Place)?;
+        let mut out = vec![Happening::Placed(self.seat, kind, x, y, rot % 4)];
+        self.stage = Stage::Follower(tile);
+        if self.map.follower_options(self.seat, tile).is_empty() {
+            out.extend(self.finish(None)?);
+        }
+        Ok(out)
+    }
+
+    /// Puts a follower on feature `part` of the tile just placed (or none), scores, and passes
+    /// the turn.
+    pub fn finish(&mut self, part: Option<u8>) -> Result<Vec<Happening>, MoveError> {
+        let tile = match self.stage {
+            Stage::Follower(tile) => tile,
+            Stage::Place(_) => return Err(MoveError::PlaceFirst),
+            Stage::Over => return Err(MoveError::Over),
+        };
+        let mut out = Vec::new();
+        match part {
+            Some(p) => {
+                let kind = self
+                    .map
+                    .follow(self.seat, tile, p)
+                    .map_err(MoveError::Follower)?;
+                out.push(Happening::Followed(self.seat, kind, p));
+            }
+            None => out.push(Happening::Passed(self.seat)),
+        }
+        out.extend(
+            self.map
+                .score_completed(tile)
+                .into_iter()
+                .map(Happening::Scored),
+        );
+        self.advance(&mut out);
+        Ok(out)
+    }
+
+    fn advance(&mut self, out: &mut Vec<Happening>) {
+        let n = self.gone.len();
+        for step in 1..=n {
+            let s = (self.seat + step) % n;
+            if !self.is_gone(s) {
+                self.seat = s;
+                break;
+            }
+        }
+        self.draw(out);
+    }
+
+    /// The default for a silent seat: the tile at the first legal placement in reading order,
+    /// no follower.
+    pub fn default_move(&mut self) -> Vec<Happening> {
+        let mut out = Vec::new();
+        match self.stage {
+            Stage::Place(kind) => {
+                if let Some(&(x, y, rot)) = self.map.legal(kind).first() {
+                    if let Ok(h) = self.place(x, y, rot) {
+                        out.extend(h);
+                    }
+                }
+                if matches!(self.stage, Stage::Follower(_)) {
+                    out.extend(self.finish(None).unwrap_or_default());
+                }
+            }
+            Stage::Follower(_) => out.extend(self.finish(None).unwrap_or_default()),
+            Stage::Over => {}
+        }
+        out
+    }
+
+    /// `seat` leaves: its turn (if it is its turn) is played by default; later turns skip it.
+    pub fn leave(&mut self, seat: usize) -> Vec<Happening> {
+        if let Some(g) = self.gone.get_mut(seat) {
+            *g = true;
+        }
+        if self.seat == seat && self.stage != Stage::Over {
+            self.default_move()
+        } else {
+            Vec::new()
+        }
+    }
+}

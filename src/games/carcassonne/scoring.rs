@@ -1,0 +1,230 @@
+//! Scoring: majorities, features completed during play (roads, cities, monasteries) with
+//! their followers sent home, and the final scoring (unfinished features, then fields at 3 per
+//! completed city each touches, every field on its own).
+
+use super::map::{Follower, Map, Scored};
+use super::tiles::Kind;
+
+impl Map {
+    /// The seats with most followers on feature `root` (monastery: its own segment).
+    fn majority(&self, root: u32) -> Vec<usize> {
+        let mut counts = vec![0u32; self.scores.len()];
+        for f in &self.followers {
+            if self.root(self.follower_segment(f)) == root {
+                if let Some(c) = counts.get_mut(f.seat) {
+                    *c += 1;
+                }
+            }
+        }
+        let best = counts.iter().copied().max().unwrap_or(0);
+        if best == 0 {
+            return Vec::new();
+        }
+        (0..counts.len()).filter(|&s| counts[s] == best).collect()
+    }
+
+    fn neighbours(&self, x: i32, y: i32) -> u32 {
+        let mut n = 0;
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if self.tile_at(x + dx, y + dy).is_some() {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    fn award(
+        &mut self,
+        kind: Kind,
+        root: u32,
+        complete: bool,
+        size: u32,
+        points: u32,
+        at: (i32, i32),
+    ) {
+        let winners = self.majority(root);
+        for &w in &winners {
+            if let Some(s) = self.scores.get_mut(w) {
+                *s += points;
+            }
+        }
+        if let Some(f) = self.features.get_mut(root as usize) {
+            f.scored = true;
+        }
+        self.history.push(Scored {
+            kind,
+            feature: root,
+            complete,
+            size,
+            points,
+            winners,
+            at,
+        });
+    }
+
+    fn release(&mut self, root: u32) {
+        let mut kept = Vec::with_capacity(self.followers.len());
+        for f in std::mem::take(&mut self.followers) {
+            if self.root(self.follower_segment(&f)) == root {
+                if let Some(s) = self.supply.get_mut(f.seat) {
+                    *s += 1;
+                }
+            } else {
+                kept.push(f);
+            }
+        }
+        self.followers = kept;
+        if let Some(f) = self.features.get_mut(root as usize) {
+            f.followers = 0;
+        }
+    }
+
+    /// Scores every feature the tile `tile` completed (roads, cities, and monasteries around
+    /// it) and returns their followers. Features nobody occupies are marked done silently.
+    pub fn score_completed(&mut self, tile: usize) -> Vec<Scored> {
+        let start = self.history.len();
+        let Some(t) = self.tiles.get(tile).copied() else {
+            return Vec::new();
+        };
+        let shape = t.shape();
+        for (i, part) in shape.parts.iter().enumerate() {
+            if !matches!(part.kind, Kind::Road | Kind::City) {
+                continue;
+            }
+            let root = self.find(t.base + i as u32);
+            let Some(f) = self.features.get(root as usize) else {
+                continue;
+            };
+            if f.open > 0 || f.scored {
+                continue;
+            }
+            let size = f.tiles.len() as u32;
+            let points = match f.kind {
+                Kind::City => 2 * size + 2 * u32::from(f.pennants),
+                _ => size,
+            };
+            let kind = f.kind;
+            if f.followers > 0 {
+                self.award(kind, root, true, size, points, (t.x, t.y));
+                self.release(root);
+            } else if let Some(f) = self.features.get_mut(root as usize) {
+                f.scored = true;
+            }
+        }
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(other) = self.placed_at(t.x + dx, t.y + dy).copied() else {
+                    continue;
+                };
+                let shape = other.shape();
+                let Some(m) = shape.parts.iter().position(|p| p.kind == Kind::Monastery) else {
+                    continue;
+                };
+                let seg = other.base + m as u32;
+                let done = self.features.get(seg as usize).is_none_or(|f| f.scored);
+                if done || self.neighbours(other.x, other.y) < 9 {
+                    continue;
+                }
+                let occupied = self
+                    .features
+                    .get(seg as usize)
+                    .is_some_and(|f| f.followers > 0);
+                if occupied {
+                    self.award(Kind::Monastery, seg, true, 9, 9, (other.x, other.y));
+                    self.release(seg);
+                } else if let Some(f) = self.features.get_mut(seg as usize) {
+                    f.scored = true;
+                }
+            }
+        }
+        self.history
+            .get(start..)
+            .map(<[Scored]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// Scores every occupied feature left at the end: incomplete roads, cities and
+    /// monasteries, then fields (3 per completed city each touches). Followers stay.
+    pub fn final_scoring(&mut self) -> Vec<Scored> {
+        let start = self.history.len();
+        let mut roots: Vec<u32> = Vec::new();
+        for f in self.followers.clone() {
+            let seg = self.follower_segment(&f);
+            let root = self.find(seg);
+            if !roots.contains(&root) {
+                roots.push(root);
+            }
+        }
+        let mut fields = Vec::new();
+        for root in roots {
+            let Some(f) = self.features.get(root as usize) else {
+                continue;
+            };
+            if f.scored {
+                continue;
+            }
+            let at = f
+                .tiles
+                .first()
+                .and_then(|&t| self.tiles.get(usize::from(t)))
+                .map_or((0, 0), |t| (t.x, t.y));
+            let size = f.tiles.len() as u32;
+            match f.kind {
+                Kind::Road => self.award(Kind::Road, root, false, size, size, at),
+                Kind::City => {
+                    let points = size + u32::from(f.pennants);
+                    self.award(Kind::City, root, false, size, points, at);
+                }
+                Kind::Monastery => {
+                    let n = self.neighbours(at.0, at.1);
+                    self.award(Kind::Monastery, root, false, n, n, at);
+                }
+                Kind::Field => fields.push((root, at)),
+            }
+        }
+        for (root, at) in fields {
+            let cities = self
+                .features
+                .get(root as usize)
+                .map(|f| f.cities.clone())
+                .unwrap_or_default();
+            let mut done: Vec<u32> = Vec::new();
+            for c in cities {
+                let r = self.find(c);
+                let complete = self.features.get(r as usize).is_some_and(|f| f.open == 0);
+                if complete && !done.contains(&r) {
+                    done.push(r);
+                }
+            }
+            let n = done.len() as u32;
+            self.award(Kind::Field, root, false, n, 3 * n, at);
+        }
+        self.history
+            .get(start..)
+            .map(<[Scored]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// The feature (root) under a follower.
+    pub fn feature_of(&self, f: &Follower) -> u32 {
+        self.root(self.follower_segment(f))
+    }
+
+    /// Whether the feature `root` is complete (roads, cities: no open edge; monasteries: 8
+    /// neighbours).
+    pub fn is_complete(&self, root: u32) -> bool {
+        match self.features.get(root as usize) {
+            Some(f) if f.kind == Kind::Monastery => {
+                let at = f
+                    .tiles
+                    .first()
+                    .and_then(|&t| self.tiles.get(usize::from(t)));
+                at.is_some_and(|t| self.neighbours(t.x, t.y) == 9)
+            }
+            Some(f) => f.kind != Kind::Field && f.open == 0,
+            None => false,
+        }
+    }
+}
