@@ -54,6 +54,12 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Solves a Short Circuit position (the rules page's text format): prints `completable`
+    /// with a witness board, or `impossible`.
+    Solve {
+        /// The position file.
+        file: PathBuf,
+    },
     /// Prints a game as JSON: the public view, or everything with --secret.
     Export {
         /// The game's number.
@@ -208,6 +214,14 @@ async fn run(cli: Cli) -> Result<()> {
                     report.differences.len()
                 );
             }
+        }
+        Command::Solve { file } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read the position {}", file.display()))?;
+            let answer = referee::games::short_circuit::solve_text(&text).with_context(|| {
+                format!("{} is not a position in the text format", file.display())
+            })?;
+            println!("{answer}");
         }
         Command::Export { game, db, secret } => {
             let service = service(&config, db.as_ref().map(sqlite_url)).await?;

@@ -172,7 +172,7 @@ async fn bad_commands_get_specific_answers_and_change_nothing() {
     assert!(out.contains("#dice <- alice: Game #1 has already started."));
     let other = play("bob #x: !new chess\nbob #x: !join\n").await;
     assert!(
-        other.contains("#x <- bob: There is no game called 'chess'. Games: tag, circuit, parcheesi, carcassonne, dicey.")
+        other.contains("#x <- bob: There is no game called 'chess'. Games: tag, circuit, parcheesi, shortcircuit, carcassonne, dicey.")
     );
     assert!(other.contains("#x <- bob: There is no game in this channel. `!new <game>` opens one"));
 }

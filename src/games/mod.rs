@@ -15,6 +15,7 @@ use thiserror::Error;
 pub mod carcassonne;
 pub mod circuit;
 pub mod parcheesi;
+pub mod short_circuit;
 pub mod tag;
 
 /// A place at the table, counted from 0 in seating order. Seats never renumber: a player who

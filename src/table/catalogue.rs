@@ -20,6 +20,7 @@ impl Catalogue {
             &crate::games::tag::TAG_RULES,
             &crate::games::circuit::CIRCUIT,
             &crate::games::parcheesi::PARCHEESI,
+            &crate::games::short_circuit::SHORT_CIRCUIT_RULES,
             &crate::games::carcassonne::CARCASSONNE_RULES,
         ])
     }

@@ -1,0 +1,431 @@
+//! A match in progress: turns, placements, the "impossible" call, concession and chess clocks.
+
+use super::placement;
+use super::position::{Grid, Position};
+use super::render;
+use super::setup::{Mode, Setup};
+use super::solver::{self, Solution};
+use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// An "impossible" call waiting to be answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    /// Who called "impossible".
+    pub caller: Seat,
+    /// When the call was made (the window starts then).
+    pub started: DateTime<Utc>,
+    /// The solver's answer at the moment of the call, revealed after the match.
+    pub truth: String,
+}
+
+/// How the match ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner.
+    pub winner: Seat,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// The state of one match (the setup, secret before the start, is public once it begins).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShortCircuitGame {
+    /// The two players' names, by seat.
+    pub names: Vec<String>,
+    /// The GM's setup.
+    pub setup: Setup,
+    /// The board and the remaining supply.
+    pub position: Position,
+    /// Whose turn it is (during a challenge, the challenged player).
+    pub to_move: Seat,
+    /// Each player's reserve left, in milliseconds.
+    pub reserve_ms: Vec<i64>,
+    /// When the current turn began.
+    pub turn_started: DateTime<Utc>,
+    /// When the last accepted action happened (a challenge window does not restart with it).
+    pub last_action: DateTime<Utc>,
+    /// The open "impossible" call, if any.
+    pub challenge: Option<Challenge>,
+    /// The result, once the match is over.
+    pub outcome: Option<Outcome>,
+}
+
+/// What the solver's answer reads when its search budget ran out.
+const UNDECIDED: &str = "undecided: the solver did not settle this position within its budget\n";
+
+fn other(seat: Seat) -> Seat {
+    1 - seat.min(1)
+}
+
+impl ShortCircuitGame {
+    /// A new match: the first player to move, both reserves full, the turn starting `now`.
+    pub fn new(
+        setup: Setup,
+        players: &[Player],
+        first: Seat,
+        now: DateTime<Utc>,
+    ) -> Result<Self, Refusal> {
+        if players.len() != 2 {
+            return Err(Refusal::new(format!(
+                "Short Circuit is a duel for exactly 2 players, not {}",
+                players.len()
+            )));
+        }
+        let grid = Grid::new(setup.cols, setup.rows).map_err(Refusal::new)?;
+        Ok(ShortCircuitGame {
+            names: players.iter().map(|player| player.name.clone()).collect(),
+            position: Position {
+                grid,
+                supply: setup.supply,
+            },
+            to_move: first.min(1),
+            reserve_ms: vec![setup.reserve_secs * 1000; 2],
+            turn_started: now,
+            last_action: now,
+            challenge: None,
+            outcome: None,
+            setup,
+        })
+    }
+
+    /// Whether a loaded state is consistent enough to play on.
+    pub fn is_sound(&self) -> bool {
+        let grid = &self.position.grid;
+        self.names.len() == 2
+            && self.reserve_ms.len() == 2
+            && self.to_move < 2
+            && Grid::new(grid.cols(), grid.rows()).is_ok()
+            && grid.cells().len() == grid.cols() * grid.rows()
+            && self
+                .outcome
+                .as_ref()
+                .is_none_or(|outcome| outcome.winner < 2)
+            && self
+                .challenge
+                .as_ref()
+                .is_none_or(|challenge| challenge.caller < 2)
+    }
+
+    fn name(&self, seat: Seat) -> &str {
+        self.names.get(seat).map_or("?", String::as_str)
+    }
+
+    /// The solver's answer for the current position, as text (the GM's hint).
+    pub fn hint(&self) -> String {
+        solver::solve_within(
+            &self.position.grid,
+            &self.position.supply,
+            solver::MATCH_BUDGET,
+        )
+        .map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text())
+    }
+
+    fn finish(&mut self, winner: Seat, reason: String, events: &mut Vec<Event>) {
+        events.push(Event::public(format!(
+            "{} wins: {reason}.",
+            self.name(winner)
+        )));
+        if let Some(challenge) = self.challenge.take() {
+            events.push(Event::public(format!(
+                "The solver's answer when {} called impossible:\n```\n{}```",
+                self.name(challenge.caller),
+                challenge.truth
+            )));
+        }
+        self.outcome = Some(Outcome { winner, reason });
+    }
+
+    /// Charges the time of the current turn up to `now` to the mover's reserve; true if the
+    /// reserve is spent.
+    fn charge(&mut self, now: DateTime<Utc>) -> bool {
+        let used = (now - self.turn_started).num_milliseconds().max(0);
+        let beyond = used - self.setup.turn_secs * 1000;
+        if let Some(reserve) = self.reserve_ms.get_mut(self.to_move) {
+            if beyond > 0 {
+                *reserve -= beyond;
+            }
+            if *reserve < 0 {
+                *reserve = 0;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn window_over(&self, now: DateTime<Utc>) -> bool {
+        self.challenge.as_ref().is_some_and(|challenge| {
+            now - challenge.started > Duration::seconds(self.setup.window_secs)
+        })
+    }
+
+    fn time_up(&mut self, events: &mut Vec<Event>) {
+        if let Some(challenge) = &self.challenge {
+            let caller = challenge.caller;
+            let reason = format!(
+                "{} did not complete the track within the time after the impossible call",
+                self.name(other(caller))
+            );
+            self.finish(caller, reason, events);
+        } else {
+            let loser = self.to_move;
+            if let Some(reserve) = self.reserve_ms.get_mut(loser) {
+                *reserve = 0;
+            }
+            let reason = format!("{}'s reserve ran out", self.name(loser));
+            self.finish(other(loser), reason, events);
+        }
+    }
+
+    fn place(&mut self, seat: Seat, args: &str, now: DateTime<Utc>) -> Result<Vec<Event>, Refusal> {
+        let items = placement::parse_place(args).map_err(Refusal::new)?;
+        placement::check(&self.position.grid, &self.position.supply, &items)
+            .map_err(|error| Refusal::new(error.to_string()))?;
+        let mut events = Vec::new();
+        if self.challenge.is_none() && self.charge(now) {
+            self.time_up(&mut events);
+            return Ok(events);
+        }
+        placement::apply(&mut self.position.grid, &mut self.position.supply, &items);
+        let listed: Vec<String> = items
+            .iter()
+            .map(|(square, piece)| format!("{} on {square}", piece.describe()))
+            .collect();
+        events.push(Event::public(format!(
+            "{} places {}.",
+            self.name(seat),
+            listed.join(", ")
+        )));
+        if solver::complete_reading(&self.position.grid).is_some() {
+            self.finish(seat, "the circuit is complete".to_string(), &mut events);
+            return Ok(events);
+        }
+        if self.challenge.is_some() {
+            events.push(Event::public(format!(
+                "{} may keep placing until the circuit is complete, or concede.",
+                self.name(seat)
+            )));
+        } else {
+            self.to_move = other(seat);
+            self.turn_started = now;
+            events.push(Event::public(format!(
+                "{} to move.",
+                self.name(self.to_move)
+            )));
+        }
+        Ok(events)
+    }
+
+    fn impossible(&mut self, seat: Seat, now: DateTime<Utc>) -> Result<Vec<Event>, Refusal> {
+        if self.challenge.is_some() {
+            return Err(Refusal::new(
+                "impossible has been called already; complete the track with place, or concede",
+            ));
+        }
+        let mut events = Vec::new();
+        if self.charge(now) {
+            self.time_up(&mut events);
+            return Ok(events);
+        }
+        let solution = solver::solve_within(
+            &self.position.grid,
+            &self.position.supply,
+            solver::MATCH_BUDGET,
+        );
+        events.push(Event::public(format!(
+            "{} calls impossible: no further placements from the supply can complete the circuit.",
+            self.name(seat)
+        )));
+        match (self.setup.mode, solution) {
+            (Mode::Solver, Some(solution)) => match solution {
+                Solution::Impossible => {
+                    let reason = "the solver proves the circuit cannot be completed".to_string();
+                    self.finish(seat, reason, &mut events);
+                }
+                Solution::Completable(witness) => {
+                    let reason = format!(
+                        "the solver shows the circuit can still be completed:\n```\n{}```",
+                        witness.to_text()
+                    );
+                    self.finish(other(seat), reason, &mut events);
+                }
+            },
+            (mode, solution) => {
+                if mode == Mode::Solver {
+                    events.push(Event::public(
+                        "The solver cannot settle this position within its time, so the call is played out as a challenge.",
+                    ));
+                }
+                let truth =
+                    solution.map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text());
+                events.push(Event::sealed(format!(
+                    "Solver's answer at the call:\n{truth}"
+                )));
+                self.challenge = Some(Challenge {
+                    caller: seat,
+                    started: now,
+                    truth,
+                });
+                self.to_move = other(seat);
+                self.turn_started = now;
+                events.push(Event::public(format!(
+                    "{} has {} to complete the track, placing as often as they like, or to concede.",
+                    self.name(self.to_move),
+                    render::duration_text(self.setup.window_secs * 1000)
+                )));
+            }
+        }
+        Ok(events)
+    }
+}
+
+impl Game for ShortCircuitGame {
+    fn phase(&self) -> Phase {
+        match &self.outcome {
+            Some(outcome) => Phase::Over {
+                ranking: vec![vec![outcome.winner], vec![other(outcome.winner)]],
+            },
+            None => Phase::Turn { seat: self.to_move },
+        }
+    }
+
+    fn time_limit(&self, _options: &Options) -> Option<Duration> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        if let Some(challenge) = &self.challenge {
+            let spent = self.last_action - challenge.started;
+            let left = Duration::seconds(self.setup.window_secs) - spent;
+            return Some(left.max(Duration::zero()));
+        }
+        let reserve = self.reserve_ms.get(self.to_move).copied().unwrap_or(0);
+        Some(Duration::seconds(self.setup.turn_secs) + Duration::milliseconds(reserve))
+    }
+
+    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
+        Err(Refusal::new(
+            "Short Circuit has no secret orders; play with place, impossible or concede in the channel",
+        ))
+    }
+
+    fn resolve(
+        &mut self,
+        _orders: &BTreeMap<Seat, String>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(
+            "Short Circuit has no rounds of secret orders to resolve",
+        ))
+    }
+
+    fn act(
+        &mut self,
+        seat: Seat,
+        word: &str,
+        args: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        if let Some(outcome) = &self.outcome {
+            return Err(Refusal::new(format!(
+                "the match is over; {} won",
+                self.name(outcome.winner)
+            )));
+        }
+        if seat > 1 {
+            return Err(Refusal::new("only the two players of the duel can act"));
+        }
+        let word = word.trim().to_lowercase();
+        if word == "concede" {
+            let mut events = vec![Event::public(format!("{} concedes.", self.name(seat)))];
+            let reason = format!("{} conceded", self.name(seat));
+            self.finish(other(seat), reason, &mut events);
+            return Ok(events);
+        }
+        if word != "place" && word != "impossible" {
+            return Err(Refusal::new(format!(
+                "`{word}` is not a Short Circuit command; use place, impossible or concede"
+            )));
+        }
+        if seat != self.to_move {
+            return Err(Refusal::new(format!(
+                "it is {}'s turn, not yours",
+                self.name(self.to_move)
+            )));
+        }
+        if self.window_over(ctx.now) {
+            let mut events = Vec::new();
+            self.time_up(&mut events);
+            return Ok(events);
+        }
+        let events = if word == "place" {
+            self.place(seat, args, ctx.now)?
+        } else {
+            self.impossible(seat, ctx.now)?
+        };
+        self.last_action = ctx.now;
+        Ok(events)
+    }
+
+    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.outcome.is_none() {
+            self.time_up(&mut events);
+        }
+        events
+    }
+
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        _replacement: Option<&Player>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        let mut events = Vec::new();
+        if self.outcome.is_none() && seat < 2 {
+            let reason = format!("{} left the match", self.name(seat));
+            self.finish(other(seat), reason, &mut events);
+        }
+        events
+    }
+
+    fn rename(&mut self, seat: Seat, name: &str) {
+        if let Some(slot) = self.names.get_mut(seat) {
+            *slot = name.to_string();
+        }
+    }
+
+    fn board(&self) -> Board {
+        Board {
+            text: render::text(self),
+            svg: Some(render::svg(self)),
+        }
+    }
+
+    fn gm_query(&self, text: &str) -> Option<String> {
+        text.trim()
+            .eq_ignore_ascii_case("hint")
+            .then(|| self.hint())
+    }
+
+    fn private_status(&self, seat: Seat) -> String {
+        let reserve = self.reserve_ms.get(seat).copied().unwrap_or(0);
+        let whose = match &self.outcome {
+            Some(outcome) => format!("The match is over; {} won.", self.name(outcome.winner)),
+            None if self.to_move == seat => "It is your turn.".to_string(),
+            None => format!("It is {}'s turn.", self.name(self.to_move)),
+        };
+        format!(
+            "You are {} (seat {}). {whose} Your reserve: {} (plus {} each turn).",
+            self.name(seat),
+            seat + 1,
+            render::duration_text(reserve),
+            render::duration_text(self.setup.turn_secs * 1000)
+        )
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}

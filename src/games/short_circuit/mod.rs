@@ -1,0 +1,178 @@
+//! Short Circuit: two players race to complete one electrical circuit from a common supply of
+//! straight, turn, crossroad and thunder pieces (rules: shared/rules/short-circuit.md).
+//!
+//! Decisions where the rules page is silent:
+//! - Rotation 0 of each piece, rotating clockwise: straight `│` (90: `─`), turn `└` north-east
+//!   (90: `┌`, 180: `┐`, 270: `┘`); crossroad and thunder need no rotation (see [`piece`]).
+//! - `size CxR` and `board=CxR` give columns first, then rows; each side is 2 to 16 squares.
+//! - `first=` takes seat 1 or 2 (counted from 1) or a player's name (an `@` in front is
+//!   ignored); without it a die picks the first player. The setup, secret until `!start`, is
+//!   posted in full when the match starts.
+//! - `turn=` is the turn-piece count when it is a bare number and the time per turn when it
+//!   carries a unit (`turn=5m`); `turns=` and `turntime=` say the same without ambiguity
+//!   (see [`setup`]). The time after an impossible call is `window=` (default 5m).
+//! - Clocks: the turn allowance is used first; what a turn takes beyond it comes off the
+//!   player's reserve, which never refills. `time_limit` is the turn allowance plus the
+//!   mover's reserve. An action that arrives after the mover's time is spent is not applied:
+//!   the mover loses on time instead. During an impossible challenge the clocks stand still
+//!   and only the window runs; it does not restart with each placement.
+//! - "impossible" is answered at once in solver mode; in challenge mode the solver's answer
+//!   at the call is sealed in the audit log and posted when the match ends. The challenged
+//!   player places in turns of 1-3 pieces as often as they like; the caller waits. Calling
+//!   impossible during a challenge is refused.
+//! - Either player may concede at any time; a player who leaves the table loses.
+//! - A board counts as complete only with at least one piece on it (an empty board has no
+//!   loop). A placement is checked against the rules in this order: count, squares, line,
+//!   gaps, supply, touching; the refusal names the first rule broken.
+//! - The solver judges whether a completion exists at all; that is the same as whether one can
+//!   be reached by legal placements (see [`solver`]). During a match (the impossible call, the
+//!   GM's hint) it searches within [`solver::MATCH_BUDGET`] steps (about two seconds); the
+//!   benchmark's positions need far fewer. Should a huge, contrived position exhaust it, an
+//!   impossible call in solver mode is played out as a challenge instead, and the revealed
+//!   answer says "undecided". `referee solve` uses the unbounded [`solve`].
+
+pub mod circuit;
+pub mod game;
+pub mod piece;
+pub mod placement;
+pub mod position;
+pub mod render;
+pub mod setup;
+pub mod solver;
+
+pub use game::ShortCircuitGame;
+pub use piece::{Dir, Kind, Piece, Rotation};
+pub use position::{Grid, Position, Square, Supply};
+pub use solver::{solve, solve_text, solve_within, Solution, Witness};
+
+use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
+
+/// The rules of Short Circuit, as registered with the table.
+pub struct ShortCircuit;
+
+/// The value the table registers.
+pub static SHORT_CIRCUIT_RULES: ShortCircuit = ShortCircuit;
+
+const COMMANDS: &[CommandHelp] = &[
+    CommandHelp {
+        name: "place",
+        usage: "place <square> <piece> <rotation> [<square> <piece> <rotation> ...]",
+        about: "place 1-3 pieces in one line, e.g. `place b2 turn 90 c2 straight 90` (straight, turn, cross, thunder; rotations 0/90/180/270 clockwise from │ and └)",
+    },
+    CommandHelp {
+        name: "impossible",
+        usage: "impossible",
+        about: "claim the circuit can no longer be completed with the remaining supply",
+    },
+    CommandHelp {
+        name: "concede",
+        usage: "concede",
+        about: "give up the match",
+    },
+];
+
+fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
+    let game: ShortCircuitGame =
+        serde_json::from_value(saved.clone()).map_err(|error| LoadError {
+            game: "shortcircuit",
+            reason: error.to_string(),
+        })?;
+    if !game.is_sound() {
+        return Err(LoadError {
+            game: "shortcircuit",
+            reason: "the board, seats or clocks are inconsistent".to_string(),
+        });
+    }
+    Ok(game)
+}
+
+impl Rules for ShortCircuit {
+    fn name(&self) -> &'static str {
+        "shortcircuit"
+    }
+
+    fn about(&self) -> &'static str {
+        "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces"
+    }
+
+    fn players(&self) -> (usize, Option<usize>) {
+        (2, Some(2))
+    }
+
+    fn options(&self) -> &'static [(&'static str, &'static str)] {
+        setup::OPTIONS
+    }
+
+    fn commands(&self) -> &'static [CommandHelp] {
+        COMMANDS
+    }
+
+    fn orders(&self) -> &'static [CommandHelp] {
+        &[]
+    }
+
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        setup::parse(options).map(|_| ())
+    }
+
+    fn check_symbol(&self, _wanted: Option<&str>, _taken: &[String]) -> Result<(), Refusal> {
+        Ok(())
+    }
+
+    fn setup(
+        &self,
+        options: &Options,
+        players: &[Player],
+        ctx: &mut Ctx<'_>,
+    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        let setup = setup::parse(options)?;
+        if players.len() != 2 {
+            return Err(Refusal::new(format!(
+                "Short Circuit is a duel for exactly 2 players, not {}",
+                players.len()
+            )));
+        }
+        let (first, how) = match &setup.first {
+            setup::First::Dice => (ctx.dice.pick("first player", 2), "drawn by die"),
+            setup::First::Named(wanted) => {
+                let wanted = wanted.trim().trim_start_matches('@');
+                let by_seat = wanted
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|seat| (1..=2).contains(seat))
+                    .map(|seat| seat - 1);
+                let by_name = players
+                    .iter()
+                    .position(|player| player.name.eq_ignore_ascii_case(wanted));
+                let seat = by_seat.or(by_name).ok_or_else(|| {
+                    Refusal::new(format!(
+                        "first={wanted} names no player; use seat 1 or 2, or {} or {}",
+                        players[0].name, players[1].name
+                    ))
+                })?;
+                (seat, "chosen by the GM")
+            }
+        };
+        let game = ShortCircuitGame::new(setup.clone(), players, first, ctx.now)?;
+        let text = format!(
+            "Short Circuit begins on a {}x{} board. Supply: {}. Impossible calls: {}. Clocks: {} per turn plus a {} reserve; {} to answer an impossible call. {} moves first ({how}).",
+            setup.cols,
+            setup.rows,
+            setup.supply.describe(),
+            setup.mode.name(),
+            render::duration_text(setup.turn_secs * 1000),
+            render::duration_text(setup.reserve_secs * 1000),
+            render::duration_text(setup.window_secs * 1000),
+            players[first].name
+        );
+        Ok((Box::new(game), vec![Event::public(text)]))
+    }
+
+    fn waitlist(&self) -> bool {
+        false
+    }
+
+    fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
+        Ok(Box::new(load_game(saved)?))
+    }
+}

@@ -1,0 +1,284 @@
+//! The GM's setup: board size, supply, first player, the "impossible" procedure and the clocks.
+//!
+//! Option keys: `board=7x7` (columns x rows, 2 to 16 each way; default 6x6), `straight=8`,
+//! `turn=10`, `cross=3`, `thunder=3` (default 8/10/3/3; 4 to 64 pieces in all), `first=`
+//! (seat number 1 or 2, or a player's name with or without `@`; default: a die decides),
+//! `impossible=challenge|solver` (default challenge), `turntime=5m`, `reserve=5m`,
+//! `window=5m` (the time the opponent has after an "impossible" call).
+//!
+//! `turn` names both the turn pieces and, in the example, the time per turn: a bare
+//! number (`turn=10`) is the count of turn pieces, a duration with a unit (`turn=5m`) is the
+//! time per turn. Since one key can hold one value, the unambiguous `turns=10` (pieces) and
+//! `turntime=5m` (time) exist as well. Durations are a number with `s`, `m`, `h` or `d`,
+//! possibly combined (`1h30m`); a bare number on a time key means minutes.
+
+use super::position::{parse_dimensions, Grid, Supply};
+use crate::games::{Options, Refusal};
+use serde::{Deserialize, Serialize};
+
+/// The option keys and what they mean, for `!help`.
+pub const OPTIONS: &[(&str, &str)] = &[
+    (
+        "board",
+        "board size, columns x rows, 2 to 16 each way (default 6x6)",
+    ),
+    ("straight", "straight pieces in the supply (default 8)"),
+    (
+        "turn",
+        "turn pieces (a number, default 10), or the time per turn (with a unit, like 5m)",
+    ),
+    ("turns", "turn pieces in the supply (same as turn=<number>)"),
+    ("cross", "crossroad pieces in the supply (default 3)"),
+    (
+        "thunder",
+        "thunder (wildcard) pieces in the supply (default 3)",
+    ),
+    (
+        "first",
+        "who goes first: seat 1 or 2, or a player's name (default: a die decides)",
+    ),
+    (
+        "impossible",
+        "challenge (opponent gets the window to complete; default) or solver (instant)",
+    ),
+    (
+        "turntime",
+        "time per turn before the reserve runs (default 5m)",
+    ),
+    (
+        "reserve",
+        "each player's reserve, which never refills (default 5m)",
+    ),
+    (
+        "window",
+        "time to complete the track after an impossible call (default 5m)",
+    ),
+];
+
+/// How an "impossible" call is settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// The seed's procedure: the opponent gets the window to complete the track or concede.
+    Challenge,
+    /// Instant adjudication by the solver.
+    Solver,
+}
+
+impl Mode {
+    /// The option value naming this mode.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Challenge => "challenge",
+            Mode::Solver => "solver",
+        }
+    }
+}
+
+/// Who the GM named to go first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum First {
+    /// A die decides at the start.
+    Dice,
+    /// Seat 1 or 2 as the GM wrote it (counted from 1), or a player's name.
+    Named(String),
+}
+
+/// The whole setup, read from the options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// Columns of the board.
+    pub cols: usize,
+    /// Rows of the board.
+    pub rows: usize,
+    /// The supply at the start.
+    pub supply: Supply,
+    /// Who goes first.
+    pub first: First,
+    /// How an "impossible" call is settled.
+    pub mode: Mode,
+    /// Seconds per turn before the reserve runs.
+    pub turn_secs: i64,
+    /// Seconds of reserve per player.
+    pub reserve_secs: i64,
+    /// Seconds the opponent has after an "impossible" call.
+    pub window_secs: i64,
+}
+
+/// Reads a duration such as `5m`, `90s`, `1h30m` or `2d`; a bare number is minutes.
+pub fn parse_duration(text: &str) -> Option<i64> {
+    let text = text.trim().to_lowercase();
+    if text.is_empty() {
+        return None;
+    }
+    if let Ok(minutes) = text.parse::<i64>() {
+        return (0..=525_600).contains(&minutes).then_some(minutes * 60);
+    }
+    let mut total: i64 = 0;
+    let mut number = String::new();
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1,
+            'm' => 60,
+            'h' => 3600,
+            'd' => 86_400,
+            _ => return None,
+        };
+        let value: i64 = number.parse().ok().filter(|v| *v <= 1_000_000)?;
+        number.clear();
+        total = total.checked_add(value * unit)?;
+    }
+    (number.is_empty() && total <= 366 * 86_400).then_some(total)
+}
+
+fn count(options: &Options, key: &str, default: u32) -> Result<u32, Refusal> {
+    match options.get(key) {
+        None => Ok(default),
+        Some(value) => value
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|count| *count <= 64)
+            .ok_or_else(|| {
+                Refusal::new(format!(
+                    "{key}={value} is not a count; use a number from 0 to 64"
+                ))
+            }),
+    }
+}
+
+fn duration(key: &str, value: Option<&String>) -> Result<i64, Refusal> {
+    match value {
+        None => Ok(300),
+        Some(value) => parse_duration(value)
+            .filter(|secs| *secs > 0)
+            .ok_or_else(|| {
+                Refusal::new(format!(
+                "{key}={value} is not a duration; use a number with s, m, h or d, such as 5m or 2h"
+            ))
+            }),
+    }
+}
+
+/// Reads and checks the options (unknown keys are refused).
+pub fn parse(options: &Options) -> Result<Setup, Refusal> {
+    for key in options.keys() {
+        if !OPTIONS.iter().any(|(known, _)| known == key) {
+            return Err(Refusal::new(format!(
+                "Short Circuit has no option `{key}`; it takes board, straight, turn, turns, cross, thunder, first, impossible, turntime, reserve and window"
+            )));
+        }
+    }
+    let (cols, rows) = match options.get("board") {
+        None => (6, 6),
+        Some(value) => parse_dimensions(value).ok_or_else(|| {
+            Refusal::new(format!(
+                "board={value} is not a size; write columns x rows, such as 7x7"
+            ))
+        })?,
+    };
+    Grid::new(cols, rows).map_err(Refusal::new)?;
+    let turn_value = options.get("turn");
+    let turn_is_time = turn_value.is_some_and(|value| value.trim().parse::<u32>().is_err());
+    if turn_is_time && options.contains_key("turntime") {
+        return Err(Refusal::new(
+            "the time per turn is given twice (turn= and turntime=); keep one",
+        ));
+    }
+    if !turn_is_time && turn_value.is_some() && options.contains_key("turns") {
+        return Err(Refusal::new(
+            "the number of turn pieces is given twice (turn= and turns=); keep one",
+        ));
+    }
+    let turn_count = if turn_is_time || options.contains_key("turns") {
+        count(options, "turns", 10)?
+    } else {
+        count(options, "turn", 10)?
+    };
+    let supply = Supply {
+        straight: count(options, "straight", 8)?,
+        turn: turn_count,
+        cross: count(options, "cross", 3)?,
+        thunder: count(options, "thunder", 3)?,
+    };
+    if !(4..=64).contains(&supply.total()) {
+        return Err(Refusal::new(format!(
+            "the supply holds {} pieces; it must hold 4 to 64",
+            supply.total()
+        )));
+    }
+    let first = match options.get("first").map(|value| value.trim()) {
+        None | Some("") => First::Dice,
+        Some(value)
+            if value.eq_ignore_ascii_case("dice") || value.eq_ignore_ascii_case("random") =>
+        {
+            First::Dice
+        }
+        Some(value) => First::Named(value.to_string()),
+    };
+    let mode = match options.get("impossible").map(|v| v.trim().to_lowercase()) {
+        None => Mode::Challenge,
+        Some(value) if value == "challenge" => Mode::Challenge,
+        Some(value) if value == "solver" => Mode::Solver,
+        Some(value) => {
+            return Err(Refusal::new(format!(
+                "impossible={value} is not a procedure; use challenge or solver"
+            )))
+        }
+    };
+    let turn_time = if turn_is_time {
+        duration("turn", turn_value)?
+    } else {
+        duration("turntime", options.get("turntime"))?
+    };
+    Ok(Setup {
+        cols,
+        rows,
+        supply,
+        first,
+        mode,
+        turn_secs: turn_time,
+        reserve_secs: duration("reserve", options.get("reserve"))?,
+        window_secs: duration("window", options.get("window"))?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(pairs: &[(&str, &str)]) -> Options {
+        pairs
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn durations_read_units_and_bare_minutes() {
+        assert_eq!(parse_duration("5m"), Some(300));
+        assert_eq!(parse_duration("1h30m"), Some(5400));
+        assert_eq!(parse_duration("2D"), Some(172_800));
+        assert_eq!(parse_duration("7"), Some(420));
+        assert_eq!(parse_duration("5 minutes"), None);
+        assert_eq!(parse_duration("m"), None);
+    }
+
+    #[test]
+    fn turn_is_a_count_or_a_time_by_its_value() {
+        let setup = parse(&options(&[("turn", "12"), ("turntime", "2h")])).unwrap();
+        assert_eq!((setup.supply.turn, setup.turn_secs), (12, 7200));
+        let setup = parse(&options(&[("turn", "5m"), ("turns", "9")])).unwrap();
+        assert_eq!((setup.supply.turn, setup.turn_secs), (9, 300));
+        assert!(parse(&options(&[("turn", "5m"), ("turntime", "5m")])).is_err());
+        assert!(parse(&options(&[("turn", "5"), ("turns", "5")])).is_err());
+        let defaults = parse(&Options::new()).unwrap();
+        assert_eq!((defaults.cols, defaults.rows), (6, 6));
+        assert_eq!(defaults.supply.total(), 24);
+        assert_eq!(defaults.mode, Mode::Challenge);
+        assert_eq!(defaults.first, First::Dice);
+    }
+}

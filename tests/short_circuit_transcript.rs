@@ -1,0 +1,104 @@
+//! Short Circuit through the real binary: the GM's secret setup by DM, placements and
+//! refusals, the GM's hint by DM, an impossible call answered by completing the track, a
+//! player losing on time; and `referee solve FILE` on the rules page's position format.
+
+mod common;
+
+use common::referee;
+
+const OPENING: &str = "\
+gm #duel: !new shortcircuit seed=9
+gm dm: setup board=4x4 straight=4 turn=4 cross=0 thunder=0 first=ann impossible=challenge turntime=5m reserve=5m
+ann #duel: !join
+bob #duel: !join
+gm #duel: !start
+ann #duel: !place a1 turn 90 b1 straight 90 c1 turn 180
+bob #duel: !place a2 straight 0 d1 turn 0
+clock +2m
+bob #duel: !place a2 straight 0
+gm dm: hint
+ann dm: hint
+ann #duel: !place b3 turn 0
+";
+
+#[test]
+fn an_impossible_call_answered_by_completing_the_track() {
+    let script = format!(
+        "{OPENING}ann #duel: !impossible\nbob #duel: !place c2 straight 0\nbob #duel: !place a3 turn 0 b3 straight 90 c3 turn 270\n"
+    );
+    let (ok, out, err) = referee(&["script"], Some(&script));
+    assert!(ok, "{err}");
+    assert!(
+        !out.split("starts with")
+            .next()
+            .unwrap()
+            .lines()
+            .any(|l| l.starts_with("#duel") && l.contains("board=4x4")),
+        "the setup is secret before the start"
+    );
+    assert!(out.contains("#duel <- The GM's secret setup: board=4x4"));
+    assert!(out.contains("ann moves first (chosen by the GM)."));
+    assert!(
+        out.contains("#duel <- bob: pieces placed together must stand in one row or one column")
+    );
+    assert!(out.contains("dm gm <- Game #1: completable"));
+    assert!(
+        out.contains("dm ann <- No order is awaited from you in game #1 now."),
+        "only the GM gets hints"
+    );
+    assert!(out.contains("#duel <- ann: at least one placed piece must touch a piece already on the board (touching is enough: the connections need not match)"));
+    assert!(out.contains(
+        "#duel <- bob has 5m to complete the track, placing as often as they like, or to concede."
+    ));
+    assert!(
+        out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_player_whose_reserve_runs_out_loses() {
+    let script = format!("{OPENING}clock +11m\n");
+    let (ok, out, err) = referee(&["script"], Some(&script));
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("#duel <- ann's turn ends (the deadline passed)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn solve_reads_the_position_format_and_prints_a_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = dir.path().join("position.txt");
+    std::fs::write(
+        &position,
+        "size 6x6\nsupply straight=3 turn=4 cross=1 thunder=0\n. . . . . .\n. ┌ ─ ┐ . .\n. │ . │ . .\n. └ ─ ┼ ─ ┐\n. . . │ . │\n. . . └ ─ ┘\n",
+    )
+    .unwrap();
+    let (ok, out, err) = referee(&["solve", position.to_str().unwrap()], None);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("completable\nsize 6x6\n"),
+        "the rules page's example is already one loop: {out}"
+    );
+    std::fs::write(
+        &position,
+        "size 3x3\nsupply straight=0 turn=0 cross=0 thunder=0\n┌ . .\n. . .\n. . .\n",
+    )
+    .unwrap();
+    let (ok, out, _) = referee(&["solve", position.to_str().unwrap()], None);
+    assert!(ok);
+    assert!(out.starts_with("impossible"), "{out}");
+    std::fs::write(&position, "size 3x3\nthis is not a board\n").unwrap();
+    let (ok, _, err) = referee(&["solve", position.to_str().unwrap()], None);
+    assert!(!ok);
+    assert!(
+        err.contains("is not a position in the text format"),
+        "{err}"
+    );
+}
