@@ -82,7 +82,7 @@ fn settings(path: Option<&PathBuf>) -> Result<Config> {
     Ok(config::load(&text, std::env::vars())?)
 }
 
-fn sqlite_url(db: &PathBuf) -> String {
+fn sqlite_url(db: &std::path::Path) -> String {
     format!("sqlite://{}", db.display())
 }
 
@@ -133,7 +133,7 @@ async fn run(cli: Cli) -> Result<()> {
                 })?
                 .with_timezone(&chrono::Utc);
             let url = db
-                .as_ref()
+                .as_deref()
                 .map(sqlite_url)
                 .unwrap_or_else(|| "sqlite::memory:".to_string());
             let service = service(&config, Some(url)).await?;
@@ -155,7 +155,7 @@ async fn run(cli: Cli) -> Result<()> {
             service.store().close().await;
         }
         Command::Local { db, pictures } => {
-            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
             let stdout = std::io::stdout();
             let mut runner = Runner::new(
                 service,
@@ -197,7 +197,7 @@ async fn run(cli: Cli) -> Result<()> {
             std::io::stdout().flush()?;
         }
         Command::Replay { game, db } => {
-            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
             let report = replay(&service, game).await?;
             if report.matches() {
                 println!(
@@ -224,7 +224,7 @@ async fn run(cli: Cli) -> Result<()> {
             println!("{answer}");
         }
         Command::Export { game, db, secret } => {
-            let service = service(&config, db.as_ref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
             match export(&service, game, secret).await? {
                 Some(value) => println!("{}", serde_json::to_string_pretty(&value)?),
                 None => bail!("there is no game #{game}"),

@@ -90,9 +90,9 @@ async fn every_order_in_resolves_early() {
     ))
     .await;
     assert!(out.contains("#dice <- Orders for guesses for round 1 (every order is in):"));
-    let late = play(&format!(
-        "alice #dice: !new dicey seed=7 early=off\nbob #dice: !join\ncarol #dice: !join\nalice #dice: !start\nbob dm: guess 1\ncarol dm: guess 2\n"
-    ))
+    let late = play(
+        "alice #dice: !new dicey seed=7 early=off\nbob #dice: !join\ncarol #dice: !join\nalice #dice: !start\nbob dm: guess 1\ncarol dm: guess 2\n",
+    )
     .await;
     assert!(
         !late.contains("Orders for guesses"),
