@@ -3,37 +3,34 @@
 
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 
-/// Reads a duration like `48h`, `2d`, `1d12h`, `90m` or `30s` (a sum of number+unit parts).
+/// Reads a duration like `48h`, `2d`, `1d12h`, `90m`, `30s` or `36 hours`: a sum of
+/// number+unit parts, the unit a letter (`w d h m s`) or its word (`days`, `min`, ...).
+/// Every game's time options read through this, so players learn one way to write time.
 pub fn parse_duration(text: &str) -> Option<Duration> {
     let text = text.trim().to_ascii_lowercase();
-    if text.is_empty() {
-        return None;
-    }
+    let mut rest = text.as_str();
     let mut total = Duration::zero();
-    let mut number = String::new();
-    let mut saw_part = false;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let amount: i64 = number.parse().ok()?;
-        number.clear();
-        let part = match c {
-            'w' => Duration::try_weeks(amount)?,
-            'd' => Duration::try_days(amount)?,
-            'h' => Duration::try_hours(amount)?,
-            'm' => Duration::try_minutes(amount)?,
-            's' => Duration::try_seconds(amount)?,
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let amount: i64 = rest[..digits].parse().ok()?;
+        rest = rest[digits..].trim_start();
+        let letters = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let part = match &rest[..letters] {
+            "w" | "week" | "weeks" => Duration::try_weeks(amount)?,
+            "d" | "day" | "days" => Duration::try_days(amount)?,
+            "h" | "hour" | "hours" => Duration::try_hours(amount)?,
+            "m" | "min" | "mins" | "minute" | "minutes" => Duration::try_minutes(amount)?,
+            "s" | "sec" | "secs" | "second" | "seconds" => Duration::try_seconds(amount)?,
             _ => return None,
         };
         total = total.checked_add(&part)?;
-        saw_part = true;
+        rest = rest[letters..].trim_start();
     }
-    if !number.is_empty() || !saw_part || total <= Duration::zero() {
-        return None;
-    }
-    Some(total)
+    (total > Duration::zero()).then_some(total)
 }
 
 /// Reads a UTC instant: `2026-12-01 18:00 UTC`, `2026-12-01 18:00`, `2026-12-01T18:00:00Z`.
@@ -113,6 +110,12 @@ mod tests {
         assert_eq!(parse_duration("12"), None);
         assert_eq!(parse_duration("0h"), None);
         assert_eq!(parse_duration("99999999999999999999d"), None);
+        assert_eq!(parse_duration("36 hours"), Some(Duration::hours(36)));
+        assert_eq!(parse_duration("1 day 12h"), Some(Duration::hours(36)));
+        assert_eq!(parse_duration("5 minutes"), Some(Duration::minutes(5)));
+        assert_eq!(parse_duration("2026-12-01 18:00"), None);
+        assert_eq!(parse_duration("h"), None);
+        assert_eq!(parse_duration(""), None);
         assert_eq!(format_duration(Duration::hours(52)), "2d 4h");
     }
 

@@ -44,8 +44,9 @@ pub mod turn;
 
 use self::colour::Colour;
 use self::effect::check_on;
-use self::parse::{canonical, parse_duration, parse_order, Order, OrderError};
+use self::parse::{canonical, parse_order, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN};
+use crate::chat::duration::parse_duration;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };

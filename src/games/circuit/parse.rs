@@ -1,9 +1,8 @@
 //! Players' words: the DM orders `move`, `stay`, `effect <action> [N] <trigger>` (or
-//! `effect none`), and durations for the `turn` and `claim` options.
+//! `effect none`).
 
 use super::effect::{check_alone, Action, Effect, EffectError, Trigger};
 use super::state::Choice;
-use chrono::Duration;
 
 /// A parsed DM order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,36 +107,6 @@ pub fn canonical(order: Order) -> String {
     }
 }
 
-/// Reads a duration like `48h`, `2d`, `1d12h`, `90m` (a sum of number+unit parts).
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim().to_lowercase();
-    let mut total = Duration::zero();
-    let mut number = String::new();
-    let mut saw_part = false;
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let amount: i64 = number.parse().ok()?;
-        number.clear();
-        let part = match c {
-            'w' => Duration::try_weeks(amount)?,
-            'd' => Duration::try_days(amount)?,
-            'h' => Duration::try_hours(amount)?,
-            'm' => Duration::try_minutes(amount)?,
-            's' => Duration::try_seconds(amount)?,
-            _ => return None,
-        };
-        total = total.checked_add(&part)?;
-        saw_part = true;
-    }
-    if !number.is_empty() || !saw_part || total <= Duration::zero() {
-        return None;
-    }
-    Some(total)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,12 +131,5 @@ mod tests {
             too_far,
             OrderError::Effect(EffectError::TooFar(_))
         ));
-    }
-
-    #[test]
-    fn durations_read_like_the_table() {
-        assert_eq!(parse_duration("1d12h"), Some(Duration::hours(36)));
-        assert_eq!(parse_duration("12"), None);
-        assert_eq!(parse_duration("0h"), None);
     }
 }

@@ -43,6 +43,7 @@ pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps
 pub use play::{Match, Seated, Settings, Stage};
 pub use roller::{FixedRolls, Roller};
 
+use crate::chat::duration::parse_duration;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };
@@ -88,21 +89,6 @@ const COMMANDS: &[CommandHelp] = &[
         about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice.",
     },
 ];
-
-/// Reads the `turn` option: a whole number followed by s, m, h or d.
-fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim().to_ascii_lowercase();
-    let split = text.find(|c: char| !c.is_ascii_digit())?;
-    let (number, unit) = text.split_at(split);
-    let n: i64 = number.parse().ok().filter(|n| *n > 0 && *n < 100_000)?;
-    match unit.trim() {
-        "s" | "sec" | "secs" | "seconds" => Some(Duration::seconds(n)),
-        "m" | "min" | "mins" | "minutes" => Some(Duration::minutes(n)),
-        "h" | "hour" | "hours" => Some(Duration::hours(n)),
-        "d" | "day" | "days" => Some(Duration::days(n)),
-        _ => None,
-    }
-}
 
 /// Reads the GM's options into [`Settings`], refusing anything unknown.
 pub fn settings(options: &Options) -> Result<Settings, Refusal> {

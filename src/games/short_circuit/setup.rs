@@ -104,34 +104,15 @@ pub struct Setup {
     pub window_secs: i64,
 }
 
-/// Reads a duration such as `5m`, `90s`, `1h30m` or `2d`; a bare number is minutes.
+/// Reads a duration in seconds, as the table reads time (`5m`, `90s`, `1h30m`, `2d`), and
+/// a bare number as minutes (`0` allowed: no reserve); at most a year.
 pub fn parse_duration(text: &str) -> Option<i64> {
-    let text = text.trim().to_lowercase();
-    if text.is_empty() {
-        return None;
-    }
-    if let Ok(minutes) = text.parse::<i64>() {
-        return (0..=525_600).contains(&minutes).then_some(minutes * 60);
-    }
-    let mut total: i64 = 0;
-    let mut number = String::new();
-    for c in text.chars() {
-        if c.is_ascii_digit() {
-            number.push(c);
-            continue;
-        }
-        let unit = match c {
-            's' => 1,
-            'm' => 60,
-            'h' => 3600,
-            'd' => 86_400,
-            _ => return None,
-        };
-        let value: i64 = number.parse().ok().filter(|v| *v <= 1_000_000)?;
-        number.clear();
-        total = total.checked_add(value * unit)?;
-    }
-    (number.is_empty() && total <= 366 * 86_400).then_some(total)
+    let text = text.trim();
+    let seconds = match text.parse::<i64>() {
+        Ok(minutes) => minutes.checked_mul(60).filter(|s| *s >= 0)?,
+        Err(_) => crate::chat::duration::parse_duration(text)?.num_seconds(),
+    };
+    (seconds <= 366 * 86_400).then_some(seconds)
 }
 
 fn count(options: &Options, key: &str, default: u32) -> Result<u32, Refusal> {
@@ -263,7 +244,7 @@ mod tests {
         assert_eq!(parse_duration("1h30m"), Some(5400));
         assert_eq!(parse_duration("2D"), Some(172_800));
         assert_eq!(parse_duration("7"), Some(420));
-        assert_eq!(parse_duration("5 minutes"), None);
+        assert_eq!(parse_duration("5 minutes"), Some(300));
         assert_eq!(parse_duration("m"), None);
     }
 

@@ -37,6 +37,7 @@ pub mod state;
 use self::parse::{parse_order, Order};
 use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round_lines, who};
 use self::state::{Move, MoveOrder, Stage, TagState};
+use crate::chat::duration::parse_duration;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };
@@ -86,23 +87,6 @@ const RESERVED: &[&str] = &[
     "underworld",
     ":underworld:",
 ];
-
-/// Reads a duration like `36h`, `2d`, `90m`.
-fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim().to_ascii_lowercase();
-    let split = text.find(|c: char| !c.is_ascii_digit())?;
-    let (number, unit) = text.split_at(split);
-    let number: i64 = number.parse().ok()?;
-    let minutes = match unit.trim() {
-        "m" | "min" | "mins" | "minutes" => number,
-        "h" | "hours" | "hour" => number.checked_mul(60)?,
-        "d" | "days" | "day" => number.checked_mul(24 * 60)?,
-        _ => return None,
-    };
-    (1..=30 * 24 * 60)
-        .contains(&minutes)
-        .then(|| Duration::minutes(minutes))
-}
 
 impl Rules for Tag {
     fn name(&self) -> &'static str {
