@@ -9,7 +9,7 @@ use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Options, Player, Rules};
 use referee::picture::png_from_svg;
 
-fn board_after(turns: usize) -> String {
+fn board_after(turns: usize, bigtop: &str) -> String {
     let players: Vec<Player> = ["ann", "bob", "cat"]
         .iter()
         .enumerate()
@@ -24,8 +24,9 @@ fn board_after(turns: usize) -> String {
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
         dice: &mut dice,
     };
+    let options = Options::from([("bigtop".to_string(), bigtop.to_string())]);
     let (mut game, _) = CARCASSONNE_RULES
-        .setup(&Options::new(), &players, &mut ctx)
+        .setup(&options, &players, &mut ctx)
         .unwrap();
     for _ in 0..turns {
         game.timeout(&mut ctx);
@@ -55,10 +56,10 @@ fn check(name: &str, svg: &str) {
 
 #[test]
 fn the_start_position_with_the_drawn_tile_preview() {
-    check("carcassonne_start.svg", &board_after(0));
+    check("carcassonne_start.svg", &board_after(0, "off"));
 }
 
 #[test]
 fn a_map_after_thirty_tiles() {
-    check("carcassonne_30_tiles.svg", &board_after(30));
+    check("carcassonne_30_tiles.svg", &board_after(30, "off"));
 }
