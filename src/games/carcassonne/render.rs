@@ -223,11 +223,11 @@ fn big_top(face_down: bool, out: &mut String) {
 
 /// A pyramid of acrobats: two discs below, the third on their shoulders.
 fn pyramid(fills: &[&str], out: &mut String) {
-    const SPOTS: [(f32, f32); 3] = [(0.4, 0.6), (0.6, 0.6), (0.5, 0.41)];
+    const SPOTS: [(f32, f32); 3] = [(0.38, 0.62), (0.62, 0.62), (0.5, 0.4)];
     for (fill, (x, y)) in fills.iter().zip(SPOTS) {
         let _ = write!(
             out,
-            "<circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.1\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"0.03\"/><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.04\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.01\"/>"
+            "<circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.12\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"0.03\"/><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.045\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.01\"/>"
         );
     }
 }
