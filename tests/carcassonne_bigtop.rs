@@ -621,3 +621,24 @@ fn the_token_stays_out_of_the_public_log_until_it_is_revealed() {
     assert!(ok, "{replay}{err}");
     assert!(replay.contains("match the log"));
 }
+
+#[test]
+fn a_ringmaster_in_a_field_earns_its_bonus_at_the_end() {
+    let mut m = bigtop(2, &animal_tokens());
+    put(&mut m, "E", 0, -1, 180); // closes D's city
+    figure(&mut m, 0, 0, 2, Figure::Ringmaster); // Red's ringmaster in the field along D's city
+    put(&mut m, "AC1", 0, 1, 0);
+    let (m, happened) = Match::from_map(m, Vec::new(), 0);
+    let [Happening::Ended(finale)] = happened.as_slice() else {
+        panic!("{happened:?}");
+    };
+    let [field] = finale.features.as_slice() else {
+        panic!("{finale:?}");
+    };
+    assert_eq!((field.kind, field.points), (Kind::Field, 3));
+    assert_eq!(
+        (field.ringmasters[0].tiles, field.ringmasters[0].points),
+        (1, 2)
+    );
+    assert_eq!(m.map.scores(), &[5, 0]);
+}
