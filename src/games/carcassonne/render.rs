@@ -79,9 +79,15 @@ fn anchor(shape: &Shape, part: &Part) -> (f32, f32) {
                 }
             }
         }
-        Kind::Road => sides(part.edges)
-            .next()
-            .map_or((0.5, 0.5), |d| inward(mid(d), 0.45)),
+        Kind::Road => {
+            let k = match shape.centre {
+                Centre::Circus | Centre::Acrobats => 0.3,
+                Centre::Empty | Centre::Monastery => 0.45,
+            };
+            sides(part.edges)
+                .next()
+                .map_or((0.5, 0.5), |d| inward(mid(d), k))
+        }
         Kind::Field => {
             let hs: Vec<usize> = (0..8).filter(|h| part.halves & (1 << h) != 0).collect();
             let n = hs.len().max(1) as f32;
@@ -106,9 +112,25 @@ fn anchor(shape: &Shape, part: &Part) -> (f32, f32) {
                     _ => x = x.max(0.38),
                 }
             }
+            if matches!(shape.centre, Centre::Circus | Centre::Acrobats) {
+                return clear_of_the_space((x, y));
+            }
             (x, y)
         }
         Kind::Monastery => (0.5, 0.52),
+    }
+}
+
+/// Moves a field's mark off the circus or acrobat space in the middle of the tile.
+fn clear_of_the_space((x, y): (f32, f32)) -> (f32, f32) {
+    let (dx, dy) = (x - 0.5, y - 0.5);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len >= 0.3 {
+        (x, y)
+    } else if len < 0.01 {
+        (0.2, 0.8)
+    } else {
+        (0.5 + dx * 0.3 / len, 0.5 + dy * 0.3 / len)
     }
 }
 
