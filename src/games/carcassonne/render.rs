@@ -547,5 +547,49 @@ mod tests {
         assert!(svg.contains("Ann 0 pts, 7 left"));
         assert!(svg.contains("V at 270"));
         assert!(svg.contains("#ffd400"));
+        assert!(!svg.contains("Big Top"), "no expansion, no footer");
+    }
+
+    #[test]
+    fn the_big_top_a_full_pyramid_and_a_ringmaster_are_drawn() {
+        use super::super::circus::Animal;
+        let mut map = Map::with_big_top(2, vec![Animal::Seal]);
+        let placed = ["D", "AC1", "BT1"]
+            .iter()
+            .zip([(0, 0, 0), (0, 1, 0), (-1, 0, 270)])
+            .map(|(name, (x, y, d))| map.put_named(name, x, y, d));
+        assert!(placed.collect::<Result<Vec<_>, _>>().is_ok());
+        for seat in [0, 1, 1] {
+            assert!(map.add_acrobat(seat, 1, 0, 1).is_ok());
+        }
+        assert!(map.place_figure(0, 0, 1, Figure::Ringmaster).is_ok());
+        assert!(map.raise_big_top(2).is_some());
+        let colours = vec!["red".to_string(), "blue".to_string()];
+        let names = vec!["Ann".to_string(), "Bob".to_string()];
+        let svg = board_svg(
+            &map,
+            &View {
+                colours: &colours,
+                names: &names,
+                pending: None,
+                legal: &[],
+                last: Some(2),
+            },
+        );
+        let discs = |fill: &str| svg.matches(&format!("r=\"0.12\" fill=\"{fill}\"")).count();
+        assert_eq!(
+            (discs("#d62728"), discs("#1f5fd6")),
+            (1, 2),
+            "three acrobats"
+        );
+        assert_eq!(svg.matches(">?</text>").count(), 1, "the face-down token");
+        assert_eq!(
+            svg.matches("width=\"0.14\" height=\"0.12\"").count(),
+            1,
+            "one top hat"
+        );
+        assert!(svg.contains("Ann 0 pts, 6 left</text>"));
+        assert!(svg.contains("Bob 0 pts, 5 left +ringmaster</text>"));
+        assert!(svg.contains("Big Top tokens revealed: none yet (0 face down in the stack)"));
     }
 }
