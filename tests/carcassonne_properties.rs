@@ -1,16 +1,23 @@
-//! Random full games of Carcassonne: they never panic, place all 72 tiles less the discards,
-//! send home every follower the rules send home, never score a feature twice, and load back
-//! from their saved state. `PROPTEST_CASES` raises the number of games (64 by default).
+//! Random full games of Carcassonne, with Under the Big Top on and off: they never panic, place
+//! every tile less the discards, send home every follower the rules send home (meeples,
+//! acrobats and ringmasters are all accounted for), never lower a score, never score a feature
+//! twice, account for every point, end with a ranking, and load back from their saved state.
+//! `PROPTEST_CASES` raises the number of games (64 by default).
 
 use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
-use referee::games::carcassonne::map::FOLLOWERS;
+use referee::games::carcassonne::circus::animal_tokens;
+use referee::games::carcassonne::map::{Figure, FOLLOWERS};
 use referee::games::carcassonne::play::{Match, Stage};
-use referee::games::carcassonne::tiles::{base_box, START};
+use referee::games::carcassonne::tiles::{base_box, bigtop_box, START};
 use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Phase, Player, Rules};
 
 fn deck(seed: u64) -> Vec<u8> {
+    shuffled(seed, false)
+}
+
+fn shuffled(seed: u64, bigtop: bool) -> Vec<u8> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let mut dice = Dice::new(Seed(bytes));
@@ -18,15 +25,49 @@ fn deck(seed: u64) -> Vec<u8> {
     if let Some(i) = deck.iter().position(|&k| k == START) {
         deck.remove(i);
     }
+    if bigtop {
+        deck.extend(bigtop_box());
+    }
     dice.shuffle("tile order", &mut deck);
     deck
 }
 
+fn new_match(seed: u64, players: usize, bigtop: bool) -> Match {
+    let deck = shuffled(seed, bigtop);
+    if bigtop {
+        let mut tokens = animal_tokens();
+        let mut dice = Dice::new(Seed([seed as u8; 32]));
+        dice.shuffle("animal tokens", &mut tokens);
+        Match::with_big_top(players, deck, tokens).0
+    } else {
+        Match::new(players, deck).0
+    }
+}
+
 fn check_followers(m: &Match) -> Result<(), TestCaseError> {
     for seat in 0..m.map.supply().len() {
-        let on_map = m.map.followers().iter().filter(|f| f.seat == seat).count();
+        let meeples = m
+            .map
+            .followers()
+            .iter()
+            .filter(|f| f.seat == seat && f.figure == Figure::Meeple)
+            .count();
+        let ringmasters = m
+            .map
+            .followers()
+            .iter()
+            .filter(|f| f.seat == seat && f.figure == Figure::Ringmaster)
+            .count();
         let supply = usize::from(m.map.supply()[seat]);
-        prop_assert_eq!(on_map + supply, usize::from(FOLLOWERS));
+        let acrobats = m.map.acrobats_of(seat);
+        prop_assert_eq!(meeples + acrobats + supply, usize::from(FOLLOWERS));
+        match m.map.circus() {
+            Some(c) => prop_assert_eq!(ringmasters + usize::from(c.ringmaster_home(seat)), 1),
+            None => prop_assert_eq!(ringmasters, 0),
+        }
+    }
+    if let Some(c) = m.map.circus() {
+        prop_assert!(c.pyramids().iter().all(|p| p.acrobats.len() <= 3));
     }
     for f in m.map.followers() {
         let root = m.map.feature_of(f);
@@ -42,10 +83,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn random_games_play_out_cleanly(seed in any::<u64>(), players in 2usize..=5, choices in proptest::collection::vec(any::<u16>(), 150)) {
-        let (mut m, _) = Match::new(players, deck(seed));
+    fn random_games_play_out_cleanly(seed in any::<u64>(), players in 2usize..=6, bigtop in any::<bool>(), choices in proptest::collection::vec(any::<u16>(), 150)) {
+        let players = if bigtop { players } else { players.min(5) };
+        let mut m = new_match(seed, players, bigtop);
         let mut pick = choices.into_iter().cycle();
         let mut turns = 0;
+        let mut scores = m.map.scores().to_vec();
         loop {
             match m.stage() {
                 Stage::Place(kind) => {
@@ -54,24 +97,44 @@ proptest! {
                     let (x, y, r) = legal[usize::from(pick.next().unwrap_or(0)) % legal.len()];
                     prop_assert!(m.place(x, y, r).is_ok());
                 }
-                Stage::Follower(tile) => {
-                    let options = m.map.follower_options(m.seat(), tile);
-                    let choice = usize::from(pick.next().unwrap_or(0)) % (options.len() + 1);
-                    prop_assert!(m.finish(options.get(choice).copied()).is_ok());
-                    check_followers(&m)?;
+                Stage::Follower(_) => {
+                    let options = m.choices().all();
+                    let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
+                    prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
                 }
                 Stage::Over => break,
             }
+            if !matches!(m.stage(), Stage::Follower(_)) {
+                check_followers(&m)?;
+            }
+            for (before, now) in scores.iter().zip(m.map.scores()) {
+                prop_assert!(now >= before, "a score fell");
+            }
+            scores = m.map.scores().to_vec();
             turns += 1;
-            prop_assert!(turns < 400);
+            prop_assert!(turns < 500);
         }
-        prop_assert_eq!(m.map.tiles().len() + m.discarded().len(), 72);
+        let tiles = if bigtop { 92 } else { 72 };
+        prop_assert_eq!(m.map.tiles().len() + m.discarded().len(), tiles);
         let mut seen = std::collections::BTreeSet::new();
         for s in m.map.history() {
             prop_assert!(seen.insert(s.feature), "feature {} scored twice", s.feature);
         }
-        let total: u32 = m.map.history().iter().map(|s| s.points * s.winners.len() as u32).sum();
-        prop_assert_eq!(total, m.map.scores().iter().sum::<u32>());
+        let features: u32 = m
+            .map
+            .history()
+            .iter()
+            .map(|s| s.points * s.winners.len() as u32 + s.ringmasters.iter().map(|r| r.points).sum::<u32>())
+            .sum();
+        let shows: u32 = m
+            .map
+            .circus()
+            .map_or(0, |c| c.shows().iter().flat_map(|s| s.points.iter()).sum());
+        prop_assert_eq!(features + shows, m.map.scores().iter().sum::<u32>());
+        if let Some(c) = m.map.circus() {
+            let circus_tiles = m.map.tiles().iter().filter(|t| t.shape().centre == referee::games::carcassonne::tiles::Centre::Circus).count();
+            prop_assert_eq!(c.revealed().len(), circus_tiles, "every circus tile's token is revealed by the end");
+        }
     }
 }
 
@@ -95,6 +158,9 @@ fn a_saved_game_loads_back_to_the_same_board_and_finishes_by_timeouts() {
     let Ok((mut game, events)) = setup else {
         panic!("setup refused");
     };
+    assert!(events[0]
+        .text
+        .starts_with("Carcassonne with Under the Big Top begins"));
     assert!(events[1].text.starts_with("Ann's turn: tile "));
     for _ in 0..20 {
         game.timeout(&mut ctx);

@@ -8,7 +8,7 @@ use common::{count, referee};
 
 fn transcript() -> String {
     let mut lines: Vec<String> = [
-        "ann #carc: !new carcassonne seed=3",
+        "ann #carc: !new carcassonne seed=3 bigtop=off",
         "ann #carc: !join",
         "bob #carc: !join blue",
         "ann #carc: !start",

@@ -4,7 +4,8 @@
 //! Coordinates: x grows to the east, y to the south (as in JCZ); the start tile is at (0,0).
 //! A feature counts each tile once, even when it passes through a tile twice.
 
-use super::tiles::{facing_half, kind_of_letter, shape_of, Edge, Kind, Shape, NONE};
+use super::circus::{Animal, Circus};
+use super::tiles::{facing_half, kind_named, shape_of, Edge, Kind, Shape, NONE};
 use std::fmt;
 
 /// The farthest a tile may lie from the start tile: room for every tile in one row, the
@@ -38,6 +39,16 @@ impl Placed {
     }
 }
 
+/// Which figure stands on a feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    /// A meeple from the supply of seven.
+    Meeple,
+    /// The player's ringmaster (Under the Big Top): one follower for majorities, and 2 points
+    /// per circus and acrobat tile around it whenever its feature is scored.
+    Ringmaster,
+}
+
 /// A follower standing on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Follower {
@@ -47,6 +58,8 @@ pub struct Follower {
     pub tile: usize,
     /// The feature of that tile it stands on.
     pub part: u8,
+    /// A meeple or the ringmaster.
+    pub figure: Figure,
 }
 
 /// One feature's totals, kept on its union-find root.
@@ -116,6 +129,10 @@ pub enum FollowerError {
     Occupied(Kind),
     /// The tile has no such feature.
     NoSuchPart,
+    /// The player's ringmaster already stands on the map.
+    RingmasterAway,
+    /// The game is played without Under the Big Top, so there are no ringmasters.
+    NoRingmasters,
 }
 
 impl fmt::Display for FollowerError {
@@ -128,6 +145,13 @@ impl fmt::Display for FollowerError {
                 kind.word()
             ),
             FollowerError::NoSuchPart => write!(f, "the tile has no such feature"),
+            FollowerError::RingmasterAway => {
+                write!(f, "your ringmaster already stands on the map")
+            }
+            FollowerError::NoRingmasters => write!(
+                f,
+                "this game is played without Under the Big Top (bigtop=off), so it has no ringmasters"
+            ),
         }
     }
 }
@@ -149,6 +173,22 @@ pub struct Scored {
     pub winners: Vec<usize>,
     /// A tile of the feature, to say where it is.
     pub at: (i32, i32),
+    /// The ringmasters on the feature and what each earned after the feature scored.
+    pub ringmasters: Vec<RingmasterBonus>,
+}
+
+/// A ringmaster's points when its feature is scored: 2 per circus and acrobat tile among its
+/// tile and the 8 around, whoever won the feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RingmasterBonus {
+    /// The ringmaster's owner.
+    pub seat: usize,
+    /// Where the ringmaster stands.
+    pub at: (i32, i32),
+    /// Circus and acrobat tiles among its tile and the 8 around.
+    pub tiles: u32,
+    /// The points (2 per tile).
+    pub points: u32,
 }
 
 /// The map with its features, followers, supplies and scores.
@@ -163,6 +203,7 @@ pub struct Map {
     pub(super) supply: Vec<u8>,
     pub(super) scores: Vec<u32>,
     pub(super) history: Vec<Scored>,
+    pub(super) circus: Option<Circus>,
 }
 
 fn cell(x: i32, y: i32) -> Option<usize> {
@@ -185,7 +226,16 @@ impl Map {
             supply: vec![FOLLOWERS; players],
             scores: vec![0; players],
             history: Vec::new(),
+            circus: None,
         }
+    }
+
+    /// An empty map for `players` players with Under the Big Top: the animal tokens in stack
+    /// order (the top token first) and one ringmaster each.
+    pub fn with_big_top(players: usize, tokens: Vec<Animal>) -> Map {
+        let mut map = Map::new(players);
+        map.circus = Some(Circus::new(players, tokens));
+        map
     }
 
     /// A map with these tiles placed in order, each `(letter, x, y, degrees clockwise)`,
@@ -193,10 +243,22 @@ impl Map {
     pub fn with_tiles(players: usize, tiles: &[(char, i32, i32, u16)]) -> Result<Map, PlaceError> {
         let mut map = Map::new(players);
         for &(letter, x, y, degrees) in tiles {
-            let kind = kind_of_letter(letter).ok_or(PlaceError::Alone(x, y))?;
-            map.place(kind, x, y, (degrees / 90 % 4) as u8)?;
+            map.put_named(&letter.to_string(), x, y, degrees)?;
         }
         Ok(map)
+    }
+
+    /// Places the tile named `name` (`D`, `BT3`) at (x,y) turned `degrees` clockwise, checked
+    /// as in play; returns its index. For tests and examples.
+    pub fn put_named(
+        &mut self,
+        name: &str,
+        x: i32,
+        y: i32,
+        degrees: u16,
+    ) -> Result<usize, PlaceError> {
+        let kind = kind_named(name).ok_or(PlaceError::Alone(x, y))?;
+        self.place(kind, x, y, (degrees / 90 % 4) as u8)
     }
 
     /// The tiles in the order they were placed.
@@ -442,15 +504,35 @@ impl Map {
         (usize::from(part) < t.shape().parts.len()).then_some(t.base + u32::from(part))
     }
 
-    /// Whether `seat` may put a follower on feature `part` of tile `tile`.
+    /// Whether `seat` may put a meeple on feature `part` of tile `tile`.
     pub fn can_follow(&self, seat: usize, tile: usize, part: u8) -> Result<Kind, FollowerError> {
+        self.can_place(seat, tile, part, Figure::Meeple)
+    }
+
+    /// Whether `seat` may put `figure` on feature `part` of tile `tile`.
+    pub fn can_place(
+        &self,
+        seat: usize,
+        tile: usize,
+        part: u8,
+        figure: Figure,
+    ) -> Result<Kind, FollowerError> {
         let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
         let f = self
             .features
             .get(self.root(seg) as usize)
             .ok_or(FollowerError::NoSuchPart)?;
-        if self.supply.get(seat).copied().unwrap_or(0) == 0 {
-            return Err(FollowerError::NoneLeft);
+        match figure {
+            Figure::Meeple => {
+                if self.supply.get(seat).copied().unwrap_or(0) == 0 {
+                    return Err(FollowerError::NoneLeft);
+                }
+            }
+            Figure::Ringmaster => match &self.circus {
+                None => return Err(FollowerError::NoRingmasters),
+                Some(c) if !c.ringmaster_home(seat) => return Err(FollowerError::RingmasterAway),
+                Some(_) => {}
+            },
         }
         if f.followers > 0 {
             return Err(FollowerError::Occupied(f.kind));
@@ -458,29 +540,59 @@ impl Map {
         Ok(f.kind)
     }
 
-    /// Puts a follower of `seat` on feature `part` of tile `tile`.
+    /// Puts a meeple of `seat` on feature `part` of tile `tile`.
     pub fn follow(&mut self, seat: usize, tile: usize, part: u8) -> Result<Kind, FollowerError> {
-        let kind = self.can_follow(seat, tile, part)?;
+        self.place_figure(seat, tile, part, Figure::Meeple)
+    }
+
+    /// Puts `figure` of `seat` on feature `part` of tile `tile`.
+    pub fn place_figure(
+        &mut self,
+        seat: usize,
+        tile: usize,
+        part: u8,
+        figure: Figure,
+    ) -> Result<Kind, FollowerError> {
+        let kind = self.can_place(seat, tile, part, figure)?;
         let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
         let root = self.find(seg);
         if let Some(f) = self.features.get_mut(root as usize) {
             f.followers += 1;
         }
-        if let Some(s) = self.supply.get_mut(seat) {
-            *s -= 1;
+        match figure {
+            Figure::Meeple => {
+                if let Some(s) = self.supply.get_mut(seat) {
+                    *s -= 1;
+                }
+            }
+            Figure::Ringmaster => {
+                if let Some(c) = self.circus.as_mut() {
+                    c.set_ringmaster_home(seat, false);
+                }
+            }
         }
-        self.followers.push(Follower { seat, tile, part });
+        self.followers.push(Follower {
+            seat,
+            tile,
+            part,
+            figure,
+        });
         Ok(kind)
     }
 
-    /// The features of tile `tile` where `seat` could put a follower now.
+    /// The features of tile `tile` where `seat` could put a meeple now.
     pub fn follower_options(&self, seat: usize, tile: usize) -> Vec<u8> {
+        self.figure_options(seat, tile, Figure::Meeple)
+    }
+
+    /// The features of tile `tile` where `seat` could put `figure` now.
+    pub fn figure_options(&self, seat: usize, tile: usize, figure: Figure) -> Vec<u8> {
         let n = self
             .tiles
             .get(tile)
             .map_or(0, |t| t.shape().parts.len() as u8);
         (0..n)
-            .filter(|&p| self.can_follow(seat, tile, p).is_ok())
+            .filter(|&p| self.can_place(seat, tile, p, figure).is_ok())
             .collect()
     }
 

@@ -1,20 +1,33 @@
-//! Carcassonne, the base game (72 tiles, third-edition farmers), played by post.
+//! Carcassonne, the base game (72 tiles, third-edition farmers) with the Under the Big Top
+//! expansion (circus and acrobat tiles, animal tokens, the Big Top, ringmasters), played by post.
 //!
 //! The bot draws each tile (seeded), shows it with its legal placements, and the player answers
-//! `place <x> <y> <rotation>` then `meeple <feature>` or `pass` (or all in one line).
+//! `place <x> <y> <rotation>` then `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`,
+//! `pyramid <x> <y>` or `pass` (or all in one line).
 //!
 //! Decisions where the rules page is silent:
 //! - Coordinates: x grows to the east, y to the south (JCZ); the start tile D is at (0,0).
 //!   Rotations are 0, 90, 180, 270 degrees clockwise. The same axes are used in texts, pictures
 //!   and commands.
 //! - Colours: red, blue, green, yellow, black by seat, or the colour chosen at `!join`.
-//! - Option `bigtop`: only `off` is accepted until the expansion exists, and it is the default.
+//! - Option `bigtop`: `on` (the default) adds Under the Big Top's 20 tiles to the deck, the 16
+//!   animal tokens (shuffled face down with sealed draws at setup: the "top token" is the next of
+//!   that stack) and one ringmaster per player, and allows a sixth player (grey, with 7
+//!   followers like the others); `off` is the plain base game for 2 to 5 players.
+//! - The token under the Big Top is in no public text or picture; the audit log keeps it as a
+//!   sealed event (secret exports only) and says it publicly when the circus is scored.
+//! - The choice after placing offers everything that applies (meeple, ringmaster, acrobat,
+//!   pyramid); when nothing applies the turn ends at once. A completed pyramid may be scored
+//!   by a player with an empty supply.
+//! - End of game: the circus is scored one last time, then unfinished features and fields
+//!   (ringmasters earn their bonus after their feature), then every acrobat at 5.
 //! - Option `turn`: the turn time limit (`24h` by default; `90m`, `2d`, `36h` style).
 //! - A seat that leaves is skipped from then on; if it was its turn, its tile is placed as on a
 //!   timeout. Its followers stay on the map and its points count in the ranking.
 //! - The saved state is the deck order and the list of moves; loading replays them, so a
 //!   corrupt save is refused rather than trusted.
 
+pub mod circus;
 pub mod map;
 pub mod parse;
 pub mod play;
@@ -22,10 +35,11 @@ pub mod render;
 pub mod scoring;
 pub mod tiles;
 
-use self::map::Scored;
+use self::circus::{animal_tokens, Animal, Show, ShowKind};
+use self::map::{Figure, Scored};
 use self::parse::{After, PlaceOrder};
-use self::play::{Happening, Match, MoveError, Stage};
-use self::tiles::{base_box, shape_of, Kind, BASE, START};
+use self::play::{Choice, Choices, Finale, Happening, Match, MoveError, Stage};
+use self::tiles::{base_box, bigtop_box, shape_of, tile_kind, Centre, Kind, BASE, KINDS, START};
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };
@@ -33,8 +47,8 @@ use chrono::Duration;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The colours seats take, in order.
-pub const COLOURS: [&str; 5] = ["red", "blue", "green", "yellow", "black"];
+/// The colours seats take, in order (grey only with Under the Big Top's sixth player).
+pub const COLOURS: [&str; 6] = ["red", "blue", "green", "yellow", "black", "grey"];
 
 /// The rules of Carcassonne, for the table's registry.
 pub struct Carcassonne;
@@ -45,7 +59,7 @@ pub static CARCASSONNE_RULES: Carcassonne = Carcassonne;
 const OPTIONS: &[(&str, &str)] = &[
     (
         "bigtop",
-        "Under the Big Top expansion: only `off` for now (the base game)",
+        "Under the Big Top expansion: on (the default: circus, acrobats, ringmasters, up to 6 players) or off (the base game)",
     ),
     (
         "turn",
@@ -65,11 +79,39 @@ const COMMANDS: &[CommandHelp] = &[
         about: "Put a follower on a feature of the tile just placed (letter or road-n, city, field-ne, monastery).",
     },
     CommandHelp {
+        name: "ringmaster",
+        usage: "ringmaster <feature>",
+        about: "Put your ringmaster on a feature of the tile just placed (Under the Big Top).",
+    },
+    CommandHelp {
+        name: "acrobat",
+        usage: "acrobat <x> <y>",
+        about: "Put a meeple as an acrobat on the acrobat tile at (x,y): the tile just placed or one of its 8 neighbours.",
+    },
+    CommandHelp {
+        name: "pyramid",
+        usage: "pyramid <x> <y>",
+        about: "Score the completed pyramid at (x,y) instead of placing a figure: 5 points per acrobat to its owner.",
+    },
+    CommandHelp {
         name: "pass",
         usage: "pass",
         about: "Place no follower this turn.",
     },
 ];
+
+fn bigtop_on(options: &Options) -> Result<bool, Refusal> {
+    match options.get("bigtop") {
+        None => Ok(true),
+        Some(value) => match value.trim().to_lowercase().as_str() {
+            "on" => Ok(true),
+            "off" => Ok(false),
+            _ => Err(Refusal::new(format!(
+                "bigtop must be on or off, not `{value}`"
+            ))),
+        },
+    }
+}
 
 fn parse_duration(text: &str) -> Option<Duration> {
     let t = text.trim().to_lowercase();
@@ -93,11 +135,11 @@ impl Rules for Carcassonne {
     }
 
     fn about(&self) -> &'static str {
-        "Carcassonne: lay tiles, claim roads, cities, monasteries and fields (2-5 players)."
+        "Carcassonne with Under the Big Top: lay tiles, claim roads, cities, monasteries and fields, run the circus (2-6 players; bigtop=off: the base game, 2-5)."
     }
 
     fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(5))
+        (2, Some(6))
     }
 
     fn options(&self) -> &'static [(&'static str, &'static str)] {
@@ -116,17 +158,7 @@ impl Rules for Carcassonne {
         for (key, value) in options {
             match key.as_str() {
                 "bigtop" => {
-                    match value.trim().to_lowercase().as_str() {
-                        "off" => {}
-                        "on" => return Err(Refusal::new(
-                            "the Under the Big Top expansion is not available yet; use bigtop=off",
-                        )),
-                        _ => {
-                            return Err(Refusal::new(format!(
-                                "bigtop must be on or off, not `{value}`"
-                            )))
-                        }
-                    }
+                    bigtop_on(options)?;
                 }
                 "turn" => {
                     if parse_duration(value).is_none() {
@@ -137,7 +169,7 @@ impl Rules for Carcassonne {
                 }
                 _ => {
                     return Err(Refusal::new(format!(
-                    "carcassonne has no option `{key}`; it accepts bigtop=off and turn=<duration>"
+                    "carcassonne has no option `{key}`; it accepts bigtop=on|off and turn=<duration>"
                 )))
                 }
             }
@@ -169,9 +201,16 @@ impl Rules for Carcassonne {
         ctx: &mut Ctx<'_>,
     ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
         self.check_options(options)?;
-        if !(2..=5).contains(&players.len()) {
+        let bigtop = bigtop_on(options)?;
+        let most = if bigtop { 6 } else { 5 };
+        if !(2..=most).contains(&players.len()) {
             return Err(Refusal::new(format!(
-                "carcassonne needs 2 to 5 players, not {}",
+                "carcassonne {} needs 2 to {most} players, not {}",
+                if bigtop {
+                    "with Under the Big Top"
+                } else {
+                    "without Under the Big Top (bigtop=off)"
+                },
                 players.len()
             )));
         }
@@ -204,11 +243,22 @@ impl Rules for Carcassonne {
         if let Some(i) = deck.iter().position(|&k| k == START) {
             deck.remove(i);
         }
+        if bigtop {
+            deck.extend(bigtop_box());
+        }
         ctx.dice.shuffle_sealed("tile order", &mut deck);
+        let tokens = if bigtop {
+            let mut tokens = animal_tokens();
+            ctx.dice.shuffle_sealed("animal tokens", &mut tokens);
+            Some(tokens)
+        } else {
+            None
+        };
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        let (game, happened) = Carcassonne::start(names, colours, deck);
+        let (game, happened) = Carcassonne::start_with(names, colours, deck, tokens);
         let mut events = vec![Event::public(format!(
-            "Carcassonne begins: {}. The start tile D lies at (0,0); x grows to the east, y to the south; rotations are clockwise.",
+            "Carcassonne{} begins: {}. The start tile D lies at (0,0); x grows to the east, y to the south; rotations are clockwise.",
+            if bigtop { " with Under the Big Top" } else { "" },
             game.names
                 .iter()
                 .zip(&game.colours)
@@ -230,13 +280,16 @@ impl Rules for Carcassonne {
             reason,
         };
         let s: Saved = serde_json::from_value(saved.clone()).map_err(|e| err(e.to_string()))?;
-        if !(2..=5).contains(&s.names.len()) || s.colours.len() != s.names.len() {
+        let most = if s.bigtop { 6 } else { 5 };
+        if !(2..=most).contains(&s.names.len()) || s.colours.len() != s.names.len() {
             return Err(err("wrong number of players or colours".to_string()));
         }
-        if s.deck.iter().any(|&k| usize::from(k) >= BASE.len()) {
+        let kinds = if s.bigtop { KINDS } else { BASE.len() };
+        if s.deck.iter().any(|&k| usize::from(k) >= kinds) {
             return Err(err("unknown tile kind in the deck".to_string()));
         }
-        let (mut game, _) = Carcassonne::start(s.names, s.colours, s.deck);
+        let tokens = s.bigtop.then_some(s.tokens);
+        let (mut game, _) = Carcassonne::start_with(s.names, s.colours, s.deck, tokens);
         for (i, mv) in s.moves.into_iter().enumerate() {
             game.apply(mv)
                 .map_err(|e| err(format!("move {} cannot be replayed: {e}", i + 1)))?;
@@ -252,6 +305,12 @@ pub enum Move {
     Place(i32, i32, u8),
     /// A follower on this part of the tile just placed, or none.
     Follower(Option<u8>),
+    /// The ringmaster on this part of the tile just placed.
+    Ringmaster(u8),
+    /// An acrobat on the acrobat tile at (x, y).
+    Acrobat(i32, i32),
+    /// The completed pyramid at (x, y) was scored.
+    Pyramid(i32, i32),
     /// The turn timed out.
     Timeout,
     /// A seat left.
@@ -264,6 +323,10 @@ struct Saved {
     colours: Vec<String>,
     deck: Vec<u8>,
     moves: Vec<Move>,
+    #[serde(default)]
+    bigtop: bool,
+    #[serde(default)]
+    tokens: Vec<Animal>,
 }
 
 /// A game of Carcassonne in progress.
@@ -272,6 +335,7 @@ pub struct CarcassonneGame {
     names: Vec<String>,
     colours: Vec<String>,
     deck: Vec<u8>,
+    tokens: Option<Vec<Animal>>,
     moves: Vec<Move>,
     play: Match,
 }
@@ -285,8 +349,19 @@ fn follower_word(kind: Kind) -> &'static str {
     }
 }
 
-fn letter_of(kind: u8) -> char {
-    BASE.get(usize::from(kind)).map_or('?', |k| k.letter)
+fn letter_of(kind: u8) -> String {
+    match tile_kind(kind) {
+        Some(k) => match k.centre {
+            Centre::Circus => format!("{} (circus)", k.name),
+            Centre::Acrobats => format!("{} (acrobats)", k.name),
+            Centre::Empty | Centre::Monastery => k.name.to_string(),
+        },
+        None => "?".to_string(),
+    }
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The legal placements as text: "(1,0) at 0 or 180; (0,1) at 90".
@@ -314,12 +389,27 @@ impl Carcassonne {
         colours: Vec<String>,
         deck: Vec<u8>,
     ) -> (CarcassonneGame, Vec<Happening>) {
-        let (play, happened) = Match::new(names.len(), deck.clone());
+        Carcassonne::start_with(names, colours, deck, None)
+    }
+
+    /// Like [`Carcassonne::start`]; with `tokens` (the face-down animal stack, top first) the
+    /// game plays Under the Big Top.
+    pub fn start_with(
+        names: Vec<String>,
+        colours: Vec<String>,
+        deck: Vec<u8>,
+        tokens: Option<Vec<Animal>>,
+    ) -> (CarcassonneGame, Vec<Happening>) {
+        let (play, happened) = match &tokens {
+            Some(t) => Match::with_big_top(names.len(), deck.clone(), t.clone()),
+            None => Match::new(names.len(), deck.clone()),
+        };
         (
             CarcassonneGame {
                 names,
                 colours,
                 deck,
+                tokens,
                 moves: Vec::new(),
                 play,
             },
@@ -353,6 +443,9 @@ impl CarcassonneGame {
         let out = match mv {
             Move::Place(x, y, r) => self.play.place(x, y, r)?,
             Move::Follower(p) => self.play.finish(p)?,
+            Move::Ringmaster(p) => self.play.choose(Choice::Ringmaster(p))?,
+            Move::Acrobat(x, y) => self.play.choose(Choice::Acrobat(x, y))?,
+            Move::Pyramid(x, y) => self.play.choose(Choice::Pyramid(x, y))?,
             Move::Timeout => self.play.default_move(),
             Move::Left(s) => self.play.leave(s),
         };
@@ -391,11 +484,97 @@ impl CarcassonneGame {
         } else {
             self.names_of(&s.winners)
         };
-        format!(
+        let mut text = format!(
             "{what}: {} point{} for {who}.",
             s.points,
             if s.points == 1 { "" } else { "s" }
-        )
+        );
+        for r in &s.ringmasters {
+            text.push_str(&format!(
+                " {}'s ringmaster at ({},{}): {} around it, {}.",
+                self.name(r.seat),
+                r.at.0,
+                r.at.1,
+                plural(
+                    r.tiles,
+                    "circus or acrobat tile",
+                    "circus and acrobat tiles"
+                ),
+                plural(r.points, "point", "points")
+            ));
+        }
+        text
+    }
+
+    fn who_scored(&self, show: &Show, one: &str, many: &str) -> String {
+        let parts: Vec<String> = show
+            .meeples
+            .iter()
+            .zip(&show.points)
+            .enumerate()
+            .filter(|(_, (m, _))| **m > 0)
+            .map(|(seat, (m, p))| {
+                format!(
+                    "{} {}, {}",
+                    self.name(seat),
+                    plural(*m, one, many),
+                    plural(*p, "point", "points")
+                )
+            })
+            .collect();
+        if parts.is_empty() {
+            format!("nobody has {many} there")
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    fn show_text(&self, show: &Show) -> String {
+        let (x, y) = show.at;
+        match show.kind {
+            ShowKind::Circus(animal) => format!(
+                "The token under the Big Top at ({x},{y}) is revealed: a {}, {} per meeple. Circus scoring for the meeples on its tile and the 8 around (they stay): {}. The {} leaves the game face up.",
+                animal.word(),
+                plural(animal.value(), "point", "points"),
+                self.who_scored(show, "meeple", "meeples"),
+                animal.word()
+            ),
+            ShowKind::Pyramid { by } => format!(
+                "{} scores the completed pyramid at ({x},{y}): {}. The acrobats go home.",
+                self.name(by),
+                self.who_scored(show, "acrobat", "acrobats")
+            ),
+            ShowKind::Acrobats => format!(
+                "The acrobats at ({x},{y}), 5 points each: {}.",
+                self.who_scored(show, "acrobat", "acrobats")
+            ),
+        }
+    }
+
+    fn finale_text(&self, finale: &Finale) -> String {
+        let mut t = String::from("The tiles are all played. Final scoring:");
+        let features: Vec<&Scored> = finale
+            .features
+            .iter()
+            .filter(|s| !s.winners.is_empty() || !s.ringmasters.is_empty())
+            .collect();
+        if finale.circus.is_none() && features.is_empty() && finale.acrobats.is_empty() {
+            t.push_str(" nothing left to score.");
+        }
+        if let Some(show) = &finale.circus {
+            t.push_str(" The circus is scored one last time. ");
+            t.push_str(&self.show_text(show));
+        }
+        for s in features {
+            t.push(' ');
+            t.push_str(&self.scored_text(s));
+        }
+        for show in &finale.acrobats {
+            t.push(' ');
+            t.push_str(&self.show_text(show));
+        }
+        t.push_str(&format!(" Final scores: {}.", self.score_line()));
+        t
     }
 
     fn tell(&self, happened: &[Happening]) -> Vec<Event> {
@@ -403,11 +582,16 @@ impl CarcassonneGame {
         for h in happened {
             let text = match h {
                 Happening::Drew(seat, kind) => format!(
-                    "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `place <x> <y> <rotation>`, optionally followed by `meeple <feature>` or `pass`.",
+                    "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `place <x> <y> <rotation>`, optionally followed by {}.",
                     self.name(*seat),
                     letter_of(*kind),
                     self.play.remaining(),
-                    placements_text(&self.play.map.legal(*kind))
+                    placements_text(&self.play.map.legal(*kind)),
+                    if self.tokens.is_some() {
+                        "`meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`"
+                    } else {
+                        "`meeple <feature>` or `pass`"
+                    }
                 ),
                 Happening::Discarded(kind) => format!(
                     "Tile {} fits nowhere on the map: it is discarded and another is drawn.",
@@ -420,13 +604,10 @@ impl CarcassonneGame {
                         letter_of(*kind),
                         u32::from(*r) * 90
                     );
-                    if let Stage::Follower(tile) = self.play.stage() {
-                        if self.play.seat() == *seat {
-                            t.push_str(&format!(
-                                " Put a follower with `meeple <feature>` on one of: {}; or `pass`.",
-                                self.follower_choices(tile)
-                            ));
-                        }
+                    if matches!(self.play.stage(), Stage::Follower(_)) && self.play.seat() == *seat
+                    {
+                        t.push(' ');
+                        t.push_str(&self.choices_text());
                     }
                     t
                 }
@@ -445,33 +626,115 @@ impl CarcassonneGame {
                         parse::letter(usize::from(*part))
                     )
                 }
+                Happening::Ringmaster(seat, _, part) => {
+                    let name = self
+                        .play
+                        .map
+                        .tiles()
+                        .last()
+                        .map(|t| parse::part_name(t.shape(), usize::from(*part)))
+                        .unwrap_or_default();
+                    format!(
+                        "{} puts the ringmaster on {name} ({}).",
+                        self.name(*seat),
+                        parse::letter(usize::from(*part))
+                    )
+                }
+                Happening::Acrobat(seat, x, y, n) => format!(
+                    "{} puts an acrobat on the acrobat tile at ({x},{y}): {n} of 3{}.",
+                    self.name(*seat),
+                    if *n >= circus::PYRAMID {
+                        ", the pyramid is complete"
+                    } else {
+                        ""
+                    }
+                ),
+                Happening::Pyramid(show) | Happening::Circus(show) => self.show_text(show),
+                Happening::BigTop((x, y), token) => {
+                    if let Some(animal) = token {
+                        out.push(Event::sealed(format!(
+                            "The face-down token under the Big Top at ({x},{y}) is a {} ({} per meeple).",
+                            animal.word(),
+                            plural(animal.value(), "point", "points")
+                        )));
+                    }
+                    let left = self.play.map.circus().map_or(0, |c| c.stack_left());
+                    match token {
+                        Some(_) => format!(
+                            "The Big Top stands on the circus tile at ({x},{y}) now, over a face-down animal token ({left} left in the stack)."
+                        ),
+                        None => format!(
+                            "The Big Top stands on the circus tile at ({x},{y}) now; no animal token is left to put under it."
+                        ),
+                    }
+                }
                 Happening::Passed(seat) => format!("{} places no follower.", self.name(*seat)),
                 Happening::Scored(s) => self.scored_text(s),
-                Happening::Ended(finals) => {
-                    let mut t = String::from("The tiles are all played. Final scoring:");
-                    if finals.iter().all(|s| s.winners.is_empty()) {
-                        t.push_str(" nothing left to score.");
-                    }
-                    for s in finals.iter().filter(|s| !s.winners.is_empty()) {
-                        t.push(' ');
-                        t.push_str(&self.scored_text(s));
-                    }
-                    t.push_str(&format!(" Final scores: {}.", self.score_line()));
-                    t
-                }
+                Happening::Ended(finale) => self.finale_text(finale),
             };
             out.push(Event::public(text));
         }
         out
     }
 
-    fn follower_choices(&self, tile: usize) -> String {
+    /// The choices after placing, as the player reads them.
+    fn choices_text(&self) -> String {
+        let choices = self.play.choices();
+        let tile = match self.play.stage() {
+            Stage::Follower(tile) => tile,
+            _ => return String::new(),
+        };
+        if self.tokens.is_none() {
+            return format!(
+                "Put a follower with `meeple <feature>` on one of: {}; or `pass`.",
+                self.parts_text(tile, &choices.meeple)
+            );
+        }
+        format!("Choose {}.", self.choice_list(tile, &choices).join("; "))
+    }
+
+    fn choice_list(&self, tile: usize, choices: &Choices) -> Vec<String> {
+        let spots = |spots: &[(i32, i32)]| {
+            spots
+                .iter()
+                .map(|(x, y)| format!("({x},{y})"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let mut out = Vec::new();
+        if !choices.meeple.is_empty() {
+            out.push(format!(
+                "a meeple with `meeple <feature>` on {}",
+                self.parts_text(tile, &choices.meeple)
+            ));
+        }
+        if !choices.ringmaster.is_empty() {
+            out.push(format!(
+                "your ringmaster with `ringmaster <feature>` on {}",
+                self.parts_text(tile, &choices.ringmaster)
+            ));
+        }
+        if !choices.acrobats.is_empty() {
+            out.push(format!(
+                "an acrobat with `acrobat <x> <y>` at {}",
+                spots(&choices.acrobats)
+            ));
+        }
+        if !choices.pyramids.is_empty() {
+            out.push(format!(
+                "to score a completed pyramid with `pyramid <x> <y>` at {}",
+                spots(&choices.pyramids)
+            ));
+        }
+        out.push("or `pass`".to_string());
+        out
+    }
+
+    fn parts_text(&self, tile: usize, parts: &[u8]) -> String {
         let Some(t) = self.play.map.tiles().get(tile) else {
             return String::new();
         };
-        self.play
-            .map
-            .follower_options(self.play.seat(), tile)
+        parts
             .iter()
             .map(|&p| {
                 format!(
@@ -495,6 +758,87 @@ impl CarcassonneGame {
             .join(", ")
     }
 
+    /// ", ringmaster in supply" (or on the map) with the expansion; nothing without it.
+    fn ringmaster_note(&self, seat: usize) -> String {
+        match self.play.map.circus() {
+            Some(c) => format!(
+                ", ringmaster {}, {} acrobat{}",
+                if c.ringmaster_home(seat) {
+                    "in supply"
+                } else {
+                    "on the map"
+                },
+                self.play.map.acrobats_of(seat),
+                if self.play.map.acrobats_of(seat) == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// The Big Top, the revealed tokens and the pyramids, one line each (nothing without the
+    /// expansion). The token under the Big Top is never named.
+    fn circus_lines(&self) -> String {
+        let Some(c) = self.play.map.circus() else {
+            return String::new();
+        };
+        let mut t = match c.big_top() {
+            Some(b) if c.token_down() => format!(
+                "Big Top: at ({},{}) over a face-down token; {} left in the stack\n",
+                b.at.0,
+                b.at.1,
+                c.stack_left()
+            ),
+            Some(b) => format!("Big Top: at ({},{}), no token left\n", b.at.0, b.at.1),
+            None => format!(
+                "Big Top: not up yet (the first circus tile raises it); {} tokens in the stack\n",
+                c.stack_left()
+            ),
+        };
+        let revealed: Vec<String> = c
+            .revealed()
+            .iter()
+            .map(|a| format!("{} {}", a.word(), a.value()))
+            .collect();
+        t.push_str(&format!(
+            "Tokens revealed: {}\n",
+            if revealed.is_empty() {
+                "none yet".to_string()
+            } else {
+                revealed.join(", ")
+            }
+        ));
+        if !c.pyramids().is_empty() {
+            let pyramids: Vec<String> = c
+                .pyramids()
+                .iter()
+                .map(|p| {
+                    let who: Vec<&str> = p
+                        .acrobats
+                        .iter()
+                        .map(|&s| self.colours.get(s).map_or("?", String::as_str))
+                        .collect();
+                    format!(
+                        "({},{}) {}{}",
+                        p.at.0,
+                        p.at.1,
+                        who.join(", "),
+                        if p.acrobats.len() >= circus::PYRAMID {
+                            " (complete)"
+                        } else {
+                            ""
+                        }
+                    )
+                })
+                .collect();
+            t.push_str(&format!("Acrobats: {}\n", pyramids.join("; ")));
+        }
+        t
+    }
+
     fn refuse(e: MoveError) -> Refusal {
         Refusal::new(e.to_string())
     }
@@ -504,14 +848,9 @@ impl CarcassonneGame {
         let mut trial = self.clone();
         let mut out = trial.apply(Move::Place(x, y, rot)).map_err(Self::refuse)?;
         match (&after, trial.play.stage()) {
-            (After::Nothing, _) => {}
-            (After::Pass, Stage::Follower(_)) => out.extend(trial.apply(Move::Follower(None)).map_err(Self::refuse)?),
-            (After::Pass, _) => {}
-            (After::Meeple(name), Stage::Follower(tile)) => {
-                let part = trial.part_named(tile, name)?;
-                out.extend(trial.apply(Move::Follower(Some(part))).map_err(Self::refuse)?);
-            }
-            (After::Meeple(_), _) => {
+            (After::Nothing, _) | (After::Pass, Stage::Place(_) | Stage::Over) => {}
+            (_, Stage::Follower(tile)) => out.extend(trial.after_placing(tile, &after)?),
+            (_, Stage::Place(_) | Stage::Over) => {
                 return Err(Refusal::new(
                     "you could not put a follower on this tile (no follower left or every feature taken); place it with `pass` or nothing after",
                 ))
@@ -521,7 +860,29 @@ impl CarcassonneGame {
         Ok(out)
     }
 
-    fn part_named(&self, tile: usize, name: &str) -> Result<u8, Refusal> {
+    /// Applies what a player asked for after placing tile `tile`.
+    fn after_placing(&mut self, tile: usize, after: &After) -> Result<Vec<Happening>, Refusal> {
+        let mv = match after {
+            After::Nothing | After::Pass => Move::Follower(None),
+            After::Meeple(name) => {
+                Move::Follower(Some(self.part_named(tile, name, Figure::Meeple)?))
+            }
+            After::Ringmaster(name) => {
+                Move::Ringmaster(self.part_named(tile, name, Figure::Ringmaster)?)
+            }
+            After::Acrobat(x, y) => {
+                self.play
+                    .map
+                    .can_acrobat(self.play.seat(), tile, *x, *y)
+                    .map_err(|e| Refusal::new(e.to_string()))?;
+                Move::Acrobat(*x, *y)
+            }
+            After::Pyramid(x, y) => Move::Pyramid(*x, *y),
+        };
+        self.apply(mv).map_err(Self::refuse)
+    }
+
+    fn part_named(&self, tile: usize, name: &str, figure: Figure) -> Result<u8, Refusal> {
         let shape = self
             .play
             .map
@@ -532,7 +893,7 @@ impl CarcassonneGame {
         let part = parse::feature(shape, name).map_err(Refusal::new)?;
         self.play
             .map
-            .can_follow(self.play.seat(), tile, part)
+            .can_place(self.play.seat(), tile, part, figure)
             .map_err(|e| Refusal::new(format!("{e}; you may `pass` instead")))?;
         Ok(part)
     }
@@ -607,16 +968,25 @@ impl Game for CarcassonneGame {
         }
         let happened = match word.trim().to_lowercase().as_str() {
             "place" => self.do_place(args)?,
-            "meeple" | "follower" => {
+            w @ ("meeple" | "follower" | "ringmaster" | "acrobat" | "pyramid") => {
                 let Stage::Follower(tile) = self.play.stage() else {
                     return Err(Refusal::new(
                         "place the drawn tile first with `place <x> <y> <rotation>`",
                     ));
                 };
-                let name = parse::meeple(args).map_err(Refusal::new)?;
-                let part = self.part_named(tile, &name)?;
-                self.apply(Move::Follower(Some(part)))
-                    .map_err(Self::refuse)?
+                let after = match w {
+                    "ringmaster" => After::Ringmaster(parse::meeple(args).map_err(Refusal::new)?),
+                    "acrobat" | "pyramid" => {
+                        let (x, y) = parse::coordinates(args, w).map_err(Refusal::new)?;
+                        if w == "acrobat" {
+                            After::Acrobat(x, y)
+                        } else {
+                            After::Pyramid(x, y)
+                        }
+                    }
+                    _ => After::Meeple(parse::meeple(args).map_err(Refusal::new)?),
+                };
+                self.after_placing(tile, &after)?
             }
             "pass" => {
                 if !matches!(self.play.stage(), Stage::Follower(_)) {
@@ -628,7 +998,7 @@ impl Game for CarcassonneGame {
             }
             other => {
                 return Err(Refusal::new(format!(
-                    "`{other}` is not a carcassonne command; use place, meeple or pass"
+                    "`{other}` is not a carcassonne command; use place, meeple, ringmaster, acrobat, pyramid or pass"
                 )))
             }
         };
@@ -693,14 +1063,16 @@ impl Game for CarcassonneGame {
         let mut text = String::from("```\n");
         for (s, name) in self.names.iter().enumerate() {
             text.push_str(&format!(
-                "{name} ({}): {} points, {} followers left{}\n",
+                "{name} ({}): {} points, {} followers left{}{}\n",
                 self.colours.get(s).map_or("", String::as_str),
                 self.play.map.scores().get(s).copied().unwrap_or(0),
                 self.play.map.supply().get(s).copied().unwrap_or(0),
+                self.ringmaster_note(s),
                 if self.play.is_gone(s) { " (left)" } else { "" }
             ));
         }
         text.push_str(&format!("Tiles left: {}\n", self.play.remaining()));
+        text.push_str(&self.circus_lines());
         match self.play.stage() {
             Stage::Place(kind) => text.push_str(&format!(
                 "{} to place tile {}: {}\n",
@@ -708,10 +1080,15 @@ impl Game for CarcassonneGame {
                 letter_of(kind),
                 placements_text(&legal)
             )),
-            Stage::Follower(tile) => text.push_str(&format!(
+            Stage::Follower(tile) if self.tokens.is_none() => text.push_str(&format!(
                 "{} may put a follower on: {}; or pass\n",
                 self.name(self.play.seat()),
-                self.follower_choices(tile)
+                self.parts_text(tile, &self.play.choices().meeple)
+            )),
+            Stage::Follower(tile) => text.push_str(&format!(
+                "{} may choose {}\n",
+                self.name(self.play.seat()),
+                self.choice_list(tile, &self.play.choices()).join("; ")
             )),
             Stage::Over => text.push_str("The game is over.\n"),
         }
@@ -724,10 +1101,11 @@ impl Game for CarcassonneGame {
 
     fn private_status(&self, seat: Seat) -> String {
         let mut t = format!(
-            "You play {}: {} points, {} followers in your supply.",
+            "You play {}: {} points, {} followers in your supply{}.",
             self.colours.get(seat).map_or("", String::as_str),
             self.play.map.scores().get(seat).copied().unwrap_or(0),
-            self.play.map.supply().get(seat).copied().unwrap_or(0)
+            self.play.map.supply().get(seat).copied().unwrap_or(0),
+            self.ringmaster_note(seat)
         );
         if seat == self.play.seat() {
             match self.play.stage() {
@@ -736,9 +1114,13 @@ impl Game for CarcassonneGame {
                     letter_of(kind),
                     shape_of(kind, 0).map(parse::part_list).unwrap_or_default()
                 )),
-                Stage::Follower(tile) => t.push_str(&format!(
+                Stage::Follower(tile) if self.tokens.is_none() => t.push_str(&format!(
                     " It is your turn: `meeple` on {} or `pass`.",
-                    self.follower_choices(tile)
+                    self.parts_text(tile, &self.play.choices().meeple)
+                )),
+                Stage::Follower(tile) => t.push_str(&format!(
+                    " It is your turn: choose {}.",
+                    self.choice_list(tile, &self.play.choices()).join("; ")
                 )),
                 Stage::Over => {}
             }
@@ -752,6 +1134,8 @@ impl Game for CarcassonneGame {
             colours: self.colours.clone(),
             deck: self.deck.clone(),
             moves: self.moves.clone(),
+            bigtop: self.tokens.is_some(),
+            tokens: self.tokens.clone().unwrap_or_default(),
         })
         .unwrap_or(serde_json::Value::Null)
     }
@@ -774,9 +1158,10 @@ mod tests {
         assert!(rules
             .check_options(&options(&[("bigtop", "off"), ("turn", "36h")]))
             .is_ok());
+        assert!(rules.check_options(&options(&[("bigtop", "on")])).is_ok());
         assert!(rules
-            .check_options(&options(&[("bigtop", "on")]))
-            .is_err_and(|r| r.0.contains("not available yet")));
+            .check_options(&options(&[("bigtop", "maybe")]))
+            .is_err_and(|r| r.0 == "bigtop must be on or off, not `maybe`"));
         assert!(rules
             .check_options(&options(&[("farmers", "no")]))
             .is_err_and(|r| r.0.contains("no option `farmers`")));

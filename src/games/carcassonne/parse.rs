@@ -1,5 +1,6 @@
-//! Reading players' words: `place <x> <y> <rotation> [meeple <feature> | pass]`,
-//! `meeple <feature>`, `pass`, and feature names.
+//! Reading players' words: `place <x> <y> <rotation> [meeple <feature> | ringmaster <feature>
+//! | acrobat <x> <y> | pyramid <x> <y> | pass]`, `meeple <feature>`, `ringmaster <feature>`,
+//! `acrobat <x> <y>`, `pyramid <x> <y>`, `pass`, and feature names.
 //!
 //! Features are named by their letter in the tile preview (a, b, c... : cities, then roads,
 //! then fields, then the monastery; letters do not depend on the rotation) or by words that
@@ -18,6 +19,12 @@ pub enum After {
     Pass,
     /// A follower on the named feature (the name, resolved against the placed tile).
     Meeple(String),
+    /// The ringmaster on the named feature.
+    Ringmaster(String),
+    /// An acrobat on the acrobat tile at (x, y).
+    Acrobat(i32, i32),
+    /// Score the completed pyramid at (x, y).
+    Pyramid(i32, i32),
 }
 
 /// A placement request.
@@ -67,11 +74,36 @@ pub fn after(words: &[String]) -> Result<After, String> {
         [w, rest @ ..] if (w == "meeple" || w == "follower") && !rest.is_empty() => {
             Ok(After::Meeple(rest.join(" ")))
         }
+        [w, rest @ ..] if w == "ringmaster" && !rest.is_empty() => {
+            Ok(After::Ringmaster(rest.join(" ")))
+        }
+        [w, rest @ ..] if w == "acrobat" => {
+            let (x, y) = spot(rest, "acrobat")?;
+            Ok(After::Acrobat(x, y))
+        }
+        [w, rest @ ..] if w == "pyramid" => {
+            let (x, y) = spot(rest, "pyramid")?;
+            Ok(After::Pyramid(x, y))
+        }
         _ => Err(format!(
-            "after the placement write `meeple <feature>` or `pass`, not `{}`",
+            "after the placement write `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`, not `{}`",
             words.join(" ")
         )),
     }
+}
+
+fn spot(words: &[String], command: &str) -> Result<(i32, i32), String> {
+    match words {
+        [x, y] => Ok((number(x, "x")?, number(y, "y")?)),
+        _ => Err(format!(
+            "write `{command} <x> <y>` with the tile's spot, for example `{command} 1 -1`"
+        )),
+    }
+}
+
+/// Reads the arguments of `acrobat` or `pyramid` (`command`) into a spot.
+pub fn coordinates(args: &str, command: &str) -> Result<(i32, i32), String> {
+    spot(&tokens(args), command)
 }
 
 /// Reads the arguments of `place`.
@@ -205,6 +237,18 @@ pub fn feature(shape: &Shape, name: &str) -> Result<u8, String> {
         "road" | "thief" => Kind::Road,
         "field" | "farmer" => Kind::Field,
         "monastery" | "cloister" | "monk" => Kind::Monastery,
+        "circus" | "tent" => {
+            return Err(format!(
+                "no follower may stand on the circus space; name one of {}",
+                list()
+            ))
+        }
+        "acrobat" | "acrobats" => {
+            return Err(
+                "an acrobat is placed with `acrobat <x> <y>`, not as a follower on a feature"
+                    .to_string(),
+            )
+        }
         _ => return Err(format!("`{name}` is not a feature; name one of {}", list())),
     };
     let mask = match &dir {
@@ -262,6 +306,16 @@ mod tests {
         );
         assert!(place("1 0 45").is_err_and(|e| e.contains("0, 90, 180 or 270")));
         assert_eq!(place("1 0 0 pass").map(|o| o.after), Ok(After::Pass));
+        assert_eq!(
+            place("1 0 0 acrobat (2, -1)").map(|o| o.after),
+            Ok(After::Acrobat(2, -1))
+        );
+        assert_eq!(
+            place("1 0 0 ringmaster road-e").map(|o| o.after),
+            Ok(After::Ringmaster("road-e".to_string()))
+        );
+        assert!(place("1 0 0 pyramid 2").is_err_and(|e| e.contains("`pyramid <x> <y>`")));
+        assert_eq!(coordinates("3 4", "pyramid"), Ok((3, 4)));
     }
 
     #[test]

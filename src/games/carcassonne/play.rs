@@ -4,8 +4,12 @@
 //! Decisions: when the player who placed a tile has no follower it could put on it (empty
 //! supply, or every feature of the tile already occupied), the turn ends at once without asking.
 //! Seats that left the game are skipped; if every seat has left the game ends with final scoring.
+//! With Under the Big Top the choice after placing also offers the ringmaster, an acrobat and
+//! the scoring of a completed pyramid anywhere; the turn ends at once only when none of them
+//! (and no meeple) is possible.
 
-use super::map::{FollowerError, Map, PlaceError, Scored};
+use super::circus::{Animal, CircusError, Show};
+use super::map::{Figure, FollowerError, Map, PlaceError, Scored};
 use super::tiles::{Kind, START};
 use std::fmt;
 
@@ -31,12 +35,81 @@ pub enum Happening {
     Placed(usize, u8, i32, i32, u8),
     /// A seat put a follower on a feature (kind, part letter index).
     Followed(usize, Kind, u8),
+    /// A seat put its ringmaster on a feature (kind, part letter index).
+    Ringmaster(usize, Kind, u8),
+    /// A seat put an acrobat at (x, y), which now holds this many.
+    Acrobat(usize, i32, i32, usize),
+    /// A seat scored a completed pyramid instead of placing a figure.
+    Pyramid(Show),
     /// A seat placed no follower.
     Passed(usize),
     /// A feature was scored during play.
     Scored(Scored),
+    /// The circus under the Big Top was scored (a later circus tile was placed).
+    Circus(Show),
+    /// The Big Top went up on the circus tile at (x, y) over a face-down token (secret).
+    BigTop((i32, i32), Option<Animal>),
     /// The tiles ran out: final scorings follow.
-    Ended(Vec<Scored>),
+    Ended(Finale),
+}
+
+/// The end of the game: the last circus scoring, then the features, then the acrobats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finale {
+    /// The circus scored one last time (if the Big Top is up over a token).
+    pub circus: Option<Show>,
+    /// Unfinished features and fields.
+    pub features: Vec<Scored>,
+    /// Every acrobat at 5, one scoring per acrobat tile.
+    pub acrobats: Vec<Show>,
+}
+
+/// What a player does after placing a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Nothing.
+    Pass,
+    /// A meeple on this part of the tile just placed.
+    Meeple(u8),
+    /// The ringmaster on this part of the tile just placed.
+    Ringmaster(u8),
+    /// A meeple as an acrobat on the acrobat tile at (x, y).
+    Acrobat(i32, i32),
+    /// Score the completed pyramid at (x, y).
+    Pyramid(i32, i32),
+}
+
+/// Everything the player could do after placing a tile.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Choices {
+    /// Parts of the tile for a meeple.
+    pub meeple: Vec<u8>,
+    /// Parts of the tile for the ringmaster.
+    pub ringmaster: Vec<u8>,
+    /// Acrobat tiles that take an acrobat.
+    pub acrobats: Vec<(i32, i32)>,
+    /// Completed pyramids anywhere.
+    pub pyramids: Vec<(i32, i32)>,
+}
+
+impl Choices {
+    /// Whether there is nothing but passing.
+    pub fn is_empty(&self) -> bool {
+        self.meeple.is_empty()
+            && self.ringmaster.is_empty()
+            && self.acrobats.is_empty()
+            && self.pyramids.is_empty()
+    }
+
+    /// Every choice, passing first.
+    pub fn all(&self) -> Vec<Choice> {
+        let mut out = vec![Choice::Pass];
+        out.extend(self.meeple.iter().map(|&p| Choice::Meeple(p)));
+        out.extend(self.ringmaster.iter().map(|&p| Choice::Ringmaster(p)));
+        out.extend(self.acrobats.iter().map(|&(x, y)| Choice::Acrobat(x, y)));
+        out.extend(self.pyramids.iter().map(|&(x, y)| Choice::Pyramid(x, y)));
+        out
+    }
 }
 
 /// Why a move was not accepted.
@@ -52,6 +125,8 @@ pub enum MoveError {
     Place(PlaceError),
     /// The follower cannot go there.
     Follower(FollowerError),
+    /// The acrobat or pyramid choice is not allowed.
+    Circus(CircusError),
 }
 
 impl fmt::Display for MoveError {
@@ -68,6 +143,7 @@ impl fmt::Display for MoveError {
             MoveError::Over => write!(f, "the game is over"),
             MoveError::Place(e) => write!(f, "{e}"),
             MoveError::Follower(e) => write!(f, "{e}"),
+            MoveError::Circus(e) => write!(f, "{e}"),
         }
     }
 }
@@ -89,7 +165,21 @@ impl Match {
     /// Lays the start tile and deals the first tile from `deck` (kinds in drawing order, the
     /// start tile not included) to seat 0.
     pub fn new(players: usize, deck: Vec<u8>) -> (Match, Vec<Happening>) {
-        let mut map = Map::new(players);
+        Match::on_map(Map::new(players), deck)
+    }
+
+    /// Like [`Match::new`], with Under the Big Top: `tokens` is the face-down animal stack,
+    /// top first (the deck may hold the expansion's tiles).
+    pub fn with_big_top(
+        players: usize,
+        deck: Vec<u8>,
+        tokens: Vec<Animal>,
+    ) -> (Match, Vec<Happening>) {
+        Match::on_map(Map::with_big_top(players, tokens), deck)
+    }
+
+    fn on_map(mut map: Map, deck: Vec<u8>) -> (Match, Vec<Happening>) {
+        let players = map.scores().len();
         // The empty map accepts the start tile at the origin.
         let _ = map.place(START, 0, 0, 0);
         let mut m = Match {
@@ -168,7 +258,28 @@ impl Match {
 
     fn end(&mut self, out: &mut Vec<Happening>) {
         self.stage = Stage::Over;
-        out.push(Happening::Ended(self.map.final_scoring()));
+        let circus = self.map.final_circus();
+        let features = self.map.final_scoring();
+        let acrobats = self.map.final_acrobats();
+        out.push(Happening::Ended(Finale {
+            circus,
+            features,
+            acrobats,
+        }));
+    }
+
+    /// What the current seat could do with the tile just placed (empty unless a tile awaits
+    /// its follower choice).
+    pub fn choices(&self) -> Choices {
+        let Stage::Follower(tile) = self.stage else {
+            return Choices::default();
+        };
+        Choices {
+            meeple: self.map.figure_options(self.seat, tile, Figure::Meeple),
+            ringmaster: self.map.figure_options(self.seat, tile, Figure::Ringmaster),
+            acrobats: self.map.acrobat_spots(self.seat, tile),
+            pyramids: self.map.complete_pyramids(),
+        }
     }
 
     /// Places the drawn tile.
@@ -181,30 +292,59 @@ impl Match {
         let tile = self.map.place(kind, x, y, rot).map_err(MoveError::Place)?;
         let mut out = vec![Happening::Placed(self.seat, kind, x, y, rot % 4)];
         self.stage = Stage::Follower(tile);
-        if self.map.follower_options(self.seat, tile).is_empty() {
-            out.extend(self.finish(None)?);
+        if self.choices().is_empty() {
+            out.extend(self.choose(Choice::Pass)?);
         }
         Ok(out)
     }
 
-    /// Puts a follower on feature `part` of the tile just placed (or none), scores, and passes
+    /// Puts a meeple on feature `part` of the tile just placed (or none), scores, and passes
     /// the turn.
     pub fn finish(&mut self, part: Option<u8>) -> Result<Vec<Happening>, MoveError> {
+        self.choose(part.map_or(Choice::Pass, Choice::Meeple))
+    }
+
+    /// Carries out the choice after placing (a figure, a pyramid scoring or nothing), then
+    /// scores what the tile completed, then the circus if it is a circus tile, and passes the
+    /// turn.
+    pub fn choose(&mut self, choice: Choice) -> Result<Vec<Happening>, MoveError> {
         let tile = match self.stage {
             Stage::Follower(tile) => tile,
             Stage::Place(_) => return Err(MoveError::PlaceFirst),
             Stage::Over => return Err(MoveError::Over),
         };
+        let seat = self.seat;
         let mut out = Vec::new();
-        match part {
-            Some(p) => {
+        match choice {
+            Choice::Pass => out.push(Happening::Passed(seat)),
+            Choice::Meeple(p) => {
                 let kind = self
                     .map
-                    .follow(self.seat, tile, p)
+                    .follow(seat, tile, p)
                     .map_err(MoveError::Follower)?;
-                out.push(Happening::Followed(self.seat, kind, p));
+                out.push(Happening::Followed(seat, kind, p));
             }
-            None => out.push(Happening::Passed(self.seat)),
+            Choice::Ringmaster(p) => {
+                let kind = self
+                    .map
+                    .place_figure(seat, tile, p, Figure::Ringmaster)
+                    .map_err(MoveError::Follower)?;
+                out.push(Happening::Ringmaster(seat, kind, p));
+            }
+            Choice::Acrobat(x, y) => {
+                let n = self
+                    .map
+                    .add_acrobat(seat, tile, x, y)
+                    .map_err(MoveError::Circus)?;
+                out.push(Happening::Acrobat(seat, x, y, n));
+            }
+            Choice::Pyramid(x, y) => {
+                let show = self
+                    .map
+                    .score_pyramid(seat, x, y)
+                    .map_err(MoveError::Circus)?;
+                out.push(Happening::Pyramid(show));
+            }
         }
         out.extend(
             self.map
@@ -212,6 +352,10 @@ impl Match {
                 .into_iter()
                 .map(Happening::Scored),
         );
+        if let Some(raised) = self.map.raise_big_top(tile) {
+            out.extend(raised.circus.map(Happening::Circus));
+            out.push(Happening::BigTop(raised.at, raised.token));
+        }
         self.advance(&mut out);
         Ok(out)
     }

@@ -3,10 +3,16 @@
 //! squares for farmers), coordinates on every margin, the last tile outlined in yellow, the
 //! legal spots for a pending tile marked with their rotations, and a side panel with the drawn
 //! tile in its four rotations, features lettered as the commands name them.
+//!
+//! With Under the Big Top: circus spaces as small striped tents on a ring, acrobat spaces as
+//! purple rings, the Big Top as a large red-and-white tent over a face-down "?" token, acrobat
+//! pyramids as stacked discs (two below, one on their shoulders), the ringmaster as a disc (or a
+//! farmer's square) wearing a black top hat, and a footer with the tokens revealed so far.
 
-use super::map::{Map, Placed};
+use super::circus::Circus;
+use super::map::{Figure, Map, Placed};
 use super::parse::letter;
-use super::tiles::{shape_of, Kind, Part, Shape};
+use super::tiles::{shape_of, Centre, Kind, Part, Shape};
 use crate::picture::escape;
 use std::fmt::Write;
 
@@ -17,6 +23,7 @@ pub fn colour_fill(name: &str) -> &'static str {
         "blue" => "#1f5fd6",
         "green" => "#19a019",
         "yellow" => "#f5d90a",
+        "grey" => "#9a9a9a",
         _ => "#222222",
     }
 }
@@ -72,9 +79,15 @@ fn anchor(shape: &Shape, part: &Part) -> (f32, f32) {
                 }
             }
         }
-        Kind::Road => sides(part.edges)
-            .next()
-            .map_or((0.5, 0.5), |d| inward(mid(d), 0.45)),
+        Kind::Road => {
+            let k = match shape.centre {
+                Centre::Circus | Centre::Acrobats => 0.3,
+                Centre::Empty | Centre::Monastery => 0.45,
+            };
+            sides(part.edges)
+                .next()
+                .map_or((0.5, 0.5), |d| inward(mid(d), k))
+        }
         Kind::Field => {
             let hs: Vec<usize> = (0..8).filter(|h| part.halves & (1 << h) != 0).collect();
             let n = hs.len().max(1) as f32;
@@ -99,9 +112,25 @@ fn anchor(shape: &Shape, part: &Part) -> (f32, f32) {
                     _ => x = x.max(0.38),
                 }
             }
+            if matches!(shape.centre, Centre::Circus | Centre::Acrobats) {
+                return clear_of_the_space((x, y));
+            }
             (x, y)
         }
         Kind::Monastery => (0.5, 0.52),
+    }
+}
+
+/// Moves a field's mark off the circus or acrobat space in the middle of the tile.
+fn clear_of_the_space((x, y): (f32, f32)) -> (f32, f32) {
+    let (dx, dy) = (x - 0.5, y - 0.5);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len >= 0.3 {
+        (x, y)
+    } else if len < 0.01 {
+        (0.2, 0.8)
+    } else {
+        (0.5 + dx * 0.3 / len, 0.5 + dy * 0.3 / len)
     }
 }
 
@@ -183,13 +212,60 @@ fn tile_body(shape: &Shape, out: &mut String) {
             out,
             "<path d=\"{d}\" fill=\"none\" stroke=\"#4a4a4a\" stroke-width=\"0.13\"/><path d=\"{d}\" fill=\"none\" stroke=\"#f3eedc\" stroke-width=\"0.09\"/>"
         );
-        if ds.len() == 1 && !monastery {
+        if ds.len() == 1 && shape.centre == Centre::Empty {
             out.push_str("<circle cx=\"0.5\" cy=\"0.5\" r=\"0.09\" fill=\"#6b5a45\" stroke=\"#333\" stroke-width=\"0.015\"/>");
         }
+    }
+    match shape.centre {
+        Centre::Circus => out.push_str("<circle cx=\"0.5\" cy=\"0.5\" r=\"0.17\" fill=\"#f7e3b5\" stroke=\"#b3122e\" stroke-width=\"0.035\"/><polygon points=\"0.39,0.59 0.61,0.59 0.5,0.39\" fill=\"#d62728\" stroke=\"#7a0c1e\" stroke-width=\"0.012\"/><polygon points=\"0.46,0.59 0.54,0.59 0.5,0.39\" fill=\"#fff\"/>"),
+        Centre::Acrobats => out.push_str("<circle cx=\"0.5\" cy=\"0.5\" r=\"0.17\" fill=\"#eadcf7\" stroke=\"#6a2c91\" stroke-width=\"0.035\"/><circle cx=\"0.43\" cy=\"0.55\" r=\"0.05\" fill=\"none\" stroke=\"#6a2c91\" stroke-width=\"0.02\"/><circle cx=\"0.57\" cy=\"0.55\" r=\"0.05\" fill=\"none\" stroke=\"#6a2c91\" stroke-width=\"0.02\"/><circle cx=\"0.5\" cy=\"0.43\" r=\"0.05\" fill=\"none\" stroke=\"#6a2c91\" stroke-width=\"0.02\" stroke-dasharray=\"0.02,0.015\"/>"),
+        Centre::Empty | Centre::Monastery => {}
     }
     if monastery {
         out.push_str("<rect x=\"0.36\" y=\"0.42\" width=\"0.28\" height=\"0.24\" fill=\"#efe6cf\" stroke=\"#5a3d1e\" stroke-width=\"0.02\"/><polygon points=\"0.32,0.43 0.5,0.28 0.68,0.43\" fill=\"#b3412f\" stroke=\"#5a3d1e\" stroke-width=\"0.02\"/><rect x=\"0.46\" y=\"0.54\" width=\"0.08\" height=\"0.12\" fill=\"#5a3d1e\"/>");
     }
+}
+
+/// The Big Top: a large striped tent over a face-down token ("?"), or an empty token spot.
+fn big_top(face_down: bool, out: &mut String) {
+    out.push_str("<polygon points=\"0.2,0.74 0.8,0.74 0.8,0.5 0.5,0.18 0.2,0.5\" fill=\"#d62728\" stroke=\"#5a0a14\" stroke-width=\"0.025\"/>");
+    for x in [0.32f32, 0.5, 0.68] {
+        let _ = write!(
+            out,
+            "<polygon points=\"{:.3},0.74 {:.3},0.74 0.5,0.2\" fill=\"#fff\"/>",
+            x - 0.04,
+            x + 0.04
+        );
+    }
+    out.push_str("<line x1=\"0.5\" y1=\"0.18\" x2=\"0.5\" y2=\"0.06\" stroke=\"#5a0a14\" stroke-width=\"0.02\"/><polygon points=\"0.5,0.06 0.62,0.09 0.5,0.12\" fill=\"#f5d90a\" stroke=\"#5a0a14\" stroke-width=\"0.01\"/>");
+    if face_down {
+        out.push_str("<circle cx=\"0.5\" cy=\"0.62\" r=\"0.09\" fill=\"#7a5230\" stroke=\"#000\" stroke-width=\"0.015\"/><text x=\"0.5\" y=\"0.665\" font-size=\"0.13\" text-anchor=\"middle\" font-weight=\"bold\" fill=\"#fff\">?</text>");
+    }
+}
+
+/// A pyramid of acrobats: two discs below, the third on their shoulders.
+fn pyramid(fills: &[&str], out: &mut String) {
+    const SPOTS: [(f32, f32); 3] = [(0.38, 0.62), (0.62, 0.62), (0.5, 0.4)];
+    for (fill, (x, y)) in fills.iter().zip(SPOTS) {
+        let _ = write!(
+            out,
+            "<circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.12\" fill=\"{fill}\" stroke=\"#000\" stroke-width=\"0.03\"/><circle cx=\"{x:.3}\" cy=\"{y:.3}\" r=\"0.045\" fill=\"#fff\" stroke=\"#000\" stroke-width=\"0.01\"/>"
+        );
+    }
+}
+
+/// The ringmaster's top hat, over a follower mark at (x, y).
+fn top_hat((x, y): (f32, f32), out: &mut String) {
+    let _ = write!(
+        out,
+        "<rect x=\"{:.3}\" y=\"{:.3}\" width=\"0.26\" height=\"0.035\" fill=\"#000\" stroke=\"#fff\" stroke-width=\"0.008\"/><rect x=\"{:.3}\" y=\"{:.3}\" width=\"0.14\" height=\"0.12\" fill=\"#000\" stroke=\"#fff\" stroke-width=\"0.008\"/><rect x=\"{:.3}\" y=\"{:.3}\" width=\"0.14\" height=\"0.025\" fill=\"#d62728\"/>",
+        x - 0.13,
+        y - 0.115,
+        x - 0.07,
+        y - 0.225,
+        x - 0.07,
+        y - 0.14
+    );
 }
 
 fn follower_mark(kind: Kind, (x, y): (f32, f32), fill: &str, out: &mut String) {
@@ -236,6 +312,42 @@ pub struct View<'a> {
     pub last: Option<usize>,
 }
 
+/// The Big Top and the acrobat pyramids, drawn over their tiles.
+fn circus_figures(
+    map: &Map,
+    circus: &Circus,
+    view: &View<'_>,
+    place: &dyn Fn(&Placed) -> (f32, f32),
+    ts: f32,
+    s: &mut String,
+) {
+    let group = |t: &Placed, s: &mut String| {
+        let (px, py) = place(t);
+        let _ = write!(
+            s,
+            "<g transform=\"translate({px:.1},{py:.1}) scale({ts:.2})\">"
+        );
+    };
+    if let Some(t) = circus.big_top().and_then(|b| map.tiles().get(b.tile)) {
+        group(t, s);
+        big_top(circus.token_down(), s);
+        s.push_str("</g>");
+    }
+    for p in circus.pyramids() {
+        let Some(t) = map.tiles().get(p.tile) else {
+            continue;
+        };
+        let fills: Vec<&str> = p
+            .acrobats
+            .iter()
+            .map(|&seat| colour_fill(view.colours.get(seat).map_or("", String::as_str)))
+            .collect();
+        group(t, s);
+        pyramid(&fills, s);
+        s.push_str("</g>");
+    }
+}
+
 /// The whole board picture as SVG.
 pub fn board_svg(map: &Map, view: &View<'_>) -> String {
     let (x0, y0, x1, y1) = map.bounds();
@@ -248,14 +360,23 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
     let map_w = cols * ts + 2.0 * margin;
     let map_h = rows * ts + 2.0 * margin;
     let panel_w = if view.pending.is_some() { 200.0 } else { 0.0 };
+    let circus = map.circus();
+    let note = |seat: usize| match circus {
+        Some(c) if c.ringmaster_home(seat) => " +ringmaster",
+        _ => "",
+    };
     let header_w: f32 = view
         .names
         .iter()
-        .map(|n| 40.0 + 9.0 * (n.chars().count() as f32 + 16.0))
+        .enumerate()
+        .map(|(seat, n)| 40.0 + 9.0 * ((n.chars().count() + note(seat).len()) as f32 + 16.0))
         .sum::<f32>()
         + 16.0;
-    let width = (map_w + panel_w).max(header_w);
-    let height = header + map_h.max(if view.pending.is_some() { 640.0 } else { 0.0 });
+    let footer = if circus.is_some() { 30.0 } else { 0.0 };
+    let width = (map_w + panel_w)
+        .max(header_w)
+        .max(if circus.is_some() { 560.0 } else { 0.0 });
+    let height = header + map_h.max(if view.pending.is_some() { 640.0 } else { 0.0 }) + footer;
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
         s,
@@ -268,14 +389,15 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         let supply = map.supply().get(seat).copied().unwrap_or(0);
         let _ = write!(
             s,
-            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {} left</text>",
+            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {} left{}</text>",
             hx + 8.0,
             hx + 20.0,
             escape(name),
             score,
-            supply
+            supply,
+            note(seat)
         );
-        hx += 40.0 + 9.0 * (name.chars().count() as f32 + 16.0);
+        hx += 40.0 + 9.0 * ((name.chars().count() + note(seat).len()) as f32 + 16.0);
     }
     let ox = margin;
     let oy = header + margin;
@@ -309,6 +431,9 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         tile_body(t.shape(), &mut s);
         s.push_str("<rect width=\"1\" height=\"1\" fill=\"none\" stroke=\"#3c3c3c\" stroke-width=\"0.01\"/></g>");
     }
+    if let Some(c) = circus {
+        circus_figures(map, c, view, &place, ts, &mut s);
+    }
     for f in map.followers() {
         let Some(t) = map.tiles().get(f.tile) else {
             continue;
@@ -322,8 +447,30 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
             s,
             "<g transform=\"translate({px:.1},{py:.1}) scale({ts:.2})\">"
         );
-        follower_mark(part.kind, anchor(t.shape(), part), fill, &mut s);
+        let at = anchor(t.shape(), part);
+        follower_mark(part.kind, at, fill, &mut s);
+        if f.figure == Figure::Ringmaster {
+            top_hat(at, &mut s);
+        }
         s.push_str("</g>");
+    }
+    if let Some(c) = circus {
+        let revealed: Vec<String> = c
+            .revealed()
+            .iter()
+            .map(|a| format!("{} {}", a.word(), a.value()))
+            .collect();
+        let _ = write!(
+            s,
+            "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">Big Top tokens revealed: {} ({} face down in the stack)</text>",
+            height - 10.0,
+            if revealed.is_empty() {
+                "none yet".to_string()
+            } else {
+                revealed.join(", ")
+            },
+            c.stack_left()
+        );
     }
     if let Some(t) = view.last.and_then(|i| map.tiles().get(i)) {
         let (px, py) = place(t);
@@ -358,7 +505,7 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
                 s,
                 "<text x=\"{px:.1}\" y=\"{:.1}\" font-size=\"13\">{} at {}</text>",
                 py + 12.0,
-                shape.letter,
+                shape.name,
                 u32::from(rot) * 90
             );
             let _ = write!(
@@ -400,5 +547,49 @@ mod tests {
         assert!(svg.contains("Ann 0 pts, 7 left"));
         assert!(svg.contains("V at 270"));
         assert!(svg.contains("#ffd400"));
+        assert!(!svg.contains("Big Top"), "no expansion, no footer");
+    }
+
+    #[test]
+    fn the_big_top_a_full_pyramid_and_a_ringmaster_are_drawn() {
+        use super::super::circus::Animal;
+        let mut map = Map::with_big_top(2, vec![Animal::Seal]);
+        let placed = ["D", "AC1", "BT1"]
+            .iter()
+            .zip([(0, 0, 0), (0, 1, 0), (-1, 0, 270)])
+            .map(|(name, (x, y, d))| map.put_named(name, x, y, d));
+        assert!(placed.collect::<Result<Vec<_>, _>>().is_ok());
+        for seat in [0, 1, 1] {
+            assert!(map.add_acrobat(seat, 1, 0, 1).is_ok());
+        }
+        assert!(map.place_figure(0, 0, 1, Figure::Ringmaster).is_ok());
+        assert!(map.raise_big_top(2).is_some());
+        let colours = vec!["red".to_string(), "blue".to_string()];
+        let names = vec!["Ann".to_string(), "Bob".to_string()];
+        let svg = board_svg(
+            &map,
+            &View {
+                colours: &colours,
+                names: &names,
+                pending: None,
+                legal: &[],
+                last: Some(2),
+            },
+        );
+        let discs = |fill: &str| svg.matches(&format!("r=\"0.12\" fill=\"{fill}\"")).count();
+        assert_eq!(
+            (discs("#d62728"), discs("#1f5fd6")),
+            (1, 2),
+            "three acrobats"
+        );
+        assert_eq!(svg.matches(">?</text>").count(), 1, "the face-down token");
+        assert_eq!(
+            svg.matches("width=\"0.14\" height=\"0.12\"").count(),
+            1,
+            "one top hat"
+        );
+        assert!(svg.contains("Ann 0 pts, 6 left</text>"));
+        assert!(svg.contains("Bob 0 pts, 5 left +ringmaster</text>"));
+        assert!(svg.contains("Big Top tokens revealed: none yet (0 face down in the stack)"));
     }
 }

@@ -1,8 +1,9 @@
 //! Scoring: majorities, features completed during play (roads, cities, monasteries) with
 //! their followers sent home, and the final scoring (unfinished features, then fields at 3 per
-//! completed city each touches, every field on its own).
+//! completed city each touches, every field on its own). A ringmaster on a scored feature
+//! earns its bonus right after the feature's points, whoever won the feature.
 
-use super::map::{Follower, Map, Scored};
+use super::map::{Figure, Follower, Map, RingmasterBonus, Scored};
 use super::tiles::Kind;
 
 impl Map {
@@ -53,6 +54,27 @@ impl Map {
         if let Some(f) = self.features.get_mut(root as usize) {
             f.scored = true;
         }
+        let mut ringmasters = Vec::new();
+        for f in &self.followers {
+            if f.figure != Figure::Ringmaster || self.root(self.follower_segment(f)) != root {
+                continue;
+            }
+            let Some(t) = self.tiles.get(f.tile) else {
+                continue;
+            };
+            let tiles = self.show_tiles_around(t.x, t.y);
+            ringmasters.push(RingmasterBonus {
+                seat: f.seat,
+                at: (t.x, t.y),
+                tiles,
+                points: 2 * tiles,
+            });
+        }
+        for bonus in &ringmasters {
+            if let Some(s) = self.scores.get_mut(bonus.seat) {
+                *s += bonus.points;
+            }
+        }
         self.history.push(Scored {
             kind,
             feature: root,
@@ -61,6 +83,7 @@ impl Map {
             points,
             winners,
             at,
+            ringmasters,
         });
     }
 
@@ -68,9 +91,7 @@ impl Map {
         let mut kept = Vec::with_capacity(self.followers.len());
         for f in std::mem::take(&mut self.followers) {
             if self.root(self.follower_segment(&f)) == root {
-                if let Some(s) = self.supply.get_mut(f.seat) {
-                    *s += 1;
-                }
+                self.send_home(f.seat, f.figure);
             } else {
                 kept.push(f);
             }

@@ -1,5 +1,6 @@
-//! The tile table: the 24 kinds of the base game (letters A-X, 72 tiles), written from the
-//! tile facts in the rules folder, and their four rotations.
+//! The tile table: the 24 kinds of the base game (letters A-X, 72 tiles) and the 16 kinds of
+//! Under the Big Top (12 circus tiles BT1-BT11, 8 acrobat tiles AC1-AC5), written from the tile
+//! facts in the rules folder, and their four rotations.
 //!
 //! Conventions (JCZ): edges N, E, S, W are bits 1, 2, 4, 8 of an edge mask; the eight half-edges
 //! NL NR EL ER SL SR WL WR (clockwise from the north-west corner) are bits 0..8 of a half mask.
@@ -66,6 +67,12 @@ pub enum Centre {
     Empty,
     /// A monastery: a feature of its own.
     Monastery,
+    /// A circus space (Under the Big Top): ends roads, splits fields, holds no follower; the
+    /// Big Top stands on the newest one.
+    Circus,
+    /// An acrobat space (Under the Big Top): ends roads, splits fields, holds a pyramid of up
+    /// to three acrobats.
+    Acrobats,
 }
 
 /// A city feature of a tile kind.
@@ -89,8 +96,9 @@ pub struct FieldDef {
 /// One kind of tile as printed (rotation 0).
 #[derive(Clone, Copy, Debug)]
 pub struct TileKind {
-    /// The Wikicarpedia letter.
-    pub letter: char,
+    /// The name used in texts and pictures: the Wikicarpedia letter for the base game, `BT1`
+    /// to `BT11` for the circus tiles and `AC1` to `AC5` for the acrobat tiles.
+    pub name: &'static str,
     /// How many the box holds.
     pub count: u8,
     /// Edges N, E, S, W.
@@ -126,7 +134,7 @@ const fn field(halves: u8, cities: u8) -> FieldDef {
 use Edge::{City as C, Field as F, Road as R};
 
 const fn kind(
-    letter: char,
+    name: &'static str,
     count: u8,
     edges: [Edge; 4],
     cities: &'static [CityDef],
@@ -135,7 +143,7 @@ const fn kind(
     centre: Centre,
 ) -> TileKind {
     TileKind {
-        letter,
+        name,
         count,
         edges,
         cities,
@@ -148,7 +156,7 @@ const fn kind(
 /// The base game's tile kinds, A to X.
 pub const BASE: [TileKind; 24] = [
     kind(
-        'A',
+        "A",
         2,
         [F, F, R, F],
         &[],
@@ -157,7 +165,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Monastery,
     ),
     kind(
-        'B',
+        "B",
         4,
         [F, F, F, F],
         &[],
@@ -166,7 +174,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Monastery,
     ),
     kind(
-        'C',
+        "C",
         1,
         [C, C, C, C],
         &[pennant(N | E | S | W)],
@@ -175,7 +183,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'D',
+        "D",
         4,
         [C, R, F, R],
         &[city(N)],
@@ -184,7 +192,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'E',
+        "E",
         5,
         [C, F, F, F],
         &[city(N)],
@@ -193,7 +201,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'F',
+        "F",
         2,
         [F, C, F, C],
         &[pennant(W | E)],
@@ -202,7 +210,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'G',
+        "G",
         1,
         [F, C, F, C],
         &[city(W | E)],
@@ -211,7 +219,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'H',
+        "H",
         3,
         [C, F, C, F],
         &[city(N), city(S)],
@@ -220,7 +228,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'I',
+        "I",
         2,
         [C, F, F, C],
         &[city(N), city(W)],
@@ -229,7 +237,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'J',
+        "J",
         3,
         [C, R, R, F],
         &[city(N)],
@@ -238,7 +246,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'K',
+        "K",
         3,
         [C, F, R, R],
         &[city(N)],
@@ -247,7 +255,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'L',
+        "L",
         3,
         [C, R, R, R],
         &[city(N)],
@@ -256,7 +264,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'M',
+        "M",
         2,
         [C, F, F, C],
         &[pennant(N | W)],
@@ -265,7 +273,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'N',
+        "N",
         3,
         [C, F, F, C],
         &[city(N | W)],
@@ -274,7 +282,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'O',
+        "O",
         2,
         [C, R, R, C],
         &[pennant(N | W)],
@@ -283,7 +291,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'P',
+        "P",
         3,
         [C, R, R, C],
         &[city(N | W)],
@@ -292,7 +300,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'Q',
+        "Q",
         1,
         [C, C, F, C],
         &[pennant(N | E | W)],
@@ -301,7 +309,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'R',
+        "R",
         3,
         [C, C, F, C],
         &[city(N | E | W)],
@@ -310,7 +318,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'S',
+        "S",
         2,
         [C, C, R, C],
         &[pennant(N | W | E)],
@@ -319,7 +327,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'T',
+        "T",
         1,
         [C, C, R, C],
         &[city(N | W | E)],
@@ -328,7 +336,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'U',
+        "U",
         8,
         [F, R, F, R],
         &[],
@@ -337,7 +345,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'V',
+        "V",
         9,
         [F, F, R, R],
         &[],
@@ -346,7 +354,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'W',
+        "W",
         4,
         [F, R, R, R],
         &[],
@@ -359,7 +367,7 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
     kind(
-        'X',
+        "X",
         1,
         [R, R, R, R],
         &[],
@@ -373,6 +381,173 @@ pub const BASE: [TileKind; 24] = [
         Centre::Empty,
     ),
 ];
+
+/// Under the Big Top's tile kinds: the acrobat tiles AC1-AC5 (8 tiles), then the circus tiles
+/// BT1-BT11 (12 tiles). Their indices follow the base kinds.
+pub const BIGTOP: [TileKind; 16] = [
+    kind(
+        "AC1",
+        1,
+        [F, F, F, F],
+        &[],
+        &[],
+        &[field(ALL, 0)],
+        Centre::Acrobats,
+    ),
+    kind(
+        "AC2",
+        1,
+        [F, F, R, F],
+        &[],
+        &[S],
+        &[field(ALL, 0)],
+        Centre::Acrobats,
+    ),
+    kind(
+        "AC3",
+        3,
+        [F, F, R, R],
+        &[],
+        &[S, W],
+        &[field(NL | NR | EL | ER | SL | WR, 0), field(SR | WL, 0)],
+        Centre::Acrobats,
+    ),
+    kind(
+        "AC4",
+        2,
+        [R, F, R, F],
+        &[],
+        &[S, N],
+        &[field(NR | EL | ER | SL, 0), field(NL | SR | WL | WR, 0)],
+        Centre::Acrobats,
+    ),
+    kind(
+        "AC5",
+        1,
+        [R, R, R, F],
+        &[],
+        &[N, E, S],
+        &[
+            field(SR | WL | WR | NL, 0),
+            field(NR | EL, 0),
+            field(ER | SL, 0),
+        ],
+        Centre::Acrobats,
+    ),
+    kind(
+        "BT1",
+        1,
+        [F, F, R, F],
+        &[],
+        &[S],
+        &[field(ALL, 0)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT2",
+        1,
+        [F, R, R, F],
+        &[],
+        &[E, S],
+        &[field(NL | NR | EL | SR | WL | WR, 0), field(ER | SL, 0)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT3",
+        1,
+        [F, R, F, R],
+        &[],
+        &[W, E],
+        &[field(NL | NR | EL | WR, 0), field(ER | SL | SR | WL, 0)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT4",
+        1,
+        [F, R, R, R],
+        &[],
+        &[S, W, E],
+        &[
+            field(NL | NR | EL | WR, 0),
+            field(SR | WL, 0),
+            field(ER | SL, 0),
+        ],
+        Centre::Circus,
+    ),
+    kind(
+        "BT5",
+        1,
+        [C, F, F, F],
+        &[city(N)],
+        &[],
+        &[field(EL | ER | SL | SR | WL | WR, N)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT6",
+        1,
+        [C, F, F, R],
+        &[city(N)],
+        &[W],
+        &[field(WR, N), field(EL | ER | SL | SR | WL, N)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT7",
+        2,
+        [C, F, R, F],
+        &[city(N)],
+        &[S],
+        &[field(SR | WL | WR, N), field(EL | ER | SL, N)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT8",
+        1,
+        [C, R, F, R],
+        &[city(N)],
+        &[W, E],
+        &[field(EL, N), field(WR, N), field(ER | SL | SR | WL, 0)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT9",
+        1,
+        [C, F, C, F],
+        &[city(N), city(S)],
+        &[],
+        &[field(WL | WR, N | S), field(EL | ER, N | S)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT10",
+        1,
+        [C, C, R, F],
+        &[city(N), city(E)],
+        &[S],
+        &[field(SL, E), field(SR | WL | WR, N)],
+        Centre::Circus,
+    ),
+    kind(
+        "BT11",
+        1,
+        [C, R, R, C],
+        &[city(N | W)],
+        &[E, S],
+        &[field(EL, N), field(ER | SL, 0), field(SR, N)],
+        Centre::Circus,
+    ),
+];
+
+/// The tile kind with index `kind`: base kinds first, then the Big Top's.
+pub fn tile_kind(kind: u8) -> Option<&'static TileKind> {
+    let i = usize::from(kind);
+    BASE.get(i)
+        .or_else(|| i.checked_sub(BASE.len()).and_then(|j| BIGTOP.get(j)))
+}
+
+/// How many kinds there are, the Big Top's included.
+pub const KINDS: usize = BASE.len() + BIGTOP.len();
 
 /// The kind index of the start tile (D).
 pub const START: u8 = 3;
@@ -423,8 +598,10 @@ pub const NONE: u8 = u8::MAX;
 /// A tile kind in one rotation, with lookups from edges to features.
 #[derive(Clone, Debug)]
 pub struct Shape {
-    /// The kind's letter.
-    pub letter: char,
+    /// The kind's name (`D`, `BT3`).
+    pub name: &'static str,
+    /// What stands in the centre.
+    pub centre: Centre,
     /// Edges N, E, S, W after rotation.
     pub edges: [Edge; 4],
     /// Features, in label order: cities, roads, fields, then the monastery.
@@ -515,7 +692,8 @@ fn shape(kind: &TileKind, rot: u8) -> Shape {
         }
     }
     Shape {
-        letter: kind.letter,
+        name: kind.name,
+        centre: kind.centre,
         edges,
         parts,
         edge_part,
@@ -528,6 +706,7 @@ pub fn shapes() -> &'static [Shape] {
     static SHAPES: OnceLock<Vec<Shape>> = OnceLock::new();
     SHAPES.get_or_init(|| {
         BASE.iter()
+            .chain(BIGTOP.iter())
             .flat_map(|k| (0..4).map(move |r| shape(k, r)))
             .collect()
     })
@@ -538,11 +717,26 @@ pub fn shape_of(kind: u8, rot: u8) -> Option<&'static Shape> {
     shapes().get(usize::from(kind) * 4 + usize::from(rot % 4))
 }
 
-/// The kind index of a letter (`None` if no base tile has it).
+/// The kind index of a base tile's letter (`None` if no base tile has it).
 pub fn kind_of_letter(letter: char) -> Option<u8> {
+    kind_named(&letter.to_string())
+}
+
+/// The kind index of a tile name (`D`, `bt3`; `None` if no tile has it).
+pub fn kind_named(name: &str) -> Option<u8> {
     BASE.iter()
-        .position(|k| k.letter == letter.to_ascii_uppercase())
+        .chain(BIGTOP.iter())
+        .position(|k| k.name.eq_ignore_ascii_case(name.trim()))
         .map(|i| i as u8)
+}
+
+/// Under the Big Top's 20 tiles (kind indices).
+pub fn bigtop_box() -> Vec<u8> {
+    BIGTOP
+        .iter()
+        .enumerate()
+        .flat_map(|(i, k)| std::iter::repeat_n((BASE.len() + i) as u8, usize::from(k.count)))
+        .collect()
 }
 
 /// The full box of the base game (72 kind indices, the start tile included).
@@ -561,7 +755,7 @@ mod tests {
     fn counts_match_the_tile_facts_and_total_72() {
         let counts: String = BASE
             .iter()
-            .map(|k| format!("{}{} ", k.letter, k.count))
+            .map(|k| format!("{}{} ", k.name, k.count))
             .collect();
         assert_eq!(
             counts.trim(),
@@ -582,24 +776,51 @@ mod tests {
     }
 
     #[test]
+    fn the_big_top_has_twelve_circus_and_eight_acrobat_tiles() {
+        let tiles = bigtop_box();
+        assert_eq!(tiles.len(), 20);
+        let count = |centre: Centre| {
+            tiles
+                .iter()
+                .filter(|&&k| tile_kind(k).is_some_and(|t| t.centre == centre))
+                .count()
+        };
+        assert_eq!((count(Centre::Circus), count(Centre::Acrobats)), (12, 8));
+        let names: String = BIGTOP
+            .iter()
+            .map(|k| format!("{}x{} ", k.name, k.count))
+            .collect();
+        assert_eq!(
+            names.trim(),
+            "AC1x1 AC2x1 AC3x3 AC4x2 AC5x1 BT1x1 BT2x1 BT3x1 BT4x1 BT5x1 BT6x1 BT7x2 BT8x1 BT9x1 BT10x1 BT11x1"
+        );
+        assert!(BIGTOP
+            .iter()
+            .all(|k| k.cities.iter().all(|c| !c.pennant)
+                && k.roads.iter().all(|r| r.count_ones() == 1)));
+        assert_eq!(kind_named("bt3"), Some(31));
+        assert_eq!(tile_kind(31).map(|k| k.name), Some("BT3"));
+    }
+
+    #[test]
     fn features_agree_with_edges_in_every_rotation() {
         for s in shapes() {
             for d in 0..4 {
                 let part = s.edge_part[d];
                 match s.edges[d] {
                     Edge::Field => {
-                        assert_eq!(part, NONE, "{} edge {d}", s.letter);
-                        assert_ne!(s.half_part[2 * d], NONE, "{} edge {d}", s.letter);
-                        assert_ne!(s.half_part[2 * d + 1], NONE, "{} edge {d}", s.letter);
+                        assert_eq!(part, NONE, "{} edge {d}", s.name);
+                        assert_ne!(s.half_part[2 * d], NONE, "{} edge {d}", s.name);
+                        assert_ne!(s.half_part[2 * d + 1], NONE, "{} edge {d}", s.name);
                     }
                     Edge::Road => {
                         assert_eq!(s.parts[usize::from(part)].kind, Kind::Road);
-                        assert_ne!(s.half_part[2 * d], NONE, "{} edge {d}", s.letter);
-                        assert_ne!(s.half_part[2 * d + 1], NONE, "{} edge {d}", s.letter);
+                        assert_ne!(s.half_part[2 * d], NONE, "{} edge {d}", s.name);
+                        assert_ne!(s.half_part[2 * d + 1], NONE, "{} edge {d}", s.name);
                     }
                     Edge::City => {
                         assert_eq!(s.parts[usize::from(part)].kind, Kind::City);
-                        assert_eq!(s.half_part[2 * d], NONE, "{} edge {d}", s.letter);
+                        assert_eq!(s.half_part[2 * d], NONE, "{} edge {d}", s.name);
                     }
                 }
             }
