@@ -162,11 +162,17 @@ impl Dice {
         }
     }
 
+    /// Rolls like [`Dice::roll`] but seals the draw: a secret (a face-down token) that stays
+    /// out of the public log until the game tells it or the seed is revealed.
+    pub fn roll_sealed(&mut self, purpose: impl Into<String>, sides: u32) -> u32 {
+        self.draw(purpose.into(), sides, true)
+    }
+
     /// Shuffles `items` like [`Dice::shuffle`] but seals the draws: the order stays secret
     /// (a deck of tiles) until the seed is revealed.
     pub fn shuffle_sealed<T>(&mut self, purpose: &str, items: &mut [T]) {
         for last in (1..items.len()).rev() {
-            let other = self.draw(purpose.to_string(), (last + 1) as u32, true) as usize - 1;
+            let other = self.roll_sealed(purpose, (last + 1) as u32) as usize - 1;
             items.swap(last, other);
         }
     }

@@ -108,7 +108,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     assert_eq!(public[0], "ann puts a thief on road-w (a).");
     assert_eq!(
         public[1],
-        "The Big Top stands on the circus tile at (1,0) now, over a face-down animal token (1 left in the stack)."
+        "The Big Top stands on the circus tile at (1,0) now, over a face-down animal token (15 left in the box)."
     );
     let sealed: Vec<&Event> = events
         .iter()
@@ -131,7 +131,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     }
     assert!(board
         .text
-        .contains("Big Top: at (1,0) over a face-down token; 1 left in the stack"));
+        .contains("Big Top: at (1,0) over a face-down token; 15 left in the box"));
     assert!(board.text.contains("Tokens revealed: none yet"));
 }
 
@@ -537,7 +537,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
         .contains("bob (blue): 0 points, 7 followers left, ringmaster on the map, 0 acrobats"));
     assert!(board.text.contains("Acrobats: (0,1) red"));
     let svg = board.svg.unwrap_or_default();
-    assert!(svg.contains("Big Top tokens revealed: none yet (15 face down in the stack)"));
+    assert!(svg.contains("Big Top tokens revealed: none yet (15 face down in the box)"));
 }
 
 #[test]
@@ -608,14 +608,36 @@ fn the_token_stays_out_of_the_public_log_until_it_is_revealed() {
     assert!(out.contains("is revealed: a "), "a circus was scored");
     assert!(out.contains("#top <- Final ranking:"));
     assert!(!out.contains("face-down token under the Big Top at"));
-    assert!(!out.contains("for animal tokens"));
+    assert!(!out.contains("for the animal token under the Big Top"));
+    // The first reveal shows the roll that drew the token: the r-th of the 16 in the box.
+    let reveal = out
+        .lines()
+        .find(|l| l.contains("is revealed: a "))
+        .unwrap_or_default();
+    let animal = reveal
+        .split("is revealed: a ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_default();
+    let roll: usize = reveal
+        .split("shown now: d16 = ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!((1..=16).contains(&roll), "{reveal}");
+    assert_eq!(animal_tokens()[roll - 1].word(), animal, "{reveal}");
+    let log = out.split("ann #top: !log").last().unwrap_or_default();
+    assert!(log.contains(&format!("shown now: d16 = {roll},")), "{log}");
     let (ok, public, _) = common::referee(&["export", "1", "--db", db], None);
     assert!(ok);
     assert!(!public.contains("face-down token under the Big Top at"));
-    assert!(!public.contains("for animal tokens"));
+    assert!(!public.contains("for the animal token under the Big Top"));
     let (ok, secret, _) = common::referee(&["export", "1", "--db", db, "--secret"], None);
     assert!(ok);
-    assert!(secret.contains("roll d16 for animal tokens"));
+    assert!(secret.contains(&format!(
+        "roll d16 for the animal token under the Big Top: {roll}"
+    )));
     assert!(secret.contains("face-down token under the Big Top at"));
     let (ok, replay, err) = common::referee(&["replay", "1", "--db", db], None);
     assert!(ok, "{replay}{err}");

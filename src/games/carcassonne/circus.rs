@@ -77,6 +77,9 @@ impl Animal {
     }
 }
 
+/// How many animal tokens the box holds.
+pub const TOKENS: usize = 16;
+
 /// The 16 animal tokens of the box, before shuffling.
 pub fn animal_tokens() -> Vec<Animal> {
     [
@@ -252,9 +255,14 @@ impl Circus {
         &self.revealed
     }
 
-    /// Tokens still in the face-down stack.
+    /// Tokens still face down in the box (not yet put under the Big Top).
     pub fn stack_left(&self) -> usize {
-        self.stack.len().saturating_sub(self.next)
+        TOKENS.saturating_sub(self.next)
+    }
+
+    /// Whether a token waits to go under the Big Top when the next circus tile is placed.
+    pub fn token_ready(&self) -> bool {
+        self.next < self.stack.len()
     }
 
     /// The pyramids with at least one acrobat.
@@ -280,6 +288,14 @@ impl Map {
 
     fn centre_at(&self, x: i32, y: i32) -> Option<Centre> {
         self.placed_at(x, y).map(|t| t.shape().centre)
+    }
+
+    /// Puts a token drawn from the box on the face-down stack, to go under the Big Top when
+    /// the next circus tile is placed.
+    pub(super) fn lay_token(&mut self, animal: Animal) {
+        if let Some(c) = self.circus.as_mut() {
+            c.stack.push(animal);
+        }
     }
 
     /// Circus and acrobat tiles among (x,y) and its 8 neighbours.
@@ -547,6 +563,7 @@ mod tests {
     fn sixteen_tokens_with_their_values() {
         let tokens = animal_tokens();
         assert_eq!(tokens.len(), 16);
+        assert_eq!(TOKENS, 16);
         let line: Vec<String> = tokens
             .iter()
             .map(|a| format!("{} {}", a.word(), a.value()))

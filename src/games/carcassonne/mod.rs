@@ -11,11 +11,13 @@
 //!   and commands.
 //! - Colours: red, blue, green, yellow, black by seat, or the colour chosen at `!join`.
 //! - Option `bigtop`: `on` (the default) adds Under the Big Top's 20 tiles to the deck, the 16
-//!   animal tokens (shuffled face down with sealed draws at setup: the "top token" is the next of
-//!   that stack) and one ringmaster per player, and allows a sixth player (grey, with 7
+//!   animal tokens (face down in the box: when a circus tile is about to be placed, the token
+//!   that goes under the Big Top is drawn from those left with a sealed roll) and one ringmaster
+//!   per player, and allows a sixth player (grey, with 7
 //!   followers like the others); `off` is the plain base game for 2 to 5 players.
-//! - The token under the Big Top is in no public text or picture; the audit log keeps it as a
-//!   sealed event (secret exports only) and says it publicly when the circus is scored.
+//! - The token under the Big Top is in no public text or picture; the audit log keeps its roll
+//!   and the token as sealed events (secret exports only) and shows both publicly when the
+//!   circus is scored and the token revealed.
 //! - The choice after placing offers everything that applies (meeple, ringmaster, acrobat,
 //!   pyramid); when nothing applies the turn ends at once. A completed pyramid may be scored
 //!   by a player with an empty supply.
@@ -40,6 +42,8 @@ use self::map::{Figure, Scored};
 use self::parse::{After, PlaceOrder};
 use self::play::{Choice, Choices, Finale, Happening, Match, MoveError, Stage};
 use self::tiles::{base_box, bigtop_box, shape_of, tile_kind, Centre, Kind, BASE, KINDS, START};
+use crate::chat::duration::parse_duration;
+use crate::dice::Dice;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };
@@ -110,22 +114,6 @@ fn bigtop_on(options: &Options) -> Result<bool, Refusal> {
                 "bigtop must be on or off, not `{value}`"
             ))),
         },
-    }
-}
-
-fn parse_duration(text: &str) -> Option<Duration> {
-    let t = text.trim().to_lowercase();
-    let split = t.find(|c: char| !c.is_ascii_digit())?;
-    let (n, unit) = t.split_at(split);
-    let n: i64 = n.parse().ok()?;
-    if n == 0 || n > 100_000 {
-        return None;
-    }
-    match unit.trim() {
-        "m" | "min" | "mins" | "minutes" => Some(Duration::minutes(n)),
-        "h" | "hour" | "hours" => Some(Duration::hours(n)),
-        "d" | "day" | "days" => Some(Duration::days(n)),
-        _ => None,
     }
 }
 
@@ -247,13 +235,7 @@ impl Rules for Carcassonne {
             deck.extend(bigtop_box());
         }
         ctx.dice.shuffle_sealed("tile order", &mut deck);
-        let tokens = if bigtop {
-            let mut tokens = animal_tokens();
-            ctx.dice.shuffle_sealed("animal tokens", &mut tokens);
-            Some(tokens)
-        } else {
-            None
-        };
+        let tokens = bigtop.then(Vec::new);
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
         let (game, happened) = Carcassonne::start_with(names, colours, deck, tokens);
         let mut events = vec![Event::public(format!(
@@ -290,6 +272,7 @@ impl Rules for Carcassonne {
         }
         let tokens = s.bigtop.then_some(s.tokens);
         let (mut game, _) = Carcassonne::start_with(s.names, s.colours, s.deck, tokens);
+        game.token_rolls = s.token_rolls;
         for (i, mv) in s.moves.into_iter().enumerate() {
             game.apply(mv)
                 .map_err(|e| err(format!("move {} cannot be replayed: {e}", i + 1)))?;
@@ -327,6 +310,16 @@ struct Saved {
     bigtop: bool,
     #[serde(default)]
     tokens: Vec<Animal>,
+    #[serde(default)]
+    token_rolls: Vec<TokenRoll>,
+}
+
+/// The sealed roll that drew a token from the box: `result` counts the `sides` tokens then
+/// left, in the box's order (elephant first, flea last).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct TokenRoll {
+    sides: u32,
+    result: u32,
 }
 
 /// A game of Carcassonne in progress.
@@ -336,6 +329,7 @@ pub struct CarcassonneGame {
     colours: Vec<String>,
     deck: Vec<u8>,
     tokens: Option<Vec<Animal>>,
+    token_rolls: Vec<TokenRoll>,
     moves: Vec<Move>,
     play: Match,
 }
@@ -410,6 +404,7 @@ impl Carcassonne {
                 colours,
                 deck,
                 tokens,
+                token_rolls: Vec::new(),
                 moves: Vec::new(),
                 play,
             },
@@ -551,7 +546,8 @@ impl CarcassonneGame {
         }
     }
 
-    fn finale_text(&self, finale: &Finale) -> String {
+    /// The final scoring; `reveal` is the ordinal of the token the last circus scoring reveals.
+    fn finale_text(&self, finale: &Finale, reveal: usize) -> String {
         let mut t = String::from("The tiles are all played. Final scoring:");
         let features: Vec<&Scored> = finale
             .features
@@ -564,6 +560,7 @@ impl CarcassonneGame {
         if let Some(show) = &finale.circus {
             t.push_str(" The circus is scored one last time. ");
             t.push_str(&self.show_text(show));
+            t.push_str(&self.token_roll_text(reveal));
         }
         for s in features {
             t.push(' ');
@@ -577,8 +574,70 @@ impl CarcassonneGame {
         t
     }
 
+    /// Under the Big Top, a circus tile about to be placed needs a token to go under the Big
+    /// Top: it is drawn now, from the tokens left in the box, with a sealed roll. (A refused
+    /// placement leaves the game unsaved, so the roll is made again, identically, next time.)
+    fn draw_token(&mut self, dice: &mut Dice) {
+        let Stage::Place(kind) = self.play.stage() else {
+            return;
+        };
+        let Some(tokens) = self.tokens.as_mut() else {
+            return;
+        };
+        let circus_tile = tile_kind(kind).is_some_and(|k| k.centre == Centre::Circus);
+        if !circus_tile || self.play.map.circus().is_none_or(|c| c.token_ready()) {
+            return;
+        }
+        let mut left = animal_tokens();
+        for drawn in tokens.iter() {
+            if let Some(i) = left.iter().position(|a| a == drawn) {
+                left.remove(i);
+            }
+        }
+        let Ok(sides) = u32::try_from(left.len()) else {
+            return;
+        };
+        if sides == 0 {
+            return;
+        }
+        let result = dice.roll_sealed("the animal token under the Big Top", sides);
+        let Some(&animal) = left.get(result as usize - 1) else {
+            return;
+        };
+        tokens.push(animal);
+        self.token_rolls.push(TokenRoll { sides, result });
+        self.play.map.lay_token(animal);
+    }
+
+    /// How the `k`-th revealed token was drawn, now that it is face up (empty for a game
+    /// started with a stack laid out in advance, as tests do).
+    fn token_roll_text(&self, k: usize) -> String {
+        self.token_rolls
+            .get(k)
+            .map(|roll| {
+                format!(
+                    " It was drawn with a sealed roll, shown now: d{} = {}, counting the {} tokens then left in the box from elephant to flea.",
+                    roll.sides, roll.result, roll.sides
+                )
+            })
+            .unwrap_or_default()
+    }
+
     fn tell(&self, happened: &[Happening]) -> Vec<Event> {
         let mut out = Vec::new();
+        let reveals = happened
+            .iter()
+            .filter(|h| match h {
+                Happening::Circus(_) => true,
+                Happening::Ended(finale) => finale.circus.is_some(),
+                _ => false,
+            })
+            .count();
+        let mut reveal = self
+            .play
+            .map
+            .circus()
+            .map_or(0, |c| c.revealed().len().saturating_sub(reveals));
         for h in happened {
             let text = match h {
                 Happening::Drew(seat, kind) => format!(
@@ -649,7 +708,11 @@ impl CarcassonneGame {
                         ""
                     }
                 ),
-                Happening::Pyramid(show) | Happening::Circus(show) => self.show_text(show),
+                Happening::Pyramid(show) => self.show_text(show),
+                Happening::Circus(show) => {
+                    reveal += 1;
+                    self.show_text(show) + &self.token_roll_text(reveal - 1)
+                }
                 Happening::BigTop((x, y), token) => {
                     if let Some(animal) = token {
                         out.push(Event::sealed(format!(
@@ -661,7 +724,7 @@ impl CarcassonneGame {
                     let left = self.play.map.circus().map_or(0, |c| c.stack_left());
                     match token {
                         Some(_) => format!(
-                            "The Big Top stands on the circus tile at ({x},{y}) now, over a face-down animal token ({left} left in the stack)."
+                            "The Big Top stands on the circus tile at ({x},{y}) now, over a face-down animal token ({left} left in the box)."
                         ),
                         None => format!(
                             "The Big Top stands on the circus tile at ({x},{y}) now; no animal token is left to put under it."
@@ -670,7 +733,7 @@ impl CarcassonneGame {
                 }
                 Happening::Passed(seat) => format!("{} places no follower.", self.name(*seat)),
                 Happening::Scored(s) => self.scored_text(s),
-                Happening::Ended(finale) => self.finale_text(finale),
+                Happening::Ended(finale) => self.finale_text(finale, reveal),
             };
             out.push(Event::public(text));
         }
@@ -787,14 +850,14 @@ impl CarcassonneGame {
         };
         let mut t = match c.big_top() {
             Some(b) if c.token_down() => format!(
-                "Big Top: at ({},{}) over a face-down token; {} left in the stack\n",
+                "Big Top: at ({},{}) over a face-down token; {} left in the box\n",
                 b.at.0,
                 b.at.1,
                 c.stack_left()
             ),
             Some(b) => format!("Big Top: at ({},{}), no token left\n", b.at.0, b.at.1),
             None => format!(
-                "Big Top: not up yet (the first circus tile raises it); {} tokens in the stack\n",
+                "Big Top: not up yet (the first circus tile raises it); {} tokens in the box\n",
                 c.stack_left()
             ),
         };
@@ -955,7 +1018,7 @@ impl Game for CarcassonneGame {
         seat: Seat,
         word: &str,
         args: &str,
-        _ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_>,
     ) -> Result<Vec<Event>, Refusal> {
         if self.play.stage() == Stage::Over {
             return Err(Refusal::new("the game is over"));
@@ -967,7 +1030,10 @@ impl Game for CarcassonneGame {
             )));
         }
         let happened = match word.trim().to_lowercase().as_str() {
-            "place" => self.do_place(args)?,
+            "place" => {
+                self.draw_token(ctx.dice);
+                self.do_place(args)?
+            }
             w @ ("meeple" | "follower" | "ringmaster" | "acrobat" | "pyramid") => {
                 let Stage::Follower(tile) = self.play.stage() else {
                     return Err(Refusal::new(
@@ -1005,10 +1071,11 @@ impl Game for CarcassonneGame {
         Ok(self.tell(&happened))
     }
 
-    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+    fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event> {
         if self.play.stage() == Stage::Over {
             return Vec::new();
         }
+        self.draw_token(ctx.dice);
         let name = self.name(self.play.seat());
         let happened = self.apply(Move::Timeout).unwrap_or_default();
         let mut events = vec![Event::public(format!(
@@ -1136,6 +1203,7 @@ impl Game for CarcassonneGame {
             moves: self.moves.clone(),
             bigtop: self.tokens.is_some(),
             tokens: self.tokens.clone().unwrap_or_default(),
+            token_rolls: self.token_rolls.clone(),
         })
         .unwrap_or(serde_json::Value::Null)
     }

@@ -462,7 +462,7 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
             .collect();
         let _ = write!(
             s,
-            "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">Big Top tokens revealed: {} ({} face down in the stack)</text>",
+            "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">Big Top tokens revealed: {} ({} face down in the box)</text>",
             height - 10.0,
             if revealed.is_empty() {
                 "none yet".to_string()
@@ -590,6 +590,6 @@ mod tests {
         );
         assert!(svg.contains("Ann 0 pts, 6 left</text>"));
         assert!(svg.contains("Bob 0 pts, 5 left +ringmaster</text>"));
-        assert!(svg.contains("Big Top tokens revealed: none yet (0 face down in the stack)"));
+        assert!(svg.contains("Big Top tokens revealed: none yet (15 face down in the box)"));
     }
 }
