@@ -11,6 +11,8 @@ const CHANNEL: u64 = 700;
 const ALICE: (u64, &str) = (101, "alice");
 const BOB: (u64, &str) = (102, "bob");
 const CAROL: (u64, &str) = (103, "carol");
+const DAVE: (u64, &str) = (104, "dave");
+const ERIN: (u64, &str) = (105, "erin");
 
 /// The bot process, stopped with SIGTERM when the test ends.
 struct Bot {
@@ -191,12 +193,7 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     fake.say(ALICE, None, "bid 5");
     fake.wait("alice's receipt", || count(&fake, dm_to(ALICE)) > before)
         .await;
-    let receipt = fake
-        .posts()
-        .into_iter()
-        .filter(dm_to(ALICE))
-        .last()
-        .unwrap();
+    let receipt = fake.posts().into_iter().rfind(dm_to(ALICE)).unwrap();
     assert!(receipt.content.contains("5"), "{receipt:?}");
     assert!(!fake
         .posts()
@@ -252,26 +249,34 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
 
-    // The same MESSAGE_CREATE twice (as after a gateway replay): bob joins once.
+    // The same MESSAGE_CREATE twice (as after a gateway replay): bob joins once. Messages
+    // sent in a burst are applied in the order they arrived.
     let id = fake.id();
     let join = fake.message(id, BOB, Some(CHANNEL), "!join");
     fake.dispatch("MESSAGE_CREATE", join.clone());
     fake.dispatch("MESSAGE_CREATE", join);
-    fake.wait_post("bob's sign-up", |p| {
-        in_channel(p) && p.content.contains("bob")
+    for player in [CAROL, DAVE, ERIN] {
+        fake.say(player, Some(CHANNEL), "!join");
+    }
+    fake.wait_post("erin's sign-up", |p| {
+        in_channel(p) && p.content.contains("erin")
     })
     .await;
-    fake.say(CAROL, Some(CHANNEL), "!join");
-    fake.wait_post("carol's sign-up", |p| {
-        in_channel(p) && p.content.contains("carol")
-    })
-    .await;
-    assert_eq!(
-        count(&fake, |p| in_channel(p) && p.content.contains("bob")),
-        1,
-        "{:#?}",
-        fake.posts()
-    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let joins: Vec<String> = fake
+        .posts()
+        .iter()
+        .filter(|p| in_channel(p) && p.content.contains(" joins game"))
+        .map(|p| p.content.clone())
+        .collect();
+    assert_eq!(joins.len(), 4, "{joins:#?}");
+    for (n, name) in ["bob", "carol", "dave", "erin"].iter().enumerate() {
+        assert!(joins[n].starts_with(name), "{joins:#?}");
+        assert!(
+            joins[n].contains(&format!("{} player", n + 1)),
+            "{joins:#?}"
+        );
+    }
 
     // Discord answers 429 once: the post is retried and arrives exactly once, and the
     // channel's next post waits for it.
@@ -299,6 +304,18 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     fake.dispatch("MESSAGE_CREATE", robot);
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert!(!fake.posts().iter().any(|p| p.channel == CHANNEL + 1));
+
+    // A post Discord refuses for good (the bot lost its permissions in the channel) is given
+    // up once, and the GM hears about it by DM.
+    fake.forbid(CHANNEL);
+    fake.say(BOB, Some(CHANNEL), "!status");
+    let note = fake.wait_post("the GM's note", dm_to(ALICE)).await;
+    assert!(
+        note.content
+            .contains("I gave up delivering a message to <#700>"),
+        "{note:?}"
+    );
+    assert!(note.content.contains("Missing Permissions"), "{note:?}");
     bot.stop();
 }
 

@@ -16,7 +16,7 @@ use crate::config::DiscordSettings;
 use crate::store::StoreError;
 use crate::table::Service;
 use poise::serenity_prelude as serenity;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 use thiserror::Error;
 use tracing::{info, warn};
@@ -55,7 +55,7 @@ pub struct Bot {
     /// messages are applied one at a time, in order of arrival.
     table: tokio::sync::Mutex<()>,
     /// Held while outbox rows are being sent, so no row is sent by two deliverers.
-    delivery: tokio::sync::Mutex<HashMap<u64, serenity::ChannelId>>,
+    delivery: tokio::sync::Mutex<outbox::Delivery>,
     /// Rows an interaction answers itself; the worker leaves them alone.
     reserved: std::sync::Mutex<HashSet<i64>>,
     /// Wakes the outbox worker when something was queued.
@@ -71,7 +71,7 @@ impl Bot {
     /// Whether `user` has GM powers everywhere by the settings.
     fn is_admin(&self, user: serenity::UserId) -> bool {
         let id = user.get().to_string();
-        self.settings.admins.iter().any(|admin| *admin == id)
+        self.settings.admins.contains(&id)
     }
 
     fn reserve(&self, ids: &[i64]) {
@@ -150,7 +150,7 @@ pub async fn run(
         settings,
         prefix: prefix.clone(),
         table: tokio::sync::Mutex::new(()),
-        delivery: tokio::sync::Mutex::new(HashMap::new()),
+        delivery: tokio::sync::Mutex::new(outbox::Delivery::default()),
         reserved: std::sync::Mutex::new(HashSet::new()),
         wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),

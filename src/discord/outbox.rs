@@ -23,6 +23,15 @@ const MAX_WAIT: Duration = Duration::from_secs(600);
 /// How many rows one pass reads.
 const BATCH: i64 = 200;
 
+/// What the deliverer remembers between passes.
+#[derive(Default)]
+pub(super) struct Delivery {
+    /// Each user's DM channel, once opened.
+    dm_channels: HashMap<u64, serenity::ChannelId>,
+    /// Users whose game channels were told that their DMs are closed (until a DM gets through).
+    told_dms_closed: HashSet<String>,
+}
+
 /// What a failed delivery means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -94,7 +103,7 @@ pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
 /// retry, or for an interaction answering it) holds back its later rows. Returns how many
 /// rows were delivered.
 async fn pass(bot: &Bot, http: &serenity::Http) -> Result<usize, StoreError> {
-    let mut dm_channels = bot.delivery.lock().await;
+    let mut delivery = bot.delivery.lock().await;
     let store = bot.service.store();
     let rows = {
         let _turn = bot.table.lock().await;
@@ -109,17 +118,20 @@ async fn pass(bot: &Bot, http: &serenity::Http) -> Result<usize, StoreError> {
             continue;
         }
         let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
-        let sent = send(bot, http, &mut dm_channels, &row)
+        let sent = send(bot, http, &mut delivery.dm_channels, &row)
             .instrument(span)
             .await;
         match sent {
             Ok(()) => {
                 store.delivered(row.id, Utc::now()).await?;
+                if let Audience::Direct(user) = &row.audience {
+                    delivery.told_dms_closed.remove(user);
+                }
                 delivered += 1;
             }
             Err(Sent::Store(error)) => return Err(error),
             Err(Sent::Target(reason)) => {
-                give_up(bot, &row, &Failure::Permanent(reason)).await?;
+                give_up(bot, &row, &Failure::Permanent(reason), &mut delivery).await?;
             }
             Err(Sent::Discord(error)) => match classify(&error) {
                 Failure::Passing(reason) if row.attempts + 1 < i64::from(bot.settings.attempts) => {
@@ -129,7 +141,7 @@ async fn pass(bot: &Bot, http: &serenity::Http) -> Result<usize, StoreError> {
                     store.retry_later(row.id, at).await?;
                     held.insert(row.audience.clone());
                 }
-                failure => give_up(bot, &row, &failure).await?,
+                failure => give_up(bot, &row, &failure, &mut delivery).await?,
             },
         }
     }
@@ -210,8 +222,14 @@ async fn send(
 /// Gives a row up: a log line, and a note for the people concerned. A DM refused because
 /// DMs are closed becomes a notice in each of the player's game channels (with `/order` as
 /// the way in); any other failure becomes a DM to the GM of the game concerned (unless the
-/// failed row was a DM to that GM).
-async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), StoreError> {
+/// failed row was a DM to that GM). Closed DMs are announced once per player until a DM to
+/// the player gets through again.
+async fn give_up(
+    bot: &Bot,
+    row: &OutboxRow,
+    failure: &Failure,
+    delivery: &mut Delivery,
+) -> Result<(), StoreError> {
     let reason = match failure {
         Failure::Passing(reason) => format!(
             "still failing after {} attempts: {reason}",
@@ -225,6 +243,11 @@ async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), St
     warn!(row = row.id, audience = ?row.audience, %reason, "gave up delivering a message");
     let store = bot.service.store();
     store.give_up(row.id, &reason).await?;
+    if let (Audience::Direct(user), Failure::DmsClosed) = (&row.audience, failure) {
+        if !delivery.told_dms_closed.insert(user.clone()) {
+            return Ok(());
+        }
+    }
     let _turn = bot.table.lock().await;
     let mut tx = store.begin().await?;
     let games = match &row.audience {

@@ -116,6 +116,7 @@ struct Inner {
     callbacks: Mutex<Vec<Callback>>,
     commands: Mutex<Vec<String>>,
     closed_dms: Mutex<HashSet<u64>>,
+    forbidden: Mutex<HashSet<u64>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
     fail_with_429: AtomicUsize,
     refused_with_429: AtomicUsize,
@@ -206,6 +207,11 @@ impl FakeDiscord {
     /// Messages to this user's DM channel are refused with Discord error 50007.
     pub fn close_dms(&self, user: u64) {
         self.inner.closed_dms.lock().unwrap().insert(user);
+    }
+
+    /// Posts to this channel are refused with Discord error 50013 (missing permissions).
+    pub fn forbid(&self, channel: u64) {
+        self.inner.forbidden.lock().unwrap().insert(channel);
     }
 
     /// A new snowflake.
@@ -453,6 +459,9 @@ async fn create_message(
                 "Cannot send messages to this user",
             );
         }
+    }
+    if inner.forbidden.lock().unwrap().contains(&channel) {
+        return discord_error(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
     }
     if inner
         .fail_with_429
