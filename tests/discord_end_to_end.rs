@@ -22,18 +22,19 @@ struct Bot {
 
 impl Bot {
     fn start(fake: &FakeDiscord) -> Bot {
-        let dir = tempfile::tempdir().unwrap();
-        Bot::start_in(fake, dir)
+        Bot::start_with(fake, "1s")
     }
 
-    fn start_in(fake: &FakeDiscord, dir: tempfile::TempDir) -> Bot {
+    /// A bot whose first retry after a passing error waits `retry`.
+    fn start_with(fake: &FakeDiscord, retry: &str) -> Bot {
+        let dir = tempfile::tempdir().unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_referee"))
             .args(["run", "--db"])
             .arg(dir.path().join("referee.db"))
             .env("DISCORD_TOKEN", TOKEN)
             .env("REFEREE_DISCORD_API_URL", &fake.url)
             .env("REFEREE_DISCORD_GUILDS", fake_discord::GUILD.to_string())
-            .env("REFEREE_DISCORD_RETRY", "1s")
+            .env("REFEREE_DISCORD_RETRY", retry)
             .env("REFEREE_DISCORD_ADMINS", ALICE.0.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -344,6 +345,7 @@ async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
     })
     .await;
     fake.wait_ready().await;
+    assert_eq!(fake.sessions(), (1, 1), "one IDENTIFY, then a RESUME");
     // Discord replays the bid after the reconnect: it is not applied again.
     fake.dispatch("MESSAGE_CREATE", bid);
     fake.say(BOB, None, "bid 3");
@@ -393,4 +395,21 @@ fn run_without_a_token_ends_with_one_sentence() {
         stderr.trim(),
         "referee: DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
+    let fake = FakeDiscord::start().await;
+    // A refused post would wait an hour for its retry: only the shutdown flush can send it.
+    let bot = Bot::start_with(&fake, "1h");
+    fake.wait_ready().await;
+    fake.fail_next_posts_with_429(1);
+    fake.say(ALICE, Some(CHANNEL), "!games");
+    fake.wait("the refused post", || fake.refused_with_429() == 1)
+        .await;
+    assert!(fake.posts().is_empty());
+    bot.stop();
+    let posts = fake.posts();
+    assert_eq!(posts.len(), 1, "{posts:#?}");
+    assert!(posts[0].content.starts_with("Games"), "{posts:#?}");
 }

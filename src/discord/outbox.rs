@@ -78,17 +78,17 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
         if bot.stopping.load(Ordering::SeqCst) {
             return;
         }
-        if let Err(error) = pass(&bot, &http).await {
+        if let Err(error) = pass(&bot, &http, false).await {
             warn!(%error, "the outbox could not be read");
         }
     }
 }
 
-/// At shutdown: delivers what can be delivered now (rows waiting for a retry stay queued for
-/// the next start).
+/// At shutdown: one last try for every queued row, waiting for a retry or not (what still
+/// fails stays queued for the next start).
 pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
     for _ in 0..5 {
-        match pass(bot, http).await {
+        match pass(bot, http, true).await {
             Ok(0) => return,
             Ok(_) => {}
             Err(error) => {
@@ -100,9 +100,9 @@ pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
 }
 
 /// One pass over the queue, oldest first. An audience whose oldest row is waiting (for a
-/// retry, or for an interaction answering it) holds back its later rows. Returns how many
-/// rows were delivered.
-async fn pass(bot: &Bot, http: &serenity::Http) -> Result<usize, StoreError> {
+/// retry unless `now_or_never`, or for an interaction answering it) holds back its later
+/// rows. Returns how many rows were delivered.
+async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<usize, StoreError> {
     let mut delivery = bot.delivery.lock().await;
     let store = bot.service.store();
     let rows = {
@@ -113,7 +113,8 @@ async fn pass(bot: &Bot, http: &serenity::Http) -> Result<usize, StoreError> {
     let mut delivered = 0;
     for row in rows {
         let now = Utc::now();
-        if held.contains(&row.audience) || bot.is_reserved(row.id) || row.next_attempt > now {
+        let waiting = row.next_attempt > now && !now_or_never;
+        if held.contains(&row.audience) || bot.is_reserved(row.id) || waiting {
             held.insert(row.audience.clone());
             continue;
         }
