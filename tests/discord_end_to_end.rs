@@ -306,6 +306,15 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     tokio::time::sleep(Duration::from_millis(700)).await;
     assert!(!fake.posts().iter().any(|p| p.channel == CHANNEL + 1));
 
+    // Words poise cannot split (an unclosed quote) still get the table's answer.
+    fake.say(ALICE, Some(CHANNEL + 2), "!replace \"bob carol");
+    let answer = fake
+        .wait_post("an answer to the unclosed quote", |p| {
+            p.channel == CHANNEL + 2
+        })
+        .await;
+    assert!(answer.content.starts_with("alice"), "{answer:?}");
+
     // A post Discord refuses for good (the bot lost its permissions in the channel) is given
     // up once, and the GM hears about it by DM.
     fake.forbid(CHANNEL);

@@ -62,6 +62,16 @@ pub(super) async fn event(
 /// message not marked as seen is applied when Discord sends it again).
 pub(super) async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, DiscordError>) {
     match error {
+        // A prefix command whose words poise cannot split (an unclosed quote) still reaches the
+        // table, which answers with what it expects.
+        poise::FrameworkError::ArgumentParse {
+            ctx: poise::Context::Prefix(prefix),
+            ..
+        } => {
+            if let Err(error) = message(&prefix.framework, prefix.msg).await {
+                warn!(%error, "a message could not be handled");
+            }
+        }
         poise::FrameworkError::Command { error, ctx, .. } => {
             warn!(%error, command = %ctx.command().name, "a command failed");
         }
