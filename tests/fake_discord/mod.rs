@@ -3,8 +3,6 @@
 //! the bot uses (current user, gateway discovery, messages with files, DM channels,
 //! interaction responses, application commands). It records what the bot posts.
 
-#![allow(dead_code)]
-
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
