@@ -86,6 +86,14 @@ async fn sign_up_board_embed_picture_and_buttons() {
     fake.wait_ready().await;
     assert!(fake.commands().contains(&"join".to_string()));
     assert!(fake.commands().contains(&"order".to_string()));
+    // Autocompletion offers the games this bot hosts for /new.
+    let typed = fake.autocomplete(ALICE, CHANNEL, "new", "game", "pa");
+    let offered = fake.wait_callback(typed).await;
+    assert_eq!(offered.kind, 8);
+    assert_eq!(
+        offered.choices,
+        [("parcheesi".to_string(), "parcheesi".to_string())]
+    );
 
     fake.say(ALICE, Some(CHANNEL), "!new parcheesi seed=3");
     let opened = fake
@@ -239,6 +247,12 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
         dm_to(ALICE)(p) && p.content.contains("`move n stride`")
     })
     .await;
+
+    // Autocompletion offers the player's own games for /order.
+    let typed = fake.autocomplete(ALICE, CHANNEL, "order", "game", "");
+    let offered = fake.wait_callback(typed).await;
+    assert_eq!(offered.kind, 8);
+    assert_eq!(offered.choices, [("#1 tag".to_string(), "#1".to_string())]);
     bot.stop();
 }
 

@@ -106,6 +106,8 @@ pub struct Callback {
     pub content: String,
     /// Whether only the user sees it.
     pub ephemeral: bool,
+    /// Autocompletion choices offered: (name, value).
+    pub choices: Vec<(String, String)>,
 }
 
 #[derive(Default)]
@@ -331,6 +333,25 @@ impl FakeDiscord {
         id
     }
 
+    /// Types `partial` into option `option` of slash command `name` as `user` (Discord asks
+    /// the bot for autocompletion); returns the interaction's id.
+    pub fn autocomplete(
+        &self,
+        user: (u64, &str),
+        channel: u64,
+        name: &str,
+        option: &str,
+        partial: &str,
+    ) -> u64 {
+        let id = self.id();
+        let mut interaction = self.interaction_base(id, user, channel);
+        interaction["type"] = json!(4);
+        interaction["data"] = json!({"id": self.id().to_string(), "name": name, "type": 1,
+            "options": [{"name": option, "type": 3, "value": partial, "focused": true}]});
+        self.dispatch("INTERACTION_CREATE", interaction);
+        id
+    }
+
     /// Presses a button of `post` (by custom id) as `user`; returns the interaction's id.
     pub fn press(&self, user: (u64, &str), post: &Posted, custom_id: &str) -> u64 {
         let id = self.id();
@@ -526,6 +547,18 @@ async fn interaction_callback(
         kind: body["type"].as_u64().unwrap_or(0),
         content: body["data"]["content"].as_str().unwrap_or("").to_string(),
         ephemeral: flags & 64 != 0,
+        choices: body["data"]["choices"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap_or("").to_string(),
+                    c["value"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect(),
     });
     StatusCode::NO_CONTENT
 }
