@@ -11,11 +11,13 @@ RUN cargo build --release --locked --bin referee
 
 # Run stage: the binary alone on a small base; the database lives on a volume.
 FROM debian:bookworm-slim
+# No system certificates needed: TLS to Discord is rustls with bundled webpki roots.
 RUN useradd --system --home /data referee && mkdir -p /data && chown referee /data
 COPY --from=build /src/target/release/referee /usr/local/bin/referee
 USER referee
 WORKDIR /data
 VOLUME ["/data"]
 ENV REFEREE_DATABASE_URL=sqlite:///data/referee.db
+# DISCORD_TOKEN must be given at `docker run` (-e DISCORD_TOKEN=...).
 ENTRYPOINT ["referee"]
-CMD ["local"]
+CMD ["run"]

@@ -17,6 +17,9 @@ pub enum ConfigError {
     /// The TOML does not parse or has a wrong type.
     #[error("the settings do not read: {0}")]
     Toml(String),
+    /// A guild setting is not a Discord id.
+    #[error("setting discord.guilds takes Discord server ids (numbers); got '{0}'")]
+    Guild(String),
     /// A duration setting is not a duration.
     #[error("setting {key} takes a duration like 12h or 30s; got '{value}'")]
     Duration {
@@ -32,6 +35,16 @@ struct RawConfig {
     database: RawDatabase,
     table: RawTable,
     local: RawLocal,
+    discord: RawDiscord,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawDiscord {
+    api_url: String,
+    guilds: Vec<String>,
+    retry: String,
+    attempts: u32,
+    admins: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -66,6 +79,26 @@ pub struct Config {
     /// How often a live bot checks deadlines.
     pub tick: std::time::Duration,
     /// Console users with admin powers.
+    pub admins: Vec<String>,
+    /// How `referee run` talks to Discord.
+    pub discord: DiscordSettings,
+}
+
+/// How the bot reaches Discord and delivers its messages.
+#[derive(Clone, Debug)]
+pub struct DiscordSettings {
+    /// Another address for the HTTP API and gateway discovery (an HTTP proxy such as
+    /// twilight-http-proxy, or a test server); `None`: Discord itself, paced by serenity's
+    /// ratelimiter (which a proxy replaces: serenity's ratelimiter cannot go through one).
+    pub api_url: Option<String>,
+    /// Guilds (servers) where slash commands are registered at once; empty: globally.
+    pub guilds: Vec<u64>,
+    /// The first wait before retrying a delivery that failed for a passing reason; it doubles
+    /// with every attempt.
+    pub retry: std::time::Duration,
+    /// How many failed attempts of one message are tried before giving it up.
+    pub attempts: u32,
+    /// Discord user ids with admin powers (GM powers in every game).
     pub admins: Vec<String>,
 }
 
@@ -102,6 +135,10 @@ pub fn load(
             Some(toml::Value::Boolean(_)) => match value.to_ascii_lowercase().as_str() {
                 "true" | "on" | "1" | "yes" => toml::Value::Boolean(true),
                 _ => toml::Value::Boolean(false),
+            },
+            Some(toml::Value::Integer(_)) => match value.trim().parse() {
+                Ok(number) => toml::Value::Integer(number),
+                Err(_) => toml::Value::String(value),
             },
             Some(toml::Value::Array(_)) => toml::Value::Array(
                 value
@@ -140,6 +177,25 @@ pub fn load(
             .to_std()
             .unwrap_or_default(),
         admins: raw.local.admins,
+        discord: DiscordSettings {
+            api_url: Some(raw.discord.api_url.trim().trim_end_matches('/').to_string())
+                .filter(|url| !url.is_empty()),
+            guilds: raw
+                .discord
+                .guilds
+                .iter()
+                .map(|id| {
+                    id.trim()
+                        .parse()
+                        .map_err(|_| ConfigError::Guild(id.clone()))
+                })
+                .collect::<Result<_, _>>()?,
+            retry: duration("discord.retry", &raw.discord.retry)?
+                .to_std()
+                .unwrap_or_default(),
+            attempts: raw.discord.attempts,
+            admins: raw.discord.admins,
+        },
     })
 }
 
@@ -164,6 +220,27 @@ mod tests {
         assert!(!config.table.early);
         assert_eq!(config.table.reminder, Duration::hours(12));
         assert_eq!(config.admins, vec!["root".to_string(), "gm".to_string()]);
+    }
+
+    #[test]
+    fn discord_settings_read_from_the_environment() {
+        let env = vec![
+            (
+                "REFEREE_DISCORD_API_URL".to_string(),
+                "http://127.0.0.1:3000/".to_string(),
+            ),
+            ("REFEREE_DISCORD_GUILDS".to_string(), "1, 2".to_string()),
+            ("REFEREE_DISCORD_ATTEMPTS".to_string(), "3".to_string()),
+        ];
+        let config = load(DEFAULT_TOML, env.into_iter()).unwrap();
+        assert_eq!(
+            config.discord.api_url.as_deref(),
+            Some("http://127.0.0.1:3000")
+        );
+        assert_eq!(config.discord.guilds, vec![1, 2]);
+        assert_eq!(config.discord.attempts, 3);
+        let default = load(DEFAULT_TOML, std::iter::empty()).unwrap();
+        assert_eq!(default.discord.api_url, None);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 pub mod chat;
 pub mod config;
 pub mod dice;
+pub mod discord;
 pub mod games;
 pub mod local;
 pub mod picture;

@@ -1,4 +1,5 @@
-//! The `referee` command: the console table, the transcript runner, replay and export.
+//! The `referee` command: the Discord bot, the console table, the transcript runner, replay
+//! and export.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
@@ -23,6 +24,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Plays every game on Discord (the bot token comes from DISCORD_TOKEN).
+    Run {
+        /// The SQLite file (default: the configured database, referee.db).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// A table on the console, typed live in the transcript format, on a SQLite file.
     Local {
         /// The SQLite file (default: the configured database, referee.db).
@@ -101,7 +108,9 @@ async fn service(config: &Config, url: Option<String>) -> Result<Service> {
     ))
 }
 
-#[tokio::main]
+// One thread: inbound handlers start in the order the gateway delivered their events, so the
+// table's FIFO lock applies messages in order of arrival.
+#[tokio::main(flavor = "current_thread")]
 async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -119,6 +128,15 @@ async fn main() {
 async fn run(cli: Cli) -> Result<()> {
     let config = settings(cli.config.as_ref())?;
     match cli.command {
+        Command::Run { db } => {
+            let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
+            if token.trim().is_empty() {
+                bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
+            }
+            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
+            referee::discord::run(service, config.discord.clone(), token.trim(), config.tick)
+                .await?;
+        }
         Command::Script {
             file,
             db,

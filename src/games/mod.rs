@@ -145,6 +145,18 @@ pub struct Board {
     pub svg: Option<String>,
 }
 
+/// One of the few options a player picks among now (a Parcheesi step, TAG's stomp or stride),
+/// as the words the player would type; platforms may offer it as a button.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The button's short label.
+    pub label: String,
+    /// The command as typed: a public action without prefix (`move 1 5`), or a secret order.
+    pub command: String,
+    /// Whether the command is a secret order (sent by DM) rather than a public action.
+    pub secret: bool,
+}
+
 /// The help line of one command a game adds to the vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommandHelp {
@@ -235,6 +247,11 @@ pub trait Game: Send {
     /// no such question.
     fn gm_query(&self, _text: &str) -> Option<String> {
         None
+    }
+    /// The few options `seat` picks among now, as typed commands (empty: none, or too many to
+    /// offer); `order` is the seat's stored secret order of this phase, if any.
+    fn choices(&self, _seat: Seat, _order: Option<&str>) -> Vec<Choice> {
+        Vec::new()
     }
     /// What `seat` sees of its own situation (by DM, `status`).
     fn private_status(&self, seat: Seat) -> String;

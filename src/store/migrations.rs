@@ -7,11 +7,18 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
 
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    "tables",
-    include_str!("../../migrations/0001_tables.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "tables",
+        include_str!("../../migrations/0001_tables.sql"),
+    ),
+    (
+        2,
+        "outbox cards",
+        include_str!("../../migrations/0002_outbox_cards.sql"),
+    ),
+];
 
 #[derive(Debug)]
 struct Embedded;

@@ -2,7 +2,7 @@
 //! each exactly once.
 
 use super::{Store, StoreError};
-use crate::table::Audience;
+use crate::table::{Audience, Card};
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
@@ -19,6 +19,37 @@ pub struct OutboxRow {
     pub svg: Option<String>,
     /// How many deliveries were tried.
     pub attempts: i64,
+    /// What a rich platform shows beside the text (title, players, deadline, buttons).
+    pub card: Option<Card>,
+    /// When the next attempt is due.
+    pub next_attempt: DateTime<Utc>,
+    /// How many parts of a split text were already sent.
+    pub parts_sent: i64,
+}
+
+const COLUMNS: &str = "id, audience, body, svg, attempts, card, next_attempt, parts_sent";
+
+fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<OutboxRow, StoreError> {
+    let id: i64 = row.get(0);
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt {
+        what: format!("outbox row {id}"),
+        reason: e.to_string(),
+    };
+    let audience = serde_json::from_str(row.get::<&str, _>(1)).map_err(corrupt)?;
+    let card = match row.get::<Option<&str>, _>(5) {
+        Some(text) => Some(serde_json::from_str(text).map_err(corrupt)?),
+        None => None,
+    };
+    Ok(OutboxRow {
+        id,
+        audience,
+        body: row.get(2),
+        svg: row.get(3),
+        attempts: row.get(4),
+        card,
+        next_attempt: DateTime::from_timestamp_millis(row.get(6)).unwrap_or_default(),
+        parts_sent: row.get(7),
+    })
 }
 
 impl Store {
@@ -28,32 +59,67 @@ impl Store {
         now: DateTime<Utc>,
         limit: i64,
     ) -> Result<Vec<OutboxRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, audience, body, svg, attempts FROM outbox \
-             WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM outbox \
+             WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?"
+        ))
         .bind(now.timestamp_millis())
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|row| {
-                let id: i64 = row.get(0);
-                let audience = serde_json::from_str(row.get::<&str, _>(1)).map_err(|e| {
-                    StoreError::Corrupt {
-                        what: format!("outbox row {id}"),
-                        reason: e.to_string(),
-                    }
-                })?;
-                Ok(OutboxRow {
-                    id,
-                    audience,
-                    body: row.get(2),
-                    svg: row.get(3),
-                    attempts: row.get(4),
-                })
-            })
-            .collect()
+        rows.iter().map(read_row).collect()
+    }
+
+    /// Every undelivered message not given up, due or not, oldest first: a deliverer keeps
+    /// the order per audience by holding back what follows a message that is not due yet.
+    pub async fn undelivered(&self, limit: i64) -> Result<Vec<OutboxRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM outbox \
+             WHERE delivered_at IS NULL AND failed IS NULL ORDER BY id LIMIT ?"
+        ))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_row).collect()
+    }
+
+    /// Undelivered messages numbered after `after` (what one inbound message just queued).
+    pub async fn undelivered_after(&self, after: i64) -> Result<Vec<OutboxRow>, StoreError> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM outbox \
+             WHERE delivered_at IS NULL AND failed IS NULL AND id > ? ORDER BY id"
+        ))
+        .bind(after)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(read_row).collect()
+    }
+
+    /// The number of the newest outbox message (0 when there is none).
+    pub async fn last_outbox_id(&self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COALESCE(MAX(id), 0) FROM outbox")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(row.get(0))
+    }
+
+    /// One outbox message, delivered or not (a pressed button looks up its card).
+    pub async fn outbox_row(&self, id: i64) -> Result<Option<OutboxRow>, StoreError> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM outbox WHERE id = ?"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(read_row).transpose()
+    }
+
+    /// Records that the first `parts` parts of a split message were sent.
+    pub async fn parts_sent(&self, id: i64, parts: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET parts_sent = ? WHERE id = ?")
+            .bind(parts)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Marks a message delivered: it is never sent again.

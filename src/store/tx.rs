@@ -2,7 +2,7 @@
 //! and the inbound message id, committed together or not at all.
 
 use super::StoreError;
-use crate::table::{Audience, GameRecord, LogEvent};
+use crate::table::{Audience, Card, GameRecord, LogEvent};
 use chrono::{DateTime, Utc};
 use sqlx::{Row, Sqlite, Transaction};
 
@@ -234,15 +234,18 @@ impl Tx {
         audience: &Audience,
         body: &str,
         svg: Option<&str>,
+        card: Option<&Card>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let audience = serde_json::to_string(audience).unwrap_or_default();
+        let card = card.and_then(|card| serde_json::to_string(card).ok());
         sqlx::query(
-            "INSERT INTO outbox (audience, body, svg, created_at, next_attempt) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (audience, body, svg, card, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)",
         )
         .bind(audience)
         .bind(body)
         .bind(svg)
+        .bind(card)
         .bind(millis(now))
         .bind(millis(now))
         .execute(&mut *self.tx)

@@ -3,6 +3,7 @@
 //! database transaction per inbound message.
 
 pub mod apply;
+pub mod card;
 pub mod catalogue;
 mod lifecycle;
 pub mod outcome;
@@ -10,6 +11,7 @@ pub mod record;
 mod rounds;
 
 pub use apply::{apply, Applied, Env, Input, TableDefaults};
+pub use card::{Button, Card, Field};
 pub use catalogue::Catalogue;
 pub use outcome::{Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};
 pub use record::{GameRecord, Status, User};

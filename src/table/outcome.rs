@@ -5,7 +5,7 @@ use crate::games::Seat;
 use serde::{Deserialize, Serialize};
 
 /// Where a post goes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Audience {
     /// A channel, by the platform's channel id (console: its name).
     Channel(String),

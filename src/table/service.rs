@@ -3,14 +3,16 @@
 //! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
 
 use super::apply::{apply, Env, Input, TableDefaults};
+use super::card::{board_card, choice_buttons, join_button, Card};
 use super::catalogue::Catalogue;
-use super::outcome::{LogVisibility, Outcome};
-use super::record::{GameRecord, User};
+use super::outcome::{Audience, LogVisibility, Outcome, Post};
+use super::record::{GameRecord, Status, User};
 use crate::chat::help::{channel_help, dm_help};
 use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
-use crate::store::{Store, StoreError, Tx};
+use crate::games::{Game, Phase};
+use crate::store::{GameRow, Store, StoreError, Tx};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
@@ -327,11 +329,90 @@ impl Service {
         outcome: &Outcome,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        for post in &outcome.posts {
-            tx.push_outbox(&post.to, &post.text, post.svg.as_deref(), now)
-                .await?;
+        for (index, post) in outcome.posts.iter().enumerate() {
+            let last = !outcome.posts[index + 1..].iter().any(|p| p.to == post.to);
+            let card = self.card(tx, post, last).await?;
+            tx.push_outbox(
+                &post.to,
+                &post.text,
+                post.svg.as_deref(),
+                card.as_ref(),
+                now,
+            )
+            .await?;
         }
         Ok(())
+    }
+
+    /// The card of a post, as the game stands in this transaction: board posts get the title
+    /// and the players; the last post to an audience gets the buttons of the choices open now.
+    async fn card(&self, tx: &mut Tx, post: &Post, last: bool) -> Result<Option<Card>, StoreError> {
+        let prefix = &self.defaults.prefix;
+        let mut card = Card::default();
+        match &post.to {
+            Audience::Channel(channel) => {
+                let Some(game) = readable(tx.game_in_channel(channel).await)? else {
+                    return Ok(None);
+                };
+                let record = &game.record;
+                if post.svg.is_some() {
+                    card = board_card(record);
+                }
+                if last {
+                    match (&record.status, &record.phase) {
+                        (Status::SignUp, _) => card.buttons.push(join_button(prefix)),
+                        (Status::Running, Some(Phase::Turn { seat })) => {
+                            if let (Some(game), Some(who)) =
+                                (self.load(record), record.seats.get(*seat))
+                            {
+                                card.buttons = choice_buttons(
+                                    game.choices(*seat, None),
+                                    &who.user.id,
+                                    prefix,
+                                    None,
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Audience::Direct(user) if last => {
+                let games = tx.games_of_user(user).await?;
+                let several = games.len() > 1;
+                for id in games {
+                    let Some(game) = readable(tx.game(id).await)? else {
+                        continue;
+                    };
+                    let record = &game.record;
+                    let (Status::Running, Some(Phase::Orders { .. }), Some(seat)) =
+                        (&record.status, &record.phase, record.seat_of(user))
+                    else {
+                        continue;
+                    };
+                    let order = record.orders.get(&seat).map(|o| o.text.as_str());
+                    if let Some(game) = self.load(record) {
+                        card.buttons = choice_buttons(
+                            game.choices(seat, order),
+                            user,
+                            prefix,
+                            several.then_some(id),
+                        );
+                    }
+                    if !card.buttons.is_empty() {
+                        break;
+                    }
+                }
+            }
+            Audience::Direct(_) => {}
+        }
+        Ok((!card.is_empty()).then_some(card))
+    }
+
+    /// The game of a record, loaded from its saved state (`None`: not started or unreadable).
+    fn load(&self, record: &GameRecord) -> Option<Box<dyn Game>> {
+        let rules = self.catalogue.find(&record.game)?;
+        rules.load(record.state.as_ref()?).ok()
     }
 
     async fn log_text(
@@ -415,5 +496,13 @@ impl Service {
             tx.save_game(&game.record, false, now).await?;
         }
         tx.commit().await
+    }
+}
+
+/// A stored game, or `None` when its row is unreadable (a card is then left out, not an error).
+fn readable(found: Result<Option<GameRow>, StoreError>) -> Result<Option<GameRow>, StoreError> {
+    match found {
+        Err(StoreError::Corrupt { .. }) => Ok(None),
+        other => other,
     }
 }

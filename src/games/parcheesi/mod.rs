@@ -45,9 +45,13 @@ pub use roller::{FixedRolls, Roller};
 
 use crate::chat::duration::parse_duration;
 use crate::games::{
-    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+    Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
+    Rules, Seat,
 };
 use chrono::Duration;
+
+/// The most steps offered as choices (buttons); beyond this the player types the move.
+const MAX_CHOICES: usize = 10;
 use std::collections::BTreeMap;
 
 /// The Parcheesi rules, to register with the table.
@@ -345,6 +349,30 @@ impl Game for ParcheesiGame {
             text: render::text(&self.0),
             svg: Some(render::svg(&self.0)),
         }
+    }
+
+    fn choices(&self, seat: Seat, _order: Option<&str>) -> Vec<Choice> {
+        if self.0.mover().is_none_or(|m| m.seat != seat) {
+            return Vec::new();
+        }
+        let mut commands: Vec<String> = Vec::new();
+        for step in self.0.legal().as_slice() {
+            let command = step.to_string();
+            if !commands.contains(&command) {
+                commands.push(command);
+            }
+        }
+        if commands.len() > MAX_CHOICES {
+            return Vec::new();
+        }
+        commands
+            .into_iter()
+            .map(|command| Choice {
+                label: command.clone(),
+                command,
+                secret: false,
+            })
+            .collect()
     }
 
     fn private_status(&self, seat: Seat) -> String {

@@ -39,7 +39,8 @@ use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round
 use self::state::{Move, MoveOrder, Stage, TagState};
 use crate::chat::duration::parse_duration;
 use crate::games::{
-    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+    Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
+    Rules, Seat,
 };
 use chrono::Duration;
 use std::collections::{BTreeMap, HashSet};
@@ -413,6 +414,35 @@ impl Game for TagGame {
             text: board_text(&self.state),
             svg: Some(board_svg(&self.state)),
         }
+    }
+
+    fn choices(&self, seat: Seat, order: Option<&str>) -> Vec<Choice> {
+        let alive = self.state.players.get(seat).is_some_and(|p| p.alive);
+        let (Stage::Moves { .. }, true, Some(order)) = (&self.state.stage, alive, order) else {
+            return Vec::new();
+        };
+        if !order.starts_with("move") {
+            return Vec::new();
+        }
+        ["stomp", "stride"]
+            .into_iter()
+            .map(|mode| {
+                let mut words: Vec<&str> = order
+                    .split_whitespace()
+                    .filter(|w| *w != "stomp" && *w != "stride")
+                    .collect();
+                let at = words
+                    .iter()
+                    .position(|w| *w == "upgrade")
+                    .unwrap_or(words.len());
+                words.insert(at, mode);
+                Choice {
+                    label: mode.to_string(),
+                    command: words.join(" "),
+                    secret: true,
+                }
+            })
+            .collect()
     }
 
     fn private_status(&self, seat: Seat) -> String {

@@ -1,0 +1,410 @@
+//! The channel vocabulary as poise commands: each is a prefix command (`!join`) and a slash
+//! command (`/join`) from one definition. Both hand the same text to the table: a prefix
+//! command its message as typed, a slash command the words it stands for. Slash commands are
+//! answered on the interaction (`/order` privately); everything else goes through the outbox.
+
+use super::buttons::components;
+use super::inbound::{plain_mentions, submit, user};
+use super::{Bot, Context, DiscordError};
+use crate::store::OutboxRow;
+use crate::table::{Audience, Inbound};
+use chrono::Utc;
+use poise::serenity_prelude as serenity;
+use std::sync::Arc;
+use tracing::{info_span, Instrument};
+
+/// Every command, for the framework and for registration.
+pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
+    vec![
+        games(),
+        new(),
+        join(),
+        leave(),
+        start(),
+        board(),
+        status(),
+        log(),
+        help(),
+        play(),
+        order(),
+        resolve(),
+        deadline(),
+        kick(),
+        replace(),
+        pause(),
+        resume(),
+        end(),
+    ]
+}
+
+/// Registers the slash commands in the configured guilds, or globally when there are none.
+pub(super) async fn register(
+    ctx: &serenity::Context,
+    framework: &poise::Framework<Arc<Bot>, DiscordError>,
+    guilds: &[u64],
+) -> Result<(), DiscordError> {
+    let commands = &framework.options().commands;
+    if guilds.is_empty() {
+        poise::builtins::register_globally(ctx, commands).await?;
+    }
+    for guild in guilds {
+        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(*guild)).await?;
+    }
+    Ok(())
+}
+
+fn words(name: &str, args: &[&Option<String>]) -> String {
+    let mut text = name.to_string();
+    for arg in args.iter().filter_map(|arg| arg.as_deref()) {
+        text.push(' ');
+        text.push_str(arg.trim());
+    }
+    text
+}
+
+/// Whether the invoker of a slash command may use admin powers: by the settings, or by the
+/// Administrator or Manage Server permission.
+fn admin(ctx: Context<'_>) -> bool {
+    let by_permission = match ctx {
+        poise::Context::Application(app) => app
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|member| member.permissions)
+            .is_some_and(|p| p.administrator() || p.manage_guild()),
+        poise::Context::Prefix(_) => false,
+    };
+    by_permission || ctx.data().is_admin(ctx.author().id)
+}
+
+/// Runs one channel command. `text` is the command without prefix (`join red`).
+async fn channel_command(ctx: Context<'_>, text: String) -> Result<(), DiscordError> {
+    let bot = ctx.data().clone();
+    let span = info_span!("command", name = %ctx.command().name, user = %ctx.author().id);
+    async move {
+        match ctx {
+            poise::Context::Prefix(prefix) => {
+                let msg = prefix.msg;
+                let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+                let who = user(&msg.author, nick);
+                let text = plain_mentions(&msg.content);
+                let inbound = match msg.guild_id {
+                    Some(_) => Inbound::Channel {
+                        channel: msg.channel_id.get().to_string(),
+                        user: who,
+                        admin: admin(ctx),
+                        text,
+                    },
+                    None => Inbound::Direct { user: who, text },
+                };
+                submit(&bot, &msg.id.get().to_string(), inbound, false).await?;
+                Ok(())
+            }
+            poise::Context::Application(app) => {
+                let interaction = app.interaction;
+                let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
+                let who = user(&interaction.user, nick);
+                let text = plain_mentions(&text);
+                let channel = interaction.channel_id.get().to_string();
+                let inbound = match interaction.guild_id {
+                    Some(_) => Inbound::Channel {
+                        channel: channel.clone(),
+                        user: who,
+                        admin: admin(ctx),
+                        text: format!("{}{text}", bot.prefix),
+                    },
+                    None => Inbound::Direct { user: who, text },
+                };
+                let id = interaction.id.get().to_string();
+                let rows = submit(&bot, &id, inbound, true).await?;
+                let audience = match interaction.guild_id {
+                    Some(_) => Audience::Channel(channel),
+                    None => Audience::Direct(interaction.user.id.get().to_string()),
+                };
+                answer(ctx, &bot, rows, &audience, false).await
+            }
+        }
+    }
+    .instrument(span)
+    .await
+}
+
+/// Answers an interaction with the plain rows it queued for `audience` (as many as fit in
+/// one message), marks them delivered, and leaves every other row to the outbox worker.
+async fn answer(
+    ctx: Context<'_>,
+    bot: &Bot,
+    rows: Vec<OutboxRow>,
+    audience: &Audience,
+    ephemeral: bool,
+) -> Result<(), DiscordError> {
+    let all: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    let mut taken = Vec::new();
+    let mut content = String::new();
+    let mut rows_of_buttons = Vec::new();
+    for row in &rows {
+        let plain = row.svg.is_none() && row.card.as_ref().is_none_or(|c| c.title.is_none());
+        let fits = content.chars().count() + row.body.chars().count() + 2 <= 2000;
+        if row.audience != *audience || !plain || !fits {
+            continue;
+        }
+        if !content.is_empty() {
+            content.push_str("\n\n");
+        }
+        content.push_str(&row.body);
+        taken.push(row.id);
+        if let Some(card) = &row.card {
+            rows_of_buttons.extend(components(row.id, &card.buttons));
+        }
+    }
+    rows_of_buttons.truncate(5);
+    if content.is_empty() {
+        content = if rows.is_empty() {
+            "Nothing to do: this was already handled.".to_string()
+        } else {
+            "Done; the answer is posted.".to_string()
+        };
+    }
+    let sent = ctx
+        .send(
+            poise::CreateReply::default()
+                .content(content)
+                .components(rows_of_buttons)
+                .ephemeral(ephemeral || taken.is_empty()),
+        )
+        .await;
+    if sent.is_ok() {
+        for id in &taken {
+            bot.service.store().delivered(*id, Utc::now()).await?;
+        }
+    }
+    bot.release(&all);
+    sent.map(|_| ()).map_err(DiscordError::from)
+}
+
+/// Autocompletion choices: (what the user reads, what is filled in); Discord shows 25.
+fn choices(names: Vec<(String, String)>) -> serenity::CreateAutocompleteResponse {
+    serenity::CreateAutocompleteResponse::new().set_choices(
+        names
+            .into_iter()
+            .take(25)
+            .map(|(label, value)| serenity::AutocompleteChoice::new(label, value))
+            .collect(),
+    )
+}
+
+async fn game_names(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let names = ctx
+        .data()
+        .service
+        .catalogue()
+        .all()
+        .iter()
+        .map(|rules| rules.name().to_string())
+        .filter(|name| name.starts_with(&partial.to_ascii_lowercase()))
+        .map(|name| (name.clone(), name))
+        .collect();
+    choices(names)
+}
+
+async fn own_games(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    let user = ctx.author().id.get().to_string();
+    let Ok(mut tx) = ctx.data().service.store().begin().await else {
+        return choices(Vec::new());
+    };
+    let games = tx.games_of_user(&user).await.unwrap_or_default();
+    let mut names = Vec::new();
+    for id in games {
+        if let Ok(Some(game)) = tx.game(id).await {
+            let name = format!("#{id} {}", game.record.game);
+            if name.contains(partial.trim_start_matches('#')) {
+                names.push((name, format!("#{id}")));
+            }
+        }
+    }
+    choices(names)
+}
+
+/// List the games this bot hosts.
+#[poise::command(prefix_command, slash_command)]
+async fn games(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "games".to_string()).await
+}
+
+/// Open a new game in this channel: a game name, then options like seed=7 deadline=48h.
+#[poise::command(prefix_command, slash_command)]
+async fn new(
+    ctx: Context<'_>,
+    #[description = "Which game (see /games)"]
+    #[autocomplete = "game_names"]
+    game: Option<String>,
+    #[description = "Options, like deadline=48h"]
+    #[rest]
+    options: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("new", &[&game, &options])).await
+}
+
+/// Sign up for the game in this channel, optionally asking for a symbol or colour.
+#[poise::command(prefix_command, slash_command)]
+async fn join(
+    ctx: Context<'_>,
+    #[description = "A symbol or colour to play"]
+    #[rest]
+    symbol: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("join", &[&symbol])).await
+}
+
+/// Leave the game in this channel.
+#[poise::command(prefix_command, slash_command)]
+async fn leave(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "leave".to_string()).await
+}
+
+/// Start the game in this channel (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn start(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "start".to_string()).await
+}
+
+/// Show the board of the game in this channel.
+#[poise::command(prefix_command, slash_command)]
+async fn board(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "board".to_string()).await
+}
+
+/// Show who must act and when the phase ends.
+#[poise::command(prefix_command, slash_command)]
+async fn status(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "status".to_string()).await
+}
+
+/// Show the public log of a round (the latest by default).
+#[poise::command(prefix_command, slash_command)]
+async fn log(
+    ctx: Context<'_>,
+    #[description = "The round"]
+    #[rest]
+    round: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("log", &[&round])).await
+}
+
+/// Explain the commands, or one command.
+#[poise::command(prefix_command, slash_command)]
+async fn help(
+    ctx: Context<'_>,
+    #[description = "A command"]
+    #[rest]
+    command: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("help", &[&command])).await
+}
+
+/// Play one of the game's public actions, as typed after the prefix (move 1 5, place ...).
+#[poise::command(slash_command)]
+async fn play(
+    ctx: Context<'_>,
+    #[description = "The action, like: move 1 5"]
+    #[rest]
+    action: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("", &[&action]).trim().to_string()).await
+}
+
+/// Send a secret order here instead of by DM; only you see the answer.
+#[poise::command(slash_command)]
+async fn order(
+    ctx: Context<'_>,
+    #[description = "The order, like: bid 12"]
+    #[rest]
+    order: Option<String>,
+    #[description = "Which of your games, when you play several"]
+    #[autocomplete = "own_games"]
+    game: Option<String>,
+) -> Result<(), DiscordError> {
+    let bot = ctx.data().clone();
+    let span = info_span!("command", name = "order", user = %ctx.author().id);
+    async move {
+        let poise::Context::Application(app) = ctx else {
+            return Ok(());
+        };
+        let interaction = app.interaction;
+        let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
+        let who = user(&interaction.user, nick);
+        let text = match game {
+            Some(game) => format!(
+                "#{} {}",
+                game.trim().trim_start_matches('#'),
+                words("", &[&order]).trim()
+            ),
+            None => words("", &[&order]).trim().to_string(),
+        };
+        let audience = Audience::Direct(who.id.clone());
+        let inbound = Inbound::Direct { user: who, text };
+        let id = interaction.id.get().to_string();
+        let rows = submit(&bot, &id, inbound, true).await?;
+        answer(ctx, &bot, rows, &audience, true).await
+    }
+    .instrument(span)
+    .await
+}
+
+/// Resolve the current round now (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn resolve(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "resolve".to_string()).await
+}
+
+/// Set the current phase's deadline: a duration (48h) or a time (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn deadline(
+    ctx: Context<'_>,
+    #[description = "A duration like 48h, or a time"]
+    #[rest]
+    when: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("deadline", &[&when])).await
+}
+
+/// Remove a player from the game (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn kick(
+    ctx: Context<'_>,
+    #[description = "The player (@mention)"]
+    #[rest]
+    player: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("kick", &[&player])).await
+}
+
+/// Give a player's seat to someone else (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn replace(
+    ctx: Context<'_>,
+    #[description = "The player leaving (@mention)"] old: Option<String>,
+    #[description = "The player taking the seat (@mention)"]
+    #[rest]
+    new: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("replace", &[&old, &new])).await
+}
+
+/// Pause the game; the deadline's remaining time is kept (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn pause(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "pause".to_string()).await
+}
+
+/// Resume a paused game (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn resume(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "resume".to_string()).await
+}
+
+/// End the game now and reveal its seed (the GM).
+#[poise::command(prefix_command, slash_command)]
+async fn end(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "end".to_string()).await
+}

@@ -1,0 +1,247 @@
+//! The serenity adapter: gateway events become the table's inbound messages (`inbound`,
+//! `events`, `commands`, `buttons`), and the outbox becomes Discord messages with embeds,
+//! pictures and buttons (`outbox`, `embeds`). Everything about games stays in the table.
+
+mod buttons;
+mod commands;
+mod embeds;
+mod events;
+mod inbound;
+mod outbox;
+
+pub use embeds::split_text;
+pub use outbox::{classify, Failure};
+
+use crate::config::DiscordSettings;
+use crate::store::StoreError;
+use crate::table::Service;
+use poise::serenity_prelude as serenity;
+use std::collections::HashSet;
+use std::sync::Arc;
+use thiserror::Error;
+use tracing::{info, warn};
+
+/// Why the bot stopped or could not start.
+#[derive(Debug, Error)]
+pub enum DiscordError {
+    /// Discord refused the token.
+    #[error("Discord rejected the bot token in DISCORD_TOKEN; copy it again from the Developer Portal (Bot > Reset Token)")]
+    TokenRejected,
+    /// Discord (or the configured API address) could not be reached.
+    #[error("cannot reach Discord at {url}: {reason}")]
+    Unreachable {
+        /// Where the bot tried.
+        url: String,
+        /// What failed.
+        reason: String,
+    },
+    /// The gateway connection ended with an error.
+    #[error("the Discord gateway connection failed: {0}")]
+    Gateway(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A Discord request failed.
+    #[error("a Discord request failed: {0}")]
+    Serenity(#[from] serenity::Error),
+}
+
+/// What every handler shares: the table, the settings, and the locks that keep order.
+pub struct Bot {
+    service: Service,
+    settings: DiscordSettings,
+    prefix: String,
+    /// Held while one inbound message is applied (and while the worker reads the queue), so
+    /// messages are applied one at a time, in order of arrival.
+    table: tokio::sync::Mutex<()>,
+    /// Held while outbox rows are being sent, so no row is sent by two deliverers.
+    delivery: tokio::sync::Mutex<outbox::Delivery>,
+    /// Rows an interaction answers itself; the worker leaves them alone.
+    reserved: std::sync::Mutex<HashSet<i64>>,
+    /// Wakes the outbox worker when something was queued.
+    wake: tokio::sync::Notify,
+    /// Set at shutdown: the worker ends after its current pass.
+    stopping: std::sync::atomic::AtomicBool,
+}
+
+/// The poise context of a command.
+type Context<'a> = poise::Context<'a, Arc<Bot>, DiscordError>;
+
+impl Bot {
+    /// Whether `user` has GM powers everywhere by the settings.
+    fn is_admin(&self, user: serenity::UserId) -> bool {
+        let id = user.get().to_string();
+        self.settings.admins.contains(&id)
+    }
+
+    fn reserve(&self, ids: &[i64]) {
+        if let Ok(mut reserved) = self.reserved.lock() {
+            reserved.extend(ids);
+        }
+    }
+
+    fn release(&self, ids: &[i64]) {
+        if let Ok(mut reserved) = self.reserved.lock() {
+            for id in ids {
+                reserved.remove(id);
+            }
+        }
+        self.wake.notify_one();
+    }
+
+    fn is_reserved(&self, id: i64) -> bool {
+        self.reserved
+            .lock()
+            .map(|reserved| reserved.contains(&id))
+            .unwrap_or(false)
+    }
+}
+
+/// Builds serenity's HTTP client: straight to Discord through serenity's ratelimiter, or
+/// through the configured proxy, which keeps the rate limits itself (serenity's ratelimiter
+/// would bypass the proxy).
+pub fn http(token: &str, settings: &DiscordSettings) -> serenity::Http {
+    match &settings.api_url {
+        Some(url) => serenity::HttpBuilder::new(token)
+            .proxy(url.clone())
+            .ratelimiter_disabled(true)
+            .build(),
+        None => serenity::HttpBuilder::new(token).build(),
+    }
+}
+
+/// Checks the token with Discord before connecting, so a wrong one ends in one sentence.
+async fn check_token(
+    http: &serenity::Http,
+    settings: &DiscordSettings,
+) -> Result<serenity::CurrentUser, DiscordError> {
+    match http.get_current_user().await {
+        Ok(user) => Ok(user),
+        Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)))
+            if response.status_code.as_u16() == 401 =>
+        {
+            Err(DiscordError::TokenRejected)
+        }
+        Err(error) => Err(DiscordError::Unreachable {
+            url: settings
+                .api_url
+                .clone()
+                .unwrap_or_else(|| "https://discord.com".to_string()),
+            reason: error.to_string(),
+        }),
+    }
+}
+
+/// Plays every game on Discord until SIGTERM or Ctrl-C: connects, registers the slash
+/// commands, applies messages, fires deadlines, delivers the outbox; on a signal it stops
+/// taking messages, lets the message in flight finish, flushes the outbox and returns.
+pub async fn run(
+    service: Service,
+    settings: DiscordSettings,
+    token: &str,
+    tick: std::time::Duration,
+) -> Result<(), DiscordError> {
+    let http = http(token, &settings);
+    let me = check_token(&http, &settings).await?;
+    info!(bot = %me.name, "the token is accepted");
+    let prefix = service.defaults().prefix.clone();
+    let bot = Arc::new(Bot {
+        service,
+        settings,
+        prefix: prefix.clone(),
+        table: tokio::sync::Mutex::new(()),
+        delivery: tokio::sync::Mutex::new(outbox::Delivery::default()),
+        reserved: std::sync::Mutex::new(HashSet::new()),
+        wake: tokio::sync::Notify::new(),
+        stopping: std::sync::atomic::AtomicBool::new(false),
+    });
+    let intents = serenity::GatewayIntents::GUILD_MESSAGES
+        | serenity::GatewayIntents::DIRECT_MESSAGES
+        | serenity::GatewayIntents::MESSAGE_CONTENT;
+    let options = poise::FrameworkOptions {
+        commands: commands::all(),
+        prefix_options: poise::PrefixFrameworkOptions {
+            prefix: Some(prefix.into()),
+            ignore_bots: true,
+            execute_self_messages: false,
+            non_command_message: Some(|framework, message| {
+                Box::pin(events::message(framework, message))
+            }),
+            ..Default::default()
+        },
+        event_handler: |framework, event| Box::pin(events::event(framework, event)),
+        on_error: |error| Box::pin(events::on_error(error)),
+        initialize_owners: false,
+        ..Default::default()
+    };
+    let setup_bot = bot.clone();
+    let framework = poise::Framework::builder()
+        .options(options)
+        .initialize_owners(false)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                // Without slash commands the bot still plays by prefix commands and DMs.
+                if let Err(error) =
+                    commands::register(ctx, framework, &setup_bot.settings.guilds).await
+                {
+                    warn!(%error, "the slash commands could not be registered");
+                }
+                info!(bot = %ready.user.name, "connected to Discord");
+                Ok(setup_bot)
+            })
+        })
+        .build();
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await?;
+    let shards = client.shard_manager.clone();
+    let http = client.http.clone();
+    let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
+    let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick));
+    let ended = tokio::select! {
+        ended = client.start() => Some(ended),
+        () = shutdown_signal() => None,
+    };
+    info!("stopping: no new messages are taken");
+    shards.shutdown_all().await;
+    ticker.abort();
+    // The message in flight finishes: its lock is released only after its commit.
+    let table = bot.table.lock().await;
+    bot.stopping
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    bot.wake.notify_one();
+    drop(table);
+    // The worker ends after the pass it is in; then what can be delivered is flushed.
+    let _ = worker.await;
+    outbox::flush(&bot, &http).await;
+    bot.service.store().close().await;
+    match ended {
+        Some(Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication))) => {
+            Err(DiscordError::TokenRejected)
+        }
+        Some(Err(error)) => {
+            warn!(%error, "the gateway connection ended");
+            Err(DiscordError::Gateway(error.to_string()))
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => return std::future::pending().await,
+            };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = tokio::signal::ctrl_c() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

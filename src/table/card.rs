@@ -1,0 +1,153 @@
+//! A post's card: what a platform with rich messages shows beside the text of a post (a
+//! title, one field per player, the deadline) and the few options a player picks among,
+//! offered as buttons. Built inside the transaction that made the post, so it shows the game
+//! as the post does.
+
+use super::record::{GameRecord, Status};
+use crate::games::{Choice, Phase, Seat};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The most fields a card carries (Discord allows 25 per embed; one is the deadline).
+pub const MAX_FIELDS: usize = 24;
+
+/// What a rich platform shows with a post.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    /// The title (board posts only).
+    pub title: Option<String>,
+    /// One field per player (board posts only).
+    pub fields: Vec<Field>,
+    /// When the current phase resolves by itself.
+    pub deadline: Option<DateTime<Utc>>,
+    /// Options to pick with one press.
+    pub buttons: Vec<Button>,
+}
+
+/// One named value of a card.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    /// The player (and symbol).
+    pub name: String,
+    /// Where the player stands in the current phase.
+    pub value: String,
+}
+
+/// An option offered as a button: pressing it sends `text` as the presser.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Button {
+    /// The label.
+    pub label: String,
+    /// The message it stands for, exactly as typed (`!join`, `!move 1 5`, `move n stride`).
+    pub text: String,
+    /// Whether the text is a direct message (a secret order) rather than a channel post.
+    pub direct: bool,
+    /// The only user (by id) who may press it; `None`: anyone.
+    pub only: Option<String>,
+}
+
+impl Card {
+    /// Whether there is nothing to show.
+    pub fn is_empty(&self) -> bool {
+        self.title.is_none() && self.buttons.is_empty()
+    }
+}
+
+/// The card of a board post: the game's title, one field per seated player, the deadline.
+pub fn board_card(record: &GameRecord) -> Card {
+    let phase = match (&record.status, &record.phase) {
+        (Status::SignUp, _) => "sign-up".to_string(),
+        (Status::Paused { .. }, _) => "paused".to_string(),
+        (Status::Over, _) | (_, Some(Phase::Over { .. })) => "over".to_string(),
+        (_, Some(Phase::Turn { seat })) => format!("{}'s turn", record.name(*seat)),
+        (_, Some(Phase::Orders { label, .. })) => format!("{label} awaited"),
+        (_, None) => "running".to_string(),
+    };
+    let title = format!(
+        "Game #{}: {}, round {} ({phase})",
+        record.id, record.game, record.round
+    );
+    let present: Vec<(Seat, &super::record::SeatRecord)> = record
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, seat)| seat.present)
+        .collect();
+    let mut fields: Vec<Field> = present
+        .iter()
+        .map(|(seat, who)| Field {
+            name: match &who.symbol {
+                Some(symbol) => format!("{} ({symbol})", who.user.name),
+                None => who.user.name.clone(),
+            },
+            value: seat_value(record, *seat),
+        })
+        .collect();
+    if fields.len() > MAX_FIELDS {
+        let more = fields.len() - (MAX_FIELDS - 1);
+        fields.truncate(MAX_FIELDS - 1);
+        fields.push(Field {
+            name: "…".to_string(),
+            value: format!("and {more} more players"),
+        });
+    }
+    Card {
+        title: Some(title),
+        fields,
+        deadline: record.deadline,
+        buttons: Vec::new(),
+    }
+}
+
+fn seat_value(record: &GameRecord, seat: Seat) -> String {
+    match &record.phase {
+        Some(Phase::Turn { seat: mover }) if *mover == seat => "to act".to_string(),
+        Some(Phase::Orders { seats, .. }) if seats.contains(&seat) => {
+            if record.orders.contains_key(&seat) {
+                "order in".to_string()
+            } else {
+                "order awaited".to_string()
+            }
+        }
+        Some(Phase::Over { ranking }) => ranking
+            .iter()
+            .position(|group| group.contains(&seat))
+            .map(|place| format!("place {}", place + 1))
+            .unwrap_or_else(|| "out".to_string()),
+        _ if record.status == Status::SignUp => "signed up".to_string(),
+        _ => "waiting".to_string(),
+    }
+}
+
+/// The sign-up button: anyone may press it to `join`.
+pub fn join_button(prefix: &str) -> Button {
+    Button {
+        label: "Join".to_string(),
+        text: format!("{prefix}join"),
+        direct: false,
+        only: None,
+    }
+}
+
+/// Buttons for a seat's choices; only `user` may press them. Public actions get the channel
+/// prefix; secret orders get `#<game>` in front when the player sits in several games.
+pub fn choice_buttons(
+    choices: Vec<Choice>,
+    user: &str,
+    prefix: &str,
+    game_tag: Option<i64>,
+) -> Vec<Button> {
+    choices
+        .into_iter()
+        .map(|choice| Button {
+            label: choice.label,
+            text: match (choice.secret, game_tag) {
+                (false, _) => format!("{prefix}{}", choice.command),
+                (true, Some(id)) => format!("#{id} {}", choice.command),
+                (true, None) => choice.command,
+            },
+            direct: choice.secret,
+            only: Some(user.to_string()),
+        })
+        .collect()
+}
