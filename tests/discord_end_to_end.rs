@@ -116,6 +116,21 @@ async fn sign_up_board_embed_picture_and_buttons() {
     assert!(!answer.ephemeral);
     assert!(answer.content.contains("alice"), "{answer:?}");
 
+    // A slash command whose option does not fit gets one sentence, privately, instead of
+    // poise's own error text.
+    let odd = fake.slash_with(
+        ALICE,
+        CHANNEL,
+        "deadline",
+        vec![serde_json::json!({"name": "when", "type": 4, "value": 48})],
+    );
+    let answer = fake.wait_callback(odd).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "I could not read that `deadline`; `!help deadline` shows how to write it."
+    );
+
     fake.say(ALICE, Some(CHANNEL), "!start");
     let board = fake
         .wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())

@@ -2,7 +2,7 @@
 //! actions, anything the table reads) and button presses; and what to do with errors.
 
 use super::inbound::{plain_mentions, submit, user};
-use super::{buttons, Bot, DiscordError};
+use super::{buttons, Bot, Context, DiscordError};
 use crate::table::Inbound;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -74,6 +74,17 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, DiscordE
         }
         poise::FrameworkError::Command { error, ctx, .. } => {
             warn!(%error, command = %ctx.command().name, "a command failed");
+            tell(
+                ctx,
+                format!(
+                    "Something went wrong on my side with `{}{}`, so it may not have been applied; \
+                     check with `{}status` and try again. The GM can find the details in the bot's log.",
+                    ctx.prefix(),
+                    ctx.command().name,
+                    ctx.data().prefix
+                ),
+            )
+            .await;
         }
         poise::FrameworkError::EventHandler { error, .. } => {
             warn!(%error, "an event could not be handled");
@@ -81,6 +92,26 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, DiscordE
         poise::FrameworkError::NonCommandMessage { error, .. } => {
             warn!(%error, "a message could not be handled");
         }
-        other => warn!(error = %other, "a Discord event failed"),
+        other => {
+            warn!(error = %other, "a Discord event failed");
+            if let Some(ctx) = other.ctx() {
+                let prefix = &ctx.data().prefix;
+                let name = &ctx.command().name;
+                tell(
+                    ctx,
+                    format!("I could not read that `{name}`; `{prefix}help {name}` shows how to write it."),
+                )
+                .await;
+            }
+        }
+    }
+}
+
+/// Says `text` to the user whose command failed: privately for a slash command, as a reply
+/// for a prefix command. Poise's own error texts are never shown to players.
+async fn tell(ctx: Context<'_>, text: String) {
+    let reply = poise::CreateReply::default().content(text).ephemeral(true);
+    if let Err(error) = ctx.send(reply).await {
+        warn!(%error, "the user could not be told that a command failed");
     }
 }

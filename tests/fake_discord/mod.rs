@@ -320,11 +320,23 @@ impl FakeDiscord {
         name: &str,
         options: &[(&str, &str)],
     ) -> u64 {
-        let id = self.id();
         let options: Vec<Value> = options
             .iter()
             .map(|(name, value)| json!({"name": name, "type": 3, "value": value}))
             .collect();
+        self.slash_with(user, channel, name, options)
+    }
+
+    /// Like [`FakeDiscord::slash`] with the options as Discord sends them (any type and
+    /// value, as a client that disagrees with the registered command would send them).
+    pub fn slash_with(
+        &self,
+        user: (u64, &str),
+        channel: u64,
+        name: &str,
+        options: Vec<Value>,
+    ) -> u64 {
+        let id = self.id();
         let mut interaction = self.interaction_base(id, user, channel);
         interaction["type"] = json!(2);
         interaction["data"] =
