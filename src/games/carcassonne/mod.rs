@@ -623,6 +623,16 @@ impl CarcassonneGame {
             .unwrap_or_default()
     }
 
+    /// The name of part `part` of the tile just placed ("road-w").
+    fn part_of_last_tile(&self, part: u8) -> String {
+        self.play
+            .map
+            .tiles()
+            .last()
+            .map(|t| parse::part_name(t.shape(), usize::from(part)))
+            .unwrap_or_default()
+    }
+
     fn tell(&self, happened: &[Happening]) -> Vec<Event> {
         let mut out = Vec::new();
         let reveals = happened
@@ -671,13 +681,7 @@ impl CarcassonneGame {
                     t
                 }
                 Happening::Followed(seat, kind, part) => {
-                    let name = self
-                        .play
-                        .map
-                        .tiles()
-                        .last()
-                        .map(|t| parse::part_name(t.shape(), usize::from(*part)))
-                        .unwrap_or_default();
+                    let name = self.part_of_last_tile(*part);
                     format!(
                         "{} puts a {} on {name} ({}).",
                         self.name(*seat),
@@ -686,13 +690,7 @@ impl CarcassonneGame {
                     )
                 }
                 Happening::Ringmaster(seat, _, part) => {
-                    let name = self
-                        .play
-                        .map
-                        .tiles()
-                        .last()
-                        .map(|t| parse::part_name(t.shape(), usize::from(*part)))
-                        .unwrap_or_default();
+                    let name = self.part_of_last_tile(*part);
                     format!(
                         "{} puts the ringmaster on {name} ({}).",
                         self.name(*seat),
