@@ -1,5 +1,6 @@
 //! What applying one input produces: posts for the outbox and events for the audit log.
 
+use super::card::Card;
 use crate::dice::Draw;
 use crate::games::Seat;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,8 @@ pub struct Post {
     pub text: String,
     /// A board picture to attach, as SVG (rendered to PNG when the post is stored).
     pub svg: Option<String>,
+    /// What a platform with rich messages shows beside the text (set when the post is queued).
+    pub card: Option<Card>,
 }
 
 /// Who may read an event of the audit log.
@@ -103,6 +106,7 @@ impl Outcome {
             to: Audience::Channel(channel.to_string()),
             text: text.into(),
             svg: None,
+            card: None,
         });
     }
 
@@ -112,6 +116,7 @@ impl Outcome {
             to: Audience::Direct(user_id.to_string()),
             text: text.into(),
             svg: None,
+            card: None,
         });
     }
 

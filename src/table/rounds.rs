@@ -150,6 +150,7 @@ pub fn after_change(
             to: Audience::Channel(channel),
             text,
             svg: board.svg.filter(|_| something_happened || new_phase),
+            card: None,
         });
     }
     for (user, text) in direct {
@@ -435,6 +436,7 @@ pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
         to: Audience::Channel(work.record.channel.clone()),
         text: board.text,
         svg: board.svg,
+        card: None,
     });
     Ok(())
 }

@@ -12,7 +12,7 @@ use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
 use crate::games::{Game, Phase};
-use crate::store::{GameRow, Store, StoreError, Tx};
+use crate::store::{Store, StoreError, Tx};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
@@ -303,6 +303,10 @@ impl Service {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), input, new_id, &env)
         };
+        let mut outcome = applied.outcome;
+        if let Some(game) = applied.record.as_ref().or(record.as_ref()) {
+            self.add_cards(tx, &mut outcome, game).await?;
+        }
         if applied.changed {
             if let Some(new) = &applied.record {
                 let people = |r: &GameRecord| -> Vec<(String, bool)> {
@@ -316,11 +320,10 @@ impl Service {
                 let record = new;
                 tx.save_game(record, seats_changed, now).await?;
                 let seq = tx.append_input(record.id, now, input).await?;
-                tx.append_events(record.id, seq, &applied.outcome.events)
-                    .await?;
+                tx.append_events(record.id, seq, &outcome.events).await?;
             }
         }
-        Ok(applied.outcome)
+        Ok(outcome)
     }
 
     async fn queue(
@@ -329,14 +332,12 @@ impl Service {
         outcome: &Outcome,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        for (index, post) in outcome.posts.iter().enumerate() {
-            let last = !outcome.posts[index + 1..].iter().any(|p| p.to == post.to);
-            let card = self.card(tx, post, last).await?;
+        for post in &outcome.posts {
             tx.push_outbox(
                 &post.to,
                 &post.text,
                 post.svg.as_deref(),
-                card.as_ref(),
+                post.card.as_ref(),
                 now,
             )
             .await?;
@@ -344,29 +345,49 @@ impl Service {
         Ok(())
     }
 
-    /// The card of a post, as the game stands in this transaction: board posts get the title
-    /// and the players; the last post to an audience gets the buttons of the choices open now.
-    async fn card(&self, tx: &mut Tx, post: &Post, last: bool) -> Result<Option<Card>, StoreError> {
+    /// Gives the posts about `game` their cards, from the record as this input left it (no
+    /// second read of the game): board posts get the title and the players; the last post to
+    /// an audience gets the buttons of the choices open now.
+    async fn add_cards(
+        &self,
+        tx: &mut Tx,
+        outcome: &mut Outcome,
+        game: &GameRecord,
+    ) -> Result<(), StoreError> {
+        for index in 0..outcome.posts.len() {
+            let post = &outcome.posts[index];
+            let last = !outcome.posts[index + 1..].iter().any(|p| p.to == post.to);
+            let mut card = self.card(post, last, game, false);
+            // Secret orders of a player in several games must name the game.
+            if let (Some(found), Audience::Direct(user)) = (&card, &post.to) {
+                if found.buttons.iter().any(|b| b.direct) && tx.games_of_user(user).await?.len() > 1
+                {
+                    card = self.card(post, last, game, true);
+                }
+            }
+            outcome.posts[index].card = card.filter(|card| !card.is_empty());
+        }
+        Ok(())
+    }
+
+    /// The card of a post about `game` (`None`: a post to another place).
+    fn card(&self, post: &Post, last: bool, game: &GameRecord, several: bool) -> Option<Card> {
         let prefix = &self.defaults.prefix;
         let mut card = Card::default();
         match &post.to {
-            Audience::Channel(channel) => {
-                let Some(game) = readable(tx.game_in_channel(channel).await)? else {
-                    return Ok(None);
-                };
-                let record = &game.record;
+            Audience::Channel(channel) if *channel == game.channel => {
                 if post.svg.is_some() {
-                    card = board_card(record);
+                    card = board_card(game);
                 }
                 if last {
-                    match (&record.status, &record.phase) {
+                    match (&game.status, &game.phase) {
                         (Status::SignUp, _) => card.buttons.push(join_button(prefix)),
                         (Status::Running, Some(Phase::Turn { seat })) => {
-                            if let (Some(game), Some(who)) =
-                                (self.load(record), record.seats.get(*seat))
+                            if let (Some(loaded), Some(who)) =
+                                (self.load(game), game.seats.get(*seat))
                             {
                                 card.buttons = choice_buttons(
-                                    game.choices(*seat, None),
+                                    loaded.choices(*seat, None),
                                     &who.user.id,
                                     prefix,
                                     None,
@@ -378,35 +399,23 @@ impl Service {
                 }
             }
             Audience::Direct(user) if last => {
-                let games = tx.games_of_user(user).await?;
-                let several = games.len() > 1;
-                for id in games {
-                    let Some(game) = readable(tx.game(id).await)? else {
-                        continue;
-                    };
-                    let record = &game.record;
-                    let (Status::Running, Some(Phase::Orders { .. }), Some(seat)) =
-                        (&record.status, &record.phase, record.seat_of(user))
-                    else {
-                        continue;
-                    };
-                    let order = record.orders.get(&seat).map(|o| o.text.as_str());
-                    if let Some(game) = self.load(record) {
-                        card.buttons = choice_buttons(
-                            game.choices(seat, order),
-                            user,
-                            prefix,
-                            several.then_some(id),
-                        );
-                    }
-                    if !card.buttons.is_empty() {
-                        break;
-                    }
-                }
+                let (Status::Running, Some(Phase::Orders { .. }), Some(seat)) =
+                    (&game.status, &game.phase, game.seat_of(user))
+                else {
+                    return None;
+                };
+                let order = game.orders.get(&seat).map(|o| o.text.as_str());
+                let loaded = self.load(game)?;
+                card.buttons = choice_buttons(
+                    loaded.choices(seat, order),
+                    user,
+                    prefix,
+                    several.then_some(game.id),
+                );
             }
-            Audience::Direct(_) => {}
+            _ => return None,
         }
-        Ok((!card.is_empty()).then_some(card))
+        Some(card)
     }
 
     /// The game of a record, loaded from its saved state (`None`: not started or unreadable).
@@ -496,13 +505,5 @@ impl Service {
             tx.save_game(&game.record, false, now).await?;
         }
         tx.commit().await
-    }
-}
-
-/// A stored game, or `None` when its row is unreadable (a card is then left out, not an error).
-fn readable(found: Result<Option<GameRow>, StoreError>) -> Result<Option<GameRow>, StoreError> {
-    match found {
-        Err(StoreError::Corrupt { .. }) => Ok(None),
-        other => other,
     }
 }
