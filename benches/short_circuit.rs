@@ -179,7 +179,7 @@ fn main() {
     }
     times.sort();
     let median = times[times.len() / 2].0;
-    let (worst, worst_index) = times[times.len() - 1];
+    let (worst, _) = times[times.len() - 1];
     println!(
         "short_circuit solver: {} positions ({completable} completable, {impossible} impossible, {with_thunder} with thunder)",
         positions.len()
@@ -197,5 +197,4 @@ fn main() {
             positions[*index].to_text()
         );
     }
-    let _ = worst_index;
 }
