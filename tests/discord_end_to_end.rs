@@ -198,11 +198,8 @@ async fn sign_up_board_embed_picture_and_buttons() {
     bot.stop();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
-    let fake = FakeDiscord::start().await;
-    fake.close_dms(BOB.0);
-    let bot = Bot::start(&fake);
+/// Once the bot is connected: alice opens a TAG game, alice, bob and carol join, it starts.
+async fn start_tag_for_three(fake: &FakeDiscord) {
     fake.wait_ready().await;
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
     for player in [ALICE, BOB, CAROL] {
@@ -211,6 +208,14 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     fake.say(ALICE, Some(CHANNEL), "!start");
     fake.wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())
         .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
+    let fake = FakeDiscord::start().await;
+    fake.close_dms(BOB.0);
+    let bot = Bot::start(&fake);
+    start_tag_for_three(&fake).await;
 
     // A secret order by DM, with its receipt by DM.
     let before = count(&fake, dm_to(ALICE));
@@ -362,14 +367,7 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
 async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
     let fake = FakeDiscord::start().await;
     let bot = Bot::start(&fake);
-    fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
-    for player in [ALICE, BOB, CAROL] {
-        fake.say(player, Some(CHANNEL), "!join");
-    }
-    fake.say(ALICE, Some(CHANNEL), "!start");
-    fake.wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())
-        .await;
+    start_tag_for_three(&fake).await;
     let bid = fake.message(fake.id(), ALICE, None, "bid 5");
     fake.dispatch("MESSAGE_CREATE", bid.clone());
     fake.wait("alice's receipt", || count(&fake, dm_to(ALICE)) >= 1)

@@ -281,22 +281,8 @@ impl FakeDiscord {
     /// A MESSAGE_CREATE payload from `user` in a guild channel (or a DM when `channel` is
     /// `None`), with message id `id`.
     pub fn message(&self, id: u64, user: (u64, &str), channel: Option<u64>, text: &str) -> Value {
-        let mut message = json!({
-            "id": id.to_string(),
-            "channel_id": channel.unwrap_or(user.0 + DM_BASE).to_string(),
-            "author": user_json(user.0, user.1, false),
-            "content": text,
-            "timestamp": "2026-01-01T00:00:00.000000+00:00",
-            "edited_timestamp": null,
-            "tts": false,
-            "mention_everyone": false,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": false,
-            "type": 0
-        });
+        let channel_id = channel.unwrap_or(user.0 + DM_BASE);
+        let mut message = message_json(id, channel_id, user_json(user.0, user.1, false), text);
         if channel.is_some() {
             message["guild_id"] = json!(GUILD.to_string());
             message["member"] = json!({"roles": [], "joined_at": "2025-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0});
@@ -418,11 +404,11 @@ fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({"id": id.to_string(), "username": name, "discriminator": "0", "global_name": name, "avatar": null, "bot": bot})
 }
 
-fn message_json(id: u64, channel: u64, content: &str) -> Value {
+fn message_json(id: u64, channel: u64, author: Value, content: &str) -> Value {
     json!({
         "id": id.to_string(),
         "channel_id": channel.to_string(),
-        "author": user_json(BOT_ID, "referee", true),
+        "author": author,
         "content": content,
         "timestamp": "2026-01-01T00:00:00.000000+00:00",
         "edited_timestamp": null,
@@ -544,7 +530,13 @@ async fn create_message(
         files,
     });
     let id = inner.next_id.fetch_add(1, Ordering::SeqCst);
-    Json(message_json(id, channel, &content)).into_response()
+    Json(message_json(
+        id,
+        channel,
+        user_json(BOT_ID, "referee", true),
+        &content,
+    ))
+    .into_response()
 }
 
 async fn interaction_callback(
