@@ -6,7 +6,7 @@
 use super::embeds::messages;
 use super::Bot;
 use crate::picture::png_from_svg;
-use crate::store::{OutboxRow, StoreError};
+use crate::store::{OutboxPost, OutboxRow, StoreError};
 use crate::table::Audience;
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
@@ -275,14 +275,8 @@ async fn give_up(
                     "<@{user}>: I cannot send you direct messages (your DMs are closed to me), so I could not give you a message about game #{}. Send your orders here with `/order`, like `/order bid 12`: only you will see my answer.",
                     record.id
                 );
-                tx.push_outbox(
-                    &Audience::Channel(record.channel.clone()),
-                    &text,
-                    None,
-                    None,
-                    now,
-                )
-                .await?;
+                let to = Audience::Channel(record.channel.clone());
+                tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
             }
             (Audience::Direct(user), _) if *user == record.gm.id => {}
             (audience, _) => {
@@ -294,14 +288,8 @@ async fn give_up(
                     "Game #{}: I gave up delivering a message to {place}: {reason}.",
                     record.id
                 );
-                tx.push_outbox(
-                    &Audience::Direct(record.gm.id.clone()),
-                    &text,
-                    None,
-                    None,
-                    now,
-                )
-                .await?;
+                let to = Audience::Direct(record.gm.id.clone());
+                tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
             }
         }
     }

@@ -18,6 +18,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "outbox cards",
         include_str!("../../migrations/0002_outbox_cards.sql"),
     ),
+    (
+        3,
+        "games gm",
+        include_str!("../../migrations/0003_games_gm.sql"),
+    ),
 ];
 
 #[derive(Debug)]

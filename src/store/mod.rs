@@ -8,7 +8,7 @@ mod tx;
 
 pub use log::{StoredEvent, StoredInput};
 pub use outbox::OutboxRow;
-pub use tx::{GameRow, Tx};
+pub use tx::{GameChange, GameRow, OutboxPost, Tx, UserGames};
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;

@@ -2,9 +2,37 @@
 //! and the inbound message id, committed together or not at all.
 
 use super::StoreError;
-use crate::table::{Audience, Card, GameRecord, LogEvent};
+use crate::table::{Audience, Card, GameRecord, Input, LogEvent};
 use chrono::{DateTime, Utc};
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
+
+/// Rows per multi-row insert: well under SQLite's limit of 32,766 bound values a statement.
+const ROWS_PER_INSERT: usize = 1_000;
+
+/// A message to queue: where it goes, its text, its picture and its card.
+#[derive(Clone, Copy, Debug)]
+pub struct OutboxPost<'a> {
+    /// Who receives it.
+    pub to: &'a Audience,
+    /// The text.
+    pub text: &'a str,
+    /// The board picture (SVG), rendered at delivery.
+    pub svg: Option<&'a str>,
+    /// What a rich platform shows beside it.
+    pub card: Option<&'a Card>,
+}
+
+impl<'a> OutboxPost<'a> {
+    /// A text alone.
+    pub fn text(to: &'a Audience, text: &'a str) -> OutboxPost<'a> {
+        OutboxPost {
+            to,
+            text,
+            svg: None,
+            card: None,
+        }
+    }
+}
 
 /// A game as stored: its number and its record.
 pub struct GameRow {
@@ -12,6 +40,14 @@ pub struct GameRow {
     pub id: i64,
     /// The table's record.
     pub record: GameRecord,
+}
+
+/// A user's games, as a direct message needs them.
+pub enum UserGames {
+    /// Exactly one game: its number, and the game read (or why its record is unreadable).
+    Only(i64, Box<Result<GameRow, StoreError>>),
+    /// No game, or several: their numbers.
+    Numbers(Vec<i64>),
 }
 
 /// A write transaction.
@@ -36,27 +72,21 @@ impl Tx {
         Tx { tx }
     }
 
-    /// Whether this inbound message id was applied already.
-    pub async fn seen(&mut self, message_id: &str) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT 1 FROM inbound WHERE message_id = ?")
-            .bind(message_id)
-            .fetch_optional(&mut *self.tx)
-            .await?;
-        Ok(row.is_some())
-    }
-
-    /// Records an inbound message id as applied.
-    pub async fn mark_seen(
+    /// Claims an inbound message id for this transaction: `false` when it was applied already
+    /// (then nothing is to be done). The claim commits or rolls back with everything else.
+    pub async fn claim(
         &mut self,
         message_id: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO inbound (message_id, received_at) VALUES (?, ?)")
-            .bind(message_id)
-            .bind(millis(now))
-            .execute(&mut *self.tx)
-            .await?;
-        Ok(())
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO inbound (message_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        )
+        .bind(message_id)
+        .bind(millis(now))
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(done.rows_affected() == 1)
     }
 
     /// The game of a channel that is not over, if any.
@@ -99,7 +129,7 @@ impl Tx {
         let rows = sqlx::query(
             "SELECT games.id FROM seats JOIN games ON games.id = seats.game_id \
              WHERE seats.user_id = ? AND games.status <> 'over' \
-             UNION SELECT id FROM games WHERE status <> 'over' AND json_extract(record, '$.gm.id') = ? \
+             UNION SELECT id FROM games WHERE gm_id = ? AND status <> 'over' \
              ORDER BY 1",
         )
         .bind(user_id)
@@ -109,14 +139,34 @@ impl Tx {
         Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
-    /// The numbers of the games (in sign-up) this user runs as GM, for the secret setup by DM.
-    pub async fn games_in_signup_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
+    /// The games (not over) in which this user sits, waits, or is the GM, read in one query:
+    /// the game itself when there is only one (the usual case for a direct message), else
+    /// their numbers.
+    pub async fn games_of_user_or_only(&mut self, user_id: &str) -> Result<UserGames, StoreError> {
         let rows = sqlx::query(
-            "SELECT id FROM games WHERE status = 'signup' AND json_extract(record, '$.gm.id') = ? ORDER BY id",
+            "SELECT id, record FROM games WHERE status <> 'over' \
+             AND (gm_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?)) ORDER BY id",
         )
+        .bind(user_id)
         .bind(user_id)
         .fetch_all(&mut *self.tx)
         .await?;
+        Ok(match rows.as_slice() {
+            [row] => UserGames::Only(
+                row.get(0),
+                Box::new(read_record(row.get(0), row.get::<&str, _>(1))),
+            ),
+            rows => UserGames::Numbers(rows.iter().map(|row| row.get(0)).collect()),
+        })
+    }
+
+    /// The numbers of the games (in sign-up) this user runs as GM, for the secret setup by DM.
+    pub async fn games_in_signup_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
+        let rows =
+            sqlx::query("SELECT id FROM games WHERE gm_id = ? AND status = 'signup' ORDER BY id")
+                .bind(user_id)
+                .fetch_all(&mut *self.tx)
+                .await?;
         Ok(rows.iter().map(|row| row.get(0)).collect())
     }
 
@@ -128,128 +178,36 @@ impl Tx {
         Ok(row.get(0))
     }
 
-    /// Writes a game's record (inserting it if new), and its seat index when `seats_changed`.
-    pub async fn save_game(
+    /// Writes everything one message changed as one batch of statements (one round trip to
+    /// SQLite, not one per row): the game's record and seat index, its replay input and audit
+    /// events, and the posts for the outbox, in order.
+    pub async fn write(
         &mut self,
-        record: &GameRecord,
-        seats_changed: bool,
+        change: Option<&GameChange<'_>>,
+        posts: &[OutboxPost<'_>],
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let text = serde_json::to_string(record).map_err(|error| StoreError::Corrupt {
-            what: format!("game #{}", record.id),
-            reason: error.to_string(),
-        })?;
-        sqlx::query(
-            "INSERT INTO games (id, channel, game, status, deadline, remind_at, record, created_at, updated_at) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) \
-             ON CONFLICT (id) DO UPDATE SET status = excluded.status, deadline = excluded.deadline, \
-             remind_at = excluded.remind_at, record = excluded.record, updated_at = excluded.updated_at",
-        )
-        .bind(record.id)
-        .bind(&record.channel)
-        .bind(&record.game)
-        .bind(record.status.word())
-        .bind(record.deadline.map(millis))
-        .bind(record.remind_at.map(millis))
-        .bind(text)
-        .bind(millis(now))
-        .bind(millis(now))
-        .execute(&mut *self.tx)
-        .await?;
-        if !seats_changed {
+        let mut batch = QueryBuilder::<Sqlite>::new("");
+        let mut rows = posts.len();
+        if let Some(change) = change {
+            push_game(&mut batch, change.record, change.seats_changed, now)?;
+            if let Some(input) = change.input {
+                push_input(&mut batch, change.record.id, input, now)?;
+                push_events(&mut batch, change.record.id, change.events);
+            }
+            rows += 1 + change.events.len();
+        }
+        push_posts(&mut batch, posts, now);
+        if rows == 0 {
             return Ok(());
         }
-        sqlx::query("DELETE FROM seats WHERE game_id = ?")
-            .bind(record.id)
+        // Small batches recur in a few shapes, so their prepared statements are worth
+        // keeping; a big one (a round of thousands of events) is prepared once and dropped.
+        batch
+            .build()
+            .persistent(rows <= 16)
             .execute(&mut *self.tx)
             .await?;
-        let people = record
-            .seats
-            .iter()
-            .chain(record.waitlist.iter())
-            .filter(|seat| seat.present);
-        for seat in people {
-            sqlx::query("INSERT OR IGNORE INTO seats (game_id, user_id) VALUES (?, ?)")
-                .bind(record.id)
-                .bind(&seat.user.id)
-                .execute(&mut *self.tx)
-                .await?;
-        }
-        Ok(())
-    }
-
-    /// Appends an input to the game's replay log; returns its sequence number.
-    pub async fn append_input(
-        &mut self,
-        game_id: i64,
-        at: DateTime<Utc>,
-        input: &crate::table::Input,
-    ) -> Result<i64, StoreError> {
-        let text = serde_json::to_string(input).map_err(|error| StoreError::Corrupt {
-            what: "input".to_string(),
-            reason: error.to_string(),
-        })?;
-        let row = sqlx::query(
-            "INSERT INTO inputs (game_id, seq, at, input) \
-             VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM inputs WHERE game_id = ?), ?, ?) RETURNING seq",
-        )
-        .bind(game_id)
-        .bind(game_id)
-        .bind(millis(at))
-        .bind(text)
-        .fetch_one(&mut *self.tx)
-        .await?;
-        Ok(row.get(0))
-    }
-
-    /// Appends events to the game's audit log.
-    pub async fn append_events(
-        &mut self,
-        game_id: i64,
-        input_seq: i64,
-        events: &[LogEvent],
-    ) -> Result<(), StoreError> {
-        for event in events {
-            let visibility = serde_json::to_string(&event.visibility).unwrap_or_default();
-            let body = serde_json::to_string(&event.body).unwrap_or_default();
-            sqlx::query(
-                "INSERT INTO events (game_id, seq, input_seq, round, visibility, body) \
-                 VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?), ?, ?, ?, ?)",
-            )
-            .bind(game_id)
-            .bind(game_id)
-            .bind(input_seq)
-            .bind(i64::try_from(event.round).unwrap_or(i64::MAX))
-            .bind(visibility)
-            .bind(body)
-            .execute(&mut *self.tx)
-            .await?;
-        }
-        Ok(())
-    }
-
-    /// Queues a message for delivery after commit.
-    pub async fn push_outbox(
-        &mut self,
-        audience: &Audience,
-        body: &str,
-        svg: Option<&str>,
-        card: Option<&Card>,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let audience = serde_json::to_string(audience).unwrap_or_default();
-        let card = card.and_then(|card| serde_json::to_string(card).ok());
-        sqlx::query(
-            "INSERT INTO outbox (audience, body, svg, card, created_at, next_attempt) VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .bind(audience)
-        .bind(body)
-        .bind(svg)
-        .bind(card)
-        .bind(millis(now))
-        .bind(millis(now))
-        .execute(&mut *self.tx)
-        .await?;
         Ok(())
     }
 
@@ -266,5 +224,222 @@ impl Tx {
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;
         Ok(())
+    }
+}
+
+/// A change to one game: its new record, and the input that made it with what it caused.
+#[derive(Clone, Copy, Debug)]
+pub struct GameChange<'a> {
+    /// The record as the input left it.
+    pub record: &'a GameRecord,
+    /// Whether who sits or waits changed (the seat index is rewritten only then).
+    pub seats_changed: bool,
+    /// The input, for the replay log (`None`: a housekeeping change that replay repeats by
+    /// itself, such as clearing a deadline that changed nothing).
+    pub input: Option<&'a Input>,
+    /// What the input caused, for the audit log.
+    pub events: &'a [LogEvent],
+}
+
+fn push_game<'a>(
+    batch: &mut QueryBuilder<'a, Sqlite>,
+    record: &'a GameRecord,
+    seats_changed: bool,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let text = serde_json::to_string(record).map_err(|error| StoreError::Corrupt {
+        what: format!("game #{}", record.id),
+        reason: error.to_string(),
+    })?;
+    batch.push(
+        "INSERT INTO games (id, channel, game, gm_id, status, deadline, remind_at, record, created_at, updated_at) VALUES (",
+    );
+    let mut values = batch.separated(", ");
+    values
+        .push_bind(record.id)
+        .push_bind(record.channel.as_str())
+        .push_bind(record.game.as_str())
+        .push_bind(record.gm.id.as_str())
+        .push_bind(record.status.word())
+        .push_bind(record.deadline.map(millis))
+        .push_bind(record.remind_at.map(millis))
+        .push_bind(text)
+        .push_bind(millis(now))
+        .push_bind(millis(now));
+    batch.push(
+        ") ON CONFLICT (id) DO UPDATE SET gm_id = excluded.gm_id, status = excluded.status, \
+         deadline = excluded.deadline, remind_at = excluded.remind_at, record = excluded.record, \
+         updated_at = excluded.updated_at;",
+    );
+    if seats_changed {
+        batch
+            .push("DELETE FROM seats WHERE game_id = ")
+            .push_bind(record.id)
+            .push(";");
+        let people: Vec<&str> = record
+            .seats
+            .iter()
+            .chain(record.waitlist.iter())
+            .filter(|seat| seat.present)
+            .map(|seat| seat.user.id.as_str())
+            .collect();
+        for chunk in people.chunks(ROWS_PER_INSERT) {
+            batch.push("INSERT OR IGNORE INTO seats (game_id, user_id) ");
+            batch.push_values(chunk, |mut row, user| {
+                row.push_bind(record.id).push_bind(*user);
+            });
+            batch.push(";");
+        }
+    }
+    Ok(())
+}
+
+fn push_input<'a>(
+    batch: &mut QueryBuilder<'a, Sqlite>,
+    game_id: i64,
+    input: &Input,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let text = serde_json::to_string(input).map_err(|error| StoreError::Corrupt {
+        what: "input".to_string(),
+        reason: error.to_string(),
+    })?;
+    batch
+        .push("INSERT INTO inputs (game_id, seq, at, input) VALUES (")
+        .push_bind(game_id)
+        .push(", (SELECT COALESCE(MAX(seq), 0) + 1 FROM inputs WHERE game_id = ")
+        .push_bind(game_id)
+        .push("), ")
+        .push_bind(millis(at))
+        .push(", ")
+        .push_bind(text)
+        .push(");");
+    Ok(())
+}
+
+/// The events are numbered on from the game's last and tied to its last input (the one this
+/// batch just appended).
+fn push_events(batch: &mut QueryBuilder<'_, Sqlite>, game_id: i64, events: &[LogEvent]) {
+    for chunk in events.chunks(ROWS_PER_INSERT) {
+        batch
+            .push("WITH last (seq) AS (SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ")
+            .push_bind(game_id)
+            .push(") INSERT INTO events (game_id, seq, input_seq, round, visibility, body) SELECT ")
+            .push_bind(game_id)
+            .push(", last.seq + new.column1, (SELECT MAX(seq) FROM inputs WHERE game_id = ")
+            .push_bind(game_id)
+            .push("), new.column2, new.column3, new.column4 FROM last, (");
+        batch.push_values(chunk.iter().enumerate(), |mut row, (index, event)| {
+            row.push_bind(index as i64 + 1)
+                .push_bind(i64::try_from(event.round).unwrap_or(i64::MAX))
+                .push_bind(serde_json::to_string(&event.visibility).unwrap_or_default())
+                .push_bind(serde_json::to_string(&event.body).unwrap_or_default());
+        });
+        batch.push(") AS new ORDER BY new.column1;");
+    }
+}
+
+fn push_posts<'a>(
+    batch: &mut QueryBuilder<'a, Sqlite>,
+    posts: &[OutboxPost<'a>],
+    now: DateTime<Utc>,
+) {
+    for chunk in posts.chunks(ROWS_PER_INSERT) {
+        batch.push("INSERT INTO outbox (audience, body, svg, card, created_at, next_attempt) ");
+        batch.push_values(chunk, |mut row, post| {
+            row.push_bind(serde_json::to_string(post.to).unwrap_or_default())
+                .push_bind(post.text)
+                .push_bind(post.svg)
+                .push_bind(post.card.and_then(|card| serde_json::to_string(card).ok()))
+                .push_bind(millis(now))
+                .push_bind(millis(now));
+        });
+        batch.push(";");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config;
+    use crate::store::{Store, StoreSettings};
+    use crate::table::{Catalogue, Inbound, Service, User};
+
+    async fn table_with_one_game() -> Service {
+        let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
+        let store = Store::open(&StoreSettings {
+            url: "sqlite::memory:".to_string(),
+            ..config.store.clone()
+        })
+        .await
+        .unwrap();
+        let service = Service::new(store, Catalogue::standard(), config.table.clone());
+        let new = Inbound::Channel {
+            channel: "tag-channel".to_string(),
+            user: User::named("gm"),
+            admin: false,
+            text: "!new tag seed=1".to_string(),
+        };
+        service.handle("m1", &new, Utc::now()).await.unwrap();
+        service
+    }
+
+    #[tokio::test]
+    async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
+        let service = table_with_one_game().await;
+        let store = service.store();
+        let before = store.events(1, None).await.unwrap().len();
+        let outbox_before = store.last_outbox_id().await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        let record = tx.game(1).await.unwrap().unwrap().record;
+        let events: Vec<LogEvent> = (0..2_500)
+            .map(|n| LogEvent {
+                round: 0,
+                visibility: crate::table::LogVisibility::Public,
+                body: crate::table::EventBody::Game(format!("event {n}")),
+            })
+            .collect();
+        let to = Audience::Channel("tag-channel".to_string());
+        let texts: Vec<String> = (0..1_200).map(|n| format!("post {n}")).collect();
+        let posts: Vec<OutboxPost> = texts.iter().map(|t| OutboxPost::text(&to, t)).collect();
+        let change = GameChange {
+            record: &record,
+            seats_changed: false,
+            input: Some(&crate::table::Input::Deadline),
+            events: &events,
+        };
+        tx.write(Some(&change), &posts, Utc::now()).await.unwrap();
+        tx.commit().await.unwrap();
+
+        let inputs = store.inputs(1).await.unwrap();
+        let last_input = inputs.last().unwrap().seq;
+        let stored = store.events(1, None).await.unwrap();
+        assert_eq!(stored.len(), before + 2_500);
+        for (n, event) in stored[before..].iter().enumerate() {
+            assert_eq!(event.event.line(), format!("event {n}"));
+            assert_eq!(event.input_seq, last_input);
+        }
+        let queued = store.undelivered_after(outbox_before).await.unwrap();
+        let bodies: Vec<&str> = queued.iter().map(|row| row.body.as_str()).collect();
+        let expected: Vec<&str> = texts.iter().map(String::as_str).collect();
+        assert_eq!(bodies, expected);
+    }
+
+    #[tokio::test]
+    async fn a_gm_who_does_not_play_finds_their_game_by_direct_message() {
+        let service = table_with_one_game().await;
+        let mut tx = service.store().begin().await.unwrap();
+        let gm = User::named("gm");
+        match tx.games_of_user_or_only(&gm.id).await.unwrap() {
+            UserGames::Only(id, game) => {
+                assert_eq!(id, 1);
+                assert_eq!(game.unwrap().record.channel, "tag-channel");
+            }
+            UserGames::Numbers(ids) => panic!("expected the GM's one game, got {ids:?}"),
+        }
+        match tx.games_of_user_or_only("someone-else").await.unwrap() {
+            UserGames::Numbers(ids) => assert!(ids.is_empty()),
+            UserGames::Only(id, _) => panic!("a stranger was routed to game #{id}"),
+        }
     }
 }

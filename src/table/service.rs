@@ -12,7 +12,7 @@ use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
 use crate::games::{Game, Phase};
-use crate::store::{Store, StoreError, Tx};
+use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
@@ -37,6 +37,52 @@ pub enum Inbound {
         /// The text.
         text: String,
     },
+}
+
+/// What handling one message produced, before it is written: the outcome (posts and events),
+/// and the game's new record when the input changed it.
+struct Handled {
+    outcome: Outcome,
+    change: Option<Changed>,
+}
+
+/// A game the input changed: its new record, and the input for the replay log.
+struct Changed {
+    record: GameRecord,
+    seats_changed: bool,
+    input: Input,
+}
+
+impl From<Outcome> for Handled {
+    fn from(outcome: Outcome) -> Handled {
+        Handled {
+            outcome,
+            change: None,
+        }
+    }
+}
+
+/// Writes what a message produced: the change (record, input, events) and every post, in one
+/// batch.
+async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<(), StoreError> {
+    let posts: Vec<OutboxPost> = handled
+        .outcome
+        .posts
+        .iter()
+        .map(|post| OutboxPost {
+            to: &post.to,
+            text: &post.text,
+            svg: post.svg.as_deref(),
+            card: post.card.as_ref(),
+        })
+        .collect();
+    let change = handled.change.as_ref().map(|changed| GameChange {
+        record: &changed.record,
+        seats_changed: changed.seats_changed,
+        input: Some(&changed.input),
+        events: &handled.outcome.events,
+    });
+    tx.write(change.as_ref(), &posts, now).await
 }
 
 /// The table, bound to a database.
@@ -87,10 +133,10 @@ impl Service {
         };
         async {
             let mut tx = self.store.begin().await?;
-            if tx.seen(message_id).await? {
+            if !tx.claim(message_id, now).await? {
                 return Ok(());
             }
-            let outcome = match inbound {
+            let handled = match inbound {
                 Inbound::Channel {
                     channel,
                     user,
@@ -102,8 +148,7 @@ impl Service {
                 }
                 Inbound::Direct { user, text } => self.direct(&mut tx, user, text, now).await?,
             };
-            self.queue(&mut tx, &outcome, now).await?;
-            tx.mark_seen(message_id, now).await?;
+            write(&mut tx, &handled, now).await?;
             tx.commit().await
         }
         .instrument(span)
@@ -118,15 +163,15 @@ impl Service {
         admin: bool,
         text: &str,
         now: DateTime<Utc>,
-    ) -> Result<Outcome, StoreError> {
+    ) -> Result<Handled, StoreError> {
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
         let command = match parse_channel(text, prefix) {
             Ok(Some(command)) => command,
-            Ok(None) => return Ok(outcome),
+            Ok(None) => return Ok(outcome.into()),
             Err(error) => {
                 outcome.channel(channel, format!("{}: {}", user.name, error.0));
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
         };
         // `!board` and `!status` still answer about a channel's last game after it ended.
@@ -145,7 +190,7 @@ impl Service {
                         user.name
                     ),
                 );
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
             Err(error) => return Err(error),
         };
@@ -164,14 +209,14 @@ impl Service {
                         lines.join("\n")
                     ),
                 );
-                Ok(outcome)
+                Ok(outcome.into())
             }
             ChannelCommand::Help(topic) => {
                 let rules = game
                     .as_ref()
                     .and_then(|g| self.catalogue.find(&g.record.game));
                 outcome.channel(channel, channel_help(topic.as_deref(), prefix, rules));
-                Ok(outcome)
+                Ok(outcome.into())
             }
             ChannelCommand::Log(round) => {
                 let game = match game {
@@ -187,7 +232,7 @@ impl Service {
                         format!("{}: there is no game in this channel.", user.name),
                     ),
                 }
-                Ok(outcome)
+                Ok(outcome.into())
             }
             command => {
                 let command = match command {
@@ -205,7 +250,7 @@ impl Service {
                     admin,
                     command,
                 };
-                self.apply_and_save(tx, game.map(|g| g.record), &input, now)
+                self.apply_and_save(tx, game.map(|g| g.record), input, now)
                     .await
             }
         }
@@ -217,19 +262,26 @@ impl Service {
         user: &User,
         text: &str,
         now: DateTime<Utc>,
-    ) -> Result<Outcome, StoreError> {
+    ) -> Result<Handled, StoreError> {
         let mut outcome = Outcome::default();
         let dm = match parse_dm(text) {
             Ok(dm) => dm,
             Err(error) => {
                 outcome.direct(&user.id, error.0);
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
         };
+        let mut only = None;
         let candidates = match (&dm.game, &dm.command) {
             (Some(id), _) => vec![*id],
             (None, DmCommand::Setup(_)) => tx.games_in_signup_of_gm(&user.id).await?,
-            (None, _) => tx.games_of_user(&user.id).await?,
+            (None, _) => match tx.games_of_user_or_only(&user.id).await? {
+                UserGames::Only(id, game) => {
+                    only = Some(*game);
+                    vec![id]
+                }
+                UserGames::Numbers(ids) => ids,
+            },
         };
         let id = match candidates.as_slice() {
             [id] => *id,
@@ -244,7 +296,7 @@ impl Service {
                     ),
                 };
                 outcome.direct(&user.id, text);
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
             several => {
                 let list: Vec<String> = several.iter().map(|id| format!("#{id}")).collect();
@@ -257,21 +309,25 @@ impl Service {
                         quote(text)
                     ),
                 );
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
         };
-        let game = match tx.game(id).await {
+        let found = match only {
+            Some(read) => read.map(Some),
+            None => tx.game(id).await,
+        };
+        let game = match found {
             Ok(Some(game)) => game,
             Ok(None) => {
                 outcome.direct(&user.id, format!("There is no game #{id}."));
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
             Err(StoreError::Corrupt { what, reason }) => {
                 outcome.direct(
                     &user.id,
                     format!("The saved {what} is unreadable ({reason}); nothing was changed."),
                 );
-                return Ok(outcome);
+                return Ok(outcome.into());
             }
             Err(error) => return Err(error),
         };
@@ -279,17 +335,18 @@ impl Service {
             user: user.clone(),
             command: dm.command,
         };
-        self.apply_and_save(tx, Some(game.record), &input, now)
-            .await
+        self.apply_and_save(tx, Some(game.record), input, now).await
     }
 
+    /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
+    /// gives the posts their cards; what is to be written comes back with the outcome.
     async fn apply_and_save(
         &self,
         tx: &mut Tx,
         record: Option<GameRecord>,
-        input: &Input,
+        input: Input,
         now: DateTime<Utc>,
-    ) -> Result<Outcome, StoreError> {
+    ) -> Result<Handled, StoreError> {
         let new_id = match record {
             Some(_) => 0,
             None => tx.next_game_id().await?,
@@ -301,14 +358,14 @@ impl Service {
         };
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
-            apply(record.as_ref(), input, new_id, &env)
+            apply(record.as_ref(), &input, new_id, &env)
         };
         let mut outcome = applied.outcome;
         if let Some(game) = applied.record.as_ref().or(record.as_ref()) {
             self.add_cards(tx, &mut outcome, game).await?;
         }
-        if applied.changed {
-            if let Some(new) = &applied.record {
+        let change = match applied.record {
+            Some(new) if applied.changed => {
                 let people = |r: &GameRecord| -> Vec<(String, bool)> {
                     r.seats
                         .iter()
@@ -316,33 +373,18 @@ impl Service {
                         .map(|s| (s.user.id.clone(), s.present))
                         .collect()
                 };
-                let seats_changed = record.as_ref().is_none_or(|old| people(old) != people(new));
-                let record = new;
-                tx.save_game(record, seats_changed, now).await?;
-                let seq = tx.append_input(record.id, now, input).await?;
-                tx.append_events(record.id, seq, &outcome.events).await?;
+                let seats_changed = record
+                    .as_ref()
+                    .is_none_or(|old| people(old) != people(&new));
+                Some(Changed {
+                    record: new,
+                    seats_changed,
+                    input,
+                })
             }
-        }
-        Ok(outcome)
-    }
-
-    async fn queue(
-        &self,
-        tx: &mut Tx,
-        outcome: &Outcome,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        for post in &outcome.posts {
-            tx.push_outbox(
-                &post.to,
-                &post.text,
-                post.svg.as_deref(),
-                post.card.as_ref(),
-                now,
-            )
-            .await?;
-        }
-        Ok(())
+            _ => None,
+        };
+        Ok(Handled { outcome, change })
     }
 
     /// Gives the posts about `game` their cards, from the record as this input left it (no
@@ -476,11 +518,11 @@ impl Service {
                 } else {
                     Input::Reminder
                 };
-                let outcome = self
-                    .apply_and_save(&mut tx, Some(game.record), &input, now)
+                let handled = self
+                    .apply_and_save(&mut tx, Some(game.record), input, now)
                     .await?;
-                let changed = !outcome.events.is_empty();
-                self.queue(&mut tx, &outcome, now).await?;
+                let changed = !handled.outcome.events.is_empty();
+                write(&mut tx, &handled, now).await?;
                 tx.commit().await?;
                 Ok(changed)
             }
@@ -502,7 +544,13 @@ impl Service {
         if let Some(mut game) = tx.game(id).await? {
             game.record.deadline = None;
             game.record.remind_at = None;
-            tx.save_game(&game.record, false, now).await?;
+            let change = GameChange {
+                record: &game.record,
+                seats_changed: false,
+                input: None,
+                events: &[],
+            };
+            tx.write(Some(&change), &[], now).await?;
         }
         tx.commit().await
     }
