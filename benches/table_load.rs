@@ -2,28 +2,124 @@
 //! the whole path (parse, authorise, apply, commit with events and outbox rows), against the
 //! ceiling of bare one-row SQLite transactions on the same file with the same settings.
 //!
-//! `cargo bench --bench table_load` (set TABLE_LOAD_COMMANDS to change the commands per game).
+//! The two are measured in alternating slices (commands, then bare transactions, and again),
+//! so both meet the same write-ahead log: a log that is growing, or being checkpointed, makes
+//! every commit slower, and measuring one after the other would hand that cost to one side.
+//!
+//! `cargo bench --bench table_load` (TABLE_LOAD_COMMANDS sets the commands per game and slice,
+//! TABLE_LOAD_SLICES the number of slices).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use chrono::Utc;
-use referee::table::{Inbound, User};
+use chrono::{DateTime, Utc};
+use referee::table::{Inbound, Service, User};
 use std::time::{Duration, Instant};
 
 const GAMES: usize = 100;
+const PLAYERS: [&str; 3] = ["a", "b", "c"];
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[index.min(sorted.len() - 1)]
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
-    let per_game: usize = std::env::var("TABLE_LOAD_COMMANDS")
+fn setting(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(60);
+        .unwrap_or(default)
+}
+
+/// The `step`-th command of a game: each game plays rounds for ever (`to=1000000`): the three
+/// players' secret guesses (the third resolves the round: a die roll, events, the board
+/// picture, outbox rows), then the round's roller rolls in the channel, then a player asks for
+/// their status.
+fn command(game: usize, step: usize) -> Inbound {
+    let round = step / 5;
+    match step % 5 {
+        guesser @ 0..=2 => Inbound::Direct {
+            user: User::named(&format!("p{game}{}", PLAYERS[guesser])),
+            text: format!("guess {}", (step + round) % 6 + 1),
+        },
+        3 => Inbound::Channel {
+            channel: format!("g{game}"),
+            user: User::named(&format!("p{game}{}", PLAYERS[round % 3])),
+            admin: false,
+            text: "!roll".to_string(),
+        },
+        _ => Inbound::Direct {
+            user: User::named(&format!("p{game}{}", PLAYERS[step % 3])),
+            text: "status".to_string(),
+        },
+    }
+}
+
+/// Plays steps `from..to` of every game at once; returns the wall time and every latency.
+async fn commands(
+    service: &Service,
+    from: usize,
+    to: usize,
+    now: DateTime<Utc>,
+) -> (Duration, Vec<Duration>) {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for game in 0..GAMES {
+        let service = service.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(to - from);
+            for step in from..to {
+                let begun = Instant::now();
+                service
+                    .handle(&format!("load-{game}-{step}"), &command(game, step), now)
+                    .await
+                    .expect("command");
+                latencies.push(begun.elapsed());
+            }
+            latencies
+        }));
+    }
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await.expect("task"));
+    }
+    (started.elapsed(), latencies)
+}
+
+/// Commits `per_game` bare one-row transactions for each of the games at once, on the
+/// service's own pool; returns the wall time.
+async fn bare_transactions(service: &Service, per_game: usize, first: usize) -> Duration {
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for game in 0..GAMES {
+        let store = service.store().clone();
+        tasks.push(tokio::spawn(async move {
+            for step in 0..per_game {
+                let mut tx = store
+                    .pool()
+                    .begin_with("BEGIN IMMEDIATE")
+                    .await
+                    .expect("begin");
+                sqlx::query("INSERT INTO bench (n) VALUES (?)")
+                    .bind((first + game * per_game + step) as i64)
+                    .execute(&mut *tx)
+                    .await
+                    .expect("insert");
+                tx.commit().await.expect("commit");
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.expect("task");
+    }
+    started.elapsed()
+}
+
+// The runtime the bot runs on (`referee run` and `local` use a current-thread runtime).
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let per_slice = setting("TABLE_LOAD_COMMANDS", 20);
+    let slices = setting("TABLE_LOAD_SLICES", 5);
     let dir = tempfile::tempdir().expect("temp dir");
     let url = common::file_url(dir.path());
     let service = common::service(&url).await;
@@ -34,9 +130,9 @@ async fn main() {
         let channel = format!("g{game}");
         let mut lines = vec![(
             format!("gm{game}"),
-            "!new dicey seed=1 early=on".to_string(),
+            "!new dicey seed=1 early=on to=1000000".to_string(),
         )];
-        for player in ["a", "b", "c"] {
+        for player in PLAYERS {
             lines.push((format!("p{game}{player}"), "!join".to_string()));
         }
         lines.push((format!("gm{game}"), "!start".to_string()));
@@ -53,80 +149,39 @@ async fn main() {
                 .expect("setup");
         }
     }
-
-    // The load: each game's players send orders (replacing them; every third completes a
-    // round, which resolves it with dice, events, the board picture and outbox rows) and ask
-    // for their status, all games at once.
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for game in 0..GAMES {
-        let service = service.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut latencies = Vec::with_capacity(per_game);
-            for step in 0..per_game {
-                let player = ["a", "b", "c"][step % 3];
-                let text = if step % 7 == 6 {
-                    "status".to_string()
-                } else {
-                    format!("guess {}", step % 6 + 1)
-                };
-                let inbound = Inbound::Direct {
-                    user: User::named(&format!("p{game}{player}")),
-                    text,
-                };
-                let begun = Instant::now();
-                service
-                    .handle(&format!("load-{game}-{step}"), &inbound, now)
-                    .await
-                    .expect("command");
-                latencies.push(begun.elapsed());
-            }
-            latencies
-        }));
-    }
-    let mut latencies = Vec::new();
-    for task in tasks {
-        latencies.extend(task.await.expect("task"));
-    }
-    let elapsed = started.elapsed();
-    latencies.sort();
-    let commands = latencies.len();
-    let rate = commands as f64 / elapsed.as_secs_f64();
-
-    // The ceiling: bare one-row transactions on the same file, same settings, same concurrency.
     sqlx::query("CREATE TABLE bench (n INTEGER)")
         .execute(service.store().pool())
         .await
         .expect("table");
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for game in 0..GAMES {
-        let store = service.store().clone();
-        tasks.push(tokio::spawn(async move {
-            for step in 0..per_game {
-                let mut tx = store
-                    .pool()
-                    .begin_with("BEGIN IMMEDIATE")
-                    .await
-                    .expect("begin");
-                sqlx::query("INSERT INTO bench (n) VALUES (?)")
-                    .bind((game * per_game + step) as i64)
-                    .execute(&mut *tx)
-                    .await
-                    .expect("insert");
-                tx.commit().await.expect("commit");
-            }
-        }));
-    }
-    for task in tasks {
-        task.await.expect("task");
-    }
-    let ceiling = (GAMES * per_game) as f64 / started.elapsed().as_secs_f64();
 
-    println!("table_load: {GAMES} games, {commands} commands through the whole path");
+    let mut load_time = Duration::ZERO;
+    let mut ceiling_time = Duration::ZERO;
+    let mut latencies = Vec::new();
+    for slice in 0..slices {
+        let from = slice * per_slice;
+        let (took, mut more) = commands(&service, from, from + per_slice, now).await;
+        load_time += took;
+        latencies.append(&mut more);
+        ceiling_time += bare_transactions(&service, per_slice, from * GAMES).await;
+    }
+    latencies.sort();
+    let commands = latencies.len();
+    let rate = commands as f64 / load_time.as_secs_f64();
+    let ceiling = commands as f64 / ceiling_time.as_secs_f64();
+    // How many commands changed a game (the five set-up inputs of each game aside; the rest
+    // are answers: status, or a refusal).
+    let (changed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM inputs WHERE seq > 5")
+        .fetch_one(service.store().pool())
+        .await
+        .expect("count");
+
+    println!(
+        "table_load: {GAMES} games, {commands} commands through the whole path, in {slices} slices alternating with as many bare transactions"
+    );
+    println!("  of which changed a game (orders, resolutions, rolls): {changed}");
     println!("  commands/s: {rate:.0}");
     println!(
-        "  latency p50: {:.2} ms, p99: {:.2} ms",
+        "  latency p50: {:.2} ms, p99: {:.2} ms (100 games queueing for one writer)",
         percentile(&latencies, 0.5).as_secs_f64() * 1e3,
         percentile(&latencies, 0.99).as_secs_f64() * 1e3
     );

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The test game's rules: guess the d6; a right guess scores; then the round's leader rolls
-/// publicly (`!roll`), scoring on a 6. Two points win.
+/// publicly (`!roll`), scoring on a 6. Two points win (`to=<points>` changes that).
 pub struct Dicey;
 
 /// The registered instance.
@@ -30,6 +30,12 @@ struct DiceyGame {
     round: u32,
     roller: Option<Seat>,
     winner: Option<Seat>,
+    #[serde(default = "two")]
+    to: u32,
+}
+
+fn two() -> u32 {
+    2
 }
 
 impl Rules for Dicey {
@@ -43,7 +49,10 @@ impl Rules for Dicey {
         (2, Some(4))
     }
     fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[("turn", "how long a public turn lasts")]
+        &[
+            ("turn", "how long a public turn lasts"),
+            ("to", "the points that win (default 2)"),
+        ]
     }
     fn commands(&self) -> &'static [CommandHelp] {
         &[CommandHelp {
@@ -60,7 +69,10 @@ impl Rules for Dicey {
         }]
     }
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {
-        match options.keys().find(|key| key.as_str() != "turn") {
+        match options
+            .keys()
+            .find(|key| !["turn", "to"].contains(&key.as_str()))
+        {
             Some(key) => Err(Refusal::new(format!("dicey has no option '{key}'"))),
             None => Ok(()),
         }
@@ -73,10 +85,15 @@ impl Rules for Dicey {
     }
     fn setup(
         &self,
-        _options: &Options,
+        options: &Options,
         players: &[Player],
         _ctx: &mut Ctx<'_>,
     ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+        let to = match options.get("to").map(|to| to.parse::<u32>()) {
+            None => 2,
+            Some(Ok(to)) if to > 0 => to,
+            Some(_) => return Err(Refusal::new("`to` is a number of points, at least 1")),
+        };
         let game = DiceyGame {
             names: players.iter().map(|p| p.name.clone()).collect(),
             present: vec![true; players.len()],
@@ -84,6 +101,7 @@ impl Rules for Dicey {
             round: 1,
             roller: None,
             winner: None,
+            to,
         };
         Ok((
             Box::new(game),
@@ -102,7 +120,7 @@ impl Rules for Dicey {
 
 impl DiceyGame {
     fn check_winner(&mut self) {
-        self.winner = self.points.iter().position(|p| *p >= 2);
+        self.winner = self.points.iter().position(|p| *p >= self.to);
     }
 }
 
