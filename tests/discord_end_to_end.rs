@@ -22,11 +22,12 @@ struct Bot {
 
 impl Bot {
     fn start(fake: &FakeDiscord) -> Bot {
-        Bot::start_with(fake, "1s")
+        Bot::start_with(fake, "1s", 8)
     }
 
-    /// A bot whose first retry after a passing error waits `retry`.
-    fn start_with(fake: &FakeDiscord, retry: &str) -> Bot {
+    /// A bot whose first retry after a passing error waits `retry`, and which gives a message
+    /// up after `attempts` failed attempts.
+    fn start_with(fake: &FakeDiscord, retry: &str, attempts: u32) -> Bot {
         let dir = tempfile::tempdir().unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_referee"))
             .args(["run", "--db"])
@@ -35,6 +36,7 @@ impl Bot {
             .env("REFEREE_DISCORD_API_URL", &fake.url)
             .env("REFEREE_DISCORD_GUILDS", fake_discord::GUILD.to_string())
             .env("REFEREE_DISCORD_RETRY", retry)
+            .env("REFEREE_DISCORD_ATTEMPTS", attempts.to_string())
             .env("REFEREE_DISCORD_ADMINS", ALICE.0.to_string())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -316,14 +318,14 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     // Discord answers 429 once: the post is retried and arrives exactly once, and the
     // channel's next post waits for it.
     let before = fake.posts().len();
-    fake.fail_next_posts_with_429(1);
+    fake.fail_next_posts(1, 429);
     fake.say(ALICE, Some(CHANNEL), "!games");
     fake.say(ALICE, Some(CHANNEL), "!status");
     fake.wait("both answers", || fake.posts().len() >= before + 2)
         .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let posts = fake.posts();
-    assert_eq!(fake.refused_with_429(), 1);
+    assert_eq!(fake.refused(), 1);
     assert_eq!(posts.len(), before + 2, "{posts:#?}");
     assert!(posts[before].content.starts_with("Games"), "{posts:#?}");
     assert!(posts[before].content.contains("tag"));
@@ -360,6 +362,41 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
         "{note:?}"
     );
     assert!(note.content.contains("Missing Permissions"), "{note:?}");
+    bot.stop();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
+    let fake = FakeDiscord::start().await;
+    let bot = Bot::start_with(&fake, "1s", 3);
+    fake.wait_ready().await;
+    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    fake.wait_post("the sign-up", in_channel).await;
+
+    // A 502 passes: the post is tried again and arrives once.
+    fake.fail_next_posts(1, 502);
+    fake.say(ALICE, Some(CHANNEL), "!games");
+    fake.wait_post("the list of games", |p| p.content.starts_with("Games"))
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(fake.refused(), 1);
+    assert_eq!(count(&fake, |p| p.content.starts_with("Games")), 1);
+
+    // A post that fails on all three attempts is given up, and the GM hears why by DM.
+    let before = fake.posts().len();
+    fake.fail_next_posts(3, 503);
+    fake.say(BOB, Some(CHANNEL), "!status");
+    let note = fake.wait_post("the GM's note", dm_to(ALICE)).await;
+    assert!(
+        note.content
+            .contains("I gave up delivering a message to <#700>: still failing after 3 attempts"),
+        "{note:?}"
+    );
+    assert!(note.content.contains("HTTP 503"), "{note:?}");
+    assert_eq!(fake.refused(), 4);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let later = &fake.posts()[before..];
+    assert!(!later.iter().any(in_channel), "{later:#?}");
     bot.stop();
 }
 
@@ -437,12 +474,11 @@ fn run_without_a_token_ends_with_one_sentence() {
 async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
     let fake = FakeDiscord::start().await;
     // A refused post would wait an hour for its retry: only the shutdown flush can send it.
-    let bot = Bot::start_with(&fake, "1h");
+    let bot = Bot::start_with(&fake, "1h", 8);
     fake.wait_ready().await;
-    fake.fail_next_posts_with_429(1);
+    fake.fail_next_posts(1, 429);
     fake.say(ALICE, Some(CHANNEL), "!games");
-    fake.wait("the refused post", || fake.refused_with_429() == 1)
-        .await;
+    fake.wait("the refused post", || fake.refused() == 1).await;
     assert!(fake.posts().is_empty());
     bot.stop();
     let posts = fake.posts();

@@ -12,7 +12,7 @@ use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -118,8 +118,9 @@ struct Inner {
     closed_dms: Mutex<HashSet<u64>>,
     forbidden: Mutex<HashSet<u64>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
-    fail_with_429: AtomicUsize,
-    refused_with_429: AtomicUsize,
+    fail_next: AtomicUsize,
+    fail_status: AtomicU16,
+    refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
     seq: AtomicU64,
@@ -194,14 +195,16 @@ impl FakeDiscord {
         )
     }
 
-    /// How many message posts were refused with 429.
-    pub fn refused_with_429(&self) -> usize {
-        self.inner.refused_with_429.load(Ordering::SeqCst)
+    /// How many message posts were refused by `fail_next_posts`.
+    pub fn refused(&self) -> usize {
+        self.inner.refused.load(Ordering::SeqCst)
     }
 
-    /// The next `n` message posts are refused with 429 (rate limited).
-    pub fn fail_next_posts_with_429(&self, n: usize) {
-        self.inner.fail_with_429.store(n, Ordering::SeqCst);
+    /// The next `n` message posts are refused with HTTP `status`: 429 (rate limited, with a
+    /// retry-after of 0.1 s) or a server error such as 502.
+    pub fn fail_next_posts(&self, n: usize, status: u16) {
+        self.inner.fail_status.store(status, Ordering::SeqCst);
+        self.inner.fail_next.store(n, Ordering::SeqCst);
     }
 
     /// Messages to this user's DM channel are refused with Discord error 50007.
@@ -481,17 +484,23 @@ async fn create_message(
         return discord_error(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
     }
     if inner
-        .fail_with_429
+        .fail_next
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
         .is_ok()
     {
-        inner.refused_with_429.fetch_add(1, Ordering::SeqCst);
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            [("retry-after", "0.1")],
-            Json(json!({"code": 0, "message": "You are being rate limited.", "retry_after": 0.1, "global": false})),
-        )
-            .into_response();
+        inner.refused.fetch_add(1, Ordering::SeqCst);
+        let status = StatusCode::from_u16(inner.fail_status.load(Ordering::SeqCst))
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            return (
+                status,
+                [("retry-after", "0.1")],
+                Json(json!({"code": 0, "message": "You are being rate limited.", "retry_after": 0.1, "global": false})),
+            )
+                .into_response();
+        }
+        let reason = status.canonical_reason().unwrap_or("Server Error");
+        return (status, Json(json!({"code": 0, "message": reason}))).into_response();
     }
     let multipart = request
         .headers()
