@@ -250,7 +250,7 @@ impl Service {
                     admin,
                     command,
                 };
-                self.apply_and_save(tx, game.map(|g| g.record), input, now)
+                self.apply_input(tx, game.map(|g| g.record), input, now)
                     .await
             }
         }
@@ -335,12 +335,12 @@ impl Service {
             user: user.clone(),
             command: dm.command,
         };
-        self.apply_and_save(tx, Some(game.record), input, now).await
+        self.apply_input(tx, Some(game.record), input, now).await
     }
 
     /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
     /// gives the posts their cards; what is to be written comes back with the outcome.
-    async fn apply_and_save(
+    async fn apply_input(
         &self,
         tx: &mut Tx,
         record: Option<GameRecord>,
@@ -519,7 +519,7 @@ impl Service {
                     Input::Reminder
                 };
                 let handled = self
-                    .apply_and_save(&mut tx, Some(game.record), input, now)
+                    .apply_input(&mut tx, Some(game.record), input, now)
                     .await?;
                 let changed = !handled.outcome.events.is_empty();
                 write(&mut tx, &handled, now).await?;

@@ -1,0 +1,84 @@
+//! The batched write and the direct-message lookup, on a real (in-memory) SQLite database.
+
+use super::*;
+use crate::config;
+use crate::store::{Store, StoreSettings};
+use crate::table::{Catalogue, Inbound, Service, User};
+
+async fn table_with_one_game() -> Service {
+    let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
+    let store = Store::open(&StoreSettings {
+        url: "sqlite::memory:".to_string(),
+        ..config.store.clone()
+    })
+    .await
+    .unwrap();
+    let service = Service::new(store, Catalogue::standard(), config.table.clone());
+    let new = Inbound::Channel {
+        channel: "tag-channel".to_string(),
+        user: User::named("gm"),
+        admin: false,
+        text: "!new tag seed=1".to_string(),
+    };
+    service.handle("m1", &new, Utc::now()).await.unwrap();
+    service
+}
+
+#[tokio::test]
+async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
+    let service = table_with_one_game().await;
+    let store = service.store();
+    let before = store.events(1, None).await.unwrap().len();
+    let outbox_before = store.last_outbox_id().await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let record = tx.game(1).await.unwrap().unwrap().record;
+    let events: Vec<LogEvent> = (0..2_500)
+        .map(|n| LogEvent {
+            round: 0,
+            visibility: crate::table::LogVisibility::Public,
+            body: crate::table::EventBody::Game(format!("event {n}")),
+        })
+        .collect();
+    let to = Audience::Channel("tag-channel".to_string());
+    let texts: Vec<String> = (0..1_200).map(|n| format!("post {n}")).collect();
+    let posts: Vec<OutboxPost> = texts.iter().map(|t| OutboxPost::text(&to, t)).collect();
+    let change = GameChange {
+        record: &record,
+        seats_changed: false,
+        input: Some(&crate::table::Input::Deadline),
+        events: &events,
+    };
+    tx.write(Some(&change), &posts, Utc::now()).await.unwrap();
+    tx.commit().await.unwrap();
+
+    let inputs = store.inputs(1).await.unwrap();
+    let last_input = inputs.last().unwrap().seq;
+    let stored = store.events(1, None).await.unwrap();
+    assert_eq!(stored.len(), before + 2_500);
+    for (n, event) in stored[before..].iter().enumerate() {
+        assert_eq!(event.event.line(), format!("event {n}"));
+        assert_eq!(event.input_seq, last_input);
+    }
+    let queued = store.undelivered_after(outbox_before).await.unwrap();
+    let bodies: Vec<&str> = queued.iter().map(|row| row.body.as_str()).collect();
+    let expected: Vec<&str> = texts.iter().map(String::as_str).collect();
+    assert_eq!(bodies, expected);
+}
+
+#[tokio::test]
+async fn a_gm_who_does_not_play_finds_their_game_by_direct_message() {
+    let service = table_with_one_game().await;
+    let mut tx = service.store().begin().await.unwrap();
+    let gm = User::named("gm");
+    match tx.games_of_user_or_only(&gm.id).await.unwrap() {
+        UserGames::Only(id, game) => {
+            assert_eq!(id, 1);
+            assert_eq!(game.unwrap().record.channel, "tag-channel");
+        }
+        UserGames::Numbers(ids) => panic!("expected the GM's one game, got {ids:?}"),
+    }
+    match tx.games_of_user_or_only("someone-else").await.unwrap() {
+        UserGames::Numbers(ids) => assert!(ids.is_empty()),
+        UserGames::Only(id, _) => panic!("a stranger was routed to game #{id}"),
+    }
+}
