@@ -34,6 +34,11 @@ impl<'a> OutboxPost<'a> {
     }
 }
 
+/// The games not over in which a user (bound twice) is the GM, sits or waits: one definition
+/// for the lookups that route direct messages.
+const OPEN_GAMES_OF_USER: &str =
+    "status <> 'over' AND (gm_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))";
+
 /// A game as stored: its number and its record.
 pub struct GameRow {
     /// The game's number.
@@ -126,12 +131,9 @@ impl Tx {
 
     /// The numbers of the games (not over) in which this user sits, waits, or is the GM.
     pub async fn games_of_user(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT games.id FROM seats JOIN games ON games.id = seats.game_id \
-             WHERE seats.user_id = ? AND games.status <> 'over' \
-             UNION SELECT id FROM games WHERE gm_id = ? AND status <> 'over' \
-             ORDER BY 1",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT id FROM games WHERE {OPEN_GAMES_OF_USER} ORDER BY id"
+        ))
         .bind(user_id)
         .bind(user_id)
         .fetch_all(&mut *self.tx)
@@ -143,10 +145,9 @@ impl Tx {
     /// the game itself when there is only one (the usual case for a direct message), else
     /// their numbers.
     pub async fn games_of_user_or_only(&mut self, user_id: &str) -> Result<UserGames, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, record FROM games WHERE status <> 'over' \
-             AND (gm_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?)) ORDER BY id",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT id, record FROM games WHERE {OPEN_GAMES_OF_USER} ORDER BY id"
+        ))
         .bind(user_id)
         .bind(user_id)
         .fetch_all(&mut *self.tx)
