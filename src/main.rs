@@ -93,14 +93,26 @@ fn sqlite_url(db: &std::path::Path) -> String {
     format!("sqlite://{}", db.display())
 }
 
-async fn service(config: &Config, url: Option<String>) -> Result<Service> {
+/// How a command uses the database.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Plays games: the file is created and migrated if needed.
+    Play,
+    /// Only reads an existing file (replay, export): nothing is created or written.
+    Read,
+}
+
+async fn service(config: &Config, url: Option<String>, access: Access) -> Result<Service> {
     let mut store_settings = config.store.clone();
     if let Some(url) = url {
         store_settings.url = url;
     }
-    let store = Store::open(&store_settings)
-        .await
-        .with_context(|| format!("cannot open the database {}", store_settings.url))?;
+    let store = match access {
+        Access::Play => Store::open(&store_settings)
+            .await
+            .with_context(|| format!("cannot open the database {}", store_settings.url))?,
+        Access::Read => Store::open_read_only(&store_settings).await?,
+    };
     Ok(Service::new(
         store,
         Catalogue::standard(),
@@ -133,7 +145,7 @@ async fn run(cli: Cli) -> Result<()> {
             if token.trim().is_empty() {
                 bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
             }
-            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
             referee::discord::run(service, config.discord.clone(), token.trim(), config.tick)
                 .await?;
         }
@@ -154,7 +166,7 @@ async fn run(cli: Cli) -> Result<()> {
                 .as_deref()
                 .map(sqlite_url)
                 .unwrap_or_else(|| "sqlite::memory:".to_string());
-            let service = service(&config, Some(url)).await?;
+            let service = service(&config, Some(url), Access::Play).await?;
             let pictures = pictures.unwrap_or_else(|| {
                 std::env::temp_dir().join(format!("referee-pictures-{}", std::process::id()))
             });
@@ -173,7 +185,7 @@ async fn run(cli: Cli) -> Result<()> {
             service.store().close().await;
         }
         Command::Local { db, pictures } => {
-            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
             let stdout = std::io::stdout();
             let mut runner = Runner::new(
                 service,
@@ -215,7 +227,7 @@ async fn run(cli: Cli) -> Result<()> {
             std::io::stdout().flush()?;
         }
         Command::Replay { game, db } => {
-            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
             let report = replay(&service, game).await?;
             if report.matches() {
                 println!(
@@ -242,11 +254,9 @@ async fn run(cli: Cli) -> Result<()> {
             println!("{answer}");
         }
         Command::Export { game, db, secret } => {
-            let service = service(&config, db.as_deref().map(sqlite_url)).await?;
-            match export(&service, game, secret).await? {
-                Some(value) => println!("{}", serde_json::to_string_pretty(&value)?),
-                None => bail!("there is no game #{game}"),
-            }
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
+            let value = export(&service, game, secret).await?;
+            println!("{}", serde_json::to_string_pretty(&value)?);
         }
     }
     Ok(())

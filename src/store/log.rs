@@ -112,6 +112,17 @@ pub async fn events(
 }
 
 impl Store {
+    /// A game by number, read outside any write transaction (replay and export read a
+    /// database they may not write).
+    pub async fn game(&self, id: i64) -> Result<Option<super::GameRow>, StoreError> {
+        let row = sqlx::query("SELECT id, record FROM games WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| super::tx::read_record(row.get(0), row.get::<&str, _>(1)))
+            .transpose()
+    }
+
     /// Games whose deadline or reminder time is at or before `now`, with that time, earliest
     /// first.
     pub async fn due(&self, now: DateTime<Utc>) -> Result<Vec<(i64, DateTime<Utc>)>, StoreError> {

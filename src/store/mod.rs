@@ -25,6 +25,20 @@ pub enum StoreError {
     /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// `referee replay` or `export` was pointed at a file that does not exist.
+    #[error("there is no database at {0}")]
+    Missing(String),
+    /// The file exists but cannot be read.
+    #[error("cannot read {path}: {reason}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// Why (permission denied, ...).
+        reason: String,
+    },
+    /// The file is not a database this program wrote.
+    #[error("{0} is not a referee database")]
+    Foreign(String),
     /// A stored row does not read back.
     #[error("stored {what} is unreadable: {reason}")]
     Corrupt {
@@ -78,6 +92,53 @@ impl Store {
             .await?;
         migrations::run(&pool).await?;
         Ok(Store { pool })
+    }
+
+    /// Opens an existing database for reading only (replay, export, the audit page): nothing
+    /// is created, migrated or written, so a backup on read-only media can be checked and a
+    /// mistyped path leaves no empty file behind. Where SQLite cannot even create its shared
+    /// memory file beside the database (a read-only folder), the file is read as immutable.
+    pub async fn open_read_only(settings: &StoreSettings) -> Result<Store, StoreError> {
+        let options = SqliteConnectOptions::from_str(&settings.url)?
+            .read_only(true)
+            .create_if_missing(false)
+            .busy_timeout(settings.busy_timeout);
+        let path = options.get_filename().to_path_buf();
+        let in_memory = settings.url.contains(":memory:");
+        if !in_memory && !path.is_file() {
+            return Err(StoreError::Missing(path.display().to_string()));
+        }
+        if !in_memory {
+            std::fs::File::open(&path).map_err(|error| StoreError::Unreadable {
+                path: path.display().to_string(),
+                reason: error.kind().to_string(),
+            })?;
+        }
+        let opened = match Store::read_only_pool(options.clone()).await {
+            Ok(pool) => Ok(pool),
+            Err(_) => Store::read_only_pool(options.immutable(true)).await,
+        };
+        let pool = opened.map_err(|_| StoreError::Foreign(path.display().to_string()))?;
+        Ok(Store { pool })
+    }
+
+    /// A one-connection pool on `options` that holds the referee tables.
+    async fn read_only_pool(options: SqliteConnectOptions) -> Result<SqlitePool, sqlx::Error> {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options)
+            .await?;
+        let tables: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'inputs', 'events')",
+        )
+        .fetch_one(&pool)
+        .await?;
+        if tables == 3 {
+            Ok(pool)
+        } else {
+            pool.close().await;
+            Err(sqlx::Error::RowNotFound)
+        }
     }
 
     /// Begins a write transaction (`BEGIN IMMEDIATE`, so it never fails half-way on a lock).

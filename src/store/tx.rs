@@ -64,7 +64,7 @@ fn millis(at: DateTime<Utc>) -> i64 {
     at.timestamp_millis()
 }
 
-fn read_record(id: i64, text: &str) -> Result<GameRow, StoreError> {
+pub(super) fn read_record(id: i64, text: &str) -> Result<GameRow, StoreError> {
     let record = serde_json::from_str(text).map_err(|error| StoreError::Corrupt {
         what: format!("game #{id}"),
         reason: error.to_string(),

@@ -57,11 +57,34 @@ pub struct TableDefaults {
 /// What the table knows besides the record: the games, the defaults and the time.
 pub struct Env<'a> {
     /// The games on offer.
-    pub catalogue: &'a Catalogue,
+    pub(crate) catalogue: &'a Catalogue,
     /// Configuration defaults.
-    pub defaults: &'a TableDefaults,
-    /// The time of the input.
-    pub now: DateTime<Utc>,
+    pub(crate) defaults: &'a TableDefaults,
+    /// The time of the input, in the table's precision (see [`table_time`]).
+    pub(crate) now: DateTime<Utc>,
+}
+
+impl<'a> Env<'a> {
+    /// The surroundings of an input arriving at `now` (cut to the table's precision).
+    pub fn new(
+        catalogue: &'a Catalogue,
+        defaults: &'a TableDefaults,
+        now: DateTime<Utc>,
+    ) -> Env<'a> {
+        Env {
+            catalogue,
+            defaults,
+            now: table_time(now),
+        }
+    }
+}
+
+/// A time as the table keeps it: whole milliseconds. The replay log stores each input's time
+/// in milliseconds, so every time that enters a game (an input's, a deadline set by the GM) is
+/// cut to that precision at the door: a game then replays to the same deadlines and order
+/// times whatever clock it was played on.
+pub fn table_time(at: DateTime<Utc>) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(at.timestamp_millis()).unwrap_or(at)
 }
 
 /// The result of applying one input.

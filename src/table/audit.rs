@@ -8,6 +8,7 @@ use super::rounds::describe_phase;
 use super::service::Service;
 use crate::store::StoreError;
 use serde_json::json;
+use thiserror::Error;
 
 /// What a replay found.
 #[derive(Debug)]
@@ -29,38 +30,45 @@ impl ReplayReport {
     }
 }
 
+/// Why a game could not be replayed or exported.
+#[derive(Debug, Error)]
+pub enum AuditError {
+    /// No game has this number in the database.
+    #[error("there is no game #{0}")]
+    NoGame(i64),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Rebuilds game `id` from its logged inputs and compares every event and the final record.
-pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, StoreError> {
+pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditError> {
     let store = service.store();
+    let stored = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
     let inputs = store.inputs(id).await?;
     let logged = store.events(id, None).await?;
-    let mut tx = store.begin().await?;
-    let stored = tx.game(id).await?;
-    tx.commit().await?;
     let mut differences = Vec::new();
-    let Some(stored) = stored else {
-        differences.push(format!("there is no game #{id}"));
-        return Ok(ReplayReport {
-            game: id,
-            inputs: 0,
-            events: 0,
-            differences,
-        });
-    };
     let mut record: Option<GameRecord> = None;
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
     for input in &inputs {
-        let env = Env {
-            catalogue: service.catalogue(),
-            defaults: service.defaults(),
-            now: input.at,
-        };
+        let env = Env::new(service.catalogue(), service.defaults(), input.at);
         let applied = apply(record.as_ref(), &input.input, id, &env);
         if !applied.changed {
             differences.push(format!("input {} changed nothing on replay", input.seq));
         }
         produced.extend(applied.outcome.events.into_iter().map(|e| (input.seq, e)));
-        record = applied.record;
+        // The live table reads the record back from the database before every input, so the
+        // replay does too: whatever the stored form keeps is what the next input saw.
+        record = match applied.record.as_ref().map(as_stored).transpose() {
+            Ok(record) => record,
+            Err(error) => {
+                differences.push(format!(
+                    "input {}: the record does not read back from its stored form ({error})",
+                    input.seq
+                ));
+                applied.record
+            }
+        };
     }
     for (index, logged_event) in logged.iter().enumerate() {
         match produced.get(index) {
@@ -100,19 +108,19 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, StoreErr
     })
 }
 
+/// The record as the store gives it back: written to JSON and read again.
+fn as_stored(record: &GameRecord) -> Result<GameRecord, serde_json::Error> {
+    serde_json::to_string(record).and_then(|text| serde_json::from_str(&text))
+}
+
 /// Game `id` as JSON: the public view, or with `secret` everything (orders, seed, inputs).
 pub async fn export(
     service: &Service,
     id: i64,
     secret: bool,
-) -> Result<Option<serde_json::Value>, StoreError> {
+) -> Result<serde_json::Value, AuditError> {
     let store = service.store();
-    let mut tx = store.begin().await?;
-    let game = tx.game(id).await?;
-    tx.commit().await?;
-    let Some(game) = game else {
-        return Ok(None);
-    };
+    let game = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
     let record = &game.record;
     let events = store.events(id, None).await?;
     let board = service
@@ -158,5 +166,5 @@ pub async fn export(
             .map(|i| json!({"seq": i.seq, "at": i.at, "input": i.input}))
             .collect::<Vec<_>>());
     }
-    Ok(Some(value))
+    Ok(value)
 }

@@ -10,7 +10,7 @@ pub mod outcome;
 pub mod record;
 mod rounds;
 
-pub use apply::{apply, Applied, Env, Input, TableDefaults};
+pub use apply::{apply, table_time, Applied, Env, Input, TableDefaults};
 pub use card::{Button, Card, Field};
 pub use catalogue::Catalogue;
 pub use outcome::{Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};

@@ -172,6 +172,8 @@ impl GameRecord {
     }
 }
 
+/// An optional duration as seconds with a millisecond fraction (`90.25`); whole seconds
+/// written by earlier versions read back unchanged.
 mod optional_seconds {
     use chrono::Duration;
     use serde::{Deserialize, Deserializer, Serializer};
@@ -181,7 +183,9 @@ mod optional_seconds {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         match duration {
-            Some(duration) => serializer.serialize_some(&duration.num_seconds()),
+            Some(duration) => {
+                serializer.serialize_some(&(duration.num_milliseconds() as f64 / 1000.0))
+            }
             None => serializer.serialize_none(),
         }
     }
@@ -189,10 +193,13 @@ mod optional_seconds {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<Duration>, D::Error> {
-        match Option::<i64>::deserialize(deserializer)? {
-            Some(seconds) => Duration::try_seconds(seconds)
-                .map(Some)
-                .ok_or_else(|| serde::de::Error::custom("duration out of range")),
+        match Option::<f64>::deserialize(deserializer)? {
+            Some(seconds) if seconds.is_finite() && seconds.abs() < 1e15 => {
+                Duration::try_milliseconds((seconds * 1000.0).round() as i64)
+                    .map(Some)
+                    .ok_or_else(|| serde::de::Error::custom("duration out of range"))
+            }
+            Some(_) => Err(serde::de::Error::custom("duration out of range")),
             None => Ok(None),
         }
     }

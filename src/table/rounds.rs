@@ -1,7 +1,7 @@
 //! Rounds and turns: secret orders and their receipts, public actions, deadlines, reminders,
 //! resolution, and what is posted after every change.
 
-use super::apply::{Live, Work};
+use super::apply::{table_time, Live, Work};
 use super::outcome::{Audience, EventBody, LogEvent, LogVisibility, Post};
 use super::record::{GameRecord, Status, StoredOrder, User};
 use crate::chat::duration::format_deadline;
@@ -489,7 +489,7 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
                 Refusal::new("That deadline is too far away; give one within a few years.")
             })?
         }
-        DeadlineSpec::At(at) => at,
+        DeadlineSpec::At(at) => table_time(at),
     };
     if at <= work.env.now {
         return Err(Refusal::new(format!(

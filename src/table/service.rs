@@ -2,7 +2,7 @@
 //! text, finds the game, applies the input with the pure core, and writes the new record, the
 //! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
 
-use super::apply::{apply, Env, Input, TableDefaults};
+use super::apply::{apply, table_time, Env, Input, TableDefaults};
 use super::card::{board_card, choice_buttons, join_button, Card};
 use super::catalogue::Catalogue;
 use super::outcome::{Audience, LogVisibility, Outcome, Post};
@@ -125,6 +125,7 @@ impl Service {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let now = table_time(now);
         let span = match inbound {
             Inbound::Channel { channel, user, .. } => {
                 info_span!("message", id = message_id, channel = %channel, user = %user.name)
@@ -351,11 +352,7 @@ impl Service {
             Some(_) => 0,
             None => tx.next_game_id().await?,
         };
-        let env = Env {
-            catalogue: &self.catalogue,
-            defaults: &self.defaults,
-            now,
-        };
+        let env = Env::new(&self.catalogue, &self.defaults, now);
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), &input, new_id, &env)
@@ -501,6 +498,7 @@ impl Service {
     /// Fires every deadline and reminder due at `now`, each in its own transaction, each
     /// exactly once. Returns how many fired.
     pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        let now = table_time(now);
         let mut fired = 0;
         loop {
             let due = self.store.due(now).await?;

@@ -1,0 +1,188 @@
+//! `referee replay` and `referee export` from the command line: games played on the real
+//! clock (and on a clock with sub-millisecond times) replay exactly, a read-only backup can be
+//! verified, and a missing game or a mistyped path is named, with no file created.
+
+mod common;
+
+use common::referee;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Plays `lines` through `referee local` on `db`, on the real clock, waiting `pause` after
+/// each line (so real, uneven time passes between inputs and deadlines fire on their own).
+fn play_live(db: &std::path::Path, lines: &[(&str, u64)]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["local", "--db"])
+        .arg(db)
+        .arg("--pictures")
+        .arg(db.with_extension("pictures"))
+        .env("REFEREE_TABLE_TICK", "1s")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    for (line, pause_ms) in lines {
+        writeln!(input, "{line}").unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(*pause_ms));
+    }
+    drop(input);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn a_game_on_the_real_clock_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("live.db");
+    let out = play_live(
+        &db,
+        &[
+            ("alice #t: !new tag seed=7 deadline=2s", 130),
+            ("alice #t: !join", 70),
+            ("bob #t: !join", 3),
+            ("carol #t: !join", 41),
+            ("alice #t: !start", 90),
+            ("alice dm: bid 5", 310),
+            // Paused with a fraction of a second left, resumed 0.7 s later.
+            ("alice #t: !pause", 700),
+            ("alice #t: !resume", 3200),
+            ("bob dm: move n", 170),
+            ("carol dm: move e", 20),
+            ("alice #t: !resolve", 200),
+        ],
+    );
+    // The bids deadline fired on the real clock, and the GM forced the first moves round.
+    assert!(
+        out.contains("#t <- Orders for bids (the deadline passed):"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#t <- Orders for moves for round 1 (forced by the GM):"),
+        "{out}"
+    );
+    let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(ok, "{said}{err}");
+    assert!(
+        said.contains("all") && said.contains("match the log"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_clock_with_sub_millisecond_times_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("fine.db");
+    let db = db.to_str().unwrap();
+    let transcript = "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\nalice #t: !start\nalice dm: bid 5\nclock +90m\nalice #t: !pause\nclock +1h\nalice #t: !resume\nbob dm: bid 3\ncarol dm: bid 4\n";
+    let (ok, _, err) = referee(
+        &[
+            "script",
+            "--db",
+            db,
+            "--start",
+            "2026-01-01T00:00:00.000123456Z",
+        ],
+        Some(transcript),
+    );
+    assert!(ok, "{err}");
+    let (ok, said, err) = referee(&["replay", "1", "--db", db], None);
+    assert!(ok, "{said}{err}");
+    assert_eq!(
+        said.trim(),
+        "game #1: replayed 10 inputs; all 18 events and the final state match the log"
+    );
+}
+
+/// A finished short game in `dir/game.db`, for the read-only checks.
+fn finished_game(dir: &std::path::Path) -> std::path::PathBuf {
+    let db = dir.join("game.db");
+    let transcript = "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\nalice #t: !start\nalice #t: !end\n";
+    let (ok, _, err) = referee(&["script", "--db", db.to_str().unwrap()], Some(transcript));
+    assert!(ok, "{err}");
+    db
+}
+
+/// The `referee` binary run as a user the file modes apply to: root ignores them, so as root
+/// it runs as `nobody`.
+fn unprivileged() -> Command {
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if root {
+        let mut command = Command::new("setpriv");
+        command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
+        command.arg(env!("CARGO_BIN_EXE_referee"));
+        command
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_referee"))
+    }
+}
+
+#[test]
+fn a_read_only_backup_is_verified_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = finished_game(dir.path());
+    let backup_dir = dir.path().join("backup");
+    std::fs::create_dir(&backup_dir).unwrap();
+    let backup = backup_dir.join("game.db");
+    std::fs::copy(&db, &backup).unwrap();
+    let before = std::fs::read(&backup).unwrap();
+    let set_mode = |path: &std::path::Path, mode: u32| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    set_mode(&backup, 0o444);
+    set_mode(&backup_dir, 0o555);
+    for args in [["replay", "1"], ["export", "1"]] {
+        let output = unprivileged()
+            .args(args)
+            .arg("--db")
+            .arg(&backup)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {said}{err}");
+    }
+    let names: Vec<String> = std::fs::read_dir(&backup_dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["game.db"]);
+    assert_eq!(std::fs::read(&backup).unwrap(), before);
+    set_mode(&backup_dir, 0o755);
+}
+
+#[test]
+fn a_missing_game_and_a_mistyped_path_are_named_and_nothing_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = finished_game(dir.path());
+    let db = db.to_str().unwrap();
+    for command in ["replay", "export"] {
+        let (ok, said, err) = referee(&[command, "7", "--db", db], None);
+        assert!(!ok, "{said}");
+        assert_eq!(err.trim(), "referee: there is no game #7");
+        let typo = dir.path().join("gmae.db");
+        let (ok, _, err) = referee(&[command, "1", "--db", typo.to_str().unwrap()], None);
+        assert!(!ok);
+        assert_eq!(
+            err.trim(),
+            format!("referee: there is no database at {}", typo.display())
+        );
+        assert!(!typo.exists(), "{command} created {}", typo.display());
+    }
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "not a database").unwrap();
+    let (ok, _, err) = referee(&["replay", "1", "--db", text.to_str().unwrap()], None);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!("referee: {} is not a referee database", text.display())
+    );
+}
