@@ -104,5 +104,6 @@ fn the_cli_refuses_bad_transcripts_and_unknown_games_clearly() {
     let db = dir.path().join("empty.db");
     let (ok, _, err) = referee(&["replay", "4", "--db", db.to_str().unwrap()], None);
     assert!(!ok);
-    assert!(err.contains("game #4"), "{err}");
+    assert!(err.contains("there is no database at"), "{err}");
+    assert!(!db.exists());
 }

@@ -26,7 +26,7 @@ async fn sign_up_start_and_seed_commitment() {
     assert!(out.contains("Game #1 (dicey) starts with bob, carol, alice."));
     // The commitment is SHA-256 of the seed bytes: 7 as 8 little-endian bytes, then zeros.
     assert!(out.contains(
-        "Seed commitment (SHA-256): `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`"
+        "Seed commitment: `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`, the SHA-256 of the seed's 32 bytes (not of their hex text)."
     ));
     assert!(out.contains(
         "Waiting for guesses for round 1 by direct message from bob, carol, alice (0 of 3 in). \
@@ -198,6 +198,12 @@ async fn deadline_pause_resume_kick_replace_and_end() {
     assert!(out.contains(
         "#dice <- The GM ended game #1. Seed: `0700000000000000000000000000000000000000000000000000000000000000`"
     ));
+    // The reveal says what the commitment hashes and gives a check anyone can run.
+    assert!(out.contains(
+        "The commitment posted at the start is the SHA-256 of these 32 bytes (not of the hex text): \
+         `printf 0700000000000000000000000000000000000000000000000000000000000000 | xxd -r -p | sha256sum` \
+         prints `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`."
+    ), "{out}");
 }
 
 #[tokio::test]

@@ -388,7 +388,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     work.record.status = Status::Running;
     let mut live = super::apply::Live { rules, game, dice };
     let mut text = format!(
-        "Game #{id} ({}) starts with {}.\nSeed commitment (SHA-256): `{}`. The seed is revealed at the end so anyone can check every roll with `referee replay {id}`.",
+        "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of the seed's 32 bytes (not of their hex text). The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
         rules.name(),
         players.iter().map(|p| match &p.symbol {
             Some(symbol) => format!("{} ({symbol})", p.name),
@@ -501,7 +501,10 @@ pub fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let mut text = format!("The GM ended game #{id}.");
     if work.record.state.is_some() {
         text.push(' ');
-        text.push_str(&rounds::seed_reveal(&work.record));
+        text.push_str(&rounds::seed_reveal(
+            &work.record,
+            &work.env.defaults.prefix,
+        ));
     }
     work.record.status = Status::Over;
     work.record.deadline = None;

@@ -38,12 +38,15 @@ pub fn describe_phase(record: &GameRecord) -> String {
     text
 }
 
-/// The end-of-game reveal of the seed.
-pub fn seed_reveal(record: &GameRecord) -> String {
+/// The end-of-game reveal of the seed, with a check of the commitment anyone can run: the
+/// commitment hashes the seed's 32 bytes, not the 64 hex digits they are written in.
+pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {
+    let seed = record.settings.seed;
     format!(
-        "Seed: `{}` (its SHA-256 is the commitment posted at the start). Check every roll with `referee replay {}`.",
-        record.settings.seed.to_hex(),
-        record.id
+        "Seed: `{hex}`. The commitment posted at the start is the SHA-256 of these 32 bytes (not of the hex text): `printf {hex} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked with `referee replay {id}` or on the page of `{prefix}audit`.",
+        hex = seed.to_hex(),
+        commitment = seed.commitment(),
+        id = record.id,
     )
 }
 
@@ -126,7 +129,7 @@ pub fn after_change(
             })
             .collect();
         public.push(format!("Final ranking:\n{}", places.join("\n")));
-        public.push(seed_reveal(&work.record));
+        public.push(seed_reveal(&work.record, &work.env.defaults.prefix));
         work.outcome
             .table_event(round, format!("game over: {}", places.join("; ")));
     } else if new_phase && work.record.status == Status::Running {
