@@ -13,7 +13,7 @@
 mod common;
 
 use chrono::{DateTime, Utc};
-use referee::table::{Inbound, Service, User};
+use referee::table::{Envelope, Inbound, Service, User};
 use std::time::{Duration, Instant};
 
 const GAMES: usize = 100;
@@ -71,7 +71,11 @@ async fn commands(
             for step in from..to {
                 let begun = Instant::now();
                 service
-                    .handle(&format!("load-{game}-{step}"), &command(game, step), now)
+                    .handle(
+                        &Envelope::id(format!("load-{game}-{step}")),
+                        &command(game, step),
+                        now,
+                    )
                     .await
                     .expect("command");
                 latencies.push(begun.elapsed());
@@ -144,7 +148,11 @@ async fn main() {
                 text,
             };
             service
-                .handle(&format!("setup-{game}-{index}"), &inbound, now)
+                .handle(
+                    &Envelope::id(format!("setup-{game}-{index}")),
+                    &inbound,
+                    now,
+                )
                 .await
                 .expect("setup");
         }

@@ -316,3 +316,107 @@ async fn the_gm_secret_setup_by_dm_is_hidden_until_the_start() {
     // The secret option took effect: bob's public turn lasts one hour.
     assert!(out.contains("It is bob's turn. Deadline: <t:1767229200:R>"));
 }
+
+#[tokio::test]
+async fn a_secret_order_posted_in_the_channel_is_not_taken_and_the_channel_is_warned() {
+    let out = play(&transcript(
+        "bob #dice: guess 4\ncarol #dice: !guess 2\ncarol #dice: guess what, I am winning\nbob dm: status\n",
+    ))
+    .await;
+    let warning = "secret orders go to me by direct message, never in the channel. I could not \
+                   delete your message, so that order is now public, and it was not taken. Send \
+                   your order to me by direct message.";
+    assert!(out.contains(&format!("#dice <- bob: {warning}")), "{out}");
+    assert!(out.contains(&format!("#dice <- carol: {warning}")), "{out}");
+    assert_eq!(
+        count(&out, "secret orders go to me"),
+        2,
+        "chatter is left alone"
+    );
+    assert!(
+        out.contains("dm bob <- You have not sent an order yet."),
+        "{out}"
+    );
+}
+
+/// Handles `text` from `user` by DM as a platform would deliver it: sent at `sent`, applied
+/// at `now`; returns what the user was told.
+async fn direct_at(
+    service: &referee::table::Service,
+    id: &str,
+    user: &str,
+    text: &str,
+    sent: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
+    use referee::table::{Envelope, Inbound, User};
+    let before = service.store().last_outbox_id().await.unwrap();
+    let envelope = Envelope {
+        id: id.to_string(),
+        place: None,
+        sent: Some(sent),
+    };
+    let inbound = Inbound::Direct {
+        user: User::named(user),
+        text: text.to_string(),
+    };
+    service.handle(&envelope, &inbound, now).await.unwrap();
+    let rows = service.store().undelivered_after(before).await.unwrap();
+    rows.iter()
+        .map(|row| row.body.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn an_order_that_reaches_the_table_late_is_refused_with_when_it_was_sent() {
+    let service = service("sqlite::memory:").await;
+    play_on(&service, SIGNUP, start_time(), &[]).await;
+    let hour = chrono::Duration::hours(1);
+    let start = start_time();
+    // Sent an hour into the round, read back two days later (the deadline, 48 h, not fired
+    // yet): on time, taken.
+    let told = direct_at(
+        &service,
+        "m1",
+        "bob",
+        "guess 3",
+        start + hour,
+        start + hour * 50,
+    )
+    .await;
+    assert!(
+        told.starts_with("Game #1: order received for guesses for round 1: `guess 3`."),
+        "{told}"
+    );
+    // Sent after the deadline, before it fired: not taken.
+    let told = direct_at(
+        &service,
+        "m2",
+        "carol",
+        "guess 4",
+        start + hour * 49,
+        start + hour * 50,
+    )
+    .await;
+    assert_eq!(
+        told,
+        "Game #1: your order `guess 4` was sent at 2026-01-03 01:00:00 UTC, after this phase's deadline (2026-01-03 00:00:00 UTC), so it was not taken; the phase resolves without it."
+    );
+    // Sent before this round began (meant for an earlier phase): not taken.
+    let told = direct_at(
+        &service,
+        "m3",
+        "alice",
+        "guess 5",
+        start - hour,
+        start + hour * 50,
+    )
+    .await;
+    assert!(
+        told.starts_with("Game #1: your order `guess 5` was sent at 2025-12-31 23:00:00 UTC, before the current phase began (2026-01-01 00:00:00 UTC), and reached me only now, so it was not taken."),
+        "{told}"
+    );
+    let report = replay(&service, 1).await.unwrap();
+    assert!(report.matches(), "{:?}", report.differences);
+}

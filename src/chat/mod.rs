@@ -4,6 +4,7 @@
 pub mod command;
 pub mod duration;
 pub mod help;
+pub mod mention;
 pub mod parse;
 
 pub use command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};

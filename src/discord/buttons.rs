@@ -3,9 +3,12 @@
 //! sends the button's text as the presser, through the same table service as typed text.
 //! A button meant for another player is refused privately.
 
-use super::inbound::{submit, user};
+use super::embeds::MESSAGE_LIMIT;
+use super::inbound::{sent_at, submit, user, Held};
 use super::{Bot, DiscordError};
-use crate::table::{Button, Inbound};
+use crate::store::OutboxRow;
+use crate::table::{Audience, Button, Envelope, Inbound};
+use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use tracing::{info_span, Instrument};
 
@@ -60,7 +63,9 @@ async fn reply_privately(
 }
 
 /// Handles a button press: refuses it privately if the button is someone else's, otherwise
-/// applies its text as the presser (once per interaction) and acknowledges the press.
+/// applies its text as the presser, once per interaction (a press delivered twice is neither
+/// applied nor answered again). A press the table refuses (a stale Join after the start) is
+/// answered privately; an accepted one is acknowledged and its posts go out as usual.
 pub(super) async fn press(
     bot: &Bot,
     ctx: &serenity::Context,
@@ -97,26 +102,71 @@ pub(super) async fn press(
         }
         let nick = press.member.as_ref().and_then(|m| m.nick.as_deref());
         let who = user(&press.user, nick);
-        let inbound = match (button.direct, press.guild_id) {
-            (false, Some(_)) => Inbound::Channel {
-                channel: press.channel_id.get().to_string(),
-                admin: bot.is_admin(press.user.id),
-                user: who,
-                text: button.text,
-            },
-            _ => Inbound::Direct {
-                user: who,
-                text: button.text,
-            },
+        let (inbound, audience) = match (button.direct, press.guild_id) {
+            (false, Some(_)) => {
+                let channel = press.channel_id.get().to_string();
+                (
+                    Inbound::Channel {
+                        channel: channel.clone(),
+                        admin: bot.is_admin(press.user.id),
+                        user: who,
+                        text: button.text,
+                    },
+                    Audience::Channel(channel),
+                )
+            }
+            _ => (
+                Inbound::Direct {
+                    user: who,
+                    text: button.text,
+                },
+                Audience::Direct(presser),
+            ),
         };
-        submit(bot, &press.id.get().to_string(), inbound, false).await?;
-        press
-            .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
-            .await?;
-        Ok(())
+        let envelope = Envelope {
+            id: press.id.get().to_string(),
+            place: None,
+            sent: sent_at(press.id.get()),
+        };
+        let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
+        let all: Vec<i64> = rows.iter().map(|row| row.id).collect();
+        let answered = if !receipt.fresh {
+            Ok(())
+        } else if receipt.refused {
+            let (text, taken) = refusal_text(&rows, &audience);
+            let sent = reply_privately(ctx, press, text).await;
+            if sent.is_ok() {
+                for id in taken {
+                    bot.service.store().delivered(id, Utc::now()).await?;
+                }
+            }
+            sent
+        } else {
+            press
+                .create_response(ctx, serenity::CreateInteractionResponse::Acknowledge)
+                .await
+                .map_err(DiscordError::from)
+        };
+        bot.release(&all);
+        answered
     }
     .instrument(span)
     .await
+}
+
+/// The refusal a press got, from the rows it queued for `audience`, and those rows.
+fn refusal_text(rows: &[OutboxRow], audience: &Audience) -> (String, Vec<i64>) {
+    let mine: Vec<&OutboxRow> = rows
+        .iter()
+        .filter(|row| row.audience == *audience)
+        .collect();
+    let text = mine
+        .iter()
+        .map(|row| row.body.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text: String = text.chars().take(MESSAGE_LIMIT).collect();
+    (text, mine.iter().map(|row| row.id).collect())
 }
 
 #[cfg(test)]

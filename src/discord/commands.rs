@@ -1,13 +1,14 @@
-//! The channel vocabulary as poise commands: each is a prefix command (`!join`) and a slash
-//! command (`/join`) from one definition. Both hand the same text to the table: a prefix
-//! command its message as typed, a slash command the words it stands for. Slash commands are
-//! answered on the interaction (`/order` privately); everything else goes through the outbox.
+//! The channel vocabulary as slash commands (`/join`, `/play move 1 5`, `/order bid 12`).
+//! Typed text never comes here: `!join` and every other typed word reach the table through
+//! the one path for typed messages (`events`). A slash command hands the table the words it
+//! stands for and is answered on the interaction: privately for `/order`, `/help` and any
+//! refusal; everything else goes through the outbox.
 
 use super::buttons::components;
-use super::inbound::{plain_mentions, submit, user};
+use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
-use crate::table::{Audience, Inbound};
+use crate::table::{Audience, Envelope, Inbound};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -53,9 +54,10 @@ pub(super) async fn register(
     Ok(())
 }
 
-fn words(name: &str, args: &[&Option<String>]) -> String {
+/// A command word and its options, as typed.
+fn words(name: &str, args: &[Option<String>]) -> String {
     let mut text = name.to_string();
-    for arg in args.iter().filter_map(|arg| arg.as_deref()) {
+    for arg in args.iter().flatten() {
         text.push(' ');
         text.push_str(arg.trim());
     }
@@ -77,66 +79,91 @@ fn admin(ctx: Context<'_>) -> bool {
     by_permission || ctx.data().is_admin(ctx.author().id)
 }
 
+/// How a slash command is answered.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Privacy {
+    /// In the open, unless it is refused.
+    Public,
+    /// Only the user who asked sees it.
+    Private,
+}
+
 /// Runs one channel command. `text` is the command without prefix (`join red`).
-async fn channel_command(ctx: Context<'_>, text: String) -> Result<(), DiscordError> {
+async fn channel_command(
+    ctx: Context<'_>,
+    text: String,
+    privacy: Privacy,
+) -> Result<(), DiscordError> {
     let bot = ctx.data().clone();
     let span = info_span!("command", name = %ctx.command().name, user = %ctx.author().id);
     async move {
-        match ctx {
-            poise::Context::Prefix(prefix) => {
-                let msg = prefix.msg;
-                let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
-                let who = user(&msg.author, nick);
-                let text = plain_mentions(&msg.content);
-                let inbound = match msg.guild_id {
-                    Some(_) => Inbound::Channel {
-                        channel: msg.channel_id.get().to_string(),
-                        user: who,
-                        admin: admin(ctx),
-                        text,
-                    },
-                    None => Inbound::Direct { user: who, text },
-                };
-                submit(&bot, &msg.id.get().to_string(), inbound, false).await?;
-                Ok(())
-            }
-            poise::Context::Application(app) => {
-                let interaction = app.interaction;
-                let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
-                let who = user(&interaction.user, nick);
-                let text = plain_mentions(&text);
-                let channel = interaction.channel_id.get().to_string();
-                let inbound = match interaction.guild_id {
-                    Some(_) => Inbound::Channel {
-                        channel: channel.clone(),
-                        user: who,
-                        admin: admin(ctx),
-                        text: format!("{}{text}", bot.prefix),
-                    },
-                    None => Inbound::Direct { user: who, text },
-                };
-                let id = interaction.id.get().to_string();
-                let rows = submit(&bot, &id, inbound, true).await?;
-                let audience = match interaction.guild_id {
-                    Some(_) => Audience::Channel(channel),
-                    None => Audience::Direct(interaction.user.id.get().to_string()),
-                };
-                answer(ctx, &bot, rows, &audience, false).await
-            }
-        }
+        let poise::Context::Application(app) = ctx else {
+            return Ok(());
+        };
+        let interaction = app.interaction;
+        let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
+        let who = user(&interaction.user, nick);
+        let text = plain_mentions(&text);
+        let channel = interaction.channel_id.get().to_string();
+        let (inbound, audience) = match interaction.guild_id {
+            Some(_) => (
+                Inbound::Channel {
+                    channel: channel.clone(),
+                    user: who,
+                    admin: admin(ctx),
+                    text: format!("{}{text}", bot.prefix),
+                },
+                Audience::Channel(channel),
+            ),
+            None => (
+                Inbound::Direct { user: who, text },
+                Audience::Direct(interaction.user.id.get().to_string()),
+            ),
+        };
+        interact(ctx, &bot, inbound, &audience, privacy).await
     }
     .instrument(span)
     .await
 }
 
+/// Applies an interaction's input once and answers it: a duplicate delivery of the same
+/// interaction is neither applied nor answered again.
+async fn interact(
+    ctx: Context<'_>,
+    bot: &Bot,
+    inbound: Inbound,
+    audience: &Audience,
+    privacy: Privacy,
+) -> Result<(), DiscordError> {
+    let poise::Context::Application(app) = ctx else {
+        return Ok(());
+    };
+    let id = app.interaction.id.get();
+    let envelope = Envelope {
+        id: id.to_string(),
+        place: None,
+        sent: sent_at(id),
+    };
+    let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
+    if !receipt.fresh {
+        return Ok(());
+    }
+    let privacy = match receipt.refused {
+        true => Privacy::Private,
+        false => privacy,
+    };
+    answer(ctx, bot, rows, audience, privacy).await
+}
+
 /// Answers an interaction with the plain rows it queued for `audience` (as many as fit in
-/// one message), marks them delivered, and leaves every other row to the outbox worker.
+/// one message), marks them delivered, and leaves every other row to the outbox worker. A
+/// private answer carries no buttons: they belong to public posts.
 async fn answer(
     ctx: Context<'_>,
     bot: &Bot,
     rows: Vec<OutboxRow>,
     audience: &Audience,
-    ephemeral: bool,
+    privacy: Privacy,
 ) -> Result<(), DiscordError> {
     let all: Vec<i64> = rows.iter().map(|row| row.id).collect();
     let mut taken = Vec::new();
@@ -153,24 +180,21 @@ async fn answer(
         }
         content.push_str(&row.body);
         taken.push(row.id);
-        if let Some(card) = &row.card {
+        if let (Some(card), Privacy::Public) = (&row.card, privacy) {
             rows_of_buttons.extend(components(row.id, &card.buttons));
         }
     }
     rows_of_buttons.truncate(5);
+    let private = privacy == Privacy::Private || taken.is_empty();
     if content.is_empty() {
-        content = if rows.is_empty() {
-            "Nothing to do: this was already handled.".to_string()
-        } else {
-            "Done; the answer is posted.".to_string()
-        };
+        content = "Done; the answer is posted.".to_string();
     }
     let sent = ctx
         .send(
             poise::CreateReply::default()
                 .content(content)
                 .components(rows_of_buttons)
-                .ephemeral(ephemeral || taken.is_empty()),
+                .ephemeral(private),
         )
         .await;
     if sent.is_ok() {
@@ -226,100 +250,88 @@ async fn own_games(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompl
 }
 
 /// List the games this bot hosts.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn games(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "games".to_string()).await
+    channel_command(ctx, "games".to_string(), Privacy::Public).await
 }
 
 /// Open a new game in this channel: a game name, then options like seed=7 deadline=48h.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn new(
     ctx: Context<'_>,
     #[description = "Which game (see /games)"]
     #[autocomplete = "game_names"]
-    game: Option<String>,
-    #[description = "Options, like deadline=48h"]
-    #[rest]
-    options: Option<String>,
+    game: String,
+    #[description = "Options, like deadline=48h"] options: Option<String>,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("new", &[&game, &options])).await
+    channel_command(ctx, words("new", &[Some(game), options]), Privacy::Public).await
 }
 
 /// Sign up for the game in this channel, optionally asking for a symbol or colour.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn join(
     ctx: Context<'_>,
-    #[description = "A symbol or colour to play"]
-    #[rest]
-    symbol: Option<String>,
+    #[description = "A symbol or colour to play"] symbol: Option<String>,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("join", &[&symbol])).await
+    channel_command(ctx, words("join", &[symbol]), Privacy::Public).await
 }
 
 /// Leave the game in this channel.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn leave(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "leave".to_string()).await
+    channel_command(ctx, "leave".to_string(), Privacy::Public).await
 }
 
 /// Start the game in this channel (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn start(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "start".to_string()).await
+    channel_command(ctx, "start".to_string(), Privacy::Public).await
 }
 
 /// Show the board of the game in this channel.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn board(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "board".to_string()).await
+    channel_command(ctx, "board".to_string(), Privacy::Public).await
 }
 
 /// Show who must act and when the phase ends.
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn status(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "status".to_string()).await
+    channel_command(ctx, "status".to_string(), Privacy::Public).await
 }
 
 /// Show the public log of a round (the latest by default).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn log(
     ctx: Context<'_>,
-    #[description = "The round"]
-    #[rest]
-    round: Option<String>,
+    #[description = "The round"] round: Option<String>,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("log", &[&round])).await
+    channel_command(ctx, words("log", &[round]), Privacy::Public).await
 }
 
-/// Explain the commands, or one command.
-#[poise::command(prefix_command, slash_command)]
+/// Explain the commands, or one command (only you see the answer).
+#[poise::command(slash_command)]
 async fn help(
     ctx: Context<'_>,
-    #[description = "A command"]
-    #[rest]
-    command: Option<String>,
+    #[description = "A command"] command: Option<String>,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("help", &[&command])).await
+    channel_command(ctx, words("help", &[command]), Privacy::Private).await
 }
 
 /// Play one of the game's public actions, as typed after the prefix (move 1 5, place ...).
 #[poise::command(slash_command)]
 async fn play(
     ctx: Context<'_>,
-    #[description = "The action, like: move 1 5"]
-    #[rest]
-    action: Option<String>,
+    #[description = "The action, like: move 1 5"] action: String,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("", &[&action]).trim().to_string()).await
+    channel_command(ctx, action.trim().to_string(), Privacy::Public).await
 }
 
 /// Send a secret order here instead of by DM; only you see the answer.
 #[poise::command(slash_command)]
 async fn order(
     ctx: Context<'_>,
-    #[description = "The order, like: bid 12"]
-    #[rest]
-    order: Option<String>,
+    #[description = "The order, like: bid 12"] order: String,
     #[description = "Which of your games, when you play several"]
     #[autocomplete = "own_games"]
     game: Option<String>,
@@ -334,77 +346,70 @@ async fn order(
         let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
         let who = user(&interaction.user, nick);
         let text = match game {
-            Some(game) => format!(
-                "#{} {}",
-                game.trim().trim_start_matches('#'),
-                words("", &[&order]).trim()
-            ),
-            None => words("", &[&order]).trim().to_string(),
+            Some(game) => format!("#{} {}", game.trim().trim_start_matches('#'), order.trim()),
+            None => order.trim().to_string(),
         };
         let audience = Audience::Direct(who.id.clone());
         let inbound = Inbound::Direct { user: who, text };
-        let id = interaction.id.get().to_string();
-        let rows = submit(&bot, &id, inbound, true).await?;
-        answer(ctx, &bot, rows, &audience, true).await
+        interact(ctx, &bot, inbound, &audience, Privacy::Private).await
     }
     .instrument(span)
     .await
 }
 
 /// Resolve the current round now (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn resolve(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "resolve".to_string()).await
+    channel_command(ctx, "resolve".to_string(), Privacy::Public).await
 }
 
 /// Set the current phase's deadline: a duration (48h) or a time (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn deadline(
     ctx: Context<'_>,
-    #[description = "A duration like 48h, or a time"]
-    #[rest]
-    when: Option<String>,
+    #[description = "A duration like 48h, or a time"] when: String,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("deadline", &[&when])).await
+    channel_command(ctx, words("deadline", &[Some(when)]), Privacy::Public).await
 }
 
 /// Remove a player from the game (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn kick(
     ctx: Context<'_>,
-    #[description = "The player (@mention)"]
-    #[rest]
-    player: Option<String>,
+    #[description = "The player"] player: serenity::User,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("kick", &[&player])).await
+    channel_command(ctx, format!("kick {}", player.id), Privacy::Public).await
 }
 
 /// Give a player's seat to someone else (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn replace(
     ctx: Context<'_>,
-    #[description = "The player leaving (@mention)"] old: Option<String>,
-    #[description = "The player taking the seat (@mention)"]
-    #[rest]
-    new: Option<String>,
+    #[description = "The player leaving"] old: serenity::User,
+    #[description = "The player taking the seat"] new: serenity::User,
 ) -> Result<(), DiscordError> {
-    channel_command(ctx, words("replace", &[&old, &new])).await
+    channel_command(
+        ctx,
+        format!("replace {} {}", old.id, new.id),
+        Privacy::Public,
+    )
+    .await
 }
 
 /// Pause the game; the deadline's remaining time is kept (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn pause(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "pause".to_string()).await
+    channel_command(ctx, "pause".to_string(), Privacy::Public).await
 }
 
 /// Resume a paused game (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn resume(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "resume".to_string()).await
+    channel_command(ctx, "resume".to_string(), Privacy::Public).await
 }
 
 /// End the game now and reveal its seed (the GM).
-#[poise::command(prefix_command, slash_command)]
+#[poise::command(slash_command)]
 async fn end(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "end".to_string()).await
+    channel_command(ctx, "end".to_string(), Privacy::Public).await
 }

@@ -3,6 +3,7 @@
 //! with the board's PNG attached and the row's buttons below.
 
 use super::buttons::components;
+use super::rest::PICTURE;
 use crate::store::OutboxRow;
 use poise::serenity_prelude as serenity;
 
@@ -10,11 +11,12 @@ use poise::serenity_prelude as serenity;
 pub const MESSAGE_LIMIT: usize = 2000;
 /// The most characters of an embed's description.
 const DESCRIPTION_LIMIT: usize = 4096;
-/// The name of the attached board picture.
-const PICTURE: &str = "board.png";
 
-/// Splits `text` into parts of at most `limit` characters, at line ends where it can; a code
-/// block cut in two is closed at the end of one part and opened again in the next.
+/// Splits `text` into parts of at most `limit` characters: at line ends where it can, else
+/// inside an overlong line after a sentence or clause (`. `, `; `, `, `) or at a space, and
+/// only where nothing else fits in the middle of a word; never inside a mention or timestamp
+/// (`<@123>`, `<#123>`, `<t:...>`) or an inline code span. A code block cut in two is closed
+/// at the end of one part and opened again in the next.
 pub fn split_text(text: &str, limit: usize) -> Vec<String> {
     // Room for a closing fence ("\n```") at the end of every part.
     let room = limit.max(16) - 4;
@@ -32,10 +34,11 @@ pub fn split_text(text: &str, limit: usize) -> Vec<String> {
                 break;
             }
             if current.is_empty() || current == "```" {
-                let take = room - current.chars().count();
+                let take = cut_point(&line, room - current.chars().count());
                 let head: String = line.chars().take(take).collect();
-                line = line.chars().skip(take).collect();
-                current.push_str(&head);
+                line = line.chars().skip(take).collect::<String>();
+                line = line.trim_start().to_string();
+                current.push_str(head.trim_end());
             }
             let open = current.matches("```").count() % 2 == 1;
             if open {
@@ -53,9 +56,58 @@ pub fn split_text(text: &str, limit: usize) -> Vec<String> {
     parts
 }
 
+/// How many characters of an overlong `line` go into a part of `room` characters: up to the
+/// last clause end or space that is outside a mention and a code span, else the most that
+/// leaves a mention whole.
+fn cut_point(line: &str, room: usize) -> usize {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= room {
+        return chars.len();
+    }
+    let mut in_mention = false;
+    let mut in_code = false;
+    let mut safe = vec![true; room + 1];
+    let (mut clause, mut space) = (None, None);
+    for (index, c) in chars.iter().enumerate().take(room + 1) {
+        safe[index] = !in_mention && !in_code;
+        if *c == ' ' && safe[index] && index > 0 {
+            space = Some(index);
+            if matches!(chars[index - 1], '.' | ';' | ',' | ':' | '!' | '?') {
+                clause = Some(index);
+            }
+        }
+        match c {
+            '<' if !in_code
+                && chars
+                    .get(index + 1)
+                    .is_some_and(|n| matches!(n, '@' | '#' | 't' | ':' | 'a')) =>
+            {
+                in_mention = true
+            }
+            '>' if in_mention => in_mention = false,
+            '`' => in_code = !in_code,
+            _ => {}
+        }
+    }
+    // A clause end in the second half of the part reads best; else the last space.
+    match (clause.filter(|at| *at > room / 2), space) {
+        (Some(at), _) => at,
+        (None, Some(at)) if at > 0 => at,
+        _ => (1..=room).rev().find(|at| safe[*at]).unwrap_or(room),
+    }
+}
+
+/// One Discord message of an outbox row: the message, and the board picture to attach.
+pub(super) struct Outgoing {
+    /// Text, embed and buttons.
+    pub message: serenity::CreateMessage,
+    /// The board's PNG, attached as `board.png` and shown in the embed.
+    pub picture: Option<Vec<u8>>,
+}
+
 /// The messages of one row, in order. `png` is the board picture, if the row has one and it
 /// could be drawn.
-pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<serenity::CreateMessage> {
+pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
     let card = row.card.clone().unwrap_or_default();
     let rich = card.title.is_some() || png.is_some();
     let in_embed = rich && row.body.chars().count() <= DESCRIPTION_LIMIT;
@@ -64,9 +116,12 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<serenity::C
     } else {
         split_text(&row.body, MESSAGE_LIMIT)
     };
-    let mut messages: Vec<serenity::CreateMessage> = texts
+    let mut messages: Vec<Outgoing> = texts
         .into_iter()
-        .map(|text| serenity::CreateMessage::new().content(text))
+        .map(|text| Outgoing {
+            message: serenity::CreateMessage::new().content(text),
+            picture: None,
+        })
         .collect();
     if rich {
         let mut embed = serenity::CreateEmbed::new();
@@ -83,16 +138,18 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<serenity::C
             let at = deadline.timestamp();
             embed = embed.field("Deadline", format!("<t:{at}:R> (<t:{at}:f>)"), false);
         }
-        let mut message = serenity::CreateMessage::new();
-        if let Some(png) = png {
+        if png.is_some() {
             embed = embed.image(format!("attachment://{PICTURE}"));
-            message = message.add_file(serenity::CreateAttachment::bytes(png, PICTURE));
         }
-        messages.push(message.embed(embed));
+        messages.push(Outgoing {
+            message: serenity::CreateMessage::new().embed(embed),
+            picture: png,
+        });
     }
     if !card.buttons.is_empty() {
-        if let Some(last) = messages.pop() {
-            messages.push(last.components(components(row.id, &card.buttons)));
+        if let Some(last) = messages.last_mut() {
+            last.message =
+                std::mem::take(&mut last.message).components(components(row.id, &card.buttons));
         }
     }
     messages
@@ -118,11 +175,47 @@ mod tests {
     }
 
     #[test]
-    fn an_endless_line_is_cut() {
+    fn an_endless_word_is_cut() {
         let text = "y".repeat(4500);
         let parts = split_text(&text, 2000);
         assert_eq!(parts.len(), 3);
         assert_eq!(parts.concat(), text);
+    }
+
+    #[test]
+    fn a_long_line_splits_at_a_clause_or_space_never_inside_a_name_or_mention() {
+        let names: Vec<String> = (0..300)
+            .map(|n| format!("<@{}> (player{n})", 100_000 + n))
+            .collect();
+        let text = format!("Waiting for {}.", names.join(", "));
+        let parts = split_text(&text, 500);
+        assert!(parts.len() > 10);
+        for part in &parts {
+            assert!(part.chars().count() <= 500);
+            assert_eq!(
+                part.matches('<').count(),
+                part.matches('>').count(),
+                "{part}"
+            );
+            assert_eq!(
+                part.matches('(').count(),
+                part.matches(')').count(),
+                "{part}"
+            );
+        }
+        assert_eq!(parts.join(" "), text);
+        let words = "one two three four five six seven eight nine ten ".repeat(60);
+        let parts = split_text(words.trim(), 200);
+        assert!(parts
+            .iter()
+            .all(|part| !part.starts_with(' ') && !part.ends_with(' ')));
+        assert_eq!(parts.join(" "), words.trim());
+        let whole = [
+            "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        ];
+        assert!(parts
+            .iter()
+            .all(|part| part.split(' ').all(|word| whole.contains(&word))));
     }
 
     #[test]

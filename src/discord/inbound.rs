@@ -1,13 +1,30 @@
 //! From Discord to the table: who is speaking (id, display name, admin powers), the text as
-//! the table reads it, and one message applied at a time in order of arrival.
+//! the table reads it, and one message applied at a time in order of arrival. Every typed
+//! message, live or read back after downtime, goes through [`typed`]: the table reads it as
+//! the console would (commands, game actions, secret orders by DM).
 
 use super::Bot;
 use crate::store::{OutboxRow, StoreError};
-use crate::table::{Inbound, User};
-use chrono::Utc;
+use crate::table::{Envelope, Inbound, Receipt, User};
+use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use tracing::warn;
+use tracing::{info_span, warn, Instrument};
+
+/// Discord's epoch (2015-01-01) in Unix milliseconds: snowflake ids count from it.
+const DISCORD_EPOCH_MS: i64 = 1_420_070_400_000;
+
+/// When a message or interaction was created, read from its snowflake id.
+pub(super) fn sent_at(id: u64) -> Option<DateTime<Utc>> {
+    let millis = i64::try_from(id >> 22).ok()? + DISCORD_EPOCH_MS;
+    DateTime::from_timestamp_millis(millis)
+}
+
+/// The smallest snowflake of an instant: messages after it were sent after that instant.
+pub(super) fn snowflake_at(at: DateTime<Utc>) -> u64 {
+    u64::try_from(at.timestamp_millis() - DISCORD_EPOCH_MS).unwrap_or(0) << 22
+}
 
 /// The table's user for a Discord user: the id, and the name shown in game texts (the
 /// server nickname, else the display name, else the user name).
@@ -44,36 +61,116 @@ pub(super) fn plain_mentions(text: &str) -> String {
     out
 }
 
-/// Applies one inbound message (once per `id`) and returns the outbox rows it queued. With
-/// `reserve`, those rows are kept from the worker: the caller answers with them itself and
-/// then marks them delivered or releases them.
+/// Applies one typed message: in a server channel (`in_server`) or by DM, live or read back
+/// after downtime. Messages of bots, this one included, are ignored. A secret order typed in
+/// a game channel is deleted where the bot may, and the channel warned.
+pub(super) async fn typed(
+    bot: &Bot,
+    http: &serenity::Http,
+    msg: &serenity::Message,
+    in_server: bool,
+    held: Held,
+) -> Result<(), StoreError> {
+    if msg.author.bot {
+        return Ok(());
+    }
+    let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+    let who = user(&msg.author, nick);
+    let text = plain_mentions(&msg.content);
+    let channel = msg.channel_id.get().to_string();
+    let (inbound, span) = if in_server {
+        (
+            Inbound::Channel {
+                channel: channel.clone(),
+                admin: bot.is_admin(msg.author.id),
+                user: who.clone(),
+                text,
+            },
+            info_span!("channel message", id = %msg.id, channel = %msg.channel_id),
+        )
+    } else {
+        (
+            Inbound::Direct {
+                user: who.clone(),
+                text,
+            },
+            info_span!("direct message", id = %msg.id, user = %msg.author.id),
+        )
+    };
+    let envelope = Envelope {
+        id: msg.id.get().to_string(),
+        place: i64::try_from(msg.id.get())
+            .ok()
+            .map(|position| (channel.clone(), position)),
+        sent: sent_at(msg.id.get()),
+    };
+    async {
+        let (receipt, _) = submit(bot, &envelope, inbound, false, held).await?;
+        if receipt.exposed_order {
+            let deleted = msg.channel_id.delete_message(http, msg.id).await.is_ok();
+            bot.service
+                .warn_exposed_order(&channel, &who, deleted, Utc::now())
+                .await?;
+            bot.wake.notify_one();
+        }
+        Ok(())
+    }
+    .instrument(span)
+    .await
+}
+
+/// Whether the caller already holds the table's lock (a catch-up applies many messages in
+/// one turn).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Held {
+    /// Take the lock for this message.
+    No,
+    /// The caller holds it.
+    Yes,
+}
+
+/// Applies one inbound message (once per id) and returns what became of it with the outbox
+/// rows it queued. With `reserve`, those rows are kept from the worker: the caller answers
+/// with them itself and then marks them delivered or releases them.
 pub(super) async fn submit(
     bot: &Bot,
-    id: &str,
+    envelope: &Envelope,
     inbound: Inbound,
     reserve: bool,
-) -> Result<Vec<OutboxRow>, StoreError> {
+    held: Held,
+) -> Result<(Receipt, Vec<OutboxRow>), StoreError> {
     let store = bot.service.store();
-    let rows = {
-        let _turn = bot.table.lock().await;
+    let applied = {
+        let _turn = match held {
+            Held::No => Some(bot.table.lock().await),
+            Held::Yes => None,
+        };
         let before = store.last_outbox_id().await?;
-        bot.service.handle(id, &inbound, Utc::now()).await?;
-        let rows = store.undelivered_after(before).await?;
+        let receipt = bot.service.handle(envelope, &inbound, Utc::now()).await?;
+        let rows = match receipt.fresh {
+            true => store.undelivered_after(before).await?,
+            false => Vec::new(),
+        };
         if reserve {
             let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
             bot.reserve(&ids);
         }
-        rows
+        (receipt, rows)
     };
     bot.wake.notify_one();
-    Ok(rows)
+    Ok(applied)
 }
 
-/// Fires due deadlines and reminders every `tick`, between inbound messages.
+/// Fires due deadlines and reminders every `tick`, between inbound messages, once the first
+/// catch-up after start-up is done (an order sent while the bot was down is applied before
+/// the deadline it was sent for fires).
 pub(super) async fn ticker(bot: Arc<Bot>, tick: std::time::Duration) {
     let mut interval = tokio::time::interval(tick.max(std::time::Duration::from_millis(100)));
     loop {
         interval.tick().await;
+        if !bot.caught_up.load(Ordering::SeqCst) {
+            continue;
+        }
         let fired = {
             let _turn = bot.table.lock().await;
             bot.service.fire_due(Utc::now()).await
@@ -95,5 +192,14 @@ mod tests {
         assert_eq!(plain_mentions("!kick <@123>"), "!kick 123");
         assert_eq!(plain_mentions("!replace <@!1> <@22>"), "!replace 1 22");
         assert_eq!(plain_mentions("a <@x> <@"), "a <@x> <@");
+    }
+
+    #[test]
+    fn snowflakes_carry_their_time() {
+        // Discord's documented example: 175928847299117063 was created 2016-04-30 11:18:25.796 UTC.
+        let at = sent_at(175_928_847_299_117_063).unwrap();
+        assert_eq!(at.to_rfc3339(), "2016-04-30T11:18:25.796+00:00");
+        assert_eq!(sent_at(snowflake_at(at)), Some(at));
+        assert!(snowflake_at(at) <= 175_928_847_299_117_063);
     }
 }

@@ -3,14 +3,16 @@
 //! pictures and buttons (`outbox`, `embeds`). Everything about games stays in the table.
 
 mod buttons;
+mod catch_up;
 mod commands;
 mod embeds;
 mod events;
 mod inbound;
 mod outbox;
+mod rest;
 
 pub use embeds::split_text;
-pub use outbox::{classify, Failure};
+pub use rest::{classify, Failure};
 
 use crate::config::DiscordSettings;
 use crate::store::StoreError;
@@ -62,6 +64,12 @@ pub struct Bot {
     wake: tokio::sync::Notify,
     /// Set at shutdown: the worker ends after its current pass.
     stopping: std::sync::atomic::AtomicBool,
+    /// Set once the first catch-up after start-up is done: deadlines fire only then.
+    caught_up: std::sync::atomic::AtomicBool,
+    /// Posts go out through here.
+    rest: rest::Rest,
+    /// This database's name, which makes its posts' nonces its own.
+    instance: String,
 }
 
 /// The poise context of a command.
@@ -97,19 +105,6 @@ impl Bot {
     }
 }
 
-/// Builds serenity's HTTP client: straight to Discord through serenity's ratelimiter, or
-/// through the configured proxy, which keeps the rate limits itself (serenity's ratelimiter
-/// would bypass the proxy).
-pub fn http(token: &str, settings: &DiscordSettings) -> serenity::Http {
-    match &settings.api_url {
-        Some(url) => serenity::HttpBuilder::new(token)
-            .proxy(url.clone())
-            .ratelimiter_disabled(true)
-            .build(),
-        None => serenity::HttpBuilder::new(token).build(),
-    }
-}
-
 /// Checks the token with Discord before connecting, so a wrong one ends in one sentence.
 async fn check_token(
     http: &serenity::Http,
@@ -141,32 +136,35 @@ pub async fn run(
     token: &str,
     tick: std::time::Duration,
 ) -> Result<(), DiscordError> {
-    let http = http(token, &settings);
+    let rest = rest::Rest::new(settings.api_url.clone());
+    let http = rest.serenity_http(token);
     let me = check_token(&http, &settings).await?;
     info!(bot = %me.name, "the token is accepted");
     let prefix = service.defaults().prefix.clone();
+    let instance = service.store().instance().await?;
     let bot = Arc::new(Bot {
         service,
         settings,
-        prefix: prefix.clone(),
+        prefix,
         table: tokio::sync::Mutex::new(()),
         delivery: tokio::sync::Mutex::new(outbox::Delivery::default()),
         reserved: std::sync::Mutex::new(HashSet::new()),
         wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
+        caught_up: std::sync::atomic::AtomicBool::new(false),
+        rest,
+        instance,
     });
     let intents = serenity::GatewayIntents::GUILD_MESSAGES
         | serenity::GatewayIntents::DIRECT_MESSAGES
         | serenity::GatewayIntents::MESSAGE_CONTENT;
+    // Poise runs the slash commands only: typed text, every `!word` included, reaches the
+    // table through one path (`events`), as on the console.
     let options = poise::FrameworkOptions {
         commands: commands::all(),
         prefix_options: poise::PrefixFrameworkOptions {
-            prefix: Some(prefix.into()),
-            ignore_bots: true,
-            execute_self_messages: false,
-            non_command_message: Some(|framework, message| {
-                Box::pin(events::message(framework, message))
-            }),
+            prefix: None,
+            mention_as_prefix: false,
             ..Default::default()
         },
         event_handler: |framework, event| Box::pin(events::event(framework, event)),

@@ -1,9 +1,19 @@
 //! The outbox worker: delivers committed rows in order per audience, retries errors that can
-//! pass (429, 5xx, network) with a doubling wait, gives up on permanent ones with a log line
-//! and a note to the GM, and marks each row delivered once, so no row is sent twice. A DM
-//! refused because the player's DMs are closed (50007) becomes a notice in the game channel.
+//! pass (5xx, network) with a doubling wait and rate limits after the wait Discord names,
+//! gives up on permanent ones with a log line and a note to the GM, and marks each row
+//! delivered once. A DM refused because the player's DMs are closed (50007) becomes a notice
+//! in the game channel.
+//!
+//! Exactly once, and where it is only at least once: every part of a row is posted with a
+//! nonce made of this database's name, the row and the part, and `enforce_nonce`, so a post
+//! that reached Discord before the bot could mark it (a crash, a lost answer) is not created
+//! again when it is retried: Discord answers with the message it already has. Discord keeps
+//! nonces for a few minutes only, so a post retried after a longer outage may appear twice;
+//! and an answer given on an interaction cannot carry a nonce, so if the bot dies between
+//! answering a slash command and marking its rows, those rows are posted again by the worker.
 
 use super::embeds::messages;
+use super::rest::{classify, Failure};
 use super::Bot;
 use crate::picture::png_from_svg;
 use crate::store::{OutboxPost, OutboxRow, StoreError};
@@ -16,8 +26,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tracing::{info_span, warn, Instrument};
 
-/// Discord's error code for "Cannot send messages to this user".
-const DMS_CLOSED: isize = 50007;
 /// The longest wait between two attempts.
 const MAX_WAIT: Duration = Duration::from_secs(600);
 /// How many rows one pass reads.
@@ -30,41 +38,6 @@ pub(super) struct Delivery {
     dm_channels: HashMap<u64, serenity::ChannelId>,
     /// Users whose game channels were told that their DMs are closed (until a DM gets through).
     told_dms_closed: HashSet<String>,
-}
-
-/// What a failed delivery means.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Failure {
-    /// It may pass (rate limit, Discord's server error, network): try again later.
-    Passing(String),
-    /// The user does not accept direct messages from the bot.
-    DmsClosed,
-    /// It will not pass (no access, unknown channel, a malformed message): give up.
-    Permanent(String),
-}
-
-/// Sorts a serenity error into passing, closed DMs, or permanent.
-pub fn classify(error: &serenity::Error) -> Failure {
-    match error {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
-            let status = response.status_code.as_u16();
-            if response.error.code == DMS_CLOSED {
-                Failure::DmsClosed
-            } else if status == 429 || status >= 500 {
-                Failure::Passing(format!("HTTP {status}: {}", response.error.message))
-            } else {
-                Failure::Permanent(format!(
-                    "HTTP {status}, Discord error {}: {}",
-                    response.error.code, response.error.message
-                ))
-            }
-        }
-        serenity::Error::Http(serenity::HttpError::Request(error)) => {
-            Failure::Passing(error.to_string())
-        }
-        serenity::Error::Io(error) => Failure::Passing(error.to_string()),
-        other => Failure::Permanent(other.to_string()),
-    }
 }
 
 /// Runs until shutdown: a pass whenever something was queued, and at least every second
@@ -131,19 +104,30 @@ async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<us
                 delivered += 1;
             }
             Err(Sent::Store(error)) => return Err(error),
-            Err(Sent::Target(reason)) => {
-                give_up(bot, &row, &Failure::Permanent(reason), &mut delivery).await?;
-            }
-            Err(Sent::Discord(error)) => match classify(&error) {
-                Failure::Passing(reason) if row.attempts + 1 < i64::from(bot.settings.attempts) => {
-                    let wait = backoff(bot.settings.retry, row.attempts);
-                    warn!(row = row.id, %reason, wait_ms = wait.as_millis() as u64, "delivery failed; trying again later");
-                    let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
-                    store.retry_later(row.id, at).await?;
-                    held.insert(row.audience.clone());
+            Err(Sent::Failed(Failure::RateLimited { wait, global })) => {
+                warn!(
+                    row = row.id,
+                    wait_ms = wait.as_millis() as u64,
+                    global,
+                    "rate limited; trying again after Discord's wait"
+                );
+                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+                store.wait_until(row.id, at).await?;
+                held.insert(row.audience.clone());
+                if global {
+                    break;
                 }
-                failure => give_up(bot, &row, &failure, &mut delivery).await?,
-            },
+            }
+            Err(Sent::Failed(Failure::Passing(reason)))
+                if row.attempts + 1 < i64::from(bot.settings.attempts) =>
+            {
+                let wait = backoff(bot.settings.retry, row.attempts);
+                warn!(row = row.id, %reason, wait_ms = wait.as_millis() as u64, "delivery failed; trying again later");
+                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+                store.retry_later(row.id, at).await?;
+                held.insert(row.audience.clone());
+            }
+            Err(Sent::Failed(failure)) => give_up(bot, &row, &failure, &mut delivery).await?,
         }
     }
     Ok(delivered)
@@ -159,40 +143,49 @@ fn backoff(first: Duration, attempts: i64) -> Duration {
 
 /// Why a row was not sent.
 enum Sent {
-    Discord(serenity::Error),
-    Target(String),
+    Failed(Failure),
     Store(StoreError),
 }
 
+/// Where a row goes on Discord: its channel, or the user's DM channel (opened once).
+async fn target(
+    http: &serenity::Http,
+    dm_channels: &mut HashMap<u64, serenity::ChannelId>,
+    audience: &Audience,
+) -> Result<serenity::ChannelId, Failure> {
+    match audience {
+        Audience::Channel(id) => id
+            .parse()
+            .map(serenity::ChannelId::new)
+            .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord channel id"))),
+        Audience::Direct(id) => {
+            let user: u64 = id
+                .parse()
+                .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord user id")))?;
+            if let Some(channel) = dm_channels.get(&user) {
+                return Ok(*channel);
+            }
+            let channel = serenity::UserId::new(user)
+                .create_dm_channel(http)
+                .await
+                .map_err(|error| classify(&error))?
+                .id;
+            dm_channels.insert(user, channel);
+            Ok(channel)
+        }
+    }
+}
+
+/// Posts the parts of `row` not sent yet, each with its nonce, recording each part sent.
 async fn send(
     bot: &Bot,
     http: &serenity::Http,
     dm_channels: &mut HashMap<u64, serenity::ChannelId>,
     row: &OutboxRow,
 ) -> Result<(), Sent> {
-    let channel = match &row.audience {
-        Audience::Channel(id) => id
-            .parse()
-            .map(serenity::ChannelId::new)
-            .map_err(|_| Sent::Target(format!("'{id}' is not a Discord channel id")))?,
-        Audience::Direct(id) => {
-            let user: u64 = id
-                .parse()
-                .map_err(|_| Sent::Target(format!("'{id}' is not a Discord user id")))?;
-            match dm_channels.get(&user) {
-                Some(channel) => *channel,
-                None => {
-                    let channel = serenity::UserId::new(user)
-                        .create_dm_channel(http)
-                        .await
-                        .map_err(Sent::Discord)?
-                        .id;
-                    dm_channels.insert(user, channel);
-                    channel
-                }
-            }
-        }
-    };
+    let channel = target(http, dm_channels, &row.audience)
+        .await
+        .map_err(Sent::Failed)?;
     let png = match &row.svg {
         Some(svg) => match png_from_svg(svg) {
             Ok(png) => Some(png),
@@ -203,13 +196,14 @@ async fn send(
         },
         None => None,
     };
-    let parts = messages(row, png);
     let done = usize::try_from(row.parts_sent).unwrap_or(0);
-    for (index, message) in parts.into_iter().enumerate().skip(done) {
-        channel
-            .send_message(http, message)
+    for (index, part) in messages(row, png).into_iter().enumerate().skip(done) {
+        let nonce = serenity::Nonce::String(format!("{}-{}-{index}", bot.instance, row.id));
+        let message = part.message.nonce(nonce).enforce_nonce(true);
+        bot.rest
+            .post(http, channel, message, part.picture)
             .await
-            .map_err(Sent::Discord)?;
+            .map_err(Sent::Failed)?;
         let sent = i64::try_from(index + 1).unwrap_or(i64::MAX);
         bot.service
             .store()
@@ -238,6 +232,9 @@ async fn give_up(
         ),
         Failure::DmsClosed => {
             "the user does not accept direct messages (Discord error 50007)".to_string()
+        }
+        Failure::RateLimited { wait, .. } => {
+            format!("rate limited for {} s", wait.as_secs_f64())
         }
         Failure::Permanent(reason) => reason.clone(),
     };

@@ -4,7 +4,7 @@
 use super::transcript::{parse_line, Line, LineError};
 use crate::picture::png_from_svg;
 use crate::store::StoreError;
-use crate::table::{Audience, Inbound, Service, User};
+use crate::table::{Audience, Envelope, Inbound, Service, User};
 use chrono::{DateTime, Utc};
 use std::io::Write;
 use std::path::PathBuf;
@@ -120,9 +120,20 @@ impl<W: Write> Runner<W> {
         self.deliver().await
     }
 
+    /// Applies one message; a secret order typed in a channel is warned about (the console
+    /// cannot take back what was typed).
     async fn handle(&mut self, id: String, inbound: Inbound) -> Result<(), RunError> {
         let now = self.now();
-        Ok(self.service.handle(&id, &inbound, now).await?)
+        let receipt = self
+            .service
+            .handle(&Envelope::id(id), &inbound, now)
+            .await?;
+        if let (true, Inbound::Channel { channel, user, .. }) = (receipt.exposed_order, &inbound) {
+            self.service
+                .warn_exposed_order(channel, user, false, now)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Fires what is due on the real clock (the live console's tick).

@@ -23,6 +23,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "games gm",
         include_str!("../../migrations/0003_games_gm.sql"),
     ),
+    (
+        4,
+        "inbound channels",
+        include_str!("../../migrations/0004_inbound_channels.sql"),
+    ),
 ];
 
 #[derive(Debug)]

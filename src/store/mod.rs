@@ -1,11 +1,13 @@
 //! sqlx over SQLite: the only place that speaks SQL. WAL, foreign keys, a busy timeout,
 //! migrations applied at start-up, and one write transaction per inbound message.
 
+mod history;
 mod log;
 mod migrations;
 mod outbox;
 mod tx;
 
+pub use history::Watched;
 pub use log::{StoredEvent, StoredInput};
 pub use outbox::OutboxRow;
 pub use tx::{GameChange, GameRow, OutboxPost, Tx, UserGames};

@@ -142,6 +142,17 @@ impl Store {
         Ok(())
     }
 
+    /// Holds a message back until `at` without counting an attempt (Discord asked the bot to
+    /// wait: a rate limit is not a failure of the message).
+    pub async fn wait_until(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE outbox SET next_attempt = ? WHERE id = ?")
+            .bind(at.timestamp_millis())
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Gives up on a message after a permanent error.
     pub async fn give_up(&self, id: i64, error: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE outbox SET attempts = attempts + 1, failed = ? WHERE id = ?")

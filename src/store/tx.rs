@@ -79,16 +79,23 @@ impl Tx {
 
     /// Claims an inbound message id for this transaction: `false` when it was applied already
     /// (then nothing is to be done). The claim commits or rolls back with everything else.
+    /// `channel` and `position` say where the platform keeps the message in its history (a
+    /// channel and the message's number there), so a catch-up after downtime knows where to
+    /// read on from.
     pub async fn claim(
         &mut self,
         message_id: &str,
+        place: Option<(&str, i64)>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let done = sqlx::query(
-            "INSERT INTO inbound (message_id, received_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO inbound (message_id, received_at, channel, position) VALUES (?, ?, ?, ?) \
+             ON CONFLICT DO NOTHING",
         )
         .bind(message_id)
         .bind(millis(now))
+        .bind(place.map(|(channel, _)| channel))
+        .bind(place.map(|(_, position)| position))
         .execute(&mut *self.tx)
         .await?;
         Ok(done.rows_affected() == 1)

@@ -3,7 +3,7 @@
 //! clock and touches no database, so `referee replay` can run it again and compare.
 
 use super::catalogue::Catalogue;
-use super::outcome::Outcome;
+use super::outcome::{Audience, Outcome};
 use super::record::{GameRecord, User};
 use super::{lifecycle, rounds};
 use crate::chat::{ChannelCommand, DmCommand};
@@ -62,6 +62,11 @@ pub struct Env<'a> {
     pub(crate) defaults: &'a TableDefaults,
     /// The time of the input, in the table's precision (see [`table_time`]).
     pub(crate) now: DateTime<Utc>,
+    /// When the player sent it, where the platform says and it differs from `now` (a message
+    /// that reached the table late): an order sent before the current phase began or after
+    /// its deadline is refused. Not logged: an input accepted live passes this check again
+    /// on replay, where it is absent.
+    pub(crate) sent: Option<DateTime<Utc>>,
 }
 
 impl<'a> Env<'a> {
@@ -75,6 +80,15 @@ impl<'a> Env<'a> {
             catalogue,
             defaults,
             now: table_time(now),
+            sent: None,
+        }
+    }
+
+    /// The same, for a message the player sent at `sent`.
+    pub fn sent_at(self, sent: Option<DateTime<Utc>>) -> Env<'a> {
+        Env {
+            sent: sent.map(table_time),
+            ..self
         }
     }
 }
@@ -213,19 +227,19 @@ pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<
 
 /// The answer to a refused input: to the channel it came from, or to the sender by DM.
 fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outcome {
-    let mut outcome = Outcome::default();
     match input {
-        Input::Channel { channel, user, .. } => {
-            outcome.channel(channel, format!("{}: {}", user.name, refusal.0))
+        Input::Channel { channel, user, .. } => Outcome::refusal(
+            Audience::Channel(channel.clone()),
+            format!("{}: {}", user.name, refusal.0),
+        ),
+        Input::Direct { user, .. } => {
+            Outcome::refusal(Audience::Direct(user.id.clone()), refusal.0)
         }
-        Input::Direct { user, .. } => outcome.direct(&user.id, refusal.0),
-        Input::Deadline | Input::Reminder => {
-            if let Some(record) = record {
-                outcome.channel(&record.channel, refusal.0)
-            }
-        }
+        Input::Deadline | Input::Reminder => match record {
+            Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
+            None => Outcome::default(),
+        },
     }
-    outcome
 }
 
 fn without_game(

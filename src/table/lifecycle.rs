@@ -6,6 +6,8 @@ use super::outcome::Outcome;
 use super::record::{GameRecord, SeatRecord, Settings, Status, User};
 use super::rounds;
 use crate::chat::duration::{format_duration, parse_duration};
+use crate::chat::help::dm_help;
+use crate::chat::mention;
 use crate::dice::{Dice, Seed};
 use crate::games::{Options, Player, Refusal};
 use std::collections::BTreeMap;
@@ -100,6 +102,7 @@ pub fn new_game(
         waitlist: Vec::new(),
         round: 0,
         phase: None,
+        phase_started: None,
         deadline: None,
         remind_at: None,
         orders: BTreeMap::new(),
@@ -234,6 +237,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
                 "Game #{id} is full ({seated} players)."
             )));
         }
+        welcome(work, rules, user);
         work.record.waitlist.push(entry);
         let place = work.record.waitlist.len();
         work.outcome.channel(
@@ -249,6 +253,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
         );
         return Ok(true);
     }
+    welcome(work, rules, user);
     work.record.seats.push(entry);
     let seated = seated + 1;
     work.outcome.channel(
@@ -272,6 +277,23 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
         return start(work);
     }
     Ok(true)
+}
+
+/// A player who signs up for a game of secret orders is written to at once: the welcome says
+/// how orders go, and a player whose DMs are closed is found now (the platform then tells the
+/// channel), not when the first secret phase begins.
+fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
+    if rules.orders().is_empty() {
+        return;
+    }
+    let text = format!(
+        "Welcome to game #{} ({}) in {}. I take your secret orders here, by direct message.\n{}",
+        work.record.id,
+        rules.name(),
+        mention::channel(&work.record.channel),
+        dm_help(Some(rules))
+    );
+    work.outcome.direct(&user.id, text);
 }
 
 /// `!leave`.

@@ -17,4 +17,4 @@ pub use outcome::{Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};
 pub use record::{GameRecord, Status, User};
 pub mod audit;
 pub mod service;
-pub use service::{Inbound, Service};
+pub use service::{Envelope, Inbound, Receipt, Service};

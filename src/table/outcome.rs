@@ -97,9 +97,28 @@ pub struct Outcome {
     pub posts: Vec<Post>,
     /// Audit-log events.
     pub events: Vec<LogEvent>,
+    /// Whether the input was refused: its posts only say why, and nothing changed.
+    pub refused: bool,
+    /// Whether the input was a player's secret order posted in the game channel: not taken,
+    /// and the platform warns the channel (deleting the message where it can).
+    pub exposed_order: bool,
 }
 
 impl Outcome {
+    /// An outcome that only answers `to` with a refusal.
+    pub fn refusal(to: Audience, text: impl Into<String>) -> Outcome {
+        Outcome {
+            posts: vec![Post {
+                to,
+                text: text.into(),
+                svg: None,
+                card: None,
+            }],
+            refused: true,
+            ..Outcome::default()
+        }
+    }
+
     /// Adds a post to a channel.
     pub fn channel(&mut self, channel: &str, text: impl Into<String>) {
         self.posts.push(Post {

@@ -122,6 +122,10 @@ pub struct GameRecord {
     pub round: u64,
     /// The phase after the last change (what the game waits for).
     pub phase: Option<Phase>,
+    /// When the current phase began (`None` in records older than this field): an order sent
+    /// before it was meant for an earlier phase.
+    #[serde(default)]
+    pub phase_started: Option<DateTime<Utc>>,
     /// When the current phase resolves by itself.
     pub deadline: Option<DateTime<Utc>>,
     /// When silent players get their reminder.

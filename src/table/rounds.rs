@@ -2,6 +2,7 @@
 //! resolution, and what is posted after every change.
 
 use super::apply::{table_time, Live, Work};
+use super::catalogue::Catalogue;
 use super::outcome::{Audience, EventBody, LogEvent, LogVisibility, Post};
 use super::record::{GameRecord, Status, StoredOrder, User};
 use crate::chat::duration::format_deadline;
@@ -113,6 +114,7 @@ pub fn after_change(
     if new_phase {
         work.record.round += 1;
         work.record.orders.clear();
+        work.record.phase_started = Some(work.env.now);
     }
     work.record.phase = Some(phase.clone());
     work.keep(live);
@@ -193,6 +195,90 @@ fn running(record: &GameRecord) -> Result<(), Refusal> {
     }
 }
 
+/// Whether `text`, posted in the game channel by `user`, is one of the player's secret orders:
+/// a word of the game's orders after the prefix (`!bid 4`), or without it a whole valid order
+/// for the phase awaiting the player (`bid 4`). Such a post is not taken; the channel is warned.
+pub fn is_exposed_order(
+    record: &GameRecord,
+    catalogue: &Catalogue,
+    user: &User,
+    text: &str,
+    prefix: &str,
+) -> bool {
+    let (Status::Running, Some(seat), Some(rules)) = (
+        &record.status,
+        record.seat_of(&user.id),
+        catalogue.find(&record.game),
+    ) else {
+        return false;
+    };
+    let (prefixed, order) = match text.trim().strip_prefix(prefix) {
+        Some(rest) => (true, rest.trim()),
+        None => (false, text.trim()),
+    };
+    let word = order
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    let is_order_word = rules.orders().iter().any(|order| order.name == word);
+    if !is_order_word || rules.commands().iter().any(|command| command.name == word) {
+        return false;
+    }
+    if prefixed {
+        return true;
+    }
+    let awaited =
+        matches!(&record.phase, Some(Phase::Orders { seats, .. }) if seats.contains(&seat));
+    awaited
+        && record
+            .state
+            .as_ref()
+            .and_then(|state| rules.load(state).ok())
+            .is_some_and(|game| game.check_order(seat, order).is_ok())
+}
+
+/// The warning after a secret order was posted in the channel: deleted there where the
+/// platform could, otherwise public from now on; not taken either way.
+pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
+    if deleted {
+        format!(
+            "{name}: secret orders go to me by direct message, never in the channel. I deleted your message so it stays secret; it was not taken. Send it to me by direct message."
+        )
+    } else {
+        format!(
+            "{name}: secret orders go to me by direct message, never in the channel. I could not delete your message, so that order is now public, and it was not taken. Send your order to me by direct message."
+        )
+    }
+}
+
+/// Refuses an order or action that reached the table late: sent before the current phase
+/// began (it was meant for an earlier phase: the platform delivered it after a gap, or the
+/// bot read it from the history after downtime) or after the phase's deadline passed.
+fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
+    let Some(sent) = work.env.sent else {
+        return Ok(());
+    };
+    let when = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M:%S UTC").to_string();
+    let id = work.record.id;
+    if let Some(started) = work.record.phase_started.filter(|started| sent < *started) {
+        return Err(Refusal::new(format!(
+            "Game #{id}: your {what} was sent at {}, before the current phase began ({}), and reached me only now, so it was not taken. {} Send it again if it still stands.",
+            when(sent),
+            when(started),
+            describe_phase(&work.record)
+        )));
+    }
+    if let Some(deadline) = work.record.deadline.filter(|deadline| sent > *deadline) {
+        return Err(Refusal::new(format!(
+            "Game #{id}: your {what} was sent at {}, after this phase's deadline ({}), so it was not taken; the phase resolves without it.",
+            when(sent),
+            when(deadline)
+        )));
+    }
+    Ok(())
+}
+
 /// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted.
 pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
     running(&work.record)?;
@@ -221,6 +307,10 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
             )))
         }
     };
+    check_sent_in_time(
+        work,
+        &format!("order `{}`", crate::chat::parse::quote(text)),
+    )?;
     let mut live = work.live()?;
     let canonical = live.game.check_order(seat, text)?;
     let receipt = receipt(&work.record, seat, &canonical);
@@ -547,6 +637,13 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
         }
         _ => return Err(Refusal::new("Nothing can be played now.")),
     }
+    check_sent_in_time(
+        work,
+        &format!(
+            "`{prefix}{}`",
+            crate::chat::parse::quote(format!("{word} {args}").trim())
+        ),
+    )?;
     let mut live = work.live()?;
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.act(seat, word, args, &mut ctx)?;

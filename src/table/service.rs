@@ -7,6 +7,7 @@ use super::card::{board_card, choice_buttons, join_button, Card};
 use super::catalogue::Catalogue;
 use super::outcome::{Audience, LogVisibility, Outcome, Post};
 use super::record::{GameRecord, Status, User};
+use super::rounds::{exposed_order_warning, is_exposed_order};
 use crate::chat::help::{channel_help, dm_help};
 use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
@@ -37,6 +38,44 @@ pub enum Inbound {
         /// The text.
         text: String,
     },
+}
+
+/// What the platform says about a message besides its words: its id (the idempotency key)
+/// and, where the platform keeps a history the bot can read back after downtime, where the
+/// message sits in it and when it was sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Envelope {
+    /// The platform's id of the message (or interaction): applied once, however often it
+    /// arrives.
+    pub id: String,
+    /// The channel the message was read from (for a direct message, the DM channel) and its
+    /// number there, so a catch-up reads on from the last one applied.
+    pub place: Option<(String, i64)>,
+    /// When the player sent it: an order sent before the phase it reaches began, or after
+    /// its deadline, is refused.
+    pub sent: Option<DateTime<Utc>>,
+}
+
+impl Envelope {
+    /// A message known only by its id (the console, transcripts).
+    pub fn id(id: impl Into<String>) -> Envelope {
+        Envelope {
+            id: id.into(),
+            ..Envelope::default()
+        }
+    }
+}
+
+/// What became of one inbound message, for the platform's answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Receipt {
+    /// False when the message was applied before: nothing was done or said again.
+    pub fresh: bool,
+    /// Whether it was refused: what it queued only says why, and nothing changed.
+    pub refused: bool,
+    /// Whether it was a player's secret order posted in the game channel: not taken; the
+    /// platform deletes it where it can and then calls [`Service::warn_exposed_order`].
+    pub exposed_order: bool,
 }
 
 /// What handling one message produced, before it is written: the outcome (posts and events),
@@ -85,6 +124,13 @@ async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<(),
     tx.write(change.as_ref(), &posts, now).await
 }
 
+/// When an input is applied, and when its author sent it (where the platform says).
+#[derive(Clone, Copy)]
+struct At {
+    now: DateTime<Utc>,
+    sent: Option<DateTime<Utc>>,
+}
+
 /// The table, bound to a database.
 #[derive(Clone)]
 pub struct Service {
@@ -121,22 +167,28 @@ impl Service {
     /// Handles one inbound message exactly once: a message id seen before changes nothing.
     pub async fn handle(
         &self,
-        message_id: &str,
+        envelope: &Envelope,
         inbound: &Inbound,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<Receipt, StoreError> {
         let now = table_time(now);
+        let id = envelope.id.as_str();
         let span = match inbound {
             Inbound::Channel { channel, user, .. } => {
-                info_span!("message", id = message_id, channel = %channel, user = %user.name)
+                info_span!("message", id, channel = %channel, user = %user.name)
             }
-            Inbound::Direct { user, .. } => info_span!("dm", id = message_id, user = %user.name),
+            Inbound::Direct { user, .. } => info_span!("dm", id, user = %user.name),
         };
         async {
             let mut tx = self.store.begin().await?;
-            if !tx.claim(message_id, now).await? {
-                return Ok(());
+            let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
+            if !tx.claim(id, place, now).await? {
+                return Ok(Receipt::default());
             }
+            let at = At {
+                now,
+                sent: envelope.sent,
+            };
             let handled = match inbound {
                 Inbound::Channel {
                     channel,
@@ -144,16 +196,38 @@ impl Service {
                     admin,
                     text,
                 } => {
-                    self.channel(&mut tx, channel, user, *admin, text, now)
+                    self.channel(&mut tx, channel, user, *admin, text, at)
                         .await?
                 }
-                Inbound::Direct { user, text } => self.direct(&mut tx, user, text, now).await?,
+                Inbound::Direct { user, text } => self.direct(&mut tx, user, text, at).await?,
             };
             write(&mut tx, &handled, now).await?;
-            tx.commit().await
+            tx.commit().await?;
+            Ok(Receipt {
+                fresh: true,
+                refused: handled.outcome.refused,
+                exposed_order: handled.outcome.exposed_order,
+            })
         }
         .instrument(span)
         .await
+    }
+
+    /// Warns the channel about a secret order posted there ([`Receipt::exposed_order`]),
+    /// once the platform has deleted it or found it could not.
+    pub async fn warn_exposed_order(
+        &self,
+        channel: &str,
+        user: &User,
+        deleted: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let text = exposed_order_warning(&user.name, deleted);
+        let to = Audience::Channel(channel.to_string());
+        let mut tx = self.store.begin().await?;
+        tx.write(None, &[OutboxPost::text(&to, &text)], table_time(now))
+            .await?;
+        tx.commit().await
     }
 
     async fn channel(
@@ -163,16 +237,26 @@ impl Service {
         user: &User,
         admin: bool,
         text: &str,
-        now: DateTime<Utc>,
+        at: At,
     ) -> Result<Handled, StoreError> {
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
         let command = match parse_channel(text, prefix) {
             Ok(Some(command)) => command,
-            Ok(None) => return Ok(outcome.into()),
-            Err(error) => {
-                outcome.channel(channel, format!("{}: {}", user.name, error.0));
+            Ok(None) => {
+                // Chatter, unless it is a player's secret order typed in the open.
+                if let Ok(Some(game)) = tx.game_in_channel(channel).await {
+                    outcome.exposed_order =
+                        is_exposed_order(&game.record, &self.catalogue, user, text, prefix);
+                }
                 return Ok(outcome.into());
+            }
+            Err(error) => {
+                return Ok(Outcome::refusal(
+                    Audience::Channel(channel.to_string()),
+                    format!("{}: {}", user.name, error.0),
+                )
+                .into())
             }
         };
         // `!board` and `!status` still answer about a channel's last game after it ended.
@@ -184,14 +268,14 @@ impl Service {
         let game = match found {
             Ok(game) => game,
             Err(StoreError::Corrupt { what, reason }) => {
-                outcome.channel(
-                    channel,
+                return Ok(Outcome::refusal(
+                    Audience::Channel(channel.to_string()),
                     format!(
                         "{}: the saved {what} is unreadable ({reason}); nothing was changed.",
                         user.name
                     ),
-                );
-                return Ok(outcome.into());
+                )
+                .into());
             }
             Err(error) => return Err(error),
         };
@@ -228,11 +312,22 @@ impl Service {
                     Some(game) => {
                         outcome.channel(channel, self.log_text(tx, &game.record, round).await?)
                     }
-                    None => outcome.channel(
-                        channel,
-                        format!("{}: there is no game in this channel.", user.name),
-                    ),
+                    None => {
+                        return Ok(Outcome::refusal(
+                            Audience::Channel(channel.to_string()),
+                            format!("{}: there is no game in this channel.", user.name),
+                        )
+                        .into())
+                    }
                 }
+                Ok(outcome.into())
+            }
+            ChannelCommand::Game { .. }
+                if game.as_ref().is_some_and(|game| {
+                    is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
+                }) =>
+            {
+                outcome.exposed_order = true;
                 Ok(outcome.into())
             }
             command => {
@@ -251,7 +346,7 @@ impl Service {
                     admin,
                     command,
                 };
-                self.apply_input(tx, game.map(|g| g.record), input, now)
+                self.apply_input(tx, game.map(|g| g.record), input, at)
                     .await
             }
         }
@@ -262,15 +357,13 @@ impl Service {
         tx: &mut Tx,
         user: &User,
         text: &str,
-        now: DateTime<Utc>,
+        at: At,
     ) -> Result<Handled, StoreError> {
-        let mut outcome = Outcome::default();
+        let refuse =
+            |text: String| Ok(Outcome::refusal(Audience::Direct(user.id.clone()), text).into());
         let dm = match parse_dm(text) {
             Ok(dm) => dm,
-            Err(error) => {
-                outcome.direct(&user.id, error.0);
-                return Ok(outcome.into());
-            }
+            Err(error) => return refuse(error.0),
         };
         let mut only = None;
         let candidates = match (&dm.game, &dm.command) {
@@ -287,8 +380,12 @@ impl Service {
         let id = match candidates.as_slice() {
             [id] => *id,
             [] => {
+                if dm.command == DmCommand::Help {
+                    let mut outcome = Outcome::default();
+                    outcome.direct(&user.id, dm_help(None));
+                    return Ok(outcome.into());
+                }
                 let text = match dm.command {
-                    DmCommand::Help => dm_help(None),
                     DmCommand::Setup(_) => "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first.".to_string(),
                     _ => format!(
                         "You are not playing in any game, so '{}' was not taken as an order. Sign up with `{}join` in a game's channel.",
@@ -296,21 +393,16 @@ impl Service {
                         self.defaults.prefix
                     ),
                 };
-                outcome.direct(&user.id, text);
-                return Ok(outcome.into());
+                return refuse(text);
             }
             several => {
                 let list: Vec<String> = several.iter().map(|id| format!("#{id}")).collect();
-                outcome.direct(
-                    &user.id,
-                    format!(
-                        "You are in several games ({}). Put the game's number first, like `#{} {}`.",
-                        list.join(", "),
-                        several[0],
-                        quote(text)
-                    ),
-                );
-                return Ok(outcome.into());
+                return refuse(format!(
+                    "You are in several games ({}). Put the game's number first, like `#{} {}`.",
+                    list.join(", "),
+                    several[0],
+                    quote(text)
+                ));
             }
         };
         let found = match only {
@@ -319,16 +411,11 @@ impl Service {
         };
         let game = match found {
             Ok(Some(game)) => game,
-            Ok(None) => {
-                outcome.direct(&user.id, format!("There is no game #{id}."));
-                return Ok(outcome.into());
-            }
+            Ok(None) => return refuse(format!("There is no game #{id}.")),
             Err(StoreError::Corrupt { what, reason }) => {
-                outcome.direct(
-                    &user.id,
-                    format!("The saved {what} is unreadable ({reason}); nothing was changed."),
-                );
-                return Ok(outcome.into());
+                return refuse(format!(
+                    "The saved {what} is unreadable ({reason}); nothing was changed."
+                ))
             }
             Err(error) => return Err(error),
         };
@@ -336,7 +423,7 @@ impl Service {
             user: user.clone(),
             command: dm.command,
         };
-        self.apply_input(tx, Some(game.record), input, now).await
+        self.apply_input(tx, Some(game.record), input, at).await
     }
 
     /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
@@ -346,19 +433,22 @@ impl Service {
         tx: &mut Tx,
         record: Option<GameRecord>,
         input: Input,
-        now: DateTime<Utc>,
+        at: At,
     ) -> Result<Handled, StoreError> {
         let new_id = match record {
             Some(_) => 0,
             None => tx.next_game_id().await?,
         };
-        let env = Env::new(&self.catalogue, &self.defaults, now);
+        let env = Env::new(&self.catalogue, &self.defaults, at.now).sent_at(at.sent);
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), &input, new_id, &env)
         };
         let mut outcome = applied.outcome;
-        if let Some(game) = applied.record.as_ref().or(record.as_ref()) {
+        // A refusal only says why: the buttons of the game's choices stay on the posts
+        // they belong to.
+        if let (Some(game), false) = (applied.record.as_ref().or(record.as_ref()), outcome.refused)
+        {
             self.add_cards(tx, &mut outcome, game).await?;
         }
         let change = match applied.record {
@@ -517,7 +607,7 @@ impl Service {
                     Input::Reminder
                 };
                 let handled = self
-                    .apply_input(&mut tx, Some(game.record), input, now)
+                    .apply_input(&mut tx, Some(game.record), input, At { now, sent: None })
                     .await?;
                 let changed = !handled.outcome.events.is_empty();
                 write(&mut tx, &handled, now).await?;

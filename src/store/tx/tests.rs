@@ -3,7 +3,7 @@
 use super::*;
 use crate::config;
 use crate::store::{Store, StoreSettings};
-use crate::table::{Catalogue, Inbound, Service, User};
+use crate::table::{Catalogue, Envelope, Inbound, Service, User};
 
 async fn table_with_one_game() -> Service {
     let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
@@ -20,7 +20,10 @@ async fn table_with_one_game() -> Service {
         admin: false,
         text: "!new tag seed=1".to_string(),
     };
-    service.handle("m1", &new, Utc::now()).await.unwrap();
+    service
+        .handle(&Envelope::id("m1"), &new, Utc::now())
+        .await
+        .unwrap();
     service
 }
 

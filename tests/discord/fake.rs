@@ -1,20 +1,22 @@
 //! A Discord-compatible server on 127.0.0.1 for end-to-end tests: the gateway (HELLO,
 //! IDENTIFY, READY, heartbeats, RESUME, dispatches pushed by the test) and the REST routes
-//! the bot uses (current user, gateway discovery, messages with files, DM channels,
-//! interaction responses, application commands). It records what the bot posts.
+//! the bot uses (current user, gateway discovery, messages with files and nonces, channel
+//! history, message deletion, DM channels, interaction responses, application commands). It
+//! keeps every channel's history (what users said, whether the bot was connected or not, and
+//! what the bot posted) and records what the bot did.
 
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::extract::{FromRequest, Multipart, Path, Query, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// The bot's token the fake accepts.
@@ -27,10 +29,14 @@ pub const APP_ID: u64 = 901;
 pub const GUILD: u64 = 800;
 /// DM channels are the user's id plus this.
 pub const DM_BASE: u64 = 1_000_000;
+/// Discord's epoch (2015-01-01) in Unix milliseconds.
+const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 
 /// One message the bot created.
 #[derive(Clone)]
 pub struct Posted {
+    /// Its id.
+    pub id: u64,
     /// The channel it went to.
     pub channel: u64,
     /// The user, when the channel is a DM channel.
@@ -43,6 +49,8 @@ pub struct Posted {
     pub components: Vec<Value>,
     /// Attached files: name and bytes.
     pub files: Vec<(String, Vec<u8>)>,
+    /// The nonce it was sent with.
+    pub nonce: Option<String>,
 }
 
 impl std::fmt::Debug for Posted {
@@ -108,24 +116,77 @@ pub struct Callback {
     pub ephemeral: bool,
     /// Autocompletion choices offered: (name, value).
     pub choices: Vec<(String, String)>,
+    /// The component rows, as sent.
+    pub components: Vec<Value>,
 }
 
 #[derive(Default)]
 struct Inner {
     posts: Mutex<Vec<Posted>>,
+    /// Every channel's messages, oldest first, as Discord's JSON.
+    history: Mutex<BTreeMap<u64, Vec<Value>>>,
+    /// Messages the bot posted with `enforce_nonce`, by channel and nonce.
+    nonces: Mutex<HashMap<(u64, String), Value>>,
+    /// How many posts repeated a nonce and were answered with the message already made.
+    deduplicated: AtomicUsize,
     callbacks: Mutex<Vec<Callback>>,
-    commands: Mutex<Vec<String>>,
+    /// Interaction callbacks refused because the interaction was answered already (40060).
+    late_callbacks: AtomicUsize,
+    /// The slash commands as the bot last registered them (options, types, required flags).
+    commands: Mutex<Vec<Value>>,
     closed_dms: Mutex<HashSet<u64>>,
     forbidden: Mutex<HashSet<u64>>,
+    /// Whether the bot lacks Manage Messages (deleting others' messages is refused).
+    no_manage_messages: AtomicBool,
+    deleted: Mutex<Vec<u64>>,
     gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
     fail_next: AtomicUsize,
     fail_status: AtomicU16,
+    /// The `retry_after` of refused posts, in milliseconds.
+    retry_after_ms: AtomicU64,
+    /// When each message post was attempted, refused ones included.
+    post_attempts: Mutex<Vec<Instant>>,
+    /// Posts to accept and then never answer (the bot dies waiting).
+    stall_next: AtomicUsize,
+    /// While set, an IDENTIFY gets no READY: the bot waits without a session.
+    hold_sessions: AtomicBool,
     refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
     seq: AtomicU64,
-    next_id: AtomicU64,
+    last_id: AtomicU64,
     addr: Mutex<String>,
+}
+
+impl Inner {
+    /// A new snowflake: the current time in its high bits, always larger than the last one.
+    fn snowflake(&self) -> u64 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as u64;
+        let fresh = (now - DISCORD_EPOCH_MS) << 22;
+        let mut last = self.last_id.load(Ordering::SeqCst);
+        loop {
+            let next = fresh.max(last + 1);
+            match self
+                .last_id
+                .compare_exchange(last, next, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => return next,
+                Err(seen) => last = seen,
+            }
+        }
+    }
+
+    fn remember(&self, channel: u64, message: Value) {
+        self.history
+            .lock()
+            .unwrap()
+            .entry(channel)
+            .or_default()
+            .push(message);
+    }
 }
 
 /// The running fake server.
@@ -141,10 +202,7 @@ impl FakeDiscord {
     pub async fn start() -> FakeDiscord {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let inner = Arc::new(Inner {
-            next_id: AtomicU64::new(5_000_000),
-            ..Default::default()
-        });
+        let inner = Arc::new(Inner::default());
         *inner.addr.lock().unwrap() = addr.to_string();
         let app = Router::new()
             .route("/gateway", get(gateway_socket))
@@ -152,7 +210,14 @@ impl FakeDiscord {
             .route("/api/v10/gateway/bot", get(gateway_url))
             .route("/api/v10/users/@me", get(current_user))
             .route("/api/v10/users/@me/channels", post(dm_channel))
-            .route("/api/v10/channels/:channel/messages", post(create_message))
+            .route(
+                "/api/v10/channels/:channel/messages",
+                post(create_message).get(channel_history),
+            )
+            .route(
+                "/api/v10/channels/:channel/messages/:message",
+                delete(delete_message),
+            )
             .route(
                 "/api/v10/interactions/:id/:token/callback",
                 post(interaction_callback),
@@ -172,7 +237,7 @@ impl FakeDiscord {
         }
     }
 
-    /// Everything the bot posted so far.
+    /// Everything the bot posted so far (and Discord kept: deleted posts stay listed).
     pub fn posts(&self) -> Vec<Posted> {
         self.inner.posts.lock().unwrap().clone()
     }
@@ -182,9 +247,32 @@ impl FakeDiscord {
         self.inner.callbacks.lock().unwrap().clone()
     }
 
-    /// The slash commands registered.
+    /// How many interaction responses came for an interaction answered already.
+    pub fn late_callbacks(&self) -> usize {
+        self.inner.late_callbacks.load(Ordering::SeqCst)
+    }
+
+    /// The names of the slash commands registered.
     pub fn commands(&self) -> Vec<String> {
-        self.inner.commands.lock().unwrap().clone()
+        self.inner
+            .commands
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap_or("").to_string())
+            .collect()
+    }
+
+    /// The registered definition of slash command `name`.
+    pub fn command_definition(&self, name: &str) -> Value {
+        self.inner
+            .commands
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .cloned()
+            .unwrap_or(Value::Null)
     }
 
     /// How many IDENTIFY and RESUME the gateway received.
@@ -200,11 +288,40 @@ impl FakeDiscord {
         self.inner.refused.load(Ordering::SeqCst)
     }
 
+    /// How many posts repeated a nonce and got the message already made.
+    pub fn deduplicated(&self) -> usize {
+        self.inner.deduplicated.load(Ordering::SeqCst)
+    }
+
+    /// When each message post was attempted (refused ones included), in order.
+    pub fn post_attempts(&self) -> Vec<Instant> {
+        self.inner.post_attempts.lock().unwrap().clone()
+    }
+
+    /// The ids of the messages the bot deleted.
+    pub fn deleted(&self) -> Vec<u64> {
+        self.inner.deleted.lock().unwrap().clone()
+    }
+
     /// The next `n` message posts are refused with HTTP `status`: 429 (rate limited, with a
-    /// retry-after of 0.1 s) or a server error such as 502.
+    /// retry-after of 0.1 s unless [`FakeDiscord::retry_after`] says otherwise) or a server
+    /// error such as 502.
     pub fn fail_next_posts(&self, n: usize, status: u16) {
         self.inner.fail_status.store(status, Ordering::SeqCst);
         self.inner.fail_next.store(n, Ordering::SeqCst);
+    }
+
+    /// The wait a refused post's 429 names, in its body and its headers.
+    pub fn retry_after(&self, wait: Duration) {
+        self.inner
+            .retry_after_ms
+            .store(wait.as_millis() as u64, Ordering::SeqCst);
+    }
+
+    /// The next message post is created but never answered, as if the bot died before
+    /// Discord's answer reached it.
+    pub fn stall_next_post(&self) {
+        self.inner.stall_next.store(1, Ordering::SeqCst);
     }
 
     /// Messages to this user's DM channel are refused with Discord error 50007.
@@ -217,26 +334,48 @@ impl FakeDiscord {
         self.inner.forbidden.lock().unwrap().insert(channel);
     }
 
-    /// A new snowflake.
+    /// The bot lacks Manage Messages: deleting a user's message is refused (50013).
+    pub fn deny_manage_messages(&self) {
+        self.inner.no_manage_messages.store(true, Ordering::SeqCst);
+    }
+
+    /// A new snowflake (its time is now).
     pub fn id(&self) -> u64 {
-        self.inner.next_id.fetch_add(1, Ordering::SeqCst)
+        self.inner.snowflake()
+    }
+
+    /// Whether the bot holds a gateway session.
+    pub fn connected(&self) -> bool {
+        self.inner.gateway.lock().unwrap().is_some()
     }
 
     /// Waits until the bot's gateway session is ready (after IDENTIFY or RESUME).
     pub async fn wait_ready(&self) {
         self.wait("the gateway session", || {
-            self.inner.gateway.lock().unwrap().is_some() && !self.commands().is_empty()
+            self.connected() && !self.commands().is_empty()
         })
         .await;
     }
 
+    /// Waits until the bot's gateway session has ended.
+    pub async fn wait_disconnected(&self) {
+        self.wait("the gateway session to end", || !self.connected())
+            .await;
+    }
+
     /// Waits (up to 20 s) for `done`, failing the test with `what` otherwise.
     pub async fn wait(&self, what: &str, done: impl Fn() -> bool) {
-        for _ in 0..400 {
+        self.wait_for(what, Duration::from_secs(20), done).await;
+    }
+
+    /// Waits up to `limit` for `done`, failing the test with `what` otherwise.
+    pub async fn wait_for(&self, what: &str, limit: Duration, done: impl Fn() -> bool) {
+        let until = Instant::now() + limit;
+        while Instant::now() < until {
             if done() {
                 return;
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         panic!("timed out waiting for {what}; posts: {:#?}", self.posts());
     }
@@ -261,16 +400,28 @@ impl FakeDiscord {
             .unwrap()
     }
 
-    /// Sends a dispatch event over the current gateway session.
+    /// Sends a dispatch event over the current gateway session (nothing when the bot is not
+    /// connected: Discord does not keep events for a session that is gone).
     pub fn dispatch(&self, event: &str, data: Value) {
         let seq = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
         let payload = json!({"op": 0, "t": event, "s": seq, "d": data});
-        let gateway = self.inner.gateway.lock().unwrap();
-        gateway
-            .as_ref()
-            .expect("no gateway session")
-            .send(payload.to_string())
-            .unwrap();
+        if let Some(gateway) = self.inner.gateway.lock().unwrap().as_ref() {
+            let _ = gateway.send(payload.to_string());
+        }
+    }
+
+    /// Ends the bot's session for good (opcode 9, not resumable): the bot must IDENTIFY
+    /// anew, and Discord keeps nothing of what happened meanwhile.
+    pub fn invalidate_session(&self) {
+        let gateway = self.inner.gateway.lock().unwrap().take();
+        if let Some(gateway) = gateway {
+            let _ = gateway.send(json!({"op": 9, "d": false}).to_string());
+        }
+    }
+
+    /// While `hold` is set, a new session is not granted (IDENTIFY gets no READY yet).
+    pub fn hold_sessions(&self, hold: bool) {
+        self.inner.hold_sessions.store(hold, Ordering::SeqCst);
     }
 
     /// Asks the bot to reconnect (opcode 7), as Discord does before moving a session.
@@ -293,11 +444,25 @@ impl FakeDiscord {
         message
     }
 
-    /// Posts a message as `user` (the gateway's MESSAGE_CREATE) and returns its id.
+    /// Posts a message as `user` in `channel` (a DM to the bot when `None`): it goes into the
+    /// channel's history and, when the bot is connected, to the bot as MESSAGE_CREATE.
+    /// Returns its id.
     pub fn say(&self, user: (u64, &str), channel: Option<u64>, text: &str) -> u64 {
         let id = self.id();
-        self.dispatch("MESSAGE_CREATE", self.message(id, user, channel, text));
+        let message = self.message(id, user, channel, text);
+        self.send_message(message);
         id
+    }
+
+    /// Puts `message` (a MESSAGE_CREATE payload) into its channel's history and dispatches it.
+    pub fn send_message(&self, message: Value) {
+        let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();
+        let mut kept = message.clone();
+        // The REST history has no guild_id or member: only gateway events carry them.
+        kept.as_object_mut().unwrap().remove("guild_id");
+        kept.as_object_mut().unwrap().remove("member");
+        self.inner.remember(channel, kept);
+        self.dispatch("MESSAGE_CREATE", message);
     }
 
     /// Runs a slash command as `user` in `channel` with string options; returns the
@@ -313,25 +478,59 @@ impl FakeDiscord {
             .iter()
             .map(|(name, value)| json!({"name": name, "type": 3, "value": value}))
             .collect();
-        self.slash_with(user, channel, name, options)
+        self.slash_with(user, channel, name, options, json!({}))
     }
 
-    /// Like [`FakeDiscord::slash`] with the options as Discord sends them (any type and
-    /// value, as a client that disagrees with the registered command would send them).
+    /// Runs a slash command whose options are users (Discord's user option), as `user`.
+    pub fn slash_users(
+        &self,
+        user: (u64, &str),
+        channel: u64,
+        name: &str,
+        options: &[(&str, (u64, &str))],
+    ) -> u64 {
+        let values: Vec<Value> = options
+            .iter()
+            .map(|(name, who)| json!({"name": name, "type": 6, "value": who.0.to_string()}))
+            .collect();
+        let users: serde_json::Map<String, Value> = options
+            .iter()
+            .map(|(_, who)| (who.0.to_string(), user_json(who.0, who.1, false)))
+            .collect();
+        self.slash_with(user, channel, name, values, json!({"users": users}))
+    }
+
+    /// A slash command with the options (and resolved objects) as Discord sends them (any
+    /// type and value, as a client that disagrees with the registered command would send
+    /// them).
     pub fn slash_with(
         &self,
         user: (u64, &str),
         channel: u64,
         name: &str,
         options: Vec<Value>,
+        resolved: Value,
     ) -> u64 {
+        let interaction = self.slash_payload(user, channel, name, options, resolved);
+        let id = interaction["id"].as_str().unwrap().parse().unwrap();
+        self.dispatch("INTERACTION_CREATE", interaction);
+        id
+    }
+
+    /// The INTERACTION_CREATE payload of a slash command (to send twice, say).
+    pub fn slash_payload(
+        &self,
+        user: (u64, &str),
+        channel: u64,
+        name: &str,
+        options: Vec<Value>,
+        resolved: Value,
+    ) -> Value {
         let id = self.id();
         let mut interaction = self.interaction_base(id, user, channel);
         interaction["type"] = json!(2);
-        interaction["data"] =
-            json!({"id": self.id().to_string(), "name": name, "type": 1, "options": options});
-        self.dispatch("INTERACTION_CREATE", interaction);
-        id
+        interaction["data"] = json!({"id": self.id().to_string(), "name": name, "type": 1, "options": options, "resolved": resolved});
+        interaction
     }
 
     /// Types `partial` into option `option` of slash command `name` as `user` (Discord asks
@@ -355,6 +554,14 @@ impl FakeDiscord {
 
     /// Presses a button of `post` (by custom id) as `user`; returns the interaction's id.
     pub fn press(&self, user: (u64, &str), post: &Posted, custom_id: &str) -> u64 {
+        let interaction = self.press_payload(user, post, custom_id);
+        let id = interaction["id"].as_str().unwrap().parse().unwrap();
+        self.dispatch("INTERACTION_CREATE", interaction);
+        id
+    }
+
+    /// The INTERACTION_CREATE payload of a button press (to send twice, say).
+    pub fn press_payload(&self, user: (u64, &str), post: &Posted, custom_id: &str) -> Value {
         let id = self.id();
         let mut interaction = self.interaction_base(id, user, post.channel);
         if post.dm_user.is_some() {
@@ -365,15 +572,14 @@ impl FakeDiscord {
         interaction["type"] = json!(3);
         interaction["data"] = json!({"custom_id": custom_id, "component_type": 2});
         let mut message = self.message(
-            self.id(),
+            post.id,
             (BOT_ID, "referee"),
             Some(post.channel),
             &post.content,
         );
         message["author"]["bot"] = json!(true);
         interaction["message"] = message;
-        self.dispatch("INTERACTION_CREATE", interaction);
-        id
+        interaction
     }
 
     fn interaction_base(&self, id: u64, user: (u64, &str), channel: u64) -> Value {
@@ -407,13 +613,37 @@ fn user_json(id: u64, name: &str, bot: bool) -> Value {
     json!({"id": id.to_string(), "username": name, "discriminator": "0", "global_name": name, "avatar": null, "bot": bot})
 }
 
+/// The creation time of a snowflake, as Discord writes message timestamps.
+fn timestamp(id: u64) -> String {
+    let millis = (id >> 22) + DISCORD_EPOCH_MS;
+    let seconds = millis / 1000;
+    let (days, rest) = (seconds / 86_400, seconds % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}000+00:00",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        millis % 1000
+    )
+}
+
 fn message_json(id: u64, channel: u64, author: Value, content: &str) -> Value {
     json!({
         "id": id.to_string(),
         "channel_id": channel.to_string(),
         "author": author,
         "content": content,
-        "timestamp": "2026-01-01T00:00:00.000000+00:00",
+        "timestamp": timestamp(id),
         "edited_timestamp": null,
         "tts": false,
         "mention_everyone": false,
@@ -465,11 +695,54 @@ async fn dm_channel(Json(body): Json<Value>) -> Json<Value> {
     }))
 }
 
+/// GET messages: those after `after`, at most `limit`, newest first (as Discord answers).
+async fn channel_history(
+    State(inner): State<Arc<Inner>>,
+    Path(channel): Path<u64>,
+    Query(query): Query<HashMap<String, String>>,
+) -> Json<Value> {
+    let after: u64 = query.get("after").and_then(|a| a.parse().ok()).unwrap_or(0);
+    let limit: usize = query
+        .get("limit")
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(50)
+        .min(100);
+    let history = inner.history.lock().unwrap();
+    let mut page: Vec<Value> = history
+        .get(&channel)
+        .map(|messages| {
+            messages
+                .iter()
+                .filter(|m| m["id"].as_str().unwrap().parse::<u64>().unwrap() > after)
+                .take(limit)
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    page.reverse();
+    Json(Value::Array(page))
+}
+
+async fn delete_message(
+    State(inner): State<Arc<Inner>>,
+    Path((channel, message)): Path<(u64, u64)>,
+) -> Response {
+    if inner.no_manage_messages.load(Ordering::SeqCst) {
+        return discord_error(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
+    }
+    if let Some(messages) = inner.history.lock().unwrap().get_mut(&channel) {
+        messages.retain(|m| m["id"].as_str() != Some(&message.to_string()));
+    }
+    inner.deleted.lock().unwrap().push(message);
+    StatusCode::NO_CONTENT.into_response()
+}
+
 async fn create_message(
     State(inner): State<Arc<Inner>>,
     Path(channel): Path<u64>,
     request: Request,
 ) -> Response {
+    inner.post_attempts.lock().unwrap().push(Instant::now());
     let dm_user = (channel >= DM_BASE).then(|| channel - DM_BASE);
     if let Some(user) = dm_user {
         if inner.closed_dms.lock().unwrap().contains(&user) {
@@ -492,10 +765,18 @@ async fn create_message(
         let status = StatusCode::from_u16(inner.fail_status.load(Ordering::SeqCst))
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         if status == StatusCode::TOO_MANY_REQUESTS {
+            let wait = match inner.retry_after_ms.load(Ordering::SeqCst) {
+                0 => 0.1,
+                ms => ms as f64 / 1000.0,
+            };
             return (
                 status,
-                [("retry-after", "0.1")],
-                Json(json!({"code": 0, "message": "You are being rate limited.", "retry_after": 0.1, "global": false})),
+                [
+                    ("retry-after", format!("{}", wait.ceil() as u64)),
+                    ("x-ratelimit-reset-after", format!("{wait:.3}")),
+                    ("x-ratelimit-scope", "user".to_string()),
+                ],
+                Json(json!({"code": 0, "message": "You are being rate limited.", "retry_after": wait, "global": false})),
             )
                 .into_response();
         }
@@ -526,8 +807,24 @@ async fn create_message(
         let bytes = Bytes::from_request(request, &()).await.unwrap();
         serde_json::from_slice(&bytes).unwrap()
     };
+    let nonce = payload["nonce"].as_str().map(str::to_string);
+    if let (Some(nonce), true) = (&nonce, payload["enforce_nonce"] == json!(true)) {
+        let made = inner
+            .nonces
+            .lock()
+            .unwrap()
+            .get(&(channel, nonce.clone()))
+            .cloned();
+        if let Some(made) = made {
+            inner.deduplicated.fetch_add(1, Ordering::SeqCst);
+            return Json(made).into_response();
+        }
+    }
     let content = payload["content"].as_str().unwrap_or("").to_string();
+    let id = inner.snowflake();
+    let message = message_json(id, channel, user_json(BOT_ID, "referee", true), &content);
     inner.posts.lock().unwrap().push(Posted {
+        id,
         channel,
         dm_user,
         content: content.clone(),
@@ -537,25 +834,43 @@ async fn create_message(
             .cloned()
             .unwrap_or_default(),
         files,
+        nonce: nonce.clone(),
     });
-    let id = inner.next_id.fetch_add(1, Ordering::SeqCst);
-    Json(message_json(
-        id,
-        channel,
-        user_json(BOT_ID, "referee", true),
-        &content,
-    ))
-    .into_response()
+    inner.remember(channel, message.clone());
+    if let (Some(nonce), true) = (nonce, payload["enforce_nonce"] == json!(true)) {
+        inner
+            .nonces
+            .lock()
+            .unwrap()
+            .insert((channel, nonce), message.clone());
+    }
+    if inner
+        .stall_next
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+        .is_ok()
+    {
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+    }
+    Json(message).into_response()
 }
 
 async fn interaction_callback(
     State(inner): State<Arc<Inner>>,
     Path((id, _token)): Path<(u64, String)>,
     body: Bytes,
-) -> StatusCode {
+) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let mut callbacks = inner.callbacks.lock().unwrap();
+    if callbacks.iter().any(|c| c.interaction == id) {
+        inner.late_callbacks.fetch_add(1, Ordering::SeqCst);
+        return discord_error(
+            StatusCode::BAD_REQUEST,
+            40060,
+            "Interaction has already been acknowledged.",
+        );
+    }
     let flags = body["data"]["flags"].as_u64().unwrap_or(0);
-    inner.callbacks.lock().unwrap().push(Callback {
+    callbacks.push(Callback {
         interaction: id,
         kind: body["type"].as_u64().unwrap_or(0),
         content: body["data"]["content"].as_str().unwrap_or("").to_string(),
@@ -572,19 +887,16 @@ async fn interaction_callback(
                 )
             })
             .collect(),
+        components: body["data"]["components"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
     });
-    StatusCode::NO_CONTENT
+    StatusCode::NO_CONTENT.into_response()
 }
 
 async fn set_commands(State(inner): State<Arc<Inner>>, Json(body): Json<Value>) -> Json<Value> {
-    let names: Vec<String> = body
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap_or("").to_string())
-        .collect();
-    *inner.commands.lock().unwrap() = names;
+    *inner.commands.lock().unwrap() = body.as_array().cloned().unwrap_or_default();
     Json(json!([]))
 }
 
@@ -592,17 +904,34 @@ async fn gateway_socket(ws: WebSocketUpgrade, State(inner): State<Arc<Inner>>) -
     ws.on_upgrade(move |socket| session(socket, inner))
 }
 
-async fn session(mut socket: WebSocket, inner: Arc<Inner>) {
+async fn session(socket: WebSocket, inner: Arc<Inner>) {
+    let (tx, rx) = mpsc::unbounded_channel::<String>();
+    run_session(socket, &inner, &tx, rx).await;
+    // The session is gone: events for it go nowhere (Discord does not keep them).
+    let mut gateway = inner.gateway.lock().unwrap();
+    if gateway
+        .as_ref()
+        .is_some_and(|current| current.same_channel(&tx))
+    {
+        *gateway = None;
+    }
+}
+
+async fn run_session(
+    mut socket: WebSocket,
+    inner: &Inner,
+    tx: &mpsc::UnboundedSender<String>,
+    mut rx: mpsc::UnboundedReceiver<String>,
+) {
     let hello = json!({"op": 10, "d": {"heartbeat_interval": 41250}});
     if socket.send(Message::Text(hello.to_string())).await.is_err() {
         return;
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     loop {
         tokio::select! {
             outgoing = rx.recv() => match outgoing {
                 Some(text) => {
-                    let reconnect = text.contains("\"op\":7");
+                    let reconnect = text.contains("\"op\":7") || text.contains("\"op\":9");
                     if socket.send(Message::Text(text)).await.is_err() || reconnect {
                         let _ = socket.close().await;
                         return;
@@ -622,6 +951,9 @@ async fn session(mut socket: WebSocket, inner: Arc<Inner>) {
                 let reply = match payload["op"].as_u64() {
                     Some(1) => Some(json!({"op": 11, "d": null})),
                     Some(2) => {
+                        while inner.hold_sessions.load(Ordering::SeqCst) {
+                            tokio::time::sleep(Duration::from_millis(20)).await;
+                        }
                         inner.identifies.fetch_add(1, Ordering::SeqCst);
                         let addr = inner.addr.lock().unwrap().clone();
                         let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;

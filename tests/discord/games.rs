@@ -1,0 +1,239 @@
+//! Each of the five games played from `!new` to its final standings on Discord by typed
+//! commands only (the transcripts in `tests/transcripts/`, typed by their players line by
+//! line), and Parcheesi and Carcassonne once more mixing typed commands, `/play` and
+//! buttons. The standings posted must be those the console gives for the same transcript,
+//! and every game must replay from its log.
+
+use crate::bot::{typed_line, Bot, Db, Typed, Users};
+use crate::fake::{FakeDiscord, Posted};
+use crate::{in_channel, CHANNEL};
+use std::process::Command;
+
+/// How a channel line reaches the bot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Way {
+    /// Typed as written.
+    Typed,
+    /// As `/play <action>` (game actions) or the slash command of the same name.
+    Slash,
+    /// By pressing the button offering it, where a post offers one; else typed.
+    Button,
+}
+
+/// The table's own words: everything else typed in the channel is a game action.
+const TABLE_WORDS: &[&str] = &[
+    "games", "help", "new", "join", "leave", "start", "board", "status", "log", "resolve",
+    "deadline", "kick", "replace", "pause", "resume", "end",
+];
+
+/// What the console's `referee script` says for `transcript`: the final ranking, and how
+/// many commands it did not know.
+fn on_the_console(transcript: &str) -> (Vec<String>, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("transcript.txt");
+    std::fs::write(&file, transcript).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("script")
+        .arg(&file)
+        .arg("--pictures")
+        .arg(dir.path().join("pictures"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let out = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<String> = out
+        .lines()
+        .map(|line| {
+            line.split_once(" <- ")
+                .map_or("", |(_, text)| text)
+                .to_string()
+        })
+        .collect();
+    let unknown = lines
+        .iter()
+        .filter(|l| l.contains("There is no command"))
+        .count();
+    (ranking_in(&lines.join("\n")), unknown)
+}
+
+/// The places listed after "Final ranking:" in `text`.
+fn ranking_in(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|line| !line.starts_with("Final ranking:"))
+        .skip(1)
+        .take_while(|line| {
+            line.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// The last post in the game channel with a button labelled `label`.
+fn button_for(fake: &FakeDiscord, label: &str) -> Option<(Posted, String)> {
+    fake.posts()
+        .into_iter()
+        .rev()
+        .filter(in_channel)
+        .find_map(|post| {
+            let id = post
+                .buttons()
+                .into_iter()
+                .find(|(_, l)| l == label)
+                .map(|(id, _)| id)?;
+            Some((post, id))
+        })
+}
+
+/// Plays `transcript` on Discord, each channel line by the way `way` picks for it, waiting
+/// for each line to be applied and answered. Returns the final ranking posted.
+async fn play(
+    fake: &FakeDiscord,
+    db: &mut Db,
+    transcript: &str,
+    way: impl Fn(usize, &str) -> Way,
+) -> Vec<String> {
+    let mut users = Users::default();
+    for (number, line) in transcript.lines().enumerate() {
+        let id = match typed_line(line) {
+            None => continue,
+            Some(Typed::Direct(name, text)) => fake.say(users.get(name), None, text),
+            Some(Typed::Channel(name, text)) => {
+                let user = users.get(name);
+                let words = text.trim_start_matches('!');
+                let verb = words.split_whitespace().next().unwrap_or_default();
+                let action = !TABLE_WORDS.contains(&verb);
+                match way(number, verb) {
+                    Way::Slash if words == "join" => fake.slash(user, CHANNEL, "join", &[]),
+                    Way::Slash if action => fake.slash(user, CHANNEL, "play", &[("action", words)]),
+                    Way::Button if words == "join" || action => {
+                        let label = if action { words } else { "Join" };
+                        match button_for(fake, label) {
+                            Some((post, button)) => fake.press(user, &post, &button),
+                            None => fake.say(user, Some(CHANNEL), text),
+                        }
+                    }
+                    _ => fake.say(user, Some(CHANNEL), text),
+                }
+            }
+        };
+        db.settled(fake, id).await;
+    }
+    let end = fake
+        .wait_post("the final ranking", |p| {
+            in_channel(p) && p.text().contains("Final ranking:")
+        })
+        .await;
+    ranking_in(&end.text())
+}
+
+/// Plays a transcript on a fresh bot by `way`, checks the standings against the console's
+/// and the replay, and returns the posts.
+async fn game(transcript: &str, way: impl Fn(usize, &str) -> Way) -> Vec<Posted> {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let ranking = play(&fake, &mut db, transcript, way).await;
+    let (console, unknown) = on_the_console(transcript);
+    assert!(ranking.len() >= 2, "{ranking:?}");
+    assert_eq!(ranking, console);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+    // Every game word typed on Discord was understood as on the console (the Parcheesi
+    // transcript tries one unknown word on purpose; by `/play` it is refused privately).
+    let posts = fake.posts();
+    let refusals: Vec<String> = posts
+        .iter()
+        .map(|p| p.content.clone())
+        .chain(fake.callbacks().into_iter().map(|c| c.content))
+        .filter(|text| text.contains("There is no command"))
+        .collect();
+    assert_eq!(refusals.len(), unknown, "{refusals:#?}");
+    posts
+}
+
+fn typed(_: usize, _: &str) -> Way {
+    Way::Typed
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tag_typed_to_the_end() {
+    let posts = game(include_str!("../transcripts/tag_3p_seed7.txt"), typed).await;
+    let last = posts
+        .iter()
+        .rfind(|p| in_channel(p) && p.text().contains("Final ranking"))
+        .unwrap();
+    assert!(
+        last.text()
+            .contains("**Game over.** Master-of-games points: bob (B) 3"),
+        "{last:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn circuit_typed_to_the_end() {
+    let posts = game(include_str!("../transcripts/circuit_3p_seed11.txt"), typed).await;
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. ben\n2. cat\n3. ann")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parcheesi_typed_to_the_end() {
+    let posts = game(include_str!("../transcripts/parcheesi_2p_seed7.txt"), typed).await;
+    assert!(posts.iter().any(|p| in_channel(p)
+        && p.text()
+            .contains("red (bob) has all four pawns HOME and wins!")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn short_circuit_typed_to_the_end() {
+    let posts = game(
+        include_str!("../transcripts/short_circuit_2p_seed9.txt"),
+        typed,
+    )
+    .await;
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn carcassonne_typed_to_the_end() {
+    let posts = game(
+        include_str!("../transcripts/carcassonne_2p_seed3.txt"),
+        typed,
+    )
+    .await;
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+}
+
+/// Lines in turn typed, by slash command and by button.
+fn mixed(number: usize, _: &str) -> Way {
+    [Way::Typed, Way::Slash, Way::Button][number % 3]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parcheesi_mixing_typed_commands_play_and_buttons() {
+    let posts = game(include_str!("../transcripts/parcheesi_2p_seed7.txt"), mixed).await;
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. alice")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn carcassonne_mixing_typed_commands_play_and_buttons() {
+    let posts = game(
+        include_str!("../transcripts/carcassonne_2p_seed3.txt"),
+        mixed,
+    )
+    .await;
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+}

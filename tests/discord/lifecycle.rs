@@ -1,0 +1,248 @@
+//! The bot's life: starting (or not) with its token, stopping on SIGTERM, a gateway that
+//! reconnects, a crash and a restart with messages sent meanwhile, a post that reached
+//! Discord just before the crash, a session lost while deadlines went on.
+
+use crate::bot::{Bot, Db, Settings};
+use crate::fake::{FakeDiscord, TOKEN};
+use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
+use std::process::Command;
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rejected_token_ends_with_one_sentence() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["run", "--db"])
+        .arg(dir.path().join("referee.db"))
+        .env("DISCORD_TOKEN", "wrong")
+        .env("REFEREE_DISCORD_API_URL", &fake.url)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("rejected the bot token"), "{stderr}");
+    assert_ne!(TOKEN, "wrong");
+}
+
+#[test]
+fn run_without_a_token_ends_with_one_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["run", "--db"])
+        .arg(dir.path().join("referee.db"))
+        .env_remove("DISCORD_TOKEN")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.trim(),
+        "referee: DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    // A refused post would wait an hour for its retry: only the shutdown flush can send it.
+    let bot = Bot::start_with(
+        &fake,
+        &dir.path().join("referee.db"),
+        Settings {
+            retry: "1h",
+            attempts: 8,
+        },
+    );
+    fake.wait_ready().await;
+    fake.fail_next_posts(1, 502);
+    fake.say(ALICE, Some(CHANNEL), "!games");
+    fake.wait("the refused post", || fake.refused() == 1).await;
+    assert!(fake.posts().is_empty());
+    bot.stop();
+    let posts = fake.posts();
+    assert_eq!(posts.len(), 1, "{posts:#?}");
+    assert!(posts[0].content.starts_with("Games"), "{posts:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    let welcomes = count(&fake, dm_to(ALICE));
+    let bid = fake.message(fake.id(), ALICE, None, "bid 5");
+    fake.send_message(bid.clone());
+    fake.wait("alice's receipt", || count(&fake, dm_to(ALICE)) > welcomes)
+        .await;
+    let receipts = count(&fake, dm_to(ALICE));
+
+    fake.ask_reconnect();
+    fake.wait("a new gateway session", || {
+        let (identifies, resumes) = fake.sessions();
+        identifies + resumes >= 2
+    })
+    .await;
+    fake.wait_ready().await;
+    assert_eq!(fake.sessions(), (1, 1), "one IDENTIFY, then a RESUME");
+    // Discord replays the bid after the reconnect: it is not applied again.
+    fake.dispatch("MESSAGE_CREATE", bid);
+    let bob_before = count(&fake, dm_to(BOB));
+    fake.say(BOB, None, "bid 3");
+    fake.wait("bob's receipt", || count(&fake, dm_to(BOB)) > bob_before)
+        .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(count(&fake, dm_to(ALICE)), receipts, "{:#?}", fake.posts());
+    // The game goes on: the last bid resolves the round in the channel.
+    let before = count(&fake, in_channel);
+    fake.say(CAROL, None, "bid 4");
+    fake.wait("the bid round's result", || {
+        count(&fake, in_channel) > before
+    })
+    .await;
+    bot.stop();
+    assert_eq!(Db::at(&path).replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_restart() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    let bid = fake.say(ALICE, None, "bid 5");
+    db.settled(&fake, bid).await;
+    let alice_before = count(&fake, dm_to(ALICE));
+
+    bot.kill();
+    fake.wait_disconnected().await;
+    // While the bot is down: bob's secret bid by DM, then carol asks for the status.
+    fake.say(BOB, None, "bid 3");
+    let status = fake.say(CAROL, Some(CHANNEL), "!status");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, status).await;
+    // Bob's bid was applied and receipted; then the status (answered after it) counts it.
+    let receipt = fake
+        .wait_post("bob's receipt", |p| {
+            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
+        })
+        .await;
+    assert!(receipt.content.starts_with("Game #1:"), "{receipt:?}");
+    let answer = fake
+        .wait_post("the status", |p| {
+            in_channel(p) && p.content.starts_with("Game #1 (tag)")
+        })
+        .await;
+    assert!(answer.content.contains("(2 of 3 in)"), "{answer:?}");
+    // Nothing was applied twice: alice got no second receipt.
+    assert_eq!(count(&fake, dm_to(ALICE)), alice_before);
+    // The round still resolves as usual with carol's bid.
+    let last = fake.say(CAROL, None, "bid 4");
+    db.settled(&fake, last).await;
+    let resolved = fake
+        .wait_post("the bids", |p| {
+            in_channel(p) && p.text().contains("Orders for bids")
+        })
+        .await;
+    assert!(resolved.text().contains("bob: `bid 3`"), "{resolved:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let opened = fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    db.settled(&fake, opened).await;
+
+    // Discord creates the post but its answer never reaches the bot, which dies waiting.
+    fake.stall_next_post();
+    fake.say(ALICE, Some(CHANNEL), "!games");
+    fake.wait_post("the list of games", |p| p.content.starts_with("Games"))
+        .await;
+    bot.kill();
+    fake.wait_disconnected().await;
+
+    // After the restart the post is sent again with the same nonce: Discord hands back the
+    // message it has, and the channel holds it once.
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.wait("the retried post", || fake.deduplicated() == 1)
+        .await;
+    let ping = fake.say(ALICE, Some(CHANNEL), "!status");
+    db.settled(&fake, ping).await;
+    assert_eq!(count(&fake, |p| p.content.starts_with("Games")), 1);
+    let nonce = fake
+        .posts()
+        .into_iter()
+        .find(|p| p.content.starts_with("Games"))
+        .and_then(|p| p.nonce)
+        .unwrap();
+    assert!(nonce.len() <= 25, "{nonce}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_order_read_back_after_its_round_resolved_is_refused_as_late() {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7 deadline=3s");
+    for player in [ALICE, BOB, CAROL] {
+        fake.say(player, Some(CHANNEL), "!join");
+    }
+    let start = fake.say(ALICE, Some(CHANNEL), "!start");
+    db.settled(&fake, start).await;
+
+    // The session is lost and Discord keeps the bot waiting for a new one; meanwhile bob
+    // bids, and the bids' deadline passes and fires without it.
+    fake.hold_sessions(true);
+    fake.invalidate_session();
+    fake.wait_disconnected().await;
+    fake.say(BOB, None, "bid 3");
+    let resolved = fake
+        .wait_post("the bids resolved", |p| {
+            in_channel(p) && p.text().contains("Orders for bids (the deadline passed)")
+        })
+        .await;
+    assert!(resolved.text().contains("bob: no order"), "{resolved:?}");
+
+    // The new session reads bob's bid back: it was meant for the round that is over.
+    fake.hold_sessions(false);
+    fake.wait_ready().await;
+    let late = fake
+        .wait_post("the refusal of the late bid", |p| {
+            dm_to(BOB)(p) && p.content.contains("was not taken")
+        })
+        .await;
+    assert!(
+        late.content
+            .starts_with("Game #1: your order `bid 3` was sent at "),
+        "{late:?}"
+    );
+    assert!(
+        late.content.contains(", before the current phase began ("),
+        "{late:?}"
+    );
+    assert_eq!(fake.sessions().0, 2, "a second IDENTIFY, not a RESUME");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}

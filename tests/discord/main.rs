@@ -1,0 +1,37 @@
+//! The real `referee run` binary against a Discord-compatible server on 127.0.0.1 (`fake`):
+//! what players see in channels, by DM and in interaction responses, when they type, press
+//! and use slash commands; what survives a crash and a restart; and that every game played
+//! here replays from its log.
+
+mod bot;
+mod commands;
+mod delivery;
+mod fake;
+mod games;
+mod lifecycle;
+
+use fake::Posted;
+
+/// The game channel of every test.
+pub const CHANNEL: u64 = 700;
+/// The players: alice is an admin (`discord.admins`).
+pub const ALICE: (u64, &str) = (101, "alice");
+pub const BOB: (u64, &str) = (102, "bob");
+pub const CAROL: (u64, &str) = (103, "carol");
+pub const DAVE: (u64, &str) = (104, "dave");
+pub const ERIN: (u64, &str) = (105, "erin");
+
+/// Whether a post went to the game channel.
+pub fn in_channel(post: &Posted) -> bool {
+    post.channel == CHANNEL
+}
+
+/// Whether a post went to `user` by DM.
+pub fn dm_to(user: (u64, &str)) -> impl Fn(&Posted) -> bool {
+    move |post| post.dm_user == Some(user.0)
+}
+
+/// How many posts match `pred`.
+pub fn count(fake: &fake::FakeDiscord, pred: impl Fn(&Posted) -> bool) -> usize {
+    fake.posts().iter().filter(|p| pred(p)).count()
+}
