@@ -52,6 +52,7 @@ struct RawDatabase {
     url: String,
     busy_timeout: String,
     synchronous: String,
+    keep_pictures: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -165,6 +166,7 @@ pub fn load(
                 .to_std()
                 .unwrap_or_default(),
             synchronous: raw.database.synchronous,
+            keep_pictures: duration("database.keep_pictures", &raw.database.keep_pictures)?,
         },
         table: TableDefaults {
             prefix: raw.table.prefix,

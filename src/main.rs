@@ -1,12 +1,12 @@
-//! The `referee` command: the Discord bot, the console table, the transcript runner, replay
-//! and export.
+//! The `referee` command: the Discord bot, the console table, the transcript runner, replay,
+//! export and the audit page.
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use referee::config::{self, Config};
 use referee::local::{Clock, Runner};
 use referee::store::Store;
-use referee::table::audit::{export, replay};
+use referee::table::audit::{audit_page, export, replay};
 use referee::table::{Catalogue, Service};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -66,6 +66,19 @@ enum Command {
     Solve {
         /// The position file.
         file: PathBuf,
+    },
+    /// Writes a game's audit page: one HTML file where the reader's browser checks the seed
+    /// against its commitment and re-derives every roll (only what is public while the game
+    /// runs).
+    Audit {
+        /// The game's number.
+        game: i64,
+        /// The SQLite file (default: the configured database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The HTML file to write.
+        #[arg(long)]
+        html: PathBuf,
     },
     /// Prints a game as JSON: the public view, or everything with --secret.
     Export {
@@ -255,8 +268,16 @@ async fn run(cli: Cli) -> Result<()> {
         }
         Command::Export { game, db, secret } => {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
-            let value = export(&service, game, secret).await?;
-            println!("{}", serde_json::to_string_pretty(&value)?);
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            export(&service, game, secret, &mut out).await?;
+        }
+        Command::Audit { game, db, html } => {
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
+            let page = audit_page(&service, game).await?;
+            std::fs::write(&html, page)
+                .with_context(|| format!("cannot write the audit page to {}", html.display()))?;
+            println!("game #{game}: the audit page is {}", html.display());
         }
     }
     Ok(())

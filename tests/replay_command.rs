@@ -186,3 +186,78 @@ fn a_missing_game_and_a_mistyped_path_are_named_and_nothing_is_created() {
         format!("referee: {} is not a referee database", text.display())
     );
 }
+
+#[tokio::test]
+async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
+    use referee::store::GameChange;
+    use referee::table::{EventBody, Input, LogEvent, LogVisibility};
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::file_url(dir.path());
+    let service = common::service(&url).await;
+    common::play_on(
+        &service,
+        include_str!("transcripts/tag_3p_seed7.txt"),
+        common::start_time(),
+        &[],
+    )
+    .await;
+    // A long game's log: 10,000 more events, each a line of a few hundred characters.
+    let store = service.store();
+    let record = store.game(1).await.unwrap().unwrap().record;
+    let events: Vec<LogEvent> = (0..10_000)
+        .map(|n| LogEvent {
+            round: 100 + n / 10,
+            visibility: LogVisibility::Public,
+            body: EventBody::Game(format!(
+                "event {n}: {}",
+                "the long story of a move ".repeat(12)
+            )),
+        })
+        .collect();
+    let mut tx = store.begin().await.unwrap();
+    let change = GameChange {
+        record: &record,
+        seats_changed: false,
+        input: Some(&Input::Reminder),
+        events: &events,
+    };
+    tx.write(Some(&change), &[], common::start_time())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    store.close().await;
+    let db = dir.path().join("referee.db");
+    let output = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(env!("CARGO_BIN_EXE_referee"))
+        .args(["export", "1", "--secret", "--db"])
+        .arg(&db)
+        .output()
+        .expect("GNU time (Debian's `time` package, which `bash .ci/run` installs)");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let exported: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let shown = exported["events"].as_array().unwrap();
+    assert!(shown.len() > 10_000, "{}", shown.len());
+    assert!(shown.last().unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("event 9999: "));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let peak_kb: u64 = stderr
+        .trim()
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        peak_kb < 50 * 1024,
+        "the export of {} bytes peaked at {peak_kb} KB",
+        output.stdout.len()
+    );
+}

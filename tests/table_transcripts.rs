@@ -420,3 +420,58 @@ async fn an_order_that_reaches_the_table_late_is_refused_with_when_it_was_sent()
     let report = replay(&service, 1).await.unwrap();
     assert!(report.matches(), "{:?}", report.differences);
 }
+
+#[tokio::test]
+async fn delivered_posts_lose_their_pictures_after_the_retention_period() {
+    let service = service("sqlite::memory:").await;
+    play_on(&service, SIGNUP, start_time(), &[]).await;
+    let store = service.store();
+    let last = store.last_outbox_id().await.unwrap();
+    let mut pictured = Vec::new();
+    for id in 1..=last {
+        let row = store.outbox_row(id).await.unwrap().unwrap();
+        if row.svg.is_some() {
+            pictured.push((id, row.body));
+        }
+    }
+    assert!(!pictured.is_empty(), "the start posts a board picture");
+    // Six days later (the default keeps pictures 7 days) they are still there...
+    play_on(&service, "clock +6d\n", start_time(), &[]).await;
+    let (id, body) = &pictured[0];
+    assert!(store.outbox_row(*id).await.unwrap().unwrap().svg.is_some());
+    // ...and once the week has passed, the text stays and the picture is gone.
+    play_on(&service, "clock +8d\n", start_time(), &[]).await;
+    for (id, body_then) in &pictured {
+        let row = store.outbox_row(*id).await.unwrap().unwrap();
+        assert_eq!(row.svg, None, "row {id}");
+        assert_eq!(&row.body, body_then);
+    }
+    assert!(!body.is_empty());
+}
+
+#[tokio::test]
+async fn the_audit_page_is_posted_once_the_game_is_over() {
+    let out = play(&transcript(
+        "bob #dice: !audit\nalice #dice: !end\nbob #dice: !audit\n",
+    ))
+    .await;
+    assert!(
+        out.contains("#dice <- bob: game #1 is still running; its audit page is posted once it is over. `!log` shows what is public now."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#dice <- Game #1: the audit page. Open it in a browser:"),
+        "{out}"
+    );
+    let file = out
+        .lines()
+        .find_map(|line| line.strip_prefix("#dice <- [file: "))
+        .and_then(|rest| rest.strip_suffix(']'))
+        .expect("the page is attached");
+    assert!(file.ends_with("game-1-audit.html"), "{file}");
+    let page = std::fs::read_to_string(file).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains(
+        "<code id=\"seed\">0700000000000000000000000000000000000000000000000000000000000000</code>"
+    ));
+}

@@ -29,6 +29,8 @@ pub enum ChannelCommand {
     Status,
     /// `!log [round]`.
     Log(Option<u64>),
+    /// `!audit`: the finished game's audit page, as a file.
+    Audit,
     /// GM: `!resolve`, resolve the current phase now.
     Resolve,
     /// GM: `!deadline <duration|time>`.

@@ -13,6 +13,7 @@ pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "board", usage: "board", about: "shows the board" },
     CommandHelp { name: "status", usage: "status", about: "shows the phase, who is awaited and the deadline" },
     CommandHelp { name: "log", usage: "log [round]", about: "shows the audit log of a round: every roll and resolution" },
+    CommandHelp { name: "audit", usage: "audit", about: "posts the finished game's audit page: an HTML file in which your browser checks the seed against its commitment and every roll against the seed" },
     CommandHelp { name: "resolve", usage: "resolve", about: "GM: resolves the current round or turn now (missing orders take the game's default)" },
     CommandHelp { name: "deadline", usage: "deadline <duration|time>", about: "GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC" },
     CommandHelp { name: "kick", usage: "kick @player", about: "GM: removes a player from the game" },

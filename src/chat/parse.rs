@@ -71,6 +71,7 @@ pub fn parse_channel(line: &str, prefix: &str) -> Result<Option<ChannelCommand>,
                 )),
             },
         },
+        "audit" => no_args(ChannelCommand::Audit),
         "resolve" => no_args(ChannelCommand::Resolve),
         "deadline" => parse_deadline(args, prefix).map(|spec| Some(ChannelCommand::Deadline(spec))),
         "kick" => match mentions(args).as_slice() {

@@ -1,6 +1,7 @@
 //! An outbox row as Discord messages: the text split to Discord's 2,000 characters, and for
 //! board posts an embed (title, one field per player, the deadline as a Discord timestamp)
-//! with the board's PNG attached and the row's buttons below.
+//! with the board's PNG attached and the row's buttons below; a row's file (the audit page)
+//! goes with its last message.
 
 use super::buttons::components;
 use super::rest::PICTURE;
@@ -97,12 +98,13 @@ fn cut_point(line: &str, room: usize) -> usize {
     }
 }
 
-/// One Discord message of an outbox row: the message, and the board picture to attach.
+/// One Discord message of an outbox row: the message, and the files to attach (the board's
+/// PNG as `board.png`, shown in the embed; the row's file).
 pub(super) struct Outgoing {
     /// Text, embed and buttons.
     pub message: serenity::CreateMessage,
-    /// The board's PNG, attached as `board.png` and shown in the embed.
-    pub picture: Option<Vec<u8>>,
+    /// The files.
+    pub files: Vec<serenity::CreateAttachment>,
 }
 
 /// The messages of one row, in order. `png` is the board picture, if the row has one and it
@@ -120,7 +122,7 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
         .into_iter()
         .map(|text| Outgoing {
             message: serenity::CreateMessage::new().content(text),
-            picture: None,
+            files: Vec::new(),
         })
         .collect();
     if rich {
@@ -138,13 +140,21 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
             let at = deadline.timestamp();
             embed = embed.field("Deadline", format!("<t:{at}:R> (<t:{at}:f>)"), false);
         }
-        if png.is_some() {
+        let mut files = Vec::new();
+        if let Some(png) = png {
             embed = embed.image(format!("attachment://{PICTURE}"));
+            files.push(serenity::CreateAttachment::bytes(png, PICTURE));
         }
         messages.push(Outgoing {
             message: serenity::CreateMessage::new().embed(embed),
-            picture: png,
+            files,
         });
+    }
+    if let (Some(file), Some(last)) = (&row.file, messages.last_mut()) {
+        last.files.push(serenity::CreateAttachment::bytes(
+            file.text.as_bytes().to_vec(),
+            file.name.clone(),
+        ));
     }
     if !card.buttons.is_empty() {
         if let Some(last) = messages.last_mut() {

@@ -161,15 +161,25 @@ pub(super) async fn submit(
     Ok(applied)
 }
 
+/// How often delivered posts older than the retention setting lose their pictures.
+const FORGET_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Fires due deadlines and reminders every `tick`, between inbound messages, once the first
 /// catch-up after start-up is done (an order sent while the bot was down is applied before
-/// the deadline it was sent for fires).
+/// the deadline it was sent for fires); and every hour drops the pictures of old posts.
 pub(super) async fn ticker(bot: Arc<Bot>, tick: std::time::Duration) {
     let mut interval = tokio::time::interval(tick.max(std::time::Duration::from_millis(100)));
+    let mut forgotten: Option<std::time::Instant> = None;
     loop {
         interval.tick().await;
         if !bot.caught_up.load(Ordering::SeqCst) {
             continue;
+        }
+        if forgotten.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
+            forgotten = Some(std::time::Instant::now());
+            if let Err(error) = bot.service.store().forget_old_pictures(Utc::now()).await {
+                warn!(%error, "old pictures could not be dropped");
+            }
         }
         let fired = {
             let _turn = bot.table.lock().await;

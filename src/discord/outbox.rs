@@ -201,7 +201,7 @@ async fn send(
         let nonce = serenity::Nonce::String(format!("{}-{}-{index}", bot.instance, row.id));
         let message = part.message.nonce(nonce).enforce_nonce(true);
         bot.rest
-            .post(http, channel, message, part.picture)
+            .post(http, channel, message, part.files)
             .await
             .map_err(Sent::Failed)?;
         let sent = i64::try_from(index + 1).unwrap_or(i64::MAX);

@@ -88,18 +88,14 @@ impl Rest {
         }
     }
 
-    /// Creates `message` in `channel`, with `picture` attached as the board's PNG.
+    /// Creates `message` in `channel`, with `files` attached.
     pub(super) async fn post(
         &self,
         http: &serenity::Http,
         channel: serenity::ChannelId,
         mut message: serenity::CreateMessage,
-        picture: Option<Vec<u8>>,
+        files: Vec<serenity::CreateAttachment>,
     ) -> Result<(), Failure> {
-        let files: Vec<serenity::CreateAttachment> = picture
-            .map(|png| serenity::CreateAttachment::bytes(png, PICTURE))
-            .into_iter()
-            .collect();
         for file in &files {
             message = message.add_file(file.clone());
         }

@@ -71,10 +71,13 @@ impl<W: Write> Runner<W> {
         }
     }
 
-    /// Start-up: every overdue deadline resolves (once), and what is waiting is delivered.
+    /// Start-up: every overdue deadline resolves (once), what is waiting is delivered, and
+    /// posts delivered longer ago than the retention setting lose their pictures.
     pub async fn start(&mut self) -> Result<(), RunError> {
         self.service.fire_due(self.now()).await?;
-        self.deliver().await
+        self.deliver().await?;
+        self.service.store().forget_old_pictures(self.now()).await?;
+        Ok(())
     }
 
     /// Applies one transcript line (`number` names it in errors and message ids).
@@ -83,13 +86,16 @@ impl<W: Write> Runner<W> {
         let auto_id = format!("{}:{number}", self.run_id);
         match line {
             Line::Blank => {}
-            Line::Advance(by) => match self.clock {
-                Clock::Manual(at) => self.advance_to(at + by).await?,
-                Clock::Real(offset) => {
-                    self.clock = Clock::Real(offset + by);
-                    self.service.fire_due(self.now()).await?;
+            Line::Advance(by) => {
+                match self.clock {
+                    Clock::Manual(at) => self.advance_to(at + by).await?,
+                    Clock::Real(offset) => {
+                        self.clock = Clock::Real(offset + by);
+                        self.service.fire_due(self.now()).await?;
+                    }
                 }
-            },
+                self.service.store().forget_old_pictures(self.now()).await?;
+            }
             Line::SetClock(at) => match self.clock {
                 Clock::Manual(now) if at > now => self.advance_to(at).await?,
                 Clock::Manual(_) => self.clock = Clock::Manual(at),
@@ -173,6 +179,12 @@ impl<W: Write> Runner<W> {
                 };
                 for text_line in row.body.lines() {
                     writeln!(self.out, "{to} <- {text_line}")?;
+                }
+                if let Some(file) = &row.file {
+                    std::fs::create_dir_all(&self.pictures)?;
+                    let path = self.pictures.join(&file.name);
+                    std::fs::write(&path, &file.text)?;
+                    writeln!(self.out, "{to} <- [file: {}]", path.display())?;
                 }
                 if let Some(svg) = &row.svg {
                     match png_from_svg(svg) {

@@ -21,6 +21,8 @@ pub struct StoredInput {
 /// One logged event with the input that caused it.
 #[derive(Clone, Debug)]
 pub struct StoredEvent {
+    /// Its place in the game's log.
+    pub seq: i64,
     /// The input's sequence number.
     pub input_seq: i64,
     /// The event.
@@ -43,11 +45,46 @@ fn instant(millis: i64) -> Result<DateTime<Utc>, StoreError> {
 impl Store {
     /// Every input of a game, in order.
     pub async fn inputs(&self, game_id: i64) -> Result<Vec<StoredInput>, StoreError> {
-        let rows = sqlx::query("SELECT seq, at, input FROM inputs WHERE game_id = ? ORDER BY seq")
-            .bind(game_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let mut connection = self.pool.acquire().await?;
+        inputs(&mut connection, game_id).await
+    }
+
+    /// Up to `limit` inputs of a game after input `after`, in order: a long log read page by
+    /// page in bounded memory.
+    pub async fn inputs_after(
+        &self,
+        game_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredInput>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, at, input FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        )
+        .bind(game_id)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
         read_inputs(game_id, &rows)
+    }
+
+    /// Up to `limit` events of a game after event `after`, in order.
+    pub async fn events_after(
+        &self,
+        game_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT seq, input_seq, round, visibility, body FROM events \
+             WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+        )
+        .bind(game_id)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        read_events(game_id, &rows)
     }
 
     /// A game's events, in order, optionally only one round's.
@@ -75,6 +112,18 @@ fn read_inputs(game_id: i64, rows: &[SqliteRow]) -> Result<Vec<StoredInput>, Sto
         .collect()
 }
 
+/// Every input of a game, in order, on one connection (so it can run inside a transaction).
+pub async fn inputs(
+    connection: &mut SqliteConnection,
+    game_id: i64,
+) -> Result<Vec<StoredInput>, StoreError> {
+    let rows = sqlx::query("SELECT seq, at, input FROM inputs WHERE game_id = ? ORDER BY seq")
+        .bind(game_id)
+        .fetch_all(&mut *connection)
+        .await?;
+    read_inputs(game_id, &rows)
+}
+
 /// A game's events, in order, optionally only one round's, on one connection (so it can run
 /// inside a transaction).
 pub async fn events(
@@ -91,6 +140,10 @@ pub async fn events(
     .bind(round.map(|r| r as i64))
     .fetch_all(&mut *connection)
     .await?;
+    read_events(game_id, &rows)
+}
+
+fn read_events(game_id: i64, rows: &[SqliteRow]) -> Result<Vec<StoredEvent>, StoreError> {
     rows.iter()
         .map(|row| {
             let seq: i64 = row.get(0);
@@ -100,6 +153,7 @@ pub async fn events(
             let body: EventBody =
                 serde_json::from_str(row.get::<&str, _>(4)).map_err(|e| corrupt(&what, e))?;
             Ok(StoredEvent {
+                seq,
                 input_seq: row.get(1),
                 event: LogEvent {
                     round: row.get::<i64, _>(2).max(0) as u64,

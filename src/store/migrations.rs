@@ -28,6 +28,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "inbound channels",
         include_str!("../../migrations/0004_inbound_channels.sql"),
     ),
+    (
+        5,
+        "outbox files",
+        include_str!("../../migrations/0005_outbox_files.sql"),
+    ),
 ];
 
 #[derive(Debug)]

@@ -60,12 +60,15 @@ pub struct StoreSettings {
     pub busy_timeout: Duration,
     /// SQLite's `synchronous` setting: `full` (no committed order lost on power loss) or `normal`.
     pub synchronous: String,
+    /// How long a delivered post keeps its picture or file.
+    pub keep_pictures: chrono::Duration,
 }
 
 /// The database.
 #[derive(Clone)]
 pub struct Store {
     pool: SqlitePool,
+    keep_pictures: chrono::Duration,
 }
 
 impl Store {
@@ -93,7 +96,10 @@ impl Store {
             .connect_with(options)
             .await?;
         migrations::run(&pool).await?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            keep_pictures: settings.keep_pictures,
+        })
     }
 
     /// Opens an existing database for reading only (replay, export, the audit page): nothing
@@ -121,7 +127,10 @@ impl Store {
             Err(_) => Store::read_only_pool(options.immutable(true)).await,
         };
         let pool = opened.map_err(|_| StoreError::Foreign(path.display().to_string()))?;
-        Ok(Store { pool })
+        Ok(Store {
+            pool,
+            keep_pictures: settings.keep_pictures,
+        })
     }
 
     /// A one-connection pool on `options` that holds the referee tables.
@@ -151,6 +160,18 @@ impl Store {
     /// The pool, for the benchmark's bare-transaction ceiling.
     pub fn pool(&self) -> &SqlitePool {
         &self.pool
+    }
+
+    /// Drops the pictures and files of posts delivered longer ago than the retention setting
+    /// (`database.keep_pictures`); returns how many posts lost theirs.
+    pub async fn forget_old_pictures(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<u64, StoreError> {
+        match now.checked_sub_signed(self.keep_pictures) {
+            Some(before) => self.forget_files(before).await,
+            None => Ok(0),
+        }
     }
 
     /// Closes the database cleanly.

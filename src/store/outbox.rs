@@ -2,7 +2,7 @@
 //! each exactly once.
 
 use super::{Store, StoreError};
-use crate::table::{Audience, Card};
+use crate::table::{Attachment, Audience, Card};
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
@@ -25,9 +25,12 @@ pub struct OutboxRow {
     pub next_attempt: DateTime<Utc>,
     /// How many parts of a split text were already sent.
     pub parts_sent: i64,
+    /// A file to send with it.
+    pub file: Option<Attachment>,
 }
 
-const COLUMNS: &str = "id, audience, body, svg, attempts, card, next_attempt, parts_sent";
+const COLUMNS: &str =
+    "id, audience, body, svg, attempts, card, next_attempt, parts_sent, attachment_name, attachment";
 
 fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<OutboxRow, StoreError> {
     let id: i64 = row.get(0);
@@ -49,6 +52,13 @@ fn read_row(row: &sqlx::sqlite::SqliteRow) -> Result<OutboxRow, StoreError> {
         card,
         next_attempt: DateTime::from_timestamp_millis(row.get(6)).unwrap_or_default(),
         parts_sent: row.get(7),
+        file: match (
+            row.get::<Option<String>, _>(8),
+            row.get::<Option<String>, _>(9),
+        ) {
+            (Some(name), Some(text)) => Some(Attachment { name, text }),
+            _ => None,
+        },
     })
 }
 
@@ -151,6 +161,21 @@ impl Store {
             .execute(&self.pool)
             .await?;
         Ok(())
+    }
+
+    /// Drops the pictures and files of posts delivered before `before` (their text, card and
+    /// buttons stay): the database keeps what was said, not every board drawn. Returns how
+    /// many posts lost theirs.
+    pub async fn forget_files(&self, before: DateTime<Utc>) -> Result<u64, StoreError> {
+        let done = sqlx::query(
+            "UPDATE outbox SET svg = NULL, attachment_name = NULL, attachment = NULL \
+             WHERE delivered_at IS NOT NULL AND delivered_at < ? \
+             AND (svg IS NOT NULL OR attachment IS NOT NULL)",
+        )
+        .bind(before.timestamp_millis())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
     }
 
     /// Gives up on a message after a permanent error.

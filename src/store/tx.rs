@@ -2,7 +2,7 @@
 //! and the inbound message id, committed together or not at all.
 
 use super::StoreError;
-use crate::table::{Audience, Card, GameRecord, Input, LogEvent};
+use crate::table::{Attachment, Audience, Card, GameRecord, Input, LogEvent};
 use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
 
@@ -20,6 +20,8 @@ pub struct OutboxPost<'a> {
     pub svg: Option<&'a str>,
     /// What a rich platform shows beside it.
     pub card: Option<&'a Card>,
+    /// A file sent with it.
+    pub file: Option<&'a Attachment>,
 }
 
 impl<'a> OutboxPost<'a> {
@@ -30,6 +32,7 @@ impl<'a> OutboxPost<'a> {
             text,
             svg: None,
             card: None,
+            file: None,
         }
     }
 }
@@ -228,6 +231,11 @@ impl Tx {
         super::log::events(&mut self.tx, game_id, round).await
     }
 
+    /// Every input of a game, in order (inside this transaction).
+    pub async fn inputs(&mut self, game_id: i64) -> Result<Vec<super::StoredInput>, StoreError> {
+        super::log::inputs(&mut self.tx, game_id).await
+    }
+
     /// Commits everything.
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;
@@ -353,12 +361,16 @@ fn push_posts<'a>(
     now: DateTime<Utc>,
 ) {
     for chunk in posts.chunks(ROWS_PER_INSERT) {
-        batch.push("INSERT INTO outbox (audience, body, svg, card, created_at, next_attempt) ");
+        batch.push(
+            "INSERT INTO outbox (audience, body, svg, card, attachment_name, attachment, created_at, next_attempt) ",
+        );
         batch.push_values(chunk, |mut row, post| {
             row.push_bind(serde_json::to_string(post.to).unwrap_or_default())
                 .push_bind(post.text)
                 .push_bind(post.svg)
                 .push_bind(post.card.and_then(|card| serde_json::to_string(card).ok()))
+                .push_bind(post.file.map(|file| file.name.as_str()))
+                .push_bind(post.file.map(|file| file.text.as_str()))
                 .push_bind(millis(now))
                 .push_bind(millis(now));
         });

@@ -332,11 +332,12 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                     lifecycle::end(work)
                 }
                 ChannelCommand::Game { word, args } => rounds::act(work, user, word, args),
-                ChannelCommand::Games | ChannelCommand::Help(_) | ChannelCommand::Log(_) => {
-                    Err(Refusal::new(format!(
-                        "`{prefix}games`, `{prefix}help` and `{prefix}log` are answered before a game is loaded."
-                    )))
-                }
+                ChannelCommand::Games
+                | ChannelCommand::Help(_)
+                | ChannelCommand::Log(_)
+                | ChannelCommand::Audit => Err(Refusal::new(format!(
+                    "`{prefix}games`, `{prefix}help`, `{prefix}log` and `{prefix}audit` are answered before a game is loaded."
+                ))),
             }
         }
     }

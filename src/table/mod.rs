@@ -13,7 +13,7 @@ mod rounds;
 pub use apply::{apply, table_time, Applied, Env, Input, TableDefaults};
 pub use card::{Button, Card, Field};
 pub use catalogue::Catalogue;
-pub use outcome::{Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};
+pub use outcome::{Attachment, Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};
 pub use record::{GameRecord, Status, User};
 pub mod audit;
 pub mod service;

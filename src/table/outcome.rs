@@ -25,6 +25,17 @@ pub struct Post {
     pub svg: Option<String>,
     /// What a platform with rich messages shows beside the text (set when the post is queued).
     pub card: Option<Card>,
+    /// A file sent with the post (the audit page).
+    pub file: Option<Attachment>,
+}
+
+/// A file sent with a post: its name and its text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attachment {
+    /// The file's name, like `game-3-audit.html`.
+    pub name: String,
+    /// Its content.
+    pub text: String,
 }
 
 /// Who may read an event of the audit log.
@@ -113,6 +124,7 @@ impl Outcome {
                 text: text.into(),
                 svg: None,
                 card: None,
+                file: None,
             }],
             refused: true,
             ..Outcome::default()
@@ -126,6 +138,7 @@ impl Outcome {
             text: text.into(),
             svg: None,
             card: None,
+            file: None,
         });
     }
 
@@ -136,6 +149,7 @@ impl Outcome {
             text: text.into(),
             svg: None,
             card: None,
+            file: None,
         });
     }
 

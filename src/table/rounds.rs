@@ -156,6 +156,7 @@ pub fn after_change(
             text,
             svg: board.svg.filter(|_| something_happened || new_phase),
             card: None,
+            file: None,
         });
     }
     for (user, text) in direct {
@@ -530,6 +531,7 @@ pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
         text: board.text,
         svg: board.svg,
         card: None,
+        file: None,
     });
     Ok(())
 }

@@ -3,9 +3,10 @@
 //! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
 
 use super::apply::{apply, table_time, Env, Input, TableDefaults};
+use super::audit;
 use super::card::{board_card, choice_buttons, join_button, Card};
 use super::catalogue::Catalogue;
-use super::outcome::{Audience, LogVisibility, Outcome, Post};
+use super::outcome::{Attachment, Audience, LogVisibility, Outcome, Post};
 use super::record::{GameRecord, Status, User};
 use super::rounds::{exposed_order_warning, is_exposed_order};
 use crate::chat::help::{channel_help, dm_help};
@@ -113,6 +114,7 @@ async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<(),
             text: &post.text,
             svg: post.svg.as_deref(),
             card: post.card.as_ref(),
+            file: post.file.as_ref(),
         })
         .collect();
     let change = handled.change.as_ref().map(|changed| GameChange {
@@ -320,6 +322,46 @@ impl Service {
                         .into())
                     }
                 }
+                Ok(outcome.into())
+            }
+            ChannelCommand::Audit => {
+                let game = match game {
+                    Some(game) => Some(game),
+                    None => tx.last_game_in_channel(channel).await?,
+                };
+                let to = Audience::Channel(channel.to_string());
+                let Some(game) = game else {
+                    return Ok(Outcome::refusal(
+                        to,
+                        format!("{}: there is no game in this channel.", user.name),
+                    )
+                    .into());
+                };
+                let id = game.record.id;
+                if game.record.status != Status::Over {
+                    return Ok(Outcome::refusal(
+                        to,
+                        format!(
+                            "{}: game #{id} is still running; its audit page is posted once it is over. `{prefix}log` shows what is public now.",
+                            user.name
+                        ),
+                    )
+                    .into());
+                }
+                let events = tx.events(id, None).await?;
+                let inputs = tx.inputs(id).await?;
+                outcome.posts.push(Post {
+                    to,
+                    text: format!(
+                        "Game #{id}: the audit page. Open it in a browser: with nothing from the network it checks the seed against the commitment posted at the start, and every roll against the seed."
+                    ),
+                    svg: None,
+                    card: None,
+                    file: Some(Attachment {
+                        name: format!("game-{id}-audit.html"),
+                        text: audit::page(self, &game.record, &events, &inputs),
+                    }),
+                });
                 Ok(outcome.into())
             }
             ChannelCommand::Game { .. }

@@ -160,8 +160,12 @@ fn typed(_: usize, _: &str) -> Way {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tag_typed_to_the_end() {
-    let posts = game(include_str!("../transcripts/tag_3p_seed7.txt"), typed).await;
+async fn tag_typed_to_the_end_and_its_audit_page() {
+    let transcript = format!(
+        "{}alice #tag: !audit\n",
+        include_str!("../transcripts/tag_3p_seed7.txt")
+    );
+    let posts = game(&transcript, typed).await;
     let last = posts
         .iter()
         .rfind(|p| in_channel(p) && p.text().contains("Final ranking"))
@@ -170,6 +174,20 @@ async fn tag_typed_to_the_end() {
         last.text()
             .contains("**Game over.** Master-of-games points: bob (B) 3"),
         "{last:?}"
+    );
+    // `!audit` after the end: the page comes as an attachment.
+    let audit = posts
+        .iter()
+        .find(|p| in_channel(p) && p.content.starts_with("Game #1: the audit page."))
+        .expect("the audit post");
+    assert_eq!(audit.files.len(), 1, "{audit:?}");
+    assert_eq!(audit.files[0].0, "game-1-audit.html");
+    let page = String::from_utf8(audit.files[0].1.clone()).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(
+        page.contains("Over. Final ranking: 1. bob; 2. alice; 3. carol."),
+        "{}",
+        &page[..600]
     );
 }
 

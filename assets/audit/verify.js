@@ -1,0 +1,122 @@
+// The audit page's checks, run by the reader's browser with nothing from the network:
+// the seed revealed at the end against the commitment posted at the start (SHA-256 of the
+// seed's 32 bytes, by WebCrypto), and every roll against the seed's ChaCha20 stream, drawn
+// exactly as the bot draws (src/dice.rs): a die with s sides takes 32-bit words of the
+// stream and rejects any word w >= floor(2^32 / s) * s; the result is w % s + 1.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("audit-data").textContent);
+
+  function bytesOf(hex) {
+    var bytes = new Uint8Array(hex.length / 2);
+    for (var i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(i * 2, 2), 16);
+    return bytes;
+  }
+
+  function hexOf(bytes) {
+    return Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  }
+
+  function rotl(v, c) {
+    return (v << c) | (v >>> (32 - c));
+  }
+
+  function quarter(x, a, b, c, d) {
+    x[a] = (x[a] + x[b]) | 0; x[d] = rotl(x[d] ^ x[a], 16);
+    x[c] = (x[c] + x[d]) | 0; x[b] = rotl(x[b] ^ x[c], 12);
+    x[a] = (x[a] + x[b]) | 0; x[d] = rotl(x[d] ^ x[a], 8);
+    x[c] = (x[c] + x[d]) | 0; x[b] = rotl(x[b] ^ x[c], 7);
+  }
+
+  // One ChaCha20 block (20 rounds, 64-bit block counter, stream 0), as 16 words.
+  function block(key, counter) {
+    var s = new Int32Array(16);
+    s[0] = 0x61707865; s[1] = 0x3320646e; s[2] = 0x79622d32; s[3] = 0x6b206574;
+    for (var i = 0; i < 8; i++) s[4 + i] = key[i];
+    s[12] = counter % 4294967296;
+    s[13] = Math.floor(counter / 4294967296);
+    var x = Int32Array.from(s);
+    for (var r = 0; r < 10; r++) {
+      quarter(x, 0, 4, 8, 12); quarter(x, 1, 5, 9, 13);
+      quarter(x, 2, 6, 10, 14); quarter(x, 3, 7, 11, 15);
+      quarter(x, 0, 5, 10, 15); quarter(x, 1, 6, 11, 12);
+      quarter(x, 2, 7, 8, 13); quarter(x, 3, 4, 9, 14);
+    }
+    var out = new Uint32Array(16);
+    for (var j = 0; j < 16; j++) out[j] = (x[j] + s[j]) >>> 0;
+    return out;
+  }
+
+  // The seed's stream of 32-bit words, from its first.
+  function stream(seed) {
+    var key = new Int32Array(8);
+    for (var i = 0; i < 8; i++) {
+      key[i] = seed[4 * i] | (seed[4 * i + 1] << 8) | (seed[4 * i + 2] << 16) | (seed[4 * i + 3] << 24);
+    }
+    var counter = 0, words = null, at = 16;
+    return function next() {
+      if (at === 16) { words = block(key, counter++); at = 0; }
+      return words[at++];
+    };
+  }
+
+  function roll(next, sides) {
+    sides = Math.max(sides, 1);
+    var limit = Math.floor(4294967296 / sides) * sides;
+    for (;;) {
+      var word = next();
+      if (word < limit) return (word % sides) + 1;
+    }
+  }
+
+  function say(element, verified, text) {
+    element.dataset.verified = verified;
+    element.textContent = text;
+  }
+
+  async function check() {
+    var commitment = document.getElementById("commitment-check");
+    var rolls = document.getElementById("rolls-check");
+    data.draws.forEach(function (draw) {
+      var row = document.getElementById("draw-" + draw.n);
+      if (row) row.querySelector(".result").textContent = draw.result;
+    });
+    if (!data.seed) {
+      say(commitment, "pending", "The seed is not revealed yet: checked when the game is over.");
+      say(rolls, "pending", data.draws.length + " public rolls so far, checked when the seed is revealed.");
+      return;
+    }
+    if (!window.crypto || !window.crypto.subtle) {
+      say(commitment, "no", "This browser offers no WebCrypto here: open the page as a file or over https to check it.");
+    } else {
+      var digest = hexOf(new Uint8Array(await window.crypto.subtle.digest("SHA-256", bytesOf(data.seed))));
+      if (digest === data.commitment) {
+        say(commitment, "yes", "Verified: the SHA-256 of the seed is the commitment posted at the start.");
+      } else {
+        say(commitment, "no", "NOT verified: the SHA-256 of the seed is " + digest + ", not the commitment.");
+      }
+    }
+    var next = stream(bytesOf(data.seed));
+    var good = 0;
+    data.draws.forEach(function (draw) {
+      var expected = roll(next, draw.sides);
+      var row = document.getElementById("draw-" + draw.n);
+      if (!row) return;
+      var cell = row.querySelector(".check");
+      if (expected === draw.result) {
+        good++;
+        row.dataset.verified = "yes";
+        cell.textContent = "verified";
+      } else {
+        row.dataset.verified = "no";
+        cell.textContent = "NOT verified: the seed gives " + expected;
+      }
+    });
+    say(rolls, good === data.draws.length ? "yes" : "no",
+      good + " of " + data.draws.length + " rolls verified against the seed.");
+  }
+
+  check();
+})();

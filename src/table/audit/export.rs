@@ -1,0 +1,101 @@
+//! `referee export`: a game as JSON, the public view or with `--secret` everything (seed,
+//! orders, inputs). The log is written as it is read, a page of rows at a time, so a game of
+//! any length exports in bounded memory.
+
+use super::AuditError;
+use crate::table::outcome::LogVisibility;
+use crate::table::record::Status;
+use crate::table::rounds::describe_phase;
+use crate::table::service::Service;
+use serde_json::json;
+use std::io::Write;
+
+/// Rows read from the database at a time.
+const PAGE: i64 = 500;
+
+/// Writes game `id` as JSON to `out`: the public view, or with `secret` everything (orders,
+/// seed, the record and the inputs). The head comes first, then the events (and inputs) one
+/// per line.
+pub async fn export(
+    service: &Service,
+    id: i64,
+    secret: bool,
+    out: &mut impl Write,
+) -> Result<(), AuditError> {
+    let store = service.store();
+    let game = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
+    let record = &game.record;
+    let board = service
+        .catalogue()
+        .find(&record.game)
+        .zip(record.state.as_ref())
+        .and_then(|(rules, state)| rules.load(state).ok())
+        .map(|game| game.board().text);
+    let over = record.status == Status::Over;
+    let players: Vec<serde_json::Value> = record
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(seat, s)| json!({"seat": seat, "name": s.user.name, "symbol": s.symbol, "present": s.present}))
+        .collect();
+    let mut head = json!({
+        "id": record.id,
+        "channel": record.channel,
+        "game": record.game,
+        "gm": record.gm.name,
+        "status": record.status.word(),
+        "round": record.round,
+        "options": record.options,
+        "players": players,
+        "waitlist": record.waitlist.iter().map(|s| s.user.name.clone()).collect::<Vec<_>>(),
+        "phase": describe_phase(record),
+        "deadline": record.deadline,
+        "seed_commitment": record.settings.seed.commitment(),
+        "seed": if over || secret { Some(record.settings.seed.to_hex()) } else { None },
+        "board": board,
+    });
+    if secret {
+        head["record"] = serde_json::to_value(record).unwrap_or_default();
+    }
+    // The head without its closing brace, then the arrays.
+    let head = serde_json::to_string(&head).map_err(std::io::Error::from)?;
+    out.write_all(&head.as_bytes()[..head.len() - 1])?;
+    out.write_all(b",\n\"events\": [")?;
+    let mut after = 0;
+    let mut first = true;
+    loop {
+        let page = store.events_after(id, after, PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        for event in page
+            .iter()
+            .filter(|e| secret || e.event.visibility == LogVisibility::Public)
+        {
+            let line = json!({"round": event.event.round, "input": event.input_seq, "visibility": event.event.visibility, "text": event.event.line()});
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
+            first = false;
+        }
+    }
+    out.write_all(b"\n]")?;
+    if secret {
+        out.write_all(b",\n\"inputs\": [")?;
+        let mut after = 0;
+        let mut first = true;
+        loop {
+            let page = store.inputs_after(id, after, PAGE).await?;
+            let Some(last) = page.last() else { break };
+            after = last.seq;
+            for input in &page {
+                let line = json!({"seq": input.seq, "at": input.at, "input": input.input});
+                out.write_all(if first { b"\n" } else { b",\n" })?;
+                serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
+                first = false;
+            }
+        }
+        out.write_all(b"\n]")?;
+    }
+    out.write_all(b"}\n")?;
+    out.flush()?;
+    Ok(())
+}

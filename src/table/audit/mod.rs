@@ -1,0 +1,28 @@
+//! The audit log read back: `referee replay` (rebuild a game from its seed and inputs and
+//! compare), `referee export` (the game as JSON, public or secret) and the audit page (one
+//! HTML file where a reader's browser checks the seed and every roll).
+
+mod export;
+mod page;
+mod replay;
+
+pub use export::export;
+pub use page::{audit_page, page};
+pub use replay::{replay, ReplayReport};
+
+use crate::store::StoreError;
+use thiserror::Error;
+
+/// Why a game could not be replayed, exported or audited.
+#[derive(Debug, Error)]
+pub enum AuditError {
+    /// No game has this number in the database.
+    #[error("there is no game #{0}")]
+    NoGame(i64),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The export could not be written.
+    #[error("could not write the export: {0}")]
+    Write(#[from] std::io::Error),
+}

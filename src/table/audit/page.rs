@@ -1,0 +1,221 @@
+//! The audit page: one self-contained HTML file (no network, no external script) that shows
+//! a game round by round (what was revealed, every roll with its draw number, the board
+//! after the round) beside the seed commitment posted at the start and the seed revealed at
+//! the end, and lets the reader's browser check them: WebCrypto hashes the seed against the
+//! commitment, and a port of the bot's ChaCha20 draw re-derives every roll, marking each
+//! verified or not. A game still running gets the page of what is public so far: its public
+//! rolls, without the seed, so nothing can be checked yet.
+
+use super::replay::rebuild;
+use super::AuditError;
+use crate::dice::Draw;
+use crate::games::Phase;
+use crate::picture::escape;
+use crate::store::{StoredEvent, StoredInput};
+use crate::table::outcome::{EventBody, LogVisibility};
+use crate::table::record::{GameRecord, Status};
+use crate::table::service::Service;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The check run by the reader's browser.
+const SCRIPT: &str = include_str!("../../../assets/audit/verify.js");
+/// How the page looks.
+const STYLE: &str = include_str!("../../../assets/audit/page.css");
+
+/// The audit page of game `id`, read from the database.
+pub async fn audit_page(service: &Service, id: i64) -> Result<String, AuditError> {
+    let store = service.store();
+    let game = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
+    let events = store.events(id, None).await?;
+    let inputs = store.inputs(id).await?;
+    Ok(page(service, &game.record, &events, &inputs))
+}
+
+/// One roll as the page shows it: its number in the game's stream of draws, and the draw.
+struct Roll<'a> {
+    number: usize,
+    draw: &'a Draw,
+}
+
+/// What the page shows of one round.
+#[derive(Default)]
+struct Round<'a> {
+    lines: Vec<String>,
+    rolls: Vec<Roll<'a>>,
+    board: Option<String>,
+}
+
+/// The audit page of a game from its record, its audit log and its inputs.
+pub fn page(
+    service: &Service,
+    record: &GameRecord,
+    events: &[StoredEvent],
+    inputs: &[StoredInput],
+) -> String {
+    let over = record.status == Status::Over;
+    let mut rounds: BTreeMap<u64, Round> = BTreeMap::new();
+    let mut number = 0;
+    let mut checked: Vec<serde_json::Value> = Vec::new();
+    for stored in events {
+        let event = &stored.event;
+        let public = event.visibility == LogVisibility::Public;
+        let round = rounds.entry(event.round).or_default();
+        match &event.body {
+            EventBody::Roll(draw) => {
+                number += 1;
+                // Once the seed is out every draw can be computed by anyone, so the sealed
+                // ones are shown too (and must be: the check follows the whole stream).
+                if public || over {
+                    round.rolls.push(Roll { number, draw });
+                    checked.push(json!({"n": number, "sides": draw.sides, "result": draw.result}));
+                }
+            }
+            _ if public => round.lines.push(event.line()),
+            _ => {}
+        }
+    }
+    for (round, board) in boards(service, record.id, inputs) {
+        rounds.entry(round).or_default().board = Some(board);
+    }
+    let commitment = posted_commitment(events).unwrap_or_else(|| record.settings.seed.commitment());
+    let data = json!({
+        "commitment": commitment,
+        "seed": over.then(|| record.settings.seed.to_hex()),
+        "draws": checked,
+    });
+    let mut html = String::new();
+    head(&mut html, record);
+    fairness(&mut html, record, &commitment, over);
+    for (number, round) in &rounds {
+        round_section(&mut html, *number, round);
+    }
+    let data = data.to_string().replace("</", "<\\/");
+    let _ = write!(
+        html,
+        "<script type=\"application/json\" id=\"audit-data\">{data}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+    html
+}
+
+/// The commitment as the start post gave it (the table logs it with the start).
+fn posted_commitment(events: &[StoredEvent]) -> Option<String> {
+    events.iter().find_map(|stored| match &stored.event.body {
+        EventBody::Table(text) => text
+            .strip_prefix("game started; seed commitment ")
+            .map(str::to_string),
+        _ => None,
+    })
+}
+
+/// The public board at the end of each round, from the game rebuilt input by input.
+fn boards(service: &Service, id: i64, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
+    let mut boards = BTreeMap::new();
+    for step in rebuild(service, id, inputs) {
+        let (Some(before), Some(after)) = (&step.before, &step.after) else {
+            continue;
+        };
+        let board = service
+            .catalogue()
+            .find(&after.game)
+            .zip(after.state.as_ref())
+            .and_then(|(rules, state)| rules.load(state).ok())
+            .and_then(|game| game.board().svg);
+        if let Some(svg) = board {
+            boards.insert(before.round, svg);
+        }
+    }
+    boards
+}
+
+fn head(html: &mut String, record: &GameRecord) {
+    let title = format!("Game #{} ({}): audit", record.id, record.game);
+    let players: Vec<String> = record
+        .seats
+        .iter()
+        .map(|seat| match &seat.symbol {
+            Some(symbol) => format!("{} ({symbol})", seat.user.name),
+            None => seat.user.name.clone(),
+        })
+        .collect();
+    let standing = match (&record.status, &record.phase) {
+        (Status::Over, Some(Phase::Over { ranking })) => {
+            let places: Vec<String> = ranking
+                .iter()
+                .enumerate()
+                .map(|(place, seats)| {
+                    let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
+                    format!("{}. {}", place + 1, names.join(", "))
+                })
+                .collect();
+            format!("Over. Final ranking: {}.", places.join("; "))
+        }
+        (Status::Over, _) => "Over (ended by the GM).".to_string(),
+        _ => format!(
+            "Still running (round {}): this page shows what is public so far.",
+            record.round
+        ),
+    };
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n<p>GM: {}. Players: {}.</p>\n<p id=\"standing\">{}</p>\n",
+        escape(&title),
+        escape(&title),
+        escape(&record.gm.name),
+        escape(&players.join(", ")),
+        escape(&standing)
+    );
+}
+
+fn fairness(html: &mut String, record: &GameRecord, commitment: &str, over: bool) {
+    let seed = if over {
+        format!(
+            "<p>Seed revealed at the end: <code id=\"seed\">{}</code></p>",
+            record.settings.seed.to_hex()
+        )
+    } else {
+        "<p>The seed is revealed when the game ends; until then no roll can be checked.</p>"
+            .to_string()
+    };
+    let _ = write!(
+        html,
+        "<section id=\"fairness\">\n<h2>Seed</h2>\n<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of the seed's 32 bytes (not of their hex text).</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
+        escape(commitment)
+    );
+}
+
+fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
+    let _ = write!(
+        html,
+        "<section class=\"round\" id=\"round-{number}\">\n<h2>Round {number}</h2>\n"
+    );
+    if !round.lines.is_empty() {
+        html.push_str("<ul class=\"log\">\n");
+        for line in &round.lines {
+            let _ = writeln!(html, "<li>{}</li>", escape(line));
+        }
+        html.push_str("</ul>\n");
+    }
+    if !round.rolls.is_empty() {
+        html.push_str("<table class=\"rolls\">\n<tr><th>Draw</th><th>For</th><th>Die</th><th>Result</th><th>Check</th></tr>\n");
+        for roll in &round.rolls {
+            let _ = writeln!(
+                html,
+                "<tr class=\"roll\" id=\"draw-{n}\" data-verified=\"pending\"><td>{n}</td><td>{purpose}</td><td>d{sides}</td><td class=\"result\">{result}</td><td class=\"check\">not checked</td></tr>",
+                n = roll.number,
+                purpose = escape(&roll.draw.purpose),
+                sides = roll.draw.sides,
+                result = roll.draw.result
+            );
+        }
+        html.push_str("</table>\n");
+    }
+    if let Some(board) = &round.board {
+        let _ = write!(
+            html,
+            "<figure class=\"board\">{board}<figcaption>The board after round {number}.</figcaption></figure>\n"
+        );
+    }
+    html.push_str("</section>\n");
+}

@@ -1,0 +1,219 @@
+//! The audit page (`referee audit GAME --html FILE`) opened in headless Chromium (Debian's
+//! package; `.ci/run` installs it): for a finished game of each of the five games, the
+//! page's own script says the commitment and every roll are verified; a roll altered in the
+//! page's data is not; a game still running shows only what is public, with nothing to check.
+
+mod common;
+
+use common::referee;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Debian's Chromium, or the browser named by `CHROMIUM`.
+fn chromium() -> String {
+    let name = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
+    let found = Command::new(&name).arg("--version").output();
+    assert!(
+        found.is_ok_and(|o| o.status.success()),
+        "the audit page tests need Chromium: install Debian's `chromium` package (as `bash .ci/run` does) or name a browser in CHROMIUM"
+    );
+    name
+}
+
+/// The page's DOM once its script has run, as headless Chromium dumps it.
+fn dom_after_checks(page: &Path) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let output = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--virtual-time-budget=20000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The opening tag of the element with `id` in `dom`.
+fn tag_of<'a>(dom: &'a str, id: &str) -> &'a str {
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let start = dom[..at].rfind('<').unwrap();
+    let end = at + dom[at..].find('>').unwrap();
+    &dom[start..=end]
+}
+
+/// The `data-verified` of every roll row, in draw order.
+fn roll_checks(dom: &str) -> Vec<(u64, String)> {
+    dom.match_indices("<tr class=\"roll\" id=\"draw-")
+        .map(|(at, _)| {
+            let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+            let number = tag
+                .split("draw-")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            let verified = tag
+                .split("data-verified=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_string();
+            (number, verified)
+        })
+        .collect()
+}
+
+/// Plays `transcript` into `dir/game.db` and writes game 1's audit page; returns its path
+/// and how many rolls the secret export holds.
+fn audited(dir: &Path, transcript: &str) -> (PathBuf, usize) {
+    let db = dir.join("game.db");
+    let db = db.to_str().unwrap();
+    let (ok, _, err) = referee(&["script", "--db", db], Some(transcript));
+    assert!(ok, "{err}");
+    let page = dir.join("audit.html");
+    let (ok, said, err) = referee(
+        &["audit", "1", "--db", db, "--html", page.to_str().unwrap()],
+        None,
+    );
+    assert!(ok, "{said}{err}");
+    let (ok, secret, err) = referee(&["export", "1", "--db", db, "--secret"], None);
+    assert!(ok, "{err}");
+    (page, secret.matches("\"text\":\"roll d").count())
+}
+
+fn every_roll_verified(transcript: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, rolls) = audited(dir.path(), transcript);
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: nothing is fetched.
+    for fetch in ["src=", "href=", "<link", "@import", "url("] {
+        assert!(!html.contains(fetch), "the page fetches something: {fetch}");
+    }
+    let dom = dom_after_checks(&page);
+    assert!(
+        tag_of(&dom, "commitment-check").contains("data-verified=\"yes\""),
+        "{}",
+        tag_of(&dom, "commitment-check")
+    );
+    let checks = roll_checks(&dom);
+    assert_eq!(checks.len(), rolls, "every roll of the game is on the page");
+    assert!(
+        checks.iter().all(|(_, verified)| verified == "yes"),
+        "{checks:?}"
+    );
+    let numbers: Vec<u64> = checks.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        numbers,
+        (1..=rolls as u64).collect::<Vec<_>>(),
+        "draw numbers"
+    );
+    assert!(dom.contains(&format!(
+        "{rolls} of {rolls} rolls verified against the seed."
+    )));
+    assert!(tag_of(&dom, "rolls-check").contains("data-verified=\"yes\""));
+}
+
+#[test]
+fn tag_every_roll_verified() {
+    every_roll_verified(include_str!("transcripts/tag_3p_seed7.txt"));
+}
+
+#[test]
+fn circuit_every_roll_verified() {
+    every_roll_verified(include_str!("transcripts/circuit_3p_seed11.txt"));
+}
+
+#[test]
+fn parcheesi_every_roll_verified() {
+    every_roll_verified(include_str!("transcripts/parcheesi_2p_seed7.txt"));
+}
+
+#[test]
+fn short_circuit_every_roll_verified() {
+    every_roll_verified(include_str!("transcripts/short_circuit_2p_seed9.txt"));
+}
+
+#[test]
+fn carcassonne_every_roll_verified() {
+    every_roll_verified(include_str!("transcripts/carcassonne_2p_seed3.txt"));
+}
+
+#[test]
+fn a_roll_altered_in_the_page_is_not_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, rolls) = audited(
+        dir.path(),
+        include_str!("transcripts/parcheesi_2p_seed7.txt"),
+    );
+    assert!(rolls > 10);
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Draw 7 is a d6: its logged result is changed to another face in the page's data.
+    let marker = "{\"n\":7,\"result\":";
+    let at = html.find(marker).expect("draw 7 in the data");
+    let rest = &html[at + marker.len()..];
+    let result: u32 = rest[..rest.find(',').unwrap()].parse().unwrap();
+    assert!(
+        rest[rest.find(',').unwrap()..].starts_with(",\"sides\":6}"),
+        "{}",
+        &rest[..40]
+    );
+    let altered = result % 6 + 1;
+    let tampered = format!(
+        "{}{marker}{altered}{}",
+        &html[..at],
+        &rest[rest.find(',').unwrap()..]
+    );
+    std::fs::write(&page, tampered).unwrap();
+    let dom = dom_after_checks(&page);
+    let checks = roll_checks(&dom);
+    assert_eq!(checks.len(), rolls);
+    for (number, verified) in &checks {
+        let expected = if *number == 7 { "no" } else { "yes" };
+        assert_eq!(verified, expected, "draw {number}");
+    }
+    assert!(
+        dom.contains(&format!("NOT verified: the seed gives {result}")),
+        "the row says what the seed gives"
+    );
+    assert!(tag_of(&dom, "rolls-check").contains("data-verified=\"no\""));
+    assert!(tag_of(&dom, "commitment-check").contains("data-verified=\"yes\""));
+}
+
+#[test]
+fn a_running_game_shows_what_is_public_and_no_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let opening: String = include_str!("transcripts/carcassonne_2p_seed3.txt")
+        .lines()
+        .take(20)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let (page, _) = audited(dir.path(), &opening);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("Still running"), "the page says so");
+    assert!(!html.contains("id=\"seed\""), "no seed while the game runs");
+    assert!(!html.contains("0300000000000000000000000000000000000000000000000000000000000000"));
+    // The deck's order is drawn sealed: not on the page while the game runs.
+    assert!(!html.contains("tile order"), "sealed draws stay hidden");
+    let dom = dom_after_checks(&page);
+    assert!(tag_of(&dom, "commitment-check").contains("data-verified=\"pending\""));
+    assert!(roll_checks(&dom)
+        .iter()
+        .all(|(_, verified)| verified == "pending"));
+}
