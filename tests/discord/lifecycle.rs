@@ -122,7 +122,11 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
 
     bot.kill();
     fake.wait_disconnected().await;
-    // While the bot is down: bob's secret bid by DM, then carol asks for the status.
+    // While the bot is down: a long chat in the channel (more than one page of history),
+    // bob's secret bid by DM, then carol asks for the status.
+    for n in 1..=130 {
+        fake.say(ALICE, Some(CHANNEL), &format!("chatter {n}"));
+    }
     fake.say(BOB, None, "bid 3");
     let status = fake.say(CAROL, Some(CHANNEL), "!status");
     tokio::time::sleep(Duration::from_millis(200)).await;
