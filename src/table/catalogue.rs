@@ -1,6 +1,7 @@
 //! The games a table can host, by name.
 
-use crate::games::Rules;
+use super::record::GameRecord;
+use crate::games::{Game, Rules};
 
 /// The list of games the bot offers (`!games`).
 #[derive(Clone)]
@@ -31,6 +32,13 @@ impl Catalogue {
             .iter()
             .copied()
             .find(|rules| rules.name() == name)
+    }
+
+    /// The game of a record, loaded from its saved state (`None`: not started, or a game or
+    /// state this bot cannot read).
+    pub fn load(&self, record: &GameRecord) -> Option<Box<dyn Game>> {
+        let rules = self.find(&record.game)?;
+        rules.load(record.state.as_ref()?).ok()
     }
 
     /// Every game, in the order `!games` lists them.

@@ -232,10 +232,8 @@ pub fn is_exposed_order(
     let awaited =
         matches!(&record.phase, Some(Phase::Orders { seats, .. }) if seats.contains(&seat));
     awaited
-        && record
-            .state
-            .as_ref()
-            .and_then(|state| rules.load(state).ok())
+        && catalogue
+            .load(record)
             .is_some_and(|game| game.check_order(seat, order).is_ok())
 }
 

@@ -13,7 +13,7 @@ use crate::chat::help::{channel_help, dm_help};
 use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
-use crate::games::{Game, Phase};
+use crate::games::Phase;
 use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
@@ -555,7 +555,7 @@ impl Service {
                         (Status::SignUp, _) => card.buttons.push(join_button(prefix)),
                         (Status::Running, Some(Phase::Turn { seat })) => {
                             if let (Some(loaded), Some(who)) =
-                                (self.load(game), game.seats.get(*seat))
+                                (self.catalogue.load(game), game.seats.get(*seat))
                             {
                                 card.buttons = choice_buttons(
                                     loaded.choices(*seat, None),
@@ -576,7 +576,7 @@ impl Service {
                     return None;
                 };
                 let order = game.orders.get(&seat).map(|o| o.text.as_str());
-                let loaded = self.load(game)?;
+                let loaded = self.catalogue.load(game)?;
                 card.buttons = choice_buttons(
                     loaded.choices(seat, order),
                     user,
@@ -587,12 +587,6 @@ impl Service {
             _ => return None,
         }
         Some(card)
-    }
-
-    /// The game of a record, loaded from its saved state (`None`: not started or unreadable).
-    fn load(&self, record: &GameRecord) -> Option<Box<dyn Game>> {
-        let rules = self.catalogue.find(&record.game)?;
-        rules.load(record.state.as_ref()?).ok()
     }
 
     async fn log_text(

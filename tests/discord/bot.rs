@@ -92,6 +92,13 @@ impl Drop for Bot {
     }
 }
 
+/// A folder for a test's database (removed when the test ends) and the database's path.
+pub fn fresh_database() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    (dir, db)
+}
+
 /// The bot's database, read beside it (SQLite's write-ahead log lets a reader in).
 pub struct Db {
     path: PathBuf,

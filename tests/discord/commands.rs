@@ -1,23 +1,16 @@
 //! Slash commands, buttons and typed text as players meet them: sign-ups, the board's embed
 //! and picture, secret orders by DM and by `/order`, private answers, refusals, duplicates.
 
-use crate::bot::{dm_channel, Bot, Db};
+use crate::bot::{dm_channel, fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE};
 use serde_json::json;
 use std::time::Duration;
 
-/// A fresh bot on a database in a temporary folder (kept while the test runs).
-fn table() -> (tempfile::TempDir, std::path::PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("referee.db");
-    (dir, db)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_board_embed_picture_and_buttons() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     assert!(fake.commands().contains(&"join".to_string()));
@@ -164,7 +157,7 @@ pub async fn start_tag_for_three(fake: &FakeDiscord) {
 async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     let fake = FakeDiscord::start().await;
     fake.close_dms(BOB.0);
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
@@ -249,7 +242,7 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_order_typed_in_the_channel_is_deleted_and_warned_about() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     crate::commands::start_tag_for_three(&fake).await;
 
@@ -302,7 +295,7 @@ async fn a_secret_order_typed_in_the_channel_is_deleted_and_warned_about() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_commands_require_their_arguments_and_take_users() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     // The registered commands: an argument that is needed is required, players are users.
@@ -367,7 +360,7 @@ async fn slash_commands_require_their_arguments_and_take_users() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
@@ -390,7 +383,7 @@ async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
@@ -440,7 +433,7 @@ async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
     let fake = FakeDiscord::start().await;
-    let (_dir, path) = table();
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     crate::commands::start_tag_for_three(&fake).await;
     // Someone outside the game gets a specific refusal by DM, and nothing changes.

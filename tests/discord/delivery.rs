@@ -2,7 +2,7 @@
 //! of arrival kept, rate limits waited out for as long as Discord asks, server errors retried,
 //! permanent refusals given up with a note to the GM.
 
-use crate::bot::{Bot, Db, Settings};
+use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use std::time::Duration;
@@ -10,8 +10,7 @@ use std::time::Duration;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
@@ -107,8 +106,7 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rate_limit_is_waited_out_for_as_long_as_discord_asks() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     // The outbox's own backoff would try again after 100 ms: the 429 asks for 1.5 s.
     let bot = Bot::start_with(
         &fake,
@@ -139,8 +137,7 @@ async fn a_rate_limit_is_waited_out_for_as_long_as_discord_asks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let bot = Bot::start_with(
         &fake,
         &path,

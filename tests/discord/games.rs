@@ -4,7 +4,7 @@
 //! buttons. The standings posted must be those the console gives for the same transcript,
 //! and every game must replay from its log.
 
-use crate::bot::{typed_line, Bot, Db, Typed, Users};
+use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{in_channel, CHANNEL};
 use std::process::Command;
@@ -131,8 +131,7 @@ async fn play(
 /// and the replay, and returns the posts.
 async fn game(transcript: &str, way: impl Fn(usize, &str) -> Way) -> Vec<Posted> {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;

@@ -2,7 +2,7 @@
 //! reconnects, a crash and a restart with messages sent meanwhile, a post that reached
 //! Discord just before the crash, a session lost while deadlines went on.
 
-use crate::bot::{Bot, Db, Settings};
+use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::{FakeDiscord, TOKEN};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::process::Command;
@@ -46,11 +46,11 @@ fn run_without_a_token_ends_with_one_sentence() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
+    let (_dir, path) = fresh_database();
     // A refused post would wait an hour for its retry: only the shutdown flush can send it.
     let bot = Bot::start_with(
         &fake,
-        &dir.path().join("referee.db"),
+        &path,
         Settings {
             retry: "1h",
             attempts: 8,
@@ -70,8 +70,7 @@ async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     crate::commands::start_tag_for_three(&fake).await;
     let welcomes = count(&fake, dm_to(ALICE));
@@ -111,8 +110,7 @@ async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_restart() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     crate::commands::start_tag_for_three(&fake).await;
@@ -165,8 +163,7 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
@@ -204,8 +201,7 @@ async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_order_read_back_after_its_round_resolved_is_refused_as_late() {
     let fake = FakeDiscord::start().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("referee.db");
+    let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;

@@ -3,6 +3,7 @@
 //! any length exports in bounded memory.
 
 use super::AuditError;
+use crate::store::{StoredEvent, StoredInput};
 use crate::table::outcome::LogVisibility;
 use crate::table::record::Status;
 use crate::table::rounds::describe_phase;
@@ -12,6 +13,32 @@ use std::io::Write;
 
 /// Rows read from the database at a time.
 const PAGE: i64 = 500;
+
+/// Writes `,"name": [...]` to `out`, one element a line: the rows `page` gives after a
+/// sequence number (`seq` of the last row read), each as `line` shows it (or left out).
+async fn write_array<T>(
+    out: &mut impl Write,
+    name: &str,
+    mut page: impl AsyncFnMut(i64) -> Result<Vec<T>, crate::store::StoreError>,
+    line: impl Fn(&T) -> Option<serde_json::Value>,
+    seq: impl Fn(&T) -> i64,
+) -> Result<(), AuditError> {
+    write!(out, ",\n\"{name}\": [")?;
+    let mut after = 0;
+    let mut first = true;
+    loop {
+        let rows = page(after).await?;
+        let Some(last) = rows.last() else { break };
+        after = seq(last);
+        for value in rows.iter().filter_map(&line) {
+            out.write_all(if first { b"\n" } else { b",\n" })?;
+            serde_json::to_writer(&mut *out, &value).map_err(std::io::Error::from)?;
+            first = false;
+        }
+    }
+    out.write_all(b"\n]")?;
+    Ok(())
+}
 
 /// Writes game `id` as JSON to `out`: the public view, or with `secret` everything (orders,
 /// seed, the record and the inputs). The head comes first, then the events (and inputs) one
@@ -27,9 +54,7 @@ pub async fn export(
     let record = &game.record;
     let board = service
         .catalogue()
-        .find(&record.game)
-        .zip(record.state.as_ref())
-        .and_then(|(rules, state)| rules.load(state).ok())
+        .load(record)
         .map(|game| game.board().text);
     let over = record.status == Status::Over;
     let players: Vec<serde_json::Value> = record
@@ -60,40 +85,25 @@ pub async fn export(
     // The head without its closing brace, then the arrays.
     let head = serde_json::to_string(&head).map_err(std::io::Error::from)?;
     out.write_all(&head.as_bytes()[..head.len() - 1])?;
-    out.write_all(b",\n\"events\": [")?;
-    let mut after = 0;
-    let mut first = true;
-    loop {
-        let page = store.events_after(id, after, PAGE).await?;
-        let Some(last) = page.last() else { break };
-        after = last.seq;
-        for event in page
-            .iter()
-            .filter(|e| secret || e.event.visibility == LogVisibility::Public)
-        {
-            let line = json!({"round": event.event.round, "input": event.input_seq, "visibility": event.event.visibility, "text": event.event.line()});
-            out.write_all(if first { b"\n" } else { b",\n" })?;
-            serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
-            first = false;
-        }
-    }
-    out.write_all(b"\n]")?;
+    let events = async |after| store.events_after(id, after, PAGE).await;
+    write_array(out, "events", events, |event: &StoredEvent| {
+        (secret || event.event.visibility == LogVisibility::Public).then(|| {
+            json!({"round": event.event.round, "input": event.input_seq, "visibility": event.event.visibility, "text": event.event.line()})
+        })
+    }, |event| event.seq)
+    .await?;
     if secret {
-        out.write_all(b",\n\"inputs\": [")?;
-        let mut after = 0;
-        let mut first = true;
-        loop {
-            let page = store.inputs_after(id, after, PAGE).await?;
-            let Some(last) = page.last() else { break };
-            after = last.seq;
-            for input in &page {
-                let line = json!({"seq": input.seq, "at": input.at, "input": input.input});
-                out.write_all(if first { b"\n" } else { b",\n" })?;
-                serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
-                first = false;
-            }
-        }
-        out.write_all(b"\n]")?;
+        let inputs = async |after| store.inputs_after(id, after, PAGE).await;
+        write_array(
+            out,
+            "inputs",
+            inputs,
+            |input: &StoredInput| {
+                Some(json!({"seq": input.seq, "at": input.at, "input": input.input}))
+            },
+            |input| input.seq,
+        )
+        .await?;
     }
     out.write_all(b"}\n")?;
     out.flush()?;

@@ -118,9 +118,7 @@ fn boards(service: &Service, id: i64, inputs: &[StoredInput]) -> BTreeMap<u64, S
         };
         let board = service
             .catalogue()
-            .find(&after.game)
-            .zip(after.state.as_ref())
-            .and_then(|(rules, state)| rules.load(state).ok())
+            .load(after)
             .and_then(|game| game.board().svg);
         if let Some(svg) = board {
             boards.insert(before.round, svg);
