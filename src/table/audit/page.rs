@@ -109,19 +109,33 @@ fn posted_commitment(events: &[StoredEvent]) -> Option<String> {
     })
 }
 
-/// The public board at the end of each round, from the game rebuilt input by input.
+/// The public board at the end of each round, from the game rebuilt input by input (drawn
+/// once a round, from the record the round's last input left).
 fn boards(service: &Service, id: i64, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
+    let draw = |record: &GameRecord| {
+        service
+            .catalogue()
+            .load(record)
+            .and_then(|game| game.board().svg)
+    };
     let mut boards = BTreeMap::new();
+    let mut last_of_round: Option<(u64, GameRecord)> = None;
     for step in rebuild(service, id, inputs) {
-        let (Some(before), Some(after)) = (&step.before, &step.after) else {
+        let (Some(before), Some(after)) = (step.before, step.after) else {
             continue;
         };
-        let board = service
-            .catalogue()
-            .load(after)
-            .and_then(|game| game.board().svg);
-        if let Some(svg) = board {
-            boards.insert(before.round, svg);
+        if let Some((round, record)) = last_of_round.take() {
+            if round != before.round {
+                if let Some(svg) = draw(&record) {
+                    boards.insert(round, svg);
+                }
+            }
+        }
+        last_of_round = Some((before.round, after));
+    }
+    if let Some((round, record)) = last_of_round {
+        if let Some(svg) = draw(&record) {
+            boards.insert(round, svg);
         }
     }
     boards
