@@ -100,7 +100,7 @@ fn game(state: State) -> CircuitGame {
 #[test]
 fn rule_0_the_50_tiles_form_a_loop_where_50_is_followed_by_1() {
     let mut state = board(&[(48, 5), (10, 1)]);
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].tile, 3);
     assert_eq!(state.runners[0].laps, 1);
 }
@@ -129,7 +129,11 @@ fn rule_1_a_d6_is_rolled_for_every_player_each_turn_and_shown() {
 #[test]
 fn rule_1a_moving_advances_by_the_die_and_no_answer_means_move() {
     let mut state = board(&[(5, 4), (5, 2)]);
-    state.resolve_choices(&choices(&[(0, Choice::Move)]), &mut dice());
+    state.resolve_choices(
+        &choices(&[(0, Choice::Move)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(state.runners[0].tile, 9);
     assert_eq!(state.runners[1].tile, 7, "bob sent nothing and moved");
 }
@@ -138,7 +142,11 @@ fn rule_1a_moving_advances_by_the_die_and_no_answer_means_move() {
 fn rule_1b_staying_activates_the_tile_you_stand_on() {
     let mut state = board(&[(20, 4), (5, 2)]);
     own(&mut state, 20, 1, Some((Action::Back(3), Trigger::Land)));
-    state.resolve_choices(&choices(&[(0, Choice::Stay)]), &mut dice());
+    state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(state.runners[0].tile, 17);
 }
 
@@ -146,7 +154,7 @@ fn rule_1b_staying_activates_the_tile_you_stand_on() {
 fn rule_2_landing_on_an_unowned_tile_captures_it_and_prompts_the_owner_by_dm() {
     let mut state = board(&[(5, 4), (30, 2)]);
     own(&mut state, 32, 0, None);
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.tiles[&9].owner, 0);
     assert!(events
         .iter()
@@ -170,7 +178,7 @@ fn rule_2_landing_on_an_unowned_tile_captures_it_and_prompts_the_owner_by_dm() {
 fn rule_3_landing_on_a_claimed_tile_activates_its_effect() {
     let mut state = board(&[(5, 4), (30, 2)]);
     own(&mut state, 9, 1, Some((Action::Forward(5), Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].tile, 14);
     assert_eq!(state.tiles[&9].uses, 1);
 }
@@ -180,7 +188,7 @@ fn rule_4_pass_effects_fire_on_entering_and_on_landing_and_land_effects_only_on_
     let mut state = board(&[(5, 4), (5, 2)]);
     own(&mut state, 7, 1, Some((Action::Boost, Trigger::Pass)));
     own(&mut state, 8, 1, Some((Action::Skip, Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     // ann passed over 7 (boost) and over 8 (land skip: nothing); bob stopped on 7 (boost).
     assert_eq!(
         state.runners[0].plan,
@@ -197,7 +205,7 @@ fn pass_triggers_reroll_the_next_die_for_runners_who_entered_the_tile() {
     own(&mut state, 7, 1, Some((Action::Boost, Trigger::Pass)));
     fill(&mut state);
     let mut dice = dice();
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice);
     let draws = dice.take_draws();
     // Turn 2: ann and bob each roll twice (both entered tile 7: one passing, one landing).
     assert_eq!(
@@ -242,7 +250,7 @@ fn rule_6_a_player_moved_by_a_tile_does_not_activate_the_tile_it_arrives_on() {
     own(&mut state, 9, 1, Some((Action::Forward(3), Trigger::Land)));
     own(&mut state, 12, 1, Some((Action::Back(5), Trigger::Land)));
     own(&mut state, 11, 1, Some((Action::Skip, Trigger::Pass)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].tile, 12);
     assert_eq!(state.tiles[&12].uses, 0);
     assert_eq!(
@@ -252,7 +260,7 @@ fn rule_6_a_player_moved_by_a_tile_does_not_activate_the_tile_it_arrives_on() {
     // Arriving on an unowned tile by a tile's effect claims nothing either.
     let mut state = board(&[(5, 4), (30, 2)]);
     own(&mut state, 9, 1, Some((Action::Forward(3), Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].tile, 12);
     assert!(!state.tiles.contains_key(&12), "no claim by a tile's move");
 }
@@ -291,7 +299,7 @@ fn rule_7_neighbours_cannot_share_an_effect_or_send_players_to_the_same_tile() {
 #[test]
 fn rule_7_clashing_effects_picked_in_the_same_prompt_are_settled_in_seat_order() {
     let mut state = board(&[(5, 4), (6, 4)]);
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert!(public_text(&events).contains("claims tile 10"));
     let mut effects = BTreeMap::new();
     effects.insert(
@@ -311,7 +319,19 @@ fn rule_7_clashing_effects_picked_in_the_same_prompt_are_settled_in_seat_order()
     let events = state.resolve_claims(&effects, &mut dice());
     assert!(state.tiles[&9].effect.is_some());
     assert_eq!(state.tiles[&10].effect, None);
-    assert!(public_text(&events).contains("rule 7"));
+    // The resolution says which rule settled it, and bob is told by DM, with how to give
+    // his tile an effect later: his accepted order is never dropped without a word.
+    assert!(public_text(&events).contains(
+        "bob's effect slow pass for tile 10 is not applied: tile 9 next to it was given the same effect (rule 7); seat order decides such clashes, so tile 10 has no effect."
+    ), "{}", public_text(&events));
+    let dm = events
+        .iter()
+        .find(|e| e.visibility == Visibility::Seat(1))
+        .expect("bob is told");
+    assert_eq!(
+        dm.text,
+        "Your effect slow pass for the tile 10 you claimed was not applied: tile 9 next to it was given the same effect (rule 7). Clashes within one resolution go by seat order, and the other player's came first. Tile 10 stays yours with no effect; give it one on a later turn with `change 10 <effect>`."
+    );
 }
 
 #[test]
@@ -345,7 +365,7 @@ fn rule_8_pass_effects_cannot_move_anyone() {
 #[test]
 fn rule_9_the_claimer_is_not_affected_by_its_tile_the_turn_it_claims_it() {
     let mut state = board(&[(5, 4), (30, 2)]);
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     let mut effects = BTreeMap::new();
     effects.insert(
         0,
@@ -364,7 +384,11 @@ fn rule_9_the_claimer_is_not_affected_by_its_tile_the_turn_it_claims_it() {
     assert_eq!(state.tiles[&9].uses, 0);
     // The next turn the tile is an ordinary tile for its owner: staying on it activates it.
     fill(&mut state);
-    state.resolve_choices(&choices(&[(0, Choice::Stay)]), &mut dice());
+    state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(state.tiles[&9].uses, 1);
     assert!(state.runners[0].plan == Plan::Skipped);
 }
@@ -449,7 +473,7 @@ fn rule_12_a_waitlisted_player_replaces_the_leaver_on_tile_1_with_0_laps() {
 #[test]
 fn rule_13_tiles_1_and_50_cannot_be_claimed() {
     let mut state = board(&[(46, 4), (47, 4)]);
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].tile, 50);
     assert_eq!(state.runners[1].tile, 1);
     assert!(state.tiles.is_empty());
@@ -464,7 +488,11 @@ fn rule_14_an_effect_acts_on_its_12th_activation_then_is_removed() {
         tile.uses = 11;
     }
     fill(&mut state);
-    let events = state.resolve_choices(&choices(&[(0, Choice::Stay)]), &mut dice());
+    let events = state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(
         state.runners[0].plan,
         Plan::MustMove,
@@ -479,7 +507,7 @@ fn rule_14_an_effect_acts_on_its_12th_activation_then_is_removed() {
 fn rule_15_players_reaching_the_same_tile_roll_off_and_the_highest_claims_it() {
     let mut dice = dice();
     let mut state = board(&[(5, 4), (7, 2), (3, 6)]);
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice);
     let draws = dice.take_draws();
     let rolloff: Vec<_> = draws
         .iter()
@@ -515,7 +543,11 @@ fn rule_15_players_reaching_the_same_tile_roll_off_and_the_highest_claims_it() {
 fn rule_16_a_player_cannot_stay_twice_in_a_row() {
     let mut state = board(&[(20, 4), (30, 2)]);
     fill(&mut state);
-    let events = state.resolve_choices(&choices(&[(0, Choice::Stay)]), &mut dice());
+    let events = state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(state.turn, 2);
     assert_eq!(state.runners[0].plan, Plan::MustMove);
     assert_eq!(state.choosers(), vec![1]);
@@ -524,7 +556,11 @@ fn rule_16_a_player_cannot_stay_twice_in_a_row() {
     let game = game(state.clone());
     let refusal = game.check_order(0, "stay").unwrap_err();
     assert!(refusal.0.contains("rule 16"), "{refusal}");
-    state.resolve_choices(&choices(&[(0, Choice::Stay)]), &mut dice());
+    state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
     assert_eq!(state.runners[0].tile, 20 + ann_roll, "ann moved anyway");
     assert_eq!(
         state.runners[0].plan,
@@ -536,6 +572,7 @@ fn rule_16_a_player_cannot_stay_twice_in_a_row() {
     fill(&mut state);
     state.resolve_choices(
         &choices(&[(0, Choice::Stay), (1, Choice::Stay)]),
+        &BTreeMap::new(),
         &mut dice(),
     );
     assert_eq!(state.turn, 3);
@@ -547,7 +584,7 @@ fn rule_16_a_player_cannot_stay_twice_in_a_row() {
 fn start_tile_counts_a_lap_only_when_entered_from_tile_50_by_a_move() {
     let mut state = board(&[(49, 2), (3, 2)]);
     own(&mut state, 5, 1, Some((Action::Start, Trigger::Land)));
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!((state.runners[0].tile, state.runners[0].laps), (1, 1));
     assert_eq!(
         (state.runners[1].tile, state.runners[1].laps),
@@ -561,7 +598,7 @@ fn start_tile_counts_a_lap_only_when_entered_from_tile_50_by_a_move() {
 fn start_tile_a_forward_effect_over_it_counts_the_lap() {
     let mut state = board(&[(44, 2), (3, 2)]);
     own(&mut state, 46, 1, Some((Action::Forward(6), Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!((state.runners[0].tile, state.runners[0].laps), (2, 1));
 }
 
@@ -569,7 +606,7 @@ fn start_tile_a_forward_effect_over_it_counts_the_lap() {
 fn start_tile_leaving_it_with_3_laps_wins() {
     let mut state = board(&[(1, 3), (3, 2)]);
     state.runners[0].laps = 3;
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.stage, Stage::Over { winner: Some(0) });
     assert_eq!(state.runners[1].tile, 3, "the game ended before bob moved");
     assert!(public_text(&events).contains("ann leaves the start tile with 3 laps and wins"));
@@ -585,7 +622,7 @@ fn start_tile_leaving_it_with_3_laps_wins() {
 fn start_tile_passing_over_it_with_the_third_lap_wins() {
     let mut state = board(&[(3, 2), (48, 5)]);
     state.runners[1].laps = 2;
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.stage, Stage::Over { winner: Some(1) });
 }
 
@@ -594,10 +631,10 @@ fn start_tile_stopping_on_it_with_the_third_lap_wins_on_the_next_move() {
     let mut state = board(&[(48, 3), (3, 2)]);
     state.runners[0].laps = 2;
     fill(&mut state);
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!((state.runners[0].tile, state.runners[0].laps), (1, 3));
     assert_eq!(state.stage, Stage::Choosing);
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.stage, Stage::Over { winner: Some(0) });
 }
 
@@ -606,7 +643,7 @@ fn start_tile_sent_directly_with_3_laps_does_not_count_again() {
     let mut state = board(&[(6, 2), (30, 2)]);
     state.runners[0].laps = 2;
     own(&mut state, 8, 1, Some((Action::Start, Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!((state.runners[0].tile, state.runners[0].laps), (1, 2));
 }
 
@@ -621,7 +658,9 @@ fn claim_prompt_timing_out_leaves_the_tile_owned_without_effect() {
         .collect();
     assert_eq!(game.time_limit(&options), Some(Duration::hours(6)));
     let events = game.resolve(&BTreeMap::new(), &mut ctx(&mut dice)).unwrap();
-    assert!(public_text(&events).contains("ann did not answer: tile 9 stays owned with no effect"));
+    assert!(public_text(&events).contains(
+        "ann did not answer: tile 9 stays theirs with no effect; they can give it one on a later turn with `change 9 <effect>`."
+    ));
     assert_eq!(game.state.tiles[&9].effect, None);
     assert_eq!(game.state.tiles[&9].owner, 0);
     assert!(
@@ -652,13 +691,13 @@ fn owner_toll_moves_the_owner_and_landing_on_your_own_tile_activates_it() {
     let mut state = board(&[(5, 4), (20, 2)]);
     own(&mut state, 9, 1, Some((Action::Owner(3), Trigger::Land)));
     own(&mut state, 22, 1, Some((Action::Anchor, Trigger::Land)));
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     // ann pays the toll: bob moves 20 -> 23 (no activation), then bob moves 2 from 23.
     assert_eq!(state.runners[1].tile, 25);
     let mut state = board(&[(20, 2), (5, 1)]);
     own(&mut state, 22, 0, Some((Action::Anchor, Trigger::Land)));
     fill(&mut state);
-    state.resolve_choices(&BTreeMap::new(), &mut dice());
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert_eq!(state.runners[0].plan, Plan::MustStay);
     assert_eq!(state.choosers(), vec![1]);
 }
@@ -668,7 +707,7 @@ fn skip_and_anchor_shape_the_next_turn() {
     let mut state = board(&[(5, 2), (10, 2)]);
     own(&mut state, 7, 1, Some((Action::Skip, Trigger::Land)));
     own(&mut state, 12, 0, Some((Action::Anchor, Trigger::Pass)));
-    let events = state.resolve_choices(&BTreeMap::new(), &mut dice());
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
     assert!(
         public_text(&events).contains("bob: ")
             && public_text(&events).contains("anchored, so it stays")
@@ -819,4 +858,236 @@ fn a_six_player_game_with_a_waitlisted_replacement_plays_to_a_winner() {
     assert!(game.board().text.contains("wins"));
     assert_eq!(ranking.iter().flatten().count(), 6);
     assert!(winner < 6);
+}
+
+#[test]
+fn rule_1b_staying_activates_a_pass_tile_too() {
+    let mut state = board(&[(12, 3), (30, 2)]);
+    own(&mut state, 12, 1, Some((Action::Boost, Trigger::Pass)));
+    fill(&mut state);
+    let events = state.resolve_choices(
+        &choices(&[(0, Choice::Stay)]),
+        &BTreeMap::new(),
+        &mut dice(),
+    );
+    assert!(
+        public_text(&events).contains("Tile 12 (bob's boost pass) acts on ann."),
+        "{}",
+        public_text(&events)
+    );
+    assert_eq!(state.tiles[&12].uses, 1);
+    assert_eq!(state.runners[0].tile, 12);
+    // The boost rerolled ann's next die: two rolls for her in turn 2's log.
+    assert!(
+        public_text(&events).contains("ann: "),
+        "{}",
+        public_text(&events)
+    );
+    assert!(
+        public_text(&events).contains("(boost: "),
+        "{}",
+        public_text(&events)
+    );
+}
+
+#[test]
+fn laps_sent_back_over_the_start_a_lap_is_taken_off_and_counted_again_going_forward() {
+    // ann has one lap and lands on tile 3, which sends her back 5 to tile 48.
+    let mut state = board(&[(1, 2), (30, 2)]);
+    state.runners[0].laps = 1;
+    own(&mut state, 3, 1, Some((Action::Back(5), Trigger::Land)));
+    fill(&mut state);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    let text = public_text(&events);
+    assert!(text.contains("ann is moved back to tile 48."), "{text}");
+    assert!(
+        text.contains("ann goes back over the start: a lap is taken off (laps 0)."),
+        "{text}"
+    );
+    assert_eq!((state.runners[0].tile, state.runners[0].laps), (48, 0));
+    // Going forward over it again gives the lap back: not a free second one.
+    state.runners[0].roll = Some(4);
+    state.runners[1].roll = Some(1);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert!(public_text(&events).contains("ann reaches the start tile: lap 1."));
+    assert_eq!((state.runners[0].tile, state.runners[0].laps), (2, 1));
+}
+
+#[test]
+fn laps_a_runner_sent_back_over_the_start_before_its_first_lap_owes_the_crossing() {
+    let mut state = board(&[(1, 2), (30, 2)]);
+    own(&mut state, 3, 1, Some((Action::Back(5), Trigger::Land)));
+    fill(&mut state);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert!(public_text(&events).contains(
+        "ann goes back over the start with no lap yet: crossing it forwards again will only make up for this."
+    ));
+    assert_eq!(
+        (
+            state.runners[0].tile,
+            state.runners[0].laps,
+            state.runners[0].behind
+        ),
+        (48, 0, 1)
+    );
+    state.runners[0].roll = Some(4);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert!(public_text(&events).contains(
+        "ann reaches the start tile again: that only makes up for being sent back over it (laps 0)."
+    ));
+    assert_eq!(
+        (
+            state.runners[0].tile,
+            state.runners[0].laps,
+            state.runners[0].behind
+        ),
+        (2, 0, 0)
+    );
+    // The next real lap counts.
+    state.runners[0].tile = 49;
+    state.runners[0].roll = Some(3);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert!(public_text(&events).contains("ann reaches the start tile: lap 1."));
+}
+
+#[test]
+fn laps_a_start_effect_sends_to_tile_1_without_touching_the_laps() {
+    let mut state = board(&[(20, 2), (30, 2)]);
+    state.runners[0].laps = 2;
+    own(&mut state, 22, 1, Some((Action::Start, Trigger::Land)));
+    fill(&mut state);
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert_eq!(
+        (
+            state.runners[0].tile,
+            state.runners[0].laps,
+            state.runners[0].behind
+        ),
+        (1, 2, 0)
+    );
+}
+
+#[test]
+fn laps_a_third_lap_taken_off_must_be_won_again_before_leaving_the_start_wins() {
+    // ann has 3 laps on tile 2; tile 4 sends her back 4 to tile 50: lap 2.
+    let mut state = board(&[(2, 2), (30, 2)]);
+    state.runners[0].laps = 3;
+    own(&mut state, 4, 1, Some((Action::Back(4), Trigger::Land)));
+    fill(&mut state);
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    assert_eq!((state.runners[0].tile, state.runners[0].laps), (50, 2));
+    assert_eq!(state.stage, Stage::Choosing, "no win yet");
+    // Forward over the start: lap 3 again, and leaving tile 1 in the same move wins.
+    state.runners[0].roll = Some(3);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    let text = public_text(&events);
+    assert!(
+        text.contains("ann reaches the start tile: lap 3."),
+        "{text}"
+    );
+    assert!(
+        text.contains("ann leaves the start tile with 3 laps and wins the game!"),
+        "{text}"
+    );
+    assert_eq!(state.stage, Stage::Over { winner: Some(0) });
+}
+
+#[test]
+fn rule_9_an_owner_changes_a_tiles_effect_with_its_turn_checked_like_a_claim() {
+    let mut dice = dice();
+    let mut state = board(&[(20, 2), (30, 2)]);
+    own(&mut state, 12, 0, Some((Action::Slow, Trigger::Land)));
+    own(&mut state, 13, 1, Some((Action::Boost, Trigger::Pass)));
+    own(&mut state, 24, 0, None);
+    fill(&mut state);
+    let mut game = game(state);
+    // Refused when ordered, with the reason, while ann can still choose.
+    assert_eq!(
+        game.check_order(0, "move change 12 boost land")
+            .unwrap_err()
+            .0,
+        "rule 7: tile 13 next to it already has that effect; pick a different action or number"
+    );
+    assert_eq!(
+        game.check_order(0, "stay change 13 skip land")
+            .unwrap_err()
+            .0,
+        "tile 13 is not yours, so you cannot change its effect"
+    );
+    assert_eq!(
+        game.check_order(0, "move change twelve skip land").unwrap_err().0,
+        "`change` takes the number of a tile you own, then its new effect, like `move change 12 boost pass`; got 'twelve'"
+    );
+    game.state.tiles.get_mut(&24).unwrap().uses = 12;
+    assert!(game
+        .check_order(0, "move change 24 skip land")
+        .unwrap_err()
+        .0
+        .contains("lost its effect for good after 12 activations (rule 14)"));
+    // Accepted, and applied at the end of the turn.
+    let order = game.check_order(0, "Move Change 12 back 3 land").unwrap();
+    assert_eq!(order, "move change 12 back 3 land");
+    let events = game
+        .resolve(&[(0, order)].into_iter().collect(), &mut ctx(&mut dice))
+        .unwrap();
+    let text = public_text(&events);
+    assert!(
+        text.contains("ann gives tile 12 the effect back 3 land."),
+        "{text}"
+    );
+    assert_eq!(
+        game.state.tiles[&12].effect,
+        Some(Effect {
+            action: Action::Back(3),
+            trigger: Trigger::Land
+        })
+    );
+    assert_eq!(
+        game.state.tiles[&12].uses, 0,
+        "a change keeps the tile's count"
+    );
+    assert_eq!(game.state.runners[0].tile, 22, "ann moved with her order");
+}
+
+#[test]
+fn rule_9_a_changed_tile_acts_on_nobody_the_turn_it_changes() {
+    let mut dice = dice();
+    // bob lands on ann's tile 12 this turn; ann changes it to `back 5 land` with her move.
+    let mut state = board(&[(20, 2), (10, 2)]);
+    own(&mut state, 12, 0, None);
+    fill(&mut state);
+    let mut game = game(state);
+    let order = game.check_order(0, "move change 12 back 5 land").unwrap();
+    game.resolve(&[(0, order)].into_iter().collect(), &mut ctx(&mut dice))
+        .unwrap();
+    assert_eq!(
+        game.state.runners[1].tile, 12,
+        "bob is not sent back this turn"
+    );
+    assert!(game.state.tiles[&12].effect.is_some());
+}
+
+#[test]
+fn rule_9_two_changes_that_clash_go_by_seat_order_and_the_later_owner_is_told() {
+    let mut dice = dice();
+    let mut state = board(&[(20, 2), (30, 2)]);
+    own(&mut state, 14, 0, None);
+    own(&mut state, 15, 1, None);
+    fill(&mut state);
+    let mut game = game(state);
+    let ann = game.check_order(0, "move change 14 back 2 land").unwrap();
+    let bob = game.check_order(1, "move change 15 back 3 land").unwrap();
+    let events = game
+        .resolve(
+            &[(0, ann), (1, bob)].into_iter().collect(),
+            &mut ctx(&mut dice),
+        )
+        .unwrap();
+    assert!(game.state.tiles[&14].effect.is_some());
+    assert_eq!(game.state.tiles[&15].effect, None);
+    let dm = events
+        .iter()
+        .find(|e| e.visibility == Visibility::Seat(1))
+        .expect("bob is told");
+    assert!(dm.text.starts_with("Your effect back 3 land for the tile 15 you changed was not applied: tile 14 next to it was given an effect that also sends players to tile 12 (rule 7)."), "{}", dm.text);
 }

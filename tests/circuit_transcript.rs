@@ -57,7 +57,7 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
     assert!(out.contains(
         "dm ann <- Game #1: order received for effects for claimed tiles: `effect back 3 land`."
     ));
-    assert!(out.contains("#circuit <- eve did not answer: tile 5 stays owned with no effect."));
+    assert!(out.contains("#circuit <- eve did not answer: tile 5 stays theirs with no effect; they can give it one on a later turn with `change 5 <effect>`."));
     assert!(out.contains("#circuit <- 💙 ann: 3 back 3 land [12 left]"));
     assert!(out.contains("#circuit <- ben left. gus takes the seat from the waitlist."));
     assert!(
@@ -106,4 +106,37 @@ fn the_cli_refuses_bad_transcripts_and_unknown_games_clearly() {
     assert!(!ok);
     assert!(err.contains("there is no database at"), "{err}");
     assert!(!db.exists());
+}
+
+#[test]
+fn an_owner_who_missed_the_claim_prompt_gives_the_tile_an_effect_later_with_a_change() {
+    let transcript = "\
+gm #circuit: !new circuit seed=11 max=3
+ann #circuit: !join blue
+ben #circuit: !join purple
+cat #circuit: !join grey
+ann dm: move
+ben dm: move
+cat dm: move
+ann dm: effect boost pass
+gm #circuit: !resolve
+ben dm: move change 4 slow pass
+ann dm: stay
+cat dm: move
+";
+    let (ok, out, err) = referee(&["script"], Some(transcript));
+    assert!(ok, "{err}");
+    // ben and cat let the claim prompt pass: their tiles stay theirs with no effect.
+    assert!(out.contains(
+        "#circuit <- ben did not answer: tile 4 stays theirs with no effect; they can give it one on a later turn with `change 4 <effect>`."
+    ), "{out}");
+    // Next turn ben changes it with his move; it applies at the end of the turn.
+    assert!(out.contains(
+        "dm ben <- Game #1: order received for move or stay for turn 2: `move change 4 slow pass`."
+    ));
+    assert!(out.contains("#circuit <- - ben: `move change 4 slow pass`"));
+    assert!(out.contains("#circuit <- ben gives tile 4 the effect slow pass."));
+    assert!(out.contains("#circuit <- 🟪 ben: 4 slow pass, 8"), "{out}");
+    // ann stays on her boost pass tile, and it acts (seed rule 1B).
+    assert!(out.contains("#circuit <- Tile 3 (ann's boost pass) acts on ann."));
 }

@@ -195,7 +195,7 @@ async fn circuit_typed_to_the_end() {
     let posts = game(include_str!("../transcripts/circuit_3p_seed11.txt"), typed).await;
     assert!(posts
         .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. ben\n2. cat\n3. ann")));
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. ben\n2. ann\n3. cat")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,23 +13,35 @@
 //!   skipped, anchored, or stayed last turn (rule 16: they must move) owe nothing. A turn where
 //!   nobody has a choice resolves at once. Claims open a second [`Phase::Orders`] ("effects for
 //!   claimed tiles") for the claimers only, with its own time limit (option `claim`).
+//! - Staying activates the tile's effect whatever its trigger (seed rule 1B; `land`/`pass`
+//!   is about moving onto or over a tile, not about standing on it).
+//! - Laps count net progress round the loop: going back over the start (a `back` effect
+//!   from tile 1..N) takes a lap off; a runner with no lap to take off owes it instead
+//!   (`Runner::behind`), so its next forward crossing only makes up for it. The counter
+//!   shown never goes below 0.
 //! - Arrival by a tile's effect (forward, back, start, owner) neither activates nor claims the
 //!   tile arrived on (rule 6); only ending one's own die move claims. Tile-caused movement
 //!   activates no pass effect on the way either, but forward movement over the start tile
 //!   counts the lap and can win.
 //! - Claims are settled after every runner has moved; a runner who ended its move on an
 //!   unowned tile keeps its claim even if an owner toll moves it later that turn.
-//! - Rule 9 holds by construction: a claimed tile gets its effect only after the turn's moves,
-//!   in the claim prompt, so it never acts on anyone during the turn it was claimed.
-//! - Effects are checked when ordered (rules 5, 7, 8, 10) and again at the claim deadline in
-//!   seat order, since two claimers may pick clashing effects for neighbouring tiles; a
-//!   refused effect leaves the tile with none.
+//! - Rule 9 ("claims or changes"): an owner changes a tile's effect with its turn's order
+//!   (`move change 12 boost pass`, `stay change 12 none`), so only on a turn where it has a
+//!   choice; claimed effects come in the claim prompt after the moves, changes apply at the end
+//!   of the turn they are ordered in: either way the tile acts on nobody that turn. A change
+//!   keeps the tile's activation count (rule 14 counts the tile's activations), and a tile
+//!   whose effect wore out cannot get another.
+//! - Effects (claimed or changed) are checked when ordered (rules 5, 7, 8, 10), so a refusal
+//!   comes while the player can still choose. Two choices made in the same resolution can
+//!   clash only with each other (neighbouring tiles); the stated rule is seat order: the
+//!   earlier seat's effect stands, the later tile gets none, and its owner is told why in the
+//!   resolution and by DM, with how to give the tile an effect later.
+//! - A claimer who lets the claim prompt pass keeps the tile with no effect (and can give it
+//!   one later with a change).
 //! - Rule 14: the 12th activation still acts, then the effect is removed.
 //! - Boost and slow pending together cancel out; pending boost/slow wait through a skipped
 //!   turn for the next roll; an anchor is used up by the turn it applies to, even when rule
 //!   16 makes the runner move instead.
-//! - Moving backwards out of tile 1 neither wins nor removes a lap; entering tile 1 from tile
-//!   50 always counts a lap, as the rules page says.
 //! - A player who leaves with nobody to replace it drops out; when a single player remains it
 //!   wins. Ranking: the winner, then the others by laps and tile, leavers last.
 
@@ -44,8 +56,8 @@ pub mod turn;
 
 use self::colour::Colour;
 use self::effect::check_on;
-use self::parse::{canonical, parse_order, Order, OrderError};
-use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN};
+use self::parse::{canonical, parse_order, Change, Order, OrderError};
+use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::chat::duration::parse_duration;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
@@ -92,7 +104,12 @@ const ORDERS: &[CommandHelp] = &[
     CommandHelp {
         name: "stay",
         usage: "stay",
-        about: "stay and activate your tile (not twice in a row)",
+        about: "stay and activate your tile, whatever its trigger (not twice in a row)",
+    },
+    CommandHelp {
+        name: "change",
+        usage: "[move|stay] change <tile> <action> [N] <land|pass>",
+        about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn (rule 9)",
     },
     CommandHelp {
         name: "effect",
@@ -262,6 +279,33 @@ impl CircuitGame {
     pub fn tiles(&self) -> String {
         self.state.tiles_listing()
     }
+
+    /// Checks an owner's change of effect when it is ordered, with the same checks as a
+    /// claim: the tile is the runner's, its effect has not worn out, and the new effect keeps
+    /// rules 5, 7 and 8 against the board.
+    fn check_change(&self, seat: Seat, change: Change) -> Result<(), Refusal> {
+        let tile = change.tile;
+        let owned = self
+            .state
+            .tiles
+            .get(&tile)
+            .filter(|owned| owned.owner == seat)
+            .ok_or_else(|| {
+                Refusal::new(format!(
+                    "tile {tile} is not yours, so you cannot change its effect"
+                ))
+            })?;
+        if owned.uses >= MAX_ACTIVATIONS {
+            return Err(Refusal::new(format!(
+                "tile {tile} lost its effect for good after {MAX_ACTIVATIONS} activations (rule 14); it cannot get another"
+            )));
+        }
+        if let Some(effect) = change.effect {
+            check_on(tile, effect, &self.state.tiles)
+                .map_err(|error| Refusal::new(error.to_string()))?;
+        }
+        Ok(())
+    }
 }
 
 impl Game for CircuitGame {
@@ -298,7 +342,10 @@ impl Game for CircuitGame {
     fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal> {
         let order = parse_order(text).map_err(|error| match error {
             OrderError::Unknown(words) => Refusal::new(format!(
-                "'{words}' is not an order; send `move`, `stay`, or after a claim `effect <action> [N] <land|pass>`"
+                "'{words}' is not an order; send `move` or `stay` (optionally followed by `change <tile> <effect>` for a tile you own), or after a claim `effect <action> [N] <land|pass>`"
+            )),
+            OrderError::ChangeTile(word) => Refusal::new(format!(
+                "`change` takes the number of a tile you own, then its new effect, like `move change 12 boost pass`; got '{word}'"
             )),
             OrderError::Effect(error) => Refusal::new(error.to_string()),
         })?;
@@ -307,8 +354,13 @@ impl Game for CircuitGame {
             .active(seat)
             .ok_or_else(|| Refusal::new("you are not playing in this game"))?;
         match (&self.state.stage, order) {
-            (Stage::Choosing, Order::Choice(choice)) => match runner.plan {
-                Plan::Free => Ok(canonical(Order::Choice(choice))),
+            (Stage::Choosing, Order::Turn { choice, change }) => match runner.plan {
+                Plan::Free => {
+                    if let Some(change) = change {
+                        self.check_change(seat, change)?;
+                    }
+                    Ok(canonical(Order::Turn { choice, change }))
+                }
                 Plan::MustMove => Err(Refusal::new(
                     "you stayed last turn, so you move this turn (rule 16); no order is needed",
                 )),
@@ -318,7 +370,7 @@ impl Game for CircuitGame {
                 Plan::Skipped => Err(Refusal::new("you lose this turn (skip); no order is needed")),
             },
             (Stage::Choosing, Order::Effect(_)) => Err(Refusal::new(
-                "no tile of yours is waiting for an effect; this turn send `move` or `stay`",
+                "no tile of yours is waiting for an effect; this turn send `move` or `stay`, and to change a tile you own, `move change <tile> <effect>`",
             )),
             (Stage::Claiming { claims }, Order::Effect(effect)) => {
                 let tile = claims.get(&seat).ok_or_else(|| {
@@ -330,7 +382,7 @@ impl Game for CircuitGame {
                 }
                 Ok(canonical(Order::Effect(effect)))
             }
-            (Stage::Claiming { .. }, Order::Choice(_)) => Err(Refusal::new(
+            (Stage::Claiming { .. }, Order::Turn { .. }) => Err(Refusal::new(
                 "claimers are picking their tiles' effects now; the next turn's `move` or `stay` comes after",
             )),
             (Stage::Over { .. }, _) => Err(Refusal::new("the game is over")),
@@ -344,14 +396,17 @@ impl Game for CircuitGame {
     ) -> Result<Vec<Event>, Refusal> {
         match &self.state.stage {
             Stage::Choosing => {
-                let choices: BTreeMap<Seat, Choice> = orders
-                    .iter()
-                    .filter_map(|(seat, text)| match parse_order(text) {
-                        Ok(Order::Choice(choice)) => Some((*seat, choice)),
-                        _ => None,
-                    })
-                    .collect();
-                Ok(self.state.resolve_choices(&choices, ctx.dice))
+                let mut choices: BTreeMap<Seat, Choice> = BTreeMap::new();
+                let mut changes: BTreeMap<Seat, Change> = BTreeMap::new();
+                for (seat, text) in orders {
+                    if let Ok(Order::Turn { choice, change }) = parse_order(text) {
+                        choices.insert(*seat, choice);
+                        if let Some(change) = change {
+                            changes.insert(*seat, change);
+                        }
+                    }
+                }
+                Ok(self.state.resolve_choices(&choices, &changes, ctx.dice))
             }
             Stage::Claiming { .. } => {
                 let effects = orders

@@ -1,14 +1,29 @@
-//! Players' words: the DM orders `move`, `stay`, `effect <action> [N] <trigger>` (or
-//! `effect none`).
+//! Players' words: the DM orders `move` or `stay`, optionally followed by `change <tile>
+//! <effect>` (an owner's new effect for a tile it owns, rule 9), and after a claim
+//! `effect <action> [N] <trigger>` (or `effect none`).
 
 use super::effect::{check_alone, Action, Effect, EffectError, Trigger};
 use super::state::Choice;
 
+/// An owner's new effect for one of its tiles (`None`: take the effect away).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// The tile.
+    pub tile: u8,
+    /// Its new effect.
+    pub effect: Option<Effect>,
+}
+
 /// A parsed DM order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
-    /// `move` or `stay`.
-    Choice(Choice),
+    /// `move` or `stay` (a bare `change ...` means `move`), with an owner's change.
+    Turn {
+        /// Move or stay.
+        choice: Choice,
+        /// A new effect for a tile the runner owns.
+        change: Option<Change>,
+    },
     /// `effect ...`: the effect for the claimed tile (`None`: no effect).
     Effect(Option<Effect>),
 }
@@ -16,9 +31,11 @@ pub enum Order {
 /// Why an order could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OrderError {
-    /// Not `move`, `stay` or `effect ...`.
+    /// Not `move`, `stay`, `change ...` or `effect ...`.
     Unknown(String),
-    /// An `effect` order that is not in the catalogue or breaks a rule.
+    /// A `change` without a tile number.
+    ChangeTile(String),
+    /// An `effect` (or `change`) whose effect is not in the catalogue or breaks a rule.
     Effect(EffectError),
 }
 
@@ -26,9 +43,29 @@ pub enum OrderError {
 pub fn parse_order(text: &str) -> Result<Order, OrderError> {
     let lower = text.to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
+    let turn = |choice: Choice, rest: &[&str]| match rest {
+        [] => Ok(Order::Turn {
+            choice,
+            change: None,
+        }),
+        ["change", tile, effect @ ..] => {
+            let tile = tile
+                .trim_start_matches('#')
+                .parse::<u8>()
+                .map_err(|_| OrderError::ChangeTile((*tile).to_string()))?;
+            let effect = parse_effect(effect).map_err(OrderError::Effect)?;
+            Ok(Order::Turn {
+                choice,
+                change: Some(Change { tile, effect }),
+            })
+        }
+        ["change"] => Err(OrderError::ChangeTile(String::new())),
+        _ => Err(OrderError::Unknown(text.trim().chars().take(60).collect())),
+    };
     match words.as_slice() {
-        ["move"] | ["go"] => Ok(Order::Choice(Choice::Move)),
-        ["stay"] => Ok(Order::Choice(Choice::Stay)),
+        ["move" | "go", rest @ ..] => turn(Choice::Move, rest),
+        ["stay", rest @ ..] => turn(Choice::Stay, rest),
+        ["change", ..] => turn(Choice::Move, &words),
         ["effect", rest @ ..] => parse_effect(rest)
             .map(Order::Effect)
             .map_err(OrderError::Effect),
@@ -99,11 +136,24 @@ pub fn parse_effect(words: &[&str]) -> Result<Option<Effect>, EffectError> {
 
 /// The canonical text of an order (what is stored and revealed).
 pub fn canonical(order: Order) -> String {
+    let effect = |effect: Option<Effect>| match effect {
+        Some(effect) => effect.to_string(),
+        None => "none".to_string(),
+    };
     match order {
-        Order::Choice(Choice::Move) => "move".into(),
-        Order::Choice(Choice::Stay) => "stay".into(),
-        Order::Effect(None) => "effect none".into(),
-        Order::Effect(Some(effect)) => format!("effect {effect}"),
+        Order::Turn { choice, change } => {
+            let choice = match choice {
+                Choice::Move => "move",
+                Choice::Stay => "stay",
+            };
+            match change {
+                Some(change) => {
+                    format!("{choice} change {} {}", change.tile, effect(change.effect))
+                }
+                None => choice.to_string(),
+            }
+        }
+        Order::Effect(chosen) => format!("effect {}", effect(chosen)),
     }
 }
 
@@ -123,6 +173,22 @@ mod tests {
         assert_eq!(
             canonical(parse_order("effect none").unwrap()),
             "effect none"
+        );
+        assert_eq!(
+            canonical(parse_order("Stay  CHANGE 12 boost pass").unwrap()),
+            "stay change 12 boost pass"
+        );
+        assert_eq!(
+            canonical(parse_order("change 7 back3 land").unwrap()),
+            "move change 7 back 3 land"
+        );
+        assert_eq!(
+            canonical(parse_order("move change 7 none").unwrap()),
+            "move change 7 none"
+        );
+        assert_eq!(
+            parse_order("move change seven boost pass"),
+            Err(OrderError::ChangeTile("seven".into()))
         );
         assert!(parse_order("jump").is_err());
         assert!(parse_order("effect back land").is_err());

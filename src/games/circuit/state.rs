@@ -85,8 +85,12 @@ pub struct Runner {
     pub colour: Colour,
     /// The tile it stands on (1..=50).
     pub tile: u8,
-    /// Laps counted by the start tile.
+    /// Laps counted by the start tile (net progress round the loop, never below 0).
     pub laps: u8,
+    /// Times it was sent backwards over the start with no lap to take off: its next forward
+    /// crossings make up for them before they count laps again.
+    #[serde(default)]
+    pub behind: u8,
     /// Still in the game (false once it left with no replacement).
     pub active: bool,
     /// Whether it stayed last turn (rule 16).
@@ -107,6 +111,7 @@ impl Runner {
             colour,
             tile: FIRST_TILE,
             laps: 0,
+            behind: 0,
             active: true,
             stayed_last: false,
             pending: Pending::default(),

@@ -2,6 +2,7 @@
 //! land effects, laps and the win.
 
 use super::effect::{claimable, wrap, Action, Trigger};
+use super::parse::Change;
 use super::state::{
     Choice, Plan, Runner, Stage, State, FIRST_TILE, LAPS_TO_WIN, LAST_TILE, MAX_ACTIVATIONS,
 };
@@ -49,18 +50,19 @@ impl State {
             .collect()
     }
 
-    /// Resolves this turn's choices (seats without one move) in seat order, then opens the
-    /// claim prompt or the next turn.
+    /// Resolves this turn's choices (seats without one move) in seat order, then the owners'
+    /// changes of effect, then opens the claim prompt or the next turn.
     pub fn resolve_choices(
         &mut self,
         choices: &BTreeMap<Seat, Choice>,
+        changes: &BTreeMap<Seat, Change>,
         dice: &mut Dice,
     ) -> Vec<Event> {
         let mut events = Vec::new();
         if self.stage != Stage::Choosing {
             return events;
         }
-        self.run_turn(choices, dice, &mut events);
+        self.run_turn(choices, changes, dice, &mut events);
         if self.stage == Stage::Choosing {
             self.start_turn(dice, &mut events);
         }
@@ -74,7 +76,7 @@ impl State {
             if !self.choosers().is_empty() {
                 return;
             }
-            self.run_turn(&BTreeMap::new(), dice, events);
+            self.run_turn(&BTreeMap::new(), &BTreeMap::new(), dice, events);
             if self.stage != Stage::Choosing {
                 return;
             }
@@ -147,10 +149,12 @@ impl State {
         events.push(Event::public(lines.join("\n")));
     }
 
-    /// Resolves every runner in seat order, then the claims.
+    /// Resolves every runner in seat order, then the claims, then the owners' changes (at the
+    /// end of the turn, so a changed tile acts on nobody this turn: rule 9).
     fn run_turn(
         &mut self,
         choices: &BTreeMap<Seat, Choice>,
+        changes: &BTreeMap<Seat, Change>,
         dice: &mut Dice,
         events: &mut Vec<Event>,
     ) {
@@ -186,7 +190,9 @@ impl State {
             }
         }
         let claims = self.claim(arrivals, dice, &mut lines);
+        let refused = self.apply_changes(changes, &mut lines);
         events.push(Event::public(lines.join("\n")));
+        events.extend(refused);
         if claims.is_empty() {
             return;
         }
@@ -196,18 +202,15 @@ impl State {
         self.stage = Stage::Claiming { claims };
     }
 
-    /// A runner stays: it activates the land effect of its tile.
+    /// A runner stays: it activates the effect of its tile, whatever its trigger (seed rule
+    /// 1B: the land/pass distinction is about moving, not staying).
     fn stay(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
         let Some(runner) = self.active(seat) else {
             return Flow::Continue;
         };
         let tile = runner.tile;
         lines.push(format!("{} stays on tile {tile}.", runner.name));
-        match self
-            .tiles
-            .get(&tile)
-            .and_then(|owned| owned.effect_on(Trigger::Land))
-        {
+        match self.tiles.get(&tile).and_then(|owned| owned.effect) {
             Some(_) => self.activate(seat, tile, lines),
             None => Flow::Continue,
         }
@@ -263,7 +266,7 @@ impl State {
     }
 
     /// Moves a runner one tile forward: leaving tile 1 with 3 laps wins; entering tile 1 from
-    /// tile 50 counts a lap.
+    /// tile 50 counts a lap, unless it only makes up for being sent back over the start.
     fn step(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
         let Some(runner) = self.runners.get_mut(seat) else {
             return Flow::Continue;
@@ -279,13 +282,51 @@ impl State {
         let from = runner.tile;
         runner.tile = wrap(i16::from(from) + 1);
         if from == LAST_TILE {
-            runner.laps = runner.laps.saturating_add(1);
-            lines.push(format!(
-                "{} reaches the start tile: lap {}.",
-                runner.name, runner.laps
-            ));
+            if runner.behind > 0 {
+                runner.behind -= 1;
+                lines.push(format!(
+                    "{} reaches the start tile again: that only makes up for being sent back over it (laps {}).",
+                    runner.name, runner.laps
+                ));
+            } else {
+                runner.laps = runner.laps.saturating_add(1);
+                lines.push(format!(
+                    "{} reaches the start tile: lap {}.",
+                    runner.name, runner.laps
+                ));
+            }
         }
         Flow::Continue
+    }
+
+    /// Moves a runner `n` tiles back; going back over the start (tile 1 to tile 50) takes a
+    /// lap off, or is owed if it has none (laps count net progress round the loop).
+    fn step_back(&mut self, seat: Seat, n: u8, lines: &mut Vec<String>) {
+        let Some(runner) = self.runners.get_mut(seat) else {
+            return;
+        };
+        let to = i16::from(runner.tile) - i16::from(n);
+        runner.tile = wrap(to);
+        lines.push(format!(
+            "{} is moved back to tile {}.",
+            runner.name, runner.tile
+        ));
+        if to >= i16::from(FIRST_TILE) {
+            return;
+        }
+        if runner.laps > 0 {
+            runner.laps -= 1;
+            lines.push(format!(
+                "{} goes back over the start: a lap is taken off (laps {}).",
+                runner.name, runner.laps
+            ));
+        } else {
+            runner.behind = runner.behind.saturating_add(1);
+            lines.push(format!(
+                "{} goes back over the start with no lap yet: crossing it forwards again will only make up for this.",
+                runner.name
+            ));
+        }
     }
 
     /// Activates the effect of `tile` on `seat` (counting the activation, rule 14). Players
@@ -326,13 +367,7 @@ impl State {
                 flow
             }
             Action::Back(n) => {
-                if let Some(runner) = self.runners.get_mut(seat) {
-                    runner.tile = wrap(i16::from(runner.tile) - i16::from(n));
-                }
-                lines.push(format!(
-                    "{name} is moved back to tile {}.",
-                    self.tile_of(seat)
-                ));
+                self.step_back(seat, n, lines);
                 Flow::Continue
             }
             Action::Start => {
