@@ -68,9 +68,9 @@ fn random_game(
                     .rewards
                     .iter()
                     .copied()
-                    .find(|a| !reward_steps(&game.pos, colour, *a).is_empty());
+                    .find(|a| !reward_steps(&game.pos, colour, *a, &game.limits).is_empty());
                 let amount = amount.unwrap_or(20);
-                let steps = reward_steps(&game.pos, colour, amount);
+                let steps = reward_steps(&game.pos, colour, amount, &game.limits);
                 match steps.as_slice().get(rng.below(steps.len())) {
                     Some(Step::Move { pawn, around, .. }) => format!(
                         "reward {} {amount}{}",
@@ -201,8 +201,8 @@ fn main() {
         worst
             .iter()
             .map(|(pos, colour, _, _)| {
-                reward_steps(black_box(pos), *colour, 20).len()
-                    + reward_steps(black_box(pos), *colour, 10).len()
+                reward_steps(black_box(pos), *colour, 20, &Limits::default()).len()
+                    + reward_steps(black_box(pos), *colour, 10, &Limits::default()).len()
             })
             .sum()
     });

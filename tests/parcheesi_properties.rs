@@ -125,9 +125,13 @@ fn random_game(seed: u64, players: usize, auto: bool) -> (Match, usize) {
                 let mut options = Vec::new();
                 for amount in [20u8, 10] {
                     if game.rewards.contains(&amount) {
-                        for step in
-                            referee::games::parcheesi::reward_steps(&game.pos, colour, amount)
-                                .as_slice()
+                        for step in referee::games::parcheesi::reward_steps(
+                            &game.pos,
+                            colour,
+                            amount,
+                            &game.limits,
+                        )
+                        .as_slice()
                         {
                             if let Step::Move { pawn, around, .. } = *step {
                                 options.push((usize::from(pawn), amount, around));

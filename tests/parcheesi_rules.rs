@@ -155,7 +155,12 @@ fn rule_03_enter_with_a_five_on_one_die() {
 
 #[test]
 fn rule_03_enter_with_one_and_four_uses_both_dice() {
-    let (mut game, _, mut rolls) = at(&[], Green, (1, 4), &[5, 1]);
+    let (mut game, prompt, mut rolls) = at(&[], Green, (1, 4), &[5, 1]);
+    // The prompt says the entry takes both dice.
+    assert!(
+        prompt.contains("to play 1 4: !enter 1 (uses 1+4)"),
+        "{prompt}"
+    );
     let text = play(&mut game, &mut rolls, "enter 2");
     assert_eq!(spot(&game, Green, 2), Ring(5));
     assert!(text.contains("with both dice"), "{text}");
@@ -238,7 +243,10 @@ fn rule_06_every_die_must_be_used() {
     let (mut game, _, mut rolls) = at(&pawns, Green, (6, 3), &[]);
     assert_eq!(legal(&game), vec!["move 1 6", "move 2 3"]);
     let why = refuse(&mut game, &mut rolls, "move 1 3");
-    assert!(why.contains("every die must be used"), "{why}");
+    assert_eq!(
+        why,
+        "move 1 3 is not allowed: this leaves the 6 unused, and another play uses it: every die must be used (rule 6); legal now: !move 1 6, !move 2 3"
+    );
     play(&mut game, &mut rolls, "move 2 3");
     play(&mut game, &mut rolls, "move 1 6");
     assert_eq!(
@@ -252,7 +260,10 @@ fn rule_07_when_one_die_must_be_given_up_it_is_the_lower() {
     let (mut game, _, mut rolls) = at(&[(Green, 1, Row(5))], Green, (1, 3), &[]);
     assert_eq!(legal(&game), vec!["move 1 3"]);
     let why = refuse(&mut game, &mut rolls, "move 1 1");
-    assert!(why.contains("the higher"), "{why}");
+    assert_eq!(
+        why,
+        "move 1 1 is not allowed: this leaves the 3 unused; when only one of the two dice can be used, the higher must be played (rule 7); legal now: !move 1 3"
+    );
     let text = play(&mut game, &mut rolls, "move 1 3");
     assert_eq!(spot(&game, Green, 1), Home);
     assert!(text.contains("The 1 is lost"), "{text}");
@@ -460,7 +471,10 @@ fn rule_14_the_total_roll_can_force_a_pawn_round_again() {
     let (mut game, _, mut rolls) = at(&pawns, Green, (6, 5), &[]);
     assert_eq!(legal(&game), vec!["move 1 6 around", "move 1 5 around"]);
     let why = refuse(&mut game, &mut rolls, "move 1 6");
-    assert!(why.contains("every die must be used"), "{why}");
+    assert_eq!(
+        why,
+        "move 1 6 is not allowed: it leaves the 5 unused, and going round uses every die: !move 1 6 around (rule 14); legal now: !move 1 6 around, !move 1 5 around"
+    );
     play(&mut game, &mut rolls, "move 1 6 around");
     play(&mut game, &mut rolls, "move 1 5");
     assert_eq!(spot(&game, Green, 1), Ring(9));
@@ -794,4 +808,140 @@ fn rule_14_a_blocked_home_row_points_to_going_round_again() {
     );
     play(&mut game, &mut rolls, "move 1 5 around");
     assert_eq!(spot(&game, Green, 1), Ring(3));
+}
+
+/// Green pawn 1 on ring 60 captures red on 62 with the 2; its reward of 20 can only be used
+/// by going round (into the home row 20 would overshoot HOME).
+fn capture_near_home() -> (Match, String, FixedRolls) {
+    let pawns = [
+        (Green, 1, Ring(60)),
+        (Green, 2, Home),
+        (Green, 3, Home),
+        (Green, 4, Home),
+        (Red, 1, Ring(62)),
+    ];
+    let (mut game, _, mut rolls) = at(&pawns, Green, (2, 1), &[6, 3]);
+    play(&mut game, &mut rolls, "move 1 2");
+    let text = play(&mut game, &mut rolls, "move 1 1");
+    (game, text, rolls)
+}
+
+#[test]
+fn rule_16_a_reward_only_going_round_could_use_is_offered_not_forced() {
+    let (mut game, text, mut rolls) = capture_near_home();
+    assert_eq!(spot(&game, Green, 1), Ring(63));
+    assert!(
+        text.contains("green (alice) to move a reward: reward 20, only by going round: !reward 1 20 around, or !reward skip 20 to decline it."),
+        "{text}"
+    );
+    // Into the home row it would overshoot: the refusal names the squares to HOME and the
+    // way round.
+    let why = refuse(&mut game, &mut rolls, "reward 1 20");
+    assert_eq!(
+        why,
+        "pawn 1 would overshoot HOME: it is 13 squares from HOME; say reward 1 20 around to go round again (or reward skip to decline it)"
+    );
+    // Declined: the reward is lost, the pawn keeps its place, the turn passes.
+    let text = play(&mut game, &mut rolls, "reward skip");
+    assert!(text.contains("green (alice) declines the reward of 20: only going round the board could use it, and going round is forced only by the dice (rule 14). The reward is lost."), "{text}");
+    assert_eq!(spot(&game, Green, 1), Ring(63));
+    assert!(
+        text.contains("red (bob) rolls 6 and 3"),
+        "the turn passed: {text}"
+    );
+}
+
+#[test]
+fn rule_16_the_player_may_take_such_a_reward_round_the_board() {
+    let (mut game, _, mut rolls) = capture_near_home();
+    play(&mut game, &mut rolls, "reward 1 20 around");
+    assert_eq!(spot(&game, Green, 1), Ring(15));
+}
+
+#[test]
+fn rule_16_a_reward_some_pawn_can_move_without_going_round_cannot_be_declined() {
+    let pawns = [
+        (Green, 1, Ring(8)),
+        (Green, 2, Ring(40)),
+        (Red, 1, Ring(10)),
+    ];
+    let (mut game, _, mut rolls) = at(&pawns, Green, (2, 1), &[]);
+    play(&mut game, &mut rolls, "move 1 2");
+    play(&mut game, &mut rolls, "move 2 1");
+    let why = refuse(&mut game, &mut rolls, "reward skip");
+    assert_eq!(
+        why,
+        "the reward of 20 can be moved without going round (reward 1 20), so it must be moved (rule 16); only a reward that needs going round can be declined"
+    );
+}
+
+#[test]
+fn rule_16_the_automatic_turn_declines_a_reward_only_going_round_could_use() {
+    let settings = Settings {
+        auto: true,
+        ..Settings::default()
+    };
+    let pawns = [
+        (Green, 1, Ring(60)),
+        (Green, 2, Home),
+        (Green, 3, Home),
+        (Green, 4, Home),
+        (Red, 1, Ring(62)),
+    ];
+    let (mut game, _, mut rolls) = with(settings, 2, &pawns, Green, (2, 1), 0, &[6, 3, 6, 3]);
+    play(&mut game, &mut rolls, "move 1 2");
+    play(&mut game, &mut rolls, "move 1 1");
+    let text = said(&game.timeout(&mut rolls));
+    assert!(text.contains("declines the reward of 20"), "{text}");
+    assert_eq!(spot(&game, Green, 1), Ring(63), "not sent round the board");
+}
+
+#[test]
+fn rule_13_two_rewards_may_not_carry_a_blockade_forward_together_on_doubles() {
+    // Doubles 1-1 with all pawns out: faces 1, 1, 6, 6. Pawns 3 and 4 each capture with a 1
+    // (two rewards of 20), then use the 6s; the blockade of pawns 1 and 2 on 20 stays.
+    let pawns = [
+        (Green, 1, Ring(20)),
+        (Green, 2, Ring(20)),
+        (Green, 3, Ring(30)),
+        (Green, 4, Ring(40)),
+        (Red, 1, Ring(31)),
+        (Red, 2, Ring(41)),
+    ];
+    let (mut game, _, mut rolls) = at(&pawns, Green, (1, 1), &[6, 3]);
+    play(&mut game, &mut rolls, "move 3 1");
+    play(&mut game, &mut rolls, "move 4 1");
+    play(&mut game, &mut rolls, "move 3 6");
+    let text = play(&mut game, &mut rolls, "move 4 6");
+    assert_eq!(game.rewards, vec![20, 20], "{text}");
+    play(&mut game, &mut rolls, "reward 1 20");
+    assert_eq!(spot(&game, Green, 1), Ring(40));
+    let why = refuse(&mut game, &mut rolls, "reward 2 20");
+    assert_eq!(
+        why,
+        "pawn 2 cannot take the reward of 20 onto its partner: the two pawns of a blockade may not move forward together on a roll of doubles, by dice or by rewards (rule 13)"
+    );
+    play(&mut game, &mut rolls, "reward 3 20");
+    assert_eq!(spot(&game, Green, 3), Ring(57));
+    assert_eq!(spot(&game, Green, 2), Ring(20));
+}
+
+#[test]
+fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
+    let mut dice = Dice::new(Seed::parse("7").unwrap());
+    let options = Options::new();
+    let players: Vec<Player> = (0..2)
+        .map(|seat| Player {
+            seat,
+            name: NAMES[seat].to_string(),
+            symbol: None,
+        })
+        .collect();
+    let mut ctx = Ctx {
+        now: chrono::DateTime::UNIX_EPOCH,
+        dice: &mut dice,
+    };
+    let (game, _) = PARCHEESI.setup(&options, &players, &mut ctx).unwrap();
+    let prompt = game.prompt().expect("a player is to move");
+    assert!(prompt.contains(" to play "), "{prompt}");
 }

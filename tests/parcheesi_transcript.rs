@@ -46,3 +46,22 @@ fn a_whole_two_player_game() {
     assert!(ok, "{out}{err}");
     assert!(out.contains("match the log"));
 }
+
+#[test]
+fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
+    let transcript = "\
+alice #parcheesi: !new parcheesi seed=7
+alice #parcheesi: !join
+bob #parcheesi: !join
+alice #parcheesi: !start
+bob #parcheesi: !board
+";
+    let (ok, out, err) = referee(&["script"], Some(transcript));
+    assert!(ok, "{err}");
+    // The board post of `!board` (the last post) ends with the legal commands.
+    let board_post = &out[out.rfind("#parcheesi <- ```\n").expect("the board")..];
+    assert!(
+        board_post.starts_with("#parcheesi <- ```\n#parcheesi <- red (bob) to play 5 1: !enter 1, !enter 2, !enter 3, !enter 4.\n#parcheesi <- [picture: "),
+        "{out}"
+    );
+}

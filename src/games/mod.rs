@@ -253,6 +253,11 @@ pub trait Game: Send {
     fn choices(&self, _seat: Seat, _order: Option<&str>) -> Vec<Choice> {
         Vec::new()
     }
+    /// What the player to move may type now, in one line, where the game can say it
+    /// (Parcheesi's legal steps): `!board` repeats it under the board.
+    fn prompt(&self) -> Option<String> {
+        None
+    }
     /// What `seat` sees of its own situation (by DM, `status`).
     fn private_status(&self, seat: Seat) -> String;
     /// The whole state, secrets included, for the store.

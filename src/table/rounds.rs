@@ -524,9 +524,13 @@ pub fn dm_status(work: &mut Work<'_>, user: &User) -> Result<(), Refusal> {
 pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
     let live = work.live()?;
     let board = live.game.board();
+    let text = match live.game.prompt() {
+        Some(prompt) => format!("{}\n{prompt}", board.text),
+        None => board.text,
+    };
     work.outcome.posts.push(Post {
         to: Audience::Channel(work.record.channel.clone()),
-        text: board.text,
+        text,
         svg: board.svg,
         card: None,
         file: None,

@@ -389,8 +389,10 @@ pub enum StepError {
     NotInNest,
     /// The move would go beyond HOME; it needs this exact count (or less).
     Overshoot {
-        /// The largest count the pawn can still move in its home row.
+        /// The largest count the pawn can still move: the squares to HOME.
         most: u8,
+        /// Whether the pawn is already in its home row.
+        in_row: bool,
     },
     /// `around` asked for a move that does not pass the turn-off square.
     NotPastTurnOff,
@@ -426,9 +428,16 @@ pub fn explain(error: StepError, pawn: usize) -> String {
         }
         StepError::AtHome => format!("pawn {pawn} is already HOME"),
         StepError::NotInNest => format!("pawn {pawn} is not in the nest"),
-        StepError::Overshoot { most } => {
+        StepError::Overshoot { most, in_row: true } => {
             format!("pawn {pawn} would overshoot HOME (it can move at most {most} in its home row)")
         }
+        StepError::Overshoot {
+            most,
+            in_row: false,
+        } => format!(
+            "pawn {pawn} would overshoot HOME: it is {most} square{} from HOME",
+            if most == 1 { "" } else { "s" }
+        ),
         StepError::NotPastTurnOff => {
             format!("pawn {pawn} does not pass its turn-off square with that die, so it cannot go around")
         }
@@ -555,6 +564,7 @@ pub fn try_move(
                 if step > HOME_STEP {
                     return Err(StepError::Overshoot {
                         most: to_turn_off + HOME_STEP,
+                        in_row: false,
                     });
                 }
                 let passed = ring_span(square + 1, to_turn_off) & occ.blockades;
@@ -573,6 +583,7 @@ fn row_move(occ: &Occupancy, me: usize, from: u8, count: u8) -> Result<Landing, 
     if to > HOME_STEP {
         return Err(StepError::Overshoot {
             most: HOME_STEP - from,
+            in_row: true,
         });
     }
     // Squares strictly between `from` and `to` (home-row steps 1..7).

@@ -349,13 +349,11 @@ fn for_each_step(
 /// The worth of stopping here: dice used, then pips used, then whether the stale blockades
 /// are broken; -1 when the play is not allowed to end like this (a blockade moved together).
 fn worth(pos: &Position, colour: Colour, limits: &Limits, dice: u8, pips: u8) -> i32 {
+    if moved_together(pos, colour, limits) {
+        return -1;
+    }
     let pawns = &pos.pawns[colour.index()];
     let at = |p: usize| pawns.get(p).copied().unwrap_or(Spot::Nest);
-    for (p, q, start) in limits.together.iter() {
-        if at(p) == at(q) && at(p).on_board() && at(p) != start {
-            return -1;
-        }
-    }
     let broken = limits
         .must_break
         .iter()
@@ -458,13 +456,20 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     steps
 }
 
-/// The moves by which one pawn can use a reward of `amount` squares (exact count, no split).
-pub fn reward_steps(pos: &Position, colour: Colour, amount: u8) -> Steps {
+/// The moves by which one pawn can use a reward of `amount` squares (exact count, no split),
+/// leaving out those that would complete moving a blockade of this roll of doubles forward
+/// together (rule 13 covers the rewards earned during the roll too).
+pub fn reward_steps(pos: &Position, colour: Colour, amount: u8, limits: &Limits) -> Steps {
     let occ = pos.occupancy();
     let mut steps = Steps::default();
     for p in 0..PAWNS {
         for around in [false, true] {
-            if board::try_move(pos, &occ, colour, p, amount, around).is_ok() {
+            if let Ok(landing) = board::try_move(pos, &occ, colour, p, amount, around) {
+                let mut after = *pos;
+                board::apply(&mut after, colour, p, landing);
+                if moved_together(&after, colour, limits) {
+                    continue;
+                }
                 steps.push(Step::Move {
                     pawn: p as u8,
                     die: amount,
@@ -474,6 +479,17 @@ pub fn reward_steps(pos: &Position, colour: Colour, amount: u8) -> Steps {
         }
     }
     steps
+}
+
+/// Whether the two pawns of a blockade standing when this roll of doubles began now stand
+/// together again on another square: moved forward together (rule 13).
+pub fn moved_together(pos: &Position, colour: Colour, limits: &Limits) -> bool {
+    let pawns = &pos.pawns[colour.index()];
+    let at = |p: usize| pawns.get(p).copied().unwrap_or(Spot::Nest);
+    limits
+        .together
+        .iter()
+        .any(|(p, q, start)| at(p) == at(q) && at(p).on_board() && at(p) != start)
 }
 
 /// The distances left of a colour's pawns, rearmost first: the automatic turn makes this as

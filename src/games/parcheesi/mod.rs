@@ -7,12 +7,19 @@
 //!   order unless players chose colours at `!join`; the first colour in play starts.
 //! - "The most dice, and the higher die when only one of two can be used" is generalised as:
 //!   the most dice, then the most pips (so with four dice, the larger faces are kept).
-//! - Rule 13's "not together on doubles" is judged when the dice of the roll are played,
-//!   before its rewards (a reward moves one pawn, so it cannot move a pair).
+//! - Rule 13's "not together on doubles" covers the whole roll, its rewards included: the two
+//!   pawns of a blockade standing when a roll of doubles began may not end up together on
+//!   another square, whether dice or rewards (say, two captures' 20s) would carry them.
 //! - Several rewards waiting are moved in the order the player picks (`reward <pawn> 10`);
 //!   without an amount, the first one the named pawn can use. A reward is lost only when no
-//!   pawn can use it once no other reward can be moved either. Rewards must be moved when a
-//!   pawn can (the bot ends the turn only when none can).
+//!   pawn can use it once no other reward can be moved either. A reward some pawn can move
+//!   without going round must be moved (the bot ends the turn only when none can); a reward
+//!   that only going round could use is the player's choice (seed lines 17-18: going round is
+//!   forced only by the dice, and rewards not taken are lost): `reward <pawn> 20 around` or
+//!   `reward skip`; the automatic turn declines it.
+//! - Refusals say why in the player's terms: the whole-roll rule names the die a step would
+//!   lose (or that going round uses them all), an overshoot names the squares to HOME, a
+//!   reward that would work going round says so; `!board` repeats the legal commands.
 //! - A step that passes the turn-off goes into the home row unless the player says `around`;
 //!   when only `around` is possible the bot says so instead of guessing.
 //! - `blockade_limit=N` counts ring blockades only (a home-row blockade holds up nobody else);
@@ -89,8 +96,8 @@ const COMMANDS: &[CommandHelp] = &[
     },
     CommandHelp {
         name: "reward",
-        usage: "reward <pawn> [20|10] [around]",
-        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice.",
+        usage: "reward <pawn> [20|10] [around] | reward skip [20|10]",
+        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice; `reward skip` declines one that only going round could use.",
     },
 ];
 
@@ -349,6 +356,10 @@ impl Game for ParcheesiGame {
             text: render::text(&self.0),
             svg: Some(render::svg(&self.0)),
         }
+    }
+
+    fn prompt(&self) -> Option<String> {
+        (!matches!(self.0.stage, Stage::Over(_))).then(|| self.0.prompt())
     }
 
     fn choices(&self, seat: Seat, _order: Option<&str>) -> Vec<Choice> {

@@ -1,5 +1,6 @@
 //! Reading the players' commands: `move <pawn> <die> [around]`, `enter <pawn>`,
-//! `reward <pawn> [10|20] [around]`, forgiving case, spacing and a leading word `pawn`.
+//! `reward <pawn> [10|20] [around]`, `reward skip [10|20]`, forgiving case, spacing and a
+//! leading word `pawn`.
 
 use crate::games::Refusal;
 
@@ -29,6 +30,22 @@ pub enum Action {
         /// Round the ring again past the turn-off square.
         around: bool,
     },
+    /// Decline a reward that could only be used by going round the board.
+    SkipReward {
+        /// Which pending reward (10 or 20), if the player says.
+        amount: Option<u8>,
+    },
+}
+
+fn reward_amount(word: Option<&&str>, usage: &str) -> Result<Option<u8>, Refusal> {
+    match word {
+        None => Ok(None),
+        Some(&"10") => Ok(Some(10)),
+        Some(&"20") => Ok(Some(20)),
+        Some(other) => Err(Refusal::new(format!(
+            "'{other}' is not a reward; rewards are 20 or 10 ({usage})"
+        ))),
+    }
 }
 
 fn pawn_number(word: Option<&str>, usage: &str) -> Result<usize, Refusal> {
@@ -96,19 +113,19 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
             }
             Ok(Action::Enter { pawn })
         }
+        "reward" | "r" if words.first().is_some_and(|w| matches!(*w, "skip" | "decline" | "pass")) => {
+            let usage = "reward skip [20|10]";
+            if around || words.len() > 2 {
+                return Err(Refusal::new(format!("too many words; say {usage}")));
+            }
+            Ok(Action::SkipReward {
+                amount: reward_amount(words.get(1), usage)?,
+            })
+        }
         "reward" | "r" => {
-            let usage = "reward <pawn> [20|10] [around]";
+            let usage = "reward <pawn> [20|10] [around], or reward skip";
             let pawn = pawn_number(words.first().copied(), usage)?;
-            let amount = match words.get(1) {
-                None => None,
-                Some(&"10") => Some(10),
-                Some(&"20") => Some(20),
-                Some(other) => {
-                    return Err(Refusal::new(format!(
-                        "'{other}' is not a reward; rewards are 20 or 10 ({usage})"
-                    )))
-                }
-            };
+            let amount = reward_amount(words.get(1), usage)?;
             if words.len() > 2 {
                 return Err(Refusal::new(format!("too many words; say {usage}")));
             }
@@ -119,7 +136,7 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
             })
         }
         other => Err(Refusal::new(format!(
-            "parcheesi has no command '{other}'; use move <pawn> <die> [around], enter <pawn> or reward <pawn>"
+            "parcheesi has no command '{other}'; use move <pawn> <die> [around], enter <pawn>, reward <pawn> or reward skip"
         ))),
     }
 }
@@ -148,6 +165,14 @@ mod tests {
             })
         );
         assert_eq!(parse("Enter", ""), Ok(Action::Enter { pawn: None }));
+        assert_eq!(
+            parse("reward", "skip 20"),
+            Ok(Action::SkipReward { amount: Some(20) })
+        );
+        assert_eq!(
+            parse("reward", "Skip"),
+            Ok(Action::SkipReward { amount: None })
+        );
         assert!(parse("move", "5 3").is_err());
         assert!(parse("move", "1 7").is_err());
         assert!(parse("jump", "1").is_err());

@@ -191,7 +191,7 @@ impl Match {
             if !seen.iter().any(|(a, _)| a == amount) {
                 seen.push((
                     *amount,
-                    engine::reward_steps(&self.pos, self.colour(), *amount),
+                    engine::reward_steps(&self.pos, self.colour(), *amount, &self.limits),
                 ));
             }
         }
@@ -452,6 +452,7 @@ impl Match {
             } => {
                 self.play_reward(pawn - 1, amount, around, &mut out)?;
             }
+            Action::SkipReward { amount } => self.decline_reward(amount, &mut out)?,
         }
         self.settle(roller, &mut out);
         Ok(out)
@@ -617,21 +618,39 @@ impl Match {
                 .or_else(|| self.rewards.first().copied())
                 .ok_or_else(|| Refusal::new("you have no reward to move"))?,
         };
-        let usable = engine::reward_steps(&self.pos, colour, amount);
+        let usable = engine::reward_steps(&self.pos, colour, amount, &self.limits);
         if usable.is_empty() {
             return Err(Refusal::new(format!(
                 "no pawn can move the reward of {amount}; move another reward ({})",
                 self.rewards_words()
             )));
         }
+        let step = |around: bool| Step::Move {
+            pawn: pawn as u8,
+            die: amount,
+            around,
+        };
         let landing =
             board::try_move(&self.pos, &occ, colour, pawn, amount, around).map_err(|e| {
                 let mut text = board::explain(e, pawn + 1);
-                text.push_str(&format!(
-                    "; a reward of {amount} is moved whole by one pawn"
-                ));
+                if !around && usable.contains(&step(true)) {
+                    text.push_str(&format!(
+                        "; say reward {} {amount} around to go round again (or reward skip to decline it)",
+                        pawn + 1
+                    ));
+                } else {
+                    text.push_str(&format!(
+                        "; a reward of {amount} is moved whole by one pawn"
+                    ));
+                }
                 Refusal::new(text)
             })?;
+        if !usable.contains(&step(around)) {
+            return Err(Refusal::new(format!(
+                "pawn {} cannot take the reward of {amount} onto its partner: the two pawns of a blockade may not move forward together on a roll of doubles, by dice or by rewards (rule 13)",
+                pawn + 1
+            )));
+        }
         if let Some(i) = self.rewards.iter().position(|r| *r == amount) {
             self.rewards.remove(i);
         }
@@ -647,6 +666,75 @@ impl Match {
         self.after_landing(pawn, landing, &mut text);
         out.push(Event::public(text));
         Ok(())
+    }
+
+    /// Declines a pending reward that could only be used by going round the board (rule 14:
+    /// going round is forced only by the dice; a reward not taken is lost).
+    fn decline_reward(&mut self, amount: Option<u8>, out: &mut Vec<Event>) -> Result<(), Refusal> {
+        if self.stage == Stage::Dice {
+            return Err(Refusal::new(format!(
+                "rewards come after all dice are played (rule 8); play {} first",
+                self.dice_left_words()
+            )));
+        }
+        let options = self.reward_options();
+        let around_only = |a: u8| {
+            options
+                .iter()
+                .find(|(amount, _)| *amount == a)
+                .is_some_and(|(_, steps)| {
+                    steps
+                        .as_slice()
+                        .iter()
+                        .all(|s| matches!(s, Step::Move { around: true, .. }))
+                })
+        };
+        let amount = match amount {
+            Some(a) if self.rewards.contains(&a) => a,
+            Some(a) => {
+                return Err(Refusal::new(format!(
+                    "you have no reward of {a} to decline; you have {}",
+                    self.rewards_words()
+                )))
+            }
+            None => self
+                .rewards
+                .iter()
+                .copied()
+                .find(|a| around_only(*a))
+                .or_else(|| self.rewards.first().copied())
+                .ok_or_else(|| Refusal::new("you have no reward to decline"))?,
+        };
+        if !around_only(amount) {
+            let way = options
+                .iter()
+                .find(|(a, _)| *a == amount)
+                .and_then(|(_, steps)| {
+                    steps
+                        .as_slice()
+                        .iter()
+                        .find(|s| matches!(s, Step::Move { around: false, .. }))
+                        .copied()
+                })
+                .map(|s| format!(" (reward {} {amount})", s.pawn() + 1))
+                .unwrap_or_default();
+            return Err(Refusal::new(format!(
+                "the reward of {amount} can be moved without going round{way}, so it must be moved (rule 16); only a reward that needs going round can be declined"
+            )));
+        }
+        self.forfeit_reward(amount, out);
+        Ok(())
+    }
+
+    /// Gives up a pending reward that only going round the board could use.
+    fn forfeit_reward(&mut self, amount: u8, out: &mut Vec<Event>) {
+        if let Some(i) = self.rewards.iter().position(|r| *r == amount) {
+            self.rewards.remove(i);
+        }
+        out.push(Event::public(format!(
+            "{} declines the reward of {amount}: only going round the board could use it, and going round is forced only by the dice (rule 14). The reward is lost.",
+            self.who(self.colour())
+        )));
     }
 
     /// The turn's deadline passed: the turn is lost, or (`timeout=auto`) played automatically.
@@ -691,27 +779,44 @@ impl Match {
                 }
             }
             Stage::Rewards => {
-                let mut best: Option<([u32; PAWNS], usize, u8, bool)> = None;
-                for (amount, steps) in self.reward_options() {
+                // A reward that only going round could use is declined, never forced.
+                let mut best: Option<([u32; PAWNS], usize, u8)> = None;
+                let options = self.reward_options();
+                let occ = self.pos.occupancy();
+                for (amount, steps) in &options {
                     for step in steps.as_slice() {
-                        if let Step::Move { pawn, around, .. } = *step {
-                            let occ = self.pos.occupancy();
-                            let p = usize::from(pawn);
-                            if let Ok(landing) =
-                                board::try_move(&self.pos, &occ, colour, p, amount, around)
-                            {
-                                let mut after = self.pos;
-                                board::apply(&mut after, colour, p, landing);
-                                let key = engine::rear_first(&after, colour);
-                                if best.as_ref().is_none_or(|b| key < b.0) {
-                                    best = Some((key, p, amount, around));
-                                }
+                        let Step::Move {
+                            pawn,
+                            around: false,
+                            ..
+                        } = *step
+                        else {
+                            continue;
+                        };
+                        let p = usize::from(pawn);
+                        if let Ok(landing) =
+                            board::try_move(&self.pos, &occ, colour, p, *amount, false)
+                        {
+                            let mut after = self.pos;
+                            board::apply(&mut after, colour, p, landing);
+                            let key = engine::rear_first(&after, colour);
+                            if best.as_ref().is_none_or(|b| key < b.0) {
+                                best = Some((key, p, *amount));
                             }
                         }
                     }
                 }
-                if let Some((_, p, amount, around)) = best {
-                    let _ = self.play_reward(p, Some(amount), around, out);
+                match best {
+                    Some((_, p, amount)) => {
+                        let _ = self.play_reward(p, Some(amount), false, out);
+                    }
+                    None => {
+                        for (amount, steps) in options {
+                            if !steps.is_empty() {
+                                self.forfeit_reward(amount, out);
+                            }
+                        }
+                    }
                 }
             }
             Stage::Over(_) => {}

@@ -18,7 +18,12 @@ impl Match {
                     .legal()
                     .as_slice()
                     .iter()
-                    .map(|s| format!("!{s}"))
+                    .map(|s| match s {
+                        Step::Enter { by_sum: true, .. } => {
+                            format!("!{s} (uses {})", left.join("+"))
+                        }
+                        _ => format!("!{s}"),
+                    })
                     .collect();
                 format!("{who} to play {}: {}.", left.join(" "), steps.join(", "))
             }
@@ -35,9 +40,21 @@ impl Match {
                             other => format!("!reward {} {amount}", other.pawn() + 1),
                         })
                         .collect();
-                    if !pawns.is_empty() {
-                        parts.push(format!("reward {amount}: {}", pawns.join(", ")));
+                    let around_only = steps
+                        .as_slice()
+                        .iter()
+                        .all(|s| matches!(s, Step::Move { around: true, .. }));
+                    if pawns.is_empty() {
+                        continue;
                     }
+                    parts.push(if around_only {
+                        format!(
+                            "reward {amount}, only by going round: {}, or !reward skip {amount} to decline it",
+                            pawns.join(", ")
+                        )
+                    } else {
+                        format!("reward {amount}: {}", pawns.join(", "))
+                    });
                 }
                 format!("{who} to move a reward: {}.", parts.join("; "))
             }
@@ -200,12 +217,79 @@ impl Match {
             "your blockade has stood its limit and a legal play breaks it (blockade_limit)"
                 .to_string()
         } else {
-            "it would leave a die unused that another play uses: every die must be used, and if only one of two can be, the higher (rules 6-7)".to_string()
+            self.dice_rule_reason(step, legal)
         };
         format!(
             "{step} is not allowed: {reason}; legal now: {}",
             listed.join(", ")
         )
+    }
+
+    /// Why a step breaks the whole-roll rule, naming the die it would lose: every die must be
+    /// used when some play uses it (rule 6), the higher when only one of two can be (rule 7),
+    /// and going round when only that uses every die.
+    fn dice_rule_reason(&self, step: Step, legal: &Steps) -> String {
+        let general = "another play uses more of the dice: every die must be used (rule 6)";
+        let (Some(best), Some(mine)) =
+            (self.dice_left_after(None), self.dice_left_after(Some(step)))
+        else {
+            return general.to_string();
+        };
+        let mut lost = mine.clone();
+        for face in &best {
+            if let Some(i) = lost.iter().position(|f| f == face) {
+                lost.remove(i);
+            }
+        }
+        if lost.is_empty() {
+            return general.to_string();
+        }
+        let named = dice_names(&lost);
+        if let Step::Move {
+            pawn,
+            die,
+            around: false,
+        } = step
+        {
+            let round = Step::Move {
+                pawn,
+                die,
+                around: true,
+            };
+            if legal.contains(&round) {
+                return format!(
+                    "it leaves {named} unused, and going round uses every die: !{round} (rule 14)"
+                );
+            }
+        }
+        if self.roll.count == 2 && !self.roll.is_double() && mine.len() == 1 && best.len() == 1 {
+            return format!(
+                "this leaves {named} unused; when only one of the two dice can be used, the higher must be played (rule 7)"
+            );
+        }
+        format!(
+            "this leaves {named} unused, and another play uses it: every die must be used (rule 6)"
+        )
+    }
+
+    /// The dice left unused after `first` (or nothing) and then the best play of the rest.
+    fn dice_left_after(&self, first: Option<Step>) -> Option<Vec<u8>> {
+        let colour = self.colour();
+        let mut pos = self.pos;
+        let mut roll = self.roll;
+        let play = |step: Step, pos: &mut board::Position, roll: &mut engine::Roll| {
+            let occ = pos.occupancy();
+            let landing = engine::check_step(pos, &occ, colour, step).ok()?;
+            engine::play(pos, roll, colour, step, landing);
+            Some(())
+        };
+        if let Some(step) = first {
+            play(step, &mut pos, &mut roll)?;
+        }
+        for step in engine::auto_play(&pos, &roll, colour, &self.limits) {
+            play(step, &mut pos, &mut roll)?;
+        }
+        Some(roll.left().collect())
     }
 
     pub(super) fn rewards_words(&self) -> String {
@@ -231,4 +315,22 @@ pub(super) fn entry_reason(error: StepError, pawn: usize, colour: Colour) -> Str
         ),
         other => board::explain(other, pawn),
     }
+}
+
+/// "the 6", "the 6 and the 3", "the two 4s".
+fn dice_names(faces: &[u8]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut seen: Vec<u8> = Vec::new();
+    for face in faces {
+        if seen.contains(face) {
+            continue;
+        }
+        seen.push(*face);
+        names.push(match faces.iter().filter(|f| *f == face).count() {
+            1 => format!("the {face}"),
+            2 => format!("the two {face}s"),
+            n => format!("{n} {face}s"),
+        });
+    }
+    names.join(" and ")
 }
