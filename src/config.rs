@@ -1,7 +1,7 @@
 //! Settings: `config/default.toml` (built in, or a file given with `--config`), with
 //! environment variables `REFEREE_<SECTION>_<KEY>` over it.
 
-use crate::chat::duration::parse_duration;
+use crate::duration::parse_duration;
 use crate::store::StoreSettings;
 use crate::table::TableDefaults;
 use chrono::Duration;

@@ -80,7 +80,7 @@ pub struct Dm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeadlineSpec {
     /// This long from now.
-    In(#[serde(with = "crate::chat::duration_serde")] Duration),
+    In(#[serde(with = "crate::duration::duration_serde")] Duration),
     /// At this instant.
     At(DateTime<Utc>),
 }

@@ -2,11 +2,10 @@
 //! bot answers with.
 
 pub mod command;
-pub mod duration;
+pub mod deadline;
 pub mod help;
 pub mod mention;
 pub mod parse;
 
 pub use command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
-pub use duration::duration_serde;
 pub use parse::{parse_channel, parse_dm, ParseError};

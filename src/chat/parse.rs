@@ -2,7 +2,7 @@
 //! refusal says what was wrong and what would be accepted.
 
 use super::command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
-use super::duration::{parse_duration, parse_instant};
+use crate::duration::{parse_duration, parse_instant};
 use thiserror::Error;
 
 /// Why a line could not be read as a command.

@@ -1,7 +1,7 @@
 //! The transcript line format of DESIGN.md:
 //! `alice #tag-game: !new tag seed=7`, `bob dm: bid 5`, `clock +48h`, `[msg 42] bob dm: bid 5`.
 
-use crate::chat::duration::{parse_duration, parse_instant};
+use crate::duration::{parse_duration, parse_instant};
 use chrono::{DateTime, Duration, Utc};
 use thiserror::Error;
 

@@ -2,7 +2,7 @@
 //! reminder is due.
 
 use super::{Store, StoreError};
-use crate::table::{EventBody, Input, LogEvent, LogVisibility};
+use crate::records::{EventBody, Input, LogEvent, LogVisibility};
 use chrono::{DateTime, TimeZone, Utc};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};

@@ -2,7 +2,7 @@
 //! each exactly once.
 
 use super::{Store, StoreError};
-use crate::table::{Attachment, Audience, Card};
+use crate::records::{Attachment, Audience, Card};
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 

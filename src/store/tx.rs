@@ -2,7 +2,7 @@
 //! and the inbound message id, committed together or not at all.
 
 use super::StoreError;
-use crate::table::{Attachment, Audience, Card, GameRecord, Input, LogEvent};
+use crate::records::{Attachment, Audience, Card, GameRecord, Input, LogEvent};
 use chrono::{DateTime, Utc};
 use sqlx::{QueryBuilder, Row, Sqlite, Transaction};
 
@@ -377,6 +377,3 @@ fn push_posts<'a>(
         batch.push(";");
     }
 }
-
-#[cfg(test)]
-mod tests;

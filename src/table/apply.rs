@@ -3,41 +3,14 @@
 //! clock and touches no database, so `referee replay` can run it again and compare.
 
 use super::catalogue::Catalogue;
-use super::outcome::{Audience, Outcome};
-use super::record::{GameRecord, User};
+use super::outcome::Outcome;
 use super::{lifecycle, rounds};
 use crate::chat::{ChannelCommand, DmCommand};
 use crate::dice::Dice;
 use crate::games::{Ctx, Game, Refusal, Rules};
+use crate::records::Audience;
+use crate::records::{GameRecord, Input, User};
 use chrono::{DateTime, Duration, Utc};
-use serde::{Deserialize, Serialize};
-
-/// One input that reached a game, as the replay log keeps it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Input {
-    /// A command posted in the game's channel.
-    Channel {
-        /// The channel.
-        channel: String,
-        /// Who posted.
-        user: User,
-        /// Whether the poster is a server admin (GM powers).
-        admin: bool,
-        /// What was asked.
-        command: ChannelCommand,
-    },
-    /// A direct message routed to this game.
-    Direct {
-        /// Who sent it.
-        user: User,
-        /// What was asked.
-        command: DmCommand,
-    },
-    /// The current phase's deadline passed.
-    Deadline,
-    /// The reminder time before the deadline passed.
-    Reminder,
-}
 
 /// Table-wide defaults from the configuration.
 #[derive(Clone, Debug)]

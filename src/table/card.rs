@@ -3,55 +3,8 @@
 //! offered as buttons. Built inside the transaction that made the post, so it shows the game
 //! as the post does.
 
-use super::record::{GameRecord, Status};
 use crate::games::{Choice, Phase, Seat};
-use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-
-/// The most fields a card carries (Discord allows 25 per embed; one is the deadline).
-pub const MAX_FIELDS: usize = 24;
-
-/// What a rich platform shows with a post.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Card {
-    /// The title (board posts only).
-    pub title: Option<String>,
-    /// One field per player (board posts only).
-    pub fields: Vec<Field>,
-    /// When the current phase resolves by itself.
-    pub deadline: Option<DateTime<Utc>>,
-    /// Options to pick with one press.
-    pub buttons: Vec<Button>,
-}
-
-/// One named value of a card.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Field {
-    /// The player (and symbol).
-    pub name: String,
-    /// Where the player stands in the current phase.
-    pub value: String,
-}
-
-/// An option offered as a button: pressing it sends `text` as the presser.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Button {
-    /// The label.
-    pub label: String,
-    /// The message it stands for, exactly as typed (`!join`, `!move 1 5`, `move n stride`).
-    pub text: String,
-    /// Whether the text is a direct message (a secret order) rather than a channel post.
-    pub direct: bool,
-    /// The only user (by id) who may press it; `None`: anyone.
-    pub only: Option<String>,
-}
-
-impl Card {
-    /// Whether there is nothing to show.
-    pub fn is_empty(&self) -> bool {
-        self.title.is_none() && self.buttons.is_empty()
-    }
-}
+use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS};
 
 /// The card of a board post: the game's title, one field per seated player, the deadline.
 pub fn board_card(record: &GameRecord) -> Card {
@@ -67,7 +20,7 @@ pub fn board_card(record: &GameRecord) -> Card {
         "Game #{}: {}, round {} ({phase})",
         record.id, record.game, record.round
     );
-    let present: Vec<(Seat, &super::record::SeatRecord)> = record
+    let present: Vec<(Seat, &crate::records::SeatRecord)> = record
         .seats
         .iter()
         .enumerate()

@@ -1,7 +1,7 @@
 //! The games a table can host, by name.
 
-use super::record::GameRecord;
 use crate::games::{Game, Rules};
+use crate::records::GameRecord;
 
 /// The list of games the bot offers (`!games`).
 #[derive(Clone)]

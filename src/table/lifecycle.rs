@@ -3,13 +3,13 @@
 
 use super::apply::{Env, Work};
 use super::outcome::Outcome;
-use super::record::{GameRecord, SeatRecord, Settings, Status, User};
 use super::rounds;
-use crate::chat::duration::{format_duration, parse_duration};
 use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
+use crate::duration::{format_duration, parse_duration};
 use crate::games::{Options, Player, Refusal};
+use crate::records::{GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
 /// Option keys the table reads itself; every other key goes to the game.
@@ -178,10 +178,10 @@ pub fn secret_setup(
             shown.join(" ")
         ),
     );
-    work.outcome.events.push(super::outcome::LogEvent {
+    work.outcome.events.push(crate::records::LogEvent {
         round: 0,
-        visibility: super::outcome::LogVisibility::Sealed,
-        body: super::outcome::EventBody::Table(format!("secret setup: {}", shown.join(" "))),
+        visibility: crate::records::LogVisibility::Sealed,
+        body: crate::records::EventBody::Table(format!("secret setup: {}", shown.join(" "))),
     });
     Ok(true)
 }

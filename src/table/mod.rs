@@ -7,14 +7,15 @@ pub mod card;
 pub mod catalogue;
 mod lifecycle;
 pub mod outcome;
-pub mod record;
 mod rounds;
 
-pub use apply::{apply, table_time, Applied, Env, Input, TableDefaults};
-pub use card::{Button, Card, Field};
+pub use crate::records::{
+    Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,
+    LogVisibility, Status, User,
+};
+pub use apply::{apply, table_time, Applied, Env, TableDefaults};
 pub use catalogue::Catalogue;
-pub use outcome::{Attachment, Audience, EventBody, LogEvent, LogVisibility, Outcome, Post};
-pub use record::{GameRecord, Status, User};
+pub use outcome::{Outcome, Post};
 pub mod audit;
 pub mod service;
 pub use service::{Envelope, Inbound, Receipt, Service};

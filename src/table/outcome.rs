@@ -1,18 +1,7 @@
 //! What applying one input produces: posts for the outbox and events for the audit log.
 
-use super::card::Card;
-use crate::dice::Draw;
-use crate::games::Seat;
+use crate::records::{Attachment, Audience, Card, EventBody, LogEvent, LogVisibility};
 use serde::{Deserialize, Serialize};
-
-/// Where a post goes.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Audience {
-    /// A channel, by the platform's channel id (console: its name).
-    Channel(String),
-    /// A direct message to a user, by the platform's user id.
-    Direct(String),
-}
 
 /// One message to send, after commit, through the outbox.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,78 +16,6 @@ pub struct Post {
     pub card: Option<Card>,
     /// A file sent with the post (the audit page).
     pub file: Option<Attachment>,
-}
-
-/// A file sent with a post: its name and its text.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Attachment {
-    /// The file's name, like `game-3-audit.html`.
-    pub name: String,
-    /// Its content.
-    pub text: String,
-}
-
-/// Who may read an event of the audit log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum LogVisibility {
-    /// Everyone (`!log`, public exports).
-    Public,
-    /// One seat (what it was sent by DM).
-    Seat(Seat),
-    /// Secret until revealed (an order before its round resolves, a face-down token): only
-    /// secret exports show it.
-    Sealed,
-}
-
-/// What an audit-log event says.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum EventBody {
-    /// A die was rolled.
-    Roll(Draw),
-    /// The game reported something.
-    Game(String),
-    /// The table did something (sign-up, start, deadline, GM power).
-    Table(String),
-    /// A secret order was accepted.
-    Order {
-        /// From which seat.
-        seat: Seat,
-        /// Its canonical text.
-        text: String,
-        /// Its receipt.
-        receipt: String,
-    },
-    /// A round or turn was resolved; the text says how (deadline, early, GM).
-    Resolution(String),
-}
-
-/// One audit-log event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogEvent {
-    /// The round it belongs to.
-    pub round: u64,
-    /// Who may read it.
-    pub visibility: LogVisibility,
-    /// What it says.
-    pub body: EventBody,
-}
-
-impl LogEvent {
-    /// The event as one line of `!log`.
-    pub fn line(&self) -> String {
-        match &self.body {
-            EventBody::Roll(draw) => {
-                format!("roll d{} for {}: {}", draw.sides, draw.purpose, draw.result)
-            }
-            EventBody::Game(text) | EventBody::Table(text) => text.clone(),
-            EventBody::Order {
-                seat,
-                text,
-                receipt,
-            } => format!("order from seat {seat}: {text} (receipt {receipt})"),
-            EventBody::Resolution(text) => format!("resolution: {text}"),
-        }
-    }
 }
 
 /// Everything one input produced.

@@ -3,11 +3,12 @@
 
 use super::apply::{table_time, Live, Work};
 use super::catalogue::Catalogue;
-use super::outcome::{Audience, EventBody, LogEvent, LogVisibility, Post};
-use super::record::{GameRecord, Status, StoredOrder, User};
-use crate::chat::duration::format_deadline;
+use super::outcome::Post;
+use crate::chat::deadline::format_deadline;
 use crate::chat::DeadlineSpec;
 use crate::games::{Event, Phase, Refusal, Seat, Visibility};
+use crate::records::{Audience, EventBody, LogEvent, LogVisibility};
+use crate::records::{GameRecord, Status, StoredOrder, User};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

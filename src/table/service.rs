@@ -2,18 +2,21 @@
 //! text, finds the game, applies the input with the pure core, and writes the new record, the
 //! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
 
-use super::apply::{apply, table_time, Env, Input, TableDefaults};
+use super::apply::{apply, table_time, Env, TableDefaults};
 use super::audit;
-use super::card::{board_card, choice_buttons, join_button, Card};
+use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
-use super::outcome::{Attachment, Audience, LogVisibility, Outcome, Post};
-use super::record::{GameRecord, Status, User};
+use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
 use crate::chat::help::{channel_help, dm_help};
 use crate::chat::parse::quote;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
 use crate::games::Phase;
+use crate::records::Card;
+use crate::records::Input;
+use crate::records::{Attachment, Audience, LogVisibility};
+use crate::records::{GameRecord, Status, User};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};

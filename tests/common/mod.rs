@@ -149,7 +149,7 @@ impl Game for DiceyGame {
         match self.roller {
             Some(_) => options
                 .get("turn")
-                .and_then(|t| referee::chat::duration::parse_duration(t))
+                .and_then(|t| referee::duration::parse_duration(t))
                 .or(Some(Duration::hours(24))),
             None => Some(Duration::hours(48)),
         }

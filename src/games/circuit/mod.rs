@@ -58,7 +58,7 @@ use self::colour::Colour;
 use self::effect::check_on;
 use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
-use crate::chat::duration::parse_duration;
+use crate::duration::parse_duration;
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };

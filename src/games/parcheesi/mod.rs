@@ -50,7 +50,7 @@ pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps
 pub use play::{Match, Seated, Settings, Stage};
 pub use roller::{FixedRolls, Roller};
 
-use crate::chat::duration::parse_duration;
+use crate::duration::parse_duration;
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,

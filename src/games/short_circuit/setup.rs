@@ -110,7 +110,7 @@ pub fn parse_duration(text: &str) -> Option<i64> {
     let text = text.trim();
     let seconds = match text.parse::<i64>() {
         Ok(minutes) => minutes.checked_mul(60).filter(|s| *s >= 0)?,
-        Err(_) => crate::chat::duration::parse_duration(text)?.num_seconds(),
+        Err(_) => crate::duration::parse_duration(text)?.num_seconds(),
     };
     (seconds <= 366 * 86_400).then_some(seconds)
 }

@@ -37,7 +37,7 @@ pub mod state;
 use self::parse::{parse_order, Order};
 use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round_lines, who};
 use self::state::{Move, MoveOrder, Stage, TagState};
-use crate::chat::duration::parse_duration;
+use crate::duration::parse_duration;
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,

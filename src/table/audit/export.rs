@@ -3,9 +3,9 @@
 //! any length exports in bounded memory.
 
 use super::AuditError;
+use crate::records::LogVisibility;
+use crate::records::Status;
 use crate::store::{StoredEvent, StoredInput};
-use crate::table::outcome::LogVisibility;
-use crate::table::record::Status;
 use crate::table::rounds::describe_phase;
 use crate::table::service::Service;
 use serde_json::json;

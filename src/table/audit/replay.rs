@@ -2,10 +2,10 @@
 //! event and in its final state with what the log and the game row hold.
 
 use super::AuditError;
+use crate::records::GameRecord;
+use crate::records::LogEvent;
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Env};
-use crate::table::outcome::LogEvent;
-use crate::table::record::GameRecord;
 use crate::table::service::Service;
 
 /// What a replay found.

@@ -1,5 +1,6 @@
 //! Durations and instants in the words players use: `36h`, `2d`, `1d12h`, `90m`, `45s`,
-//! `2026-12-01 18:00 UTC`.
+//! `2026-12-01 18:00 UTC`. Neutral ground: the games read their time options with it, the
+//! table and the chat their deadlines, the settings their waits.
 
 use chrono::{DateTime, Duration, NaiveDateTime, Utc};
 
@@ -68,15 +69,6 @@ pub fn format_duration(duration: Duration) -> String {
     } else {
         parts.join(" ")
     }
-}
-
-/// A deadline as Discord timestamps (every reader sees local time) plus UTC for the console.
-pub fn format_deadline(at: DateTime<Utc>) -> String {
-    let unix = at.timestamp();
-    format!(
-        "<t:{unix}:R> (<t:{unix}:f>, {})",
-        at.format("%Y-%m-%d %H:%M UTC")
-    )
 }
 
 /// Serde for chrono durations as whole seconds.

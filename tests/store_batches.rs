@@ -1,9 +1,11 @@
-//! The batched write and the direct-message lookup, on a real (in-memory) SQLite database.
+//! The store's batched write and its direct-message lookup, on a real (in-memory) SQLite
+//! database.
 
-use super::*;
-use crate::config;
-use crate::store::{Store, StoreSettings};
-use crate::table::{Catalogue, Envelope, Inbound, Service, User};
+use chrono::Utc;
+use referee::config;
+use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, User};
+use referee::store::{GameChange, OutboxPost, Store, StoreSettings, UserGames};
+use referee::table::{Catalogue, Envelope, Inbound, Service};
 
 async fn table_with_one_game() -> Service {
     let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
@@ -38,8 +40,8 @@ async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
     let events: Vec<LogEvent> = (0..2_500)
         .map(|n| LogEvent {
             round: 0,
-            visibility: crate::table::LogVisibility::Public,
-            body: crate::table::EventBody::Game(format!("event {n}")),
+            visibility: LogVisibility::Public,
+            body: EventBody::Game(format!("event {n}")),
         })
         .collect();
     let to = Audience::Channel("tag-channel".to_string());
@@ -48,7 +50,7 @@ async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
     let change = GameChange {
         record: &record,
         seats_changed: false,
-        input: Some(&crate::table::Input::Deadline),
+        input: Some(&Input::Deadline),
         events: &events,
     };
     tx.write(Some(&change), &posts, Utc::now()).await.unwrap();

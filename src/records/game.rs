@@ -1,8 +1,8 @@
 //! What the table remembers about one game, saved as one row: the seats, the GM, the settings,
 //! the phase's deadline, the orders in, the dice position and the game's own state.
 
-use crate::chat::duration_serde;
 use crate::dice::Seed;
+use crate::duration::duration_serde;
 use crate::games::{Options, Phase, Player, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,260 @@
+//! Carcassonne as the table sees it: the game contract (phase, time limit, actions, timeout,
+//! leaving, board, status, save).
+
+use super::parse::After;
+use super::play::Stage;
+use super::texts::{letter_of, placements_text};
+use super::tiles::shape_of;
+use super::{parse, render};
+use super::{CarcassonneGame, Move, Saved};
+use crate::duration::parse_duration;
+use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use chrono::Duration;
+use std::collections::BTreeMap;
+
+impl Game for CarcassonneGame {
+    fn phase(&self) -> Phase {
+        match self.play.stage() {
+            Stage::Over => {
+                let scores = self.play.map.scores();
+                let mut seats: Vec<usize> = (0..scores.len()).collect();
+                seats.sort_by_key(|&s| std::cmp::Reverse(scores.get(s).copied().unwrap_or(0)));
+                let mut ranking: Vec<Vec<Seat>> = Vec::new();
+                for s in seats {
+                    let score = scores.get(s);
+                    match ranking.last_mut() {
+                        Some(group) if group.first().map(|&g| scores.get(g)) == Some(score) => {
+                            group.push(s)
+                        }
+                        _ => ranking.push(vec![s]),
+                    }
+                }
+                Phase::Over { ranking }
+            }
+            _ => Phase::Turn {
+                seat: self.play.seat(),
+            },
+        }
+    }
+
+    fn time_limit(&self, options: &Options) -> Option<Duration> {
+        match self.play.stage() {
+            Stage::Over => None,
+            _ => Some(
+                options
+                    .get("turn")
+                    .and_then(|t| parse_duration(t))
+                    .unwrap_or_else(|| Duration::hours(24)),
+            ),
+        }
+    }
+
+    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
+        Err(Refusal::new(
+            "carcassonne has no secret orders; play in the channel with `place`, `meeple` or `pass`",
+        ))
+    }
+
+    fn resolve(
+        &mut self,
+        _orders: &BTreeMap<Seat, String>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new("carcassonne has no orders to resolve"))
+    }
+
+    fn act(
+        &mut self,
+        seat: Seat,
+        word: &str,
+        args: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        if self.play.stage() == Stage::Over {
+            return Err(Refusal::new("the game is over"));
+        }
+        if seat != self.play.seat() {
+            return Err(Refusal::new(format!(
+                "it is {}'s turn, not yours",
+                self.name(self.play.seat())
+            )));
+        }
+        let happened = match word.trim().to_lowercase().as_str() {
+            "place" => {
+                self.draw_token(ctx.dice);
+                self.do_place(args)?
+            }
+            w @ ("meeple" | "follower" | "ringmaster" | "acrobat" | "pyramid") => {
+                let Stage::Follower(tile) = self.play.stage() else {
+                    return Err(Refusal::new(
+                        "place the drawn tile first with `place <x> <y> <rotation>`",
+                    ));
+                };
+                let after = match w {
+                    "ringmaster" => After::Ringmaster(parse::meeple(args).map_err(Refusal::new)?),
+                    "acrobat" | "pyramid" => {
+                        let (x, y) = parse::coordinates(args, w).map_err(Refusal::new)?;
+                        if w == "acrobat" {
+                            After::Acrobat(x, y)
+                        } else {
+                            After::Pyramid(x, y)
+                        }
+                    }
+                    _ => After::Meeple(parse::meeple(args).map_err(Refusal::new)?),
+                };
+                self.after_placing(tile, &after)?
+            }
+            "pass" => {
+                if !matches!(self.play.stage(), Stage::Follower(_)) {
+                    return Err(Refusal::new(
+                        "you cannot pass before placing the tile; a tile that fits somewhere must be placed",
+                    ));
+                }
+                self.apply(Move::Follower(None)).map_err(Self::refuse)?
+            }
+            other => {
+                return Err(Refusal::new(format!(
+                    "`{other}` is not a carcassonne command; use place, meeple, ringmaster, acrobat, pyramid or pass"
+                )))
+            }
+        };
+        Ok(self.tell(&happened))
+    }
+
+    fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event> {
+        if self.play.stage() == Stage::Over {
+            return Vec::new();
+        }
+        self.draw_token(ctx.dice);
+        let name = self.name(self.play.seat());
+        let happened = self.apply(Move::Timeout).unwrap_or_default();
+        let mut events = vec![Event::public(format!(
+            "{name} ran out of time: the tile goes to the first legal placement, with no follower."
+        ))];
+        events.extend(self.tell(&happened));
+        events
+    }
+
+    fn seat_left(
+        &mut self,
+        seat: Seat,
+        replacement: Option<&Player>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Vec<Event> {
+        if let Some(p) = replacement {
+            self.rename(seat, &p.name);
+            return vec![Event::public(format!("{} takes over seat {seat}.", p.name))];
+        }
+        let name = self.name(seat);
+        let happened = self.apply(Move::Left(seat)).unwrap_or_default();
+        let mut events = vec![Event::public(format!(
+            "{name} left the game; their turns are skipped and their followers stay."
+        ))];
+        events.extend(self.tell(&happened));
+        events
+    }
+
+    fn rename(&mut self, seat: Seat, name: &str) {
+        if let Some(n) = self.names.get_mut(seat) {
+            *n = name.to_string();
+        }
+    }
+
+    fn board(&self) -> Board {
+        let pending = match self.play.stage() {
+            Stage::Place(kind) => Some(kind),
+            _ => None,
+        };
+        let legal = pending.map(|k| self.play.map.legal(k)).unwrap_or_default();
+        let last = self.play.map.tiles().len().checked_sub(1);
+        let svg = render::board_svg(
+            &self.play.map,
+            &render::View {
+                colours: &self.colours,
+                names: &self.names,
+                pending,
+                legal: &legal,
+                last,
+            },
+        );
+        let mut text = String::from("```\n");
+        for (s, name) in self.names.iter().enumerate() {
+            text.push_str(&format!(
+                "{name} ({}): {} points, {} followers left{}{}\n",
+                self.colours.get(s).map_or("", String::as_str),
+                self.play.map.scores().get(s).copied().unwrap_or(0),
+                self.play.map.supply().get(s).copied().unwrap_or(0),
+                self.ringmaster_note(s),
+                if self.play.is_gone(s) { " (left)" } else { "" }
+            ));
+        }
+        text.push_str(&format!("Tiles left: {}\n", self.play.remaining()));
+        text.push_str(&self.circus_lines());
+        match self.play.stage() {
+            Stage::Place(kind) => text.push_str(&format!(
+                "{} to place tile {}: {}\n",
+                self.name(self.play.seat()),
+                letter_of(kind),
+                placements_text(&legal)
+            )),
+            Stage::Follower(tile) if self.tokens.is_none() => text.push_str(&format!(
+                "{} may put a follower on: {}; or pass\n",
+                self.name(self.play.seat()),
+                self.parts_text(tile, &self.play.choices().meeple)
+            )),
+            Stage::Follower(tile) => text.push_str(&format!(
+                "{} may choose {}\n",
+                self.name(self.play.seat()),
+                self.choice_list(tile, &self.play.choices()).join("; ")
+            )),
+            Stage::Over => text.push_str("The game is over.\n"),
+        }
+        text.push_str("```");
+        Board {
+            text,
+            svg: Some(svg),
+        }
+    }
+
+    fn private_status(&self, seat: Seat) -> String {
+        let mut t = format!(
+            "You play {}: {} points, {} followers in your supply{}.",
+            self.colours.get(seat).map_or("", String::as_str),
+            self.play.map.scores().get(seat).copied().unwrap_or(0),
+            self.play.map.supply().get(seat).copied().unwrap_or(0),
+            self.ringmaster_note(seat)
+        );
+        if seat == self.play.seat() {
+            match self.play.stage() {
+                Stage::Place(kind) => t.push_str(&format!(
+                    " It is your turn: place tile {} ({}).",
+                    letter_of(kind),
+                    shape_of(kind, 0).map(parse::part_list).unwrap_or_default()
+                )),
+                Stage::Follower(tile) if self.tokens.is_none() => t.push_str(&format!(
+                    " It is your turn: `meeple` on {} or `pass`.",
+                    self.parts_text(tile, &self.play.choices().meeple)
+                )),
+                Stage::Follower(tile) => t.push_str(&format!(
+                    " It is your turn: choose {}.",
+                    self.choice_list(tile, &self.play.choices()).join("; ")
+                )),
+                Stage::Over => {}
+            }
+        }
+        t
+    }
+
+    fn save(&self) -> serde_json::Value {
+        serde_json::to_value(Saved {
+            names: self.names.clone(),
+            colours: self.colours.clone(),
+            deck: self.deck.clone(),
+            moves: self.moves.clone(),
+            bigtop: self.tokens.is_some(),
+            tokens: self.tokens.clone().unwrap_or_default(),
+            token_rolls: self.token_rolls.clone(),
+        })
+        .unwrap_or(serde_json::Value::Null)
+    }
+}

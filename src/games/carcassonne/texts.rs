@@ -1,0 +1,486 @@
+//! Carcassonne's texts: what happened, told as the players read it (placements, scores,
+//! followers, the circus and its tokens, the end), the choices after placing, and the score
+//! line.
+
+use super::circus::{Show, ShowKind};
+use super::map::Scored;
+use super::play::{Choices, Finale, Happening, Stage};
+use super::tiles::{tile_kind, Centre, Kind};
+use super::CarcassonneGame;
+use super::{circus, parse};
+use crate::games::Event;
+
+pub(super) fn follower_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Road => "thief",
+        Kind::City => "knight",
+        Kind::Field => "farmer",
+        Kind::Monastery => "monk",
+    }
+}
+
+pub(super) fn letter_of(kind: u8) -> String {
+    match tile_kind(kind) {
+        Some(k) => match k.centre {
+            Centre::Circus => format!("{} (circus)", k.name),
+            Centre::Acrobats => format!("{} (acrobats)", k.name),
+            Centre::Empty | Centre::Monastery => k.name.to_string(),
+        },
+        None => "?".to_string(),
+    }
+}
+
+pub(super) fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The legal placements as text: "(1,0) at 0 or 180; (0,1) at 90".
+pub fn placements_text(legal: &[(i32, i32, u8)]) -> String {
+    let mut groups: Vec<((i32, i32), Vec<String>)> = Vec::new();
+    for &(x, y, r) in legal {
+        let deg = (u32::from(r) * 90).to_string();
+        match groups.last_mut() {
+            Some((spot, rots)) if *spot == (x, y) => rots.push(deg),
+            _ => groups.push(((x, y), vec![deg])),
+        }
+    }
+    groups
+        .iter()
+        .map(|((x, y), rots)| format!("({x},{y}) at {}", rots.join(" or ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+impl CarcassonneGame {
+    pub(super) fn name(&self, seat: usize) -> String {
+        self.names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("seat {seat}"))
+    }
+
+    pub(super) fn names_of(&self, seats: &[usize]) -> String {
+        seats
+            .iter()
+            .map(|&s| self.name(s))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    }
+
+    pub(super) fn scored_text(&self, s: &Scored) -> String {
+        let what = match (s.kind, s.complete) {
+            (Kind::Field, _) => format!(
+                "The field at ({},{}) touches {} completed {}",
+                s.at.0,
+                s.at.1,
+                s.size,
+                if s.size == 1 { "city" } else { "cities" }
+            ),
+            (Kind::Monastery, true) => {
+                format!("The completed monastery at ({},{})", s.at.0, s.at.1)
+            }
+            (Kind::Monastery, false) => format!(
+                "The unfinished monastery at ({},{}) ({} of 9 tiles)",
+                s.at.0, s.at.1, s.size
+            ),
+            (k, c) => format!(
+                "The {} {} at ({},{}) ({} tile{})",
+                if c { "completed" } else { "unfinished" },
+                k.word(),
+                s.at.0,
+                s.at.1,
+                s.size,
+                if s.size == 1 { "" } else { "s" }
+            ),
+        };
+        let who = if s.winners.len() > 1 {
+            format!("{} each", self.names_of(&s.winners))
+        } else {
+            self.names_of(&s.winners)
+        };
+        let mut text = format!(
+            "{what}: {} point{} for {who}.",
+            s.points,
+            if s.points == 1 { "" } else { "s" }
+        );
+        for r in &s.ringmasters {
+            text.push_str(&format!(
+                " {}'s ringmaster at ({},{}): {} around it, {}.",
+                self.name(r.seat),
+                r.at.0,
+                r.at.1,
+                plural(
+                    r.tiles,
+                    "circus or acrobat tile",
+                    "circus and acrobat tiles"
+                ),
+                plural(r.points, "point", "points")
+            ));
+        }
+        text
+    }
+
+    pub(super) fn who_scored(&self, show: &Show, one: &str, many: &str) -> String {
+        let parts: Vec<String> = show
+            .meeples
+            .iter()
+            .zip(&show.points)
+            .enumerate()
+            .filter(|(_, (m, _))| **m > 0)
+            .map(|(seat, (m, p))| {
+                format!(
+                    "{} {}, {}",
+                    self.name(seat),
+                    plural(*m, one, many),
+                    plural(*p, "point", "points")
+                )
+            })
+            .collect();
+        if parts.is_empty() {
+            format!("nobody has {many} there")
+        } else {
+            parts.join("; ")
+        }
+    }
+
+    pub(super) fn show_text(&self, show: &Show) -> String {
+        let (x, y) = show.at;
+        match show.kind {
+            ShowKind::Circus(animal) => format!(
+                "The token under the Big Top at ({x},{y}) is revealed: a {}, {} per meeple. Circus scoring for the meeples on its tile and the 8 around (they stay): {}. The {} leaves the game face up.",
+                animal.word(),
+                plural(animal.value(), "point", "points"),
+                self.who_scored(show, "meeple", "meeples"),
+                animal.word()
+            ),
+            ShowKind::Pyramid { by } => format!(
+                "{} scores the completed pyramid at ({x},{y}): {}. The acrobats go home.",
+                self.name(by),
+                self.who_scored(show, "acrobat", "acrobats")
+            ),
+            ShowKind::Acrobats => format!(
+                "The acrobats at ({x},{y}), 5 points each: {}.",
+                self.who_scored(show, "acrobat", "acrobats")
+            ),
+        }
+    }
+
+    /// The final scoring; `reveal` is the ordinal of the token the last circus scoring reveals.
+    pub(super) fn finale_text(&self, finale: &Finale, reveal: usize) -> String {
+        let mut t = String::from("The tiles are all played. Final scoring:");
+        let features: Vec<&Scored> = finale
+            .features
+            .iter()
+            .filter(|s| !s.winners.is_empty() || !s.ringmasters.is_empty())
+            .collect();
+        if finale.circus.is_none() && features.is_empty() && finale.acrobats.is_empty() {
+            t.push_str(" nothing left to score.");
+        }
+        if let Some(show) = &finale.circus {
+            t.push_str(" The circus is scored one last time. ");
+            t.push_str(&self.show_text(show));
+            t.push_str(&self.token_roll_text(reveal));
+        }
+        for s in features {
+            t.push(' ');
+            t.push_str(&self.scored_text(s));
+        }
+        for show in &finale.acrobats {
+            t.push(' ');
+            t.push_str(&self.show_text(show));
+        }
+        t.push_str(&format!(" Final scores: {}.", self.score_line()));
+        t
+    }
+
+    /// How the `k`-th revealed token was drawn, now that it is face up (empty for a game
+    /// started with a stack laid out in advance, as tests do).
+    pub(super) fn token_roll_text(&self, k: usize) -> String {
+        self.token_rolls
+            .get(k)
+            .map(|roll| {
+                format!(
+                    " It was drawn with a sealed roll, shown now: d{} = {}, counting the {} tokens then left in the box from elephant to flea.",
+                    roll.sides, roll.result, roll.sides
+                )
+            })
+            .unwrap_or_default()
+    }
+
+    /// The name of part `part` of the tile just placed ("road-w").
+    pub(super) fn part_of_last_tile(&self, part: u8) -> String {
+        self.play
+            .map
+            .tiles()
+            .last()
+            .map(|t| parse::part_name(t.shape(), usize::from(part)))
+            .unwrap_or_default()
+    }
+
+    pub(super) fn tell(&self, happened: &[Happening]) -> Vec<Event> {
+        let mut out = Vec::new();
+        let reveals = happened
+            .iter()
+            .filter(|h| match h {
+                Happening::Circus(_) => true,
+                Happening::Ended(finale) => finale.circus.is_some(),
+                _ => false,
+            })
+            .count();
+        let mut reveal = self
+            .play
+            .map
+            .circus()
+            .map_or(0, |c| c.revealed().len().saturating_sub(reveals));
+        for h in happened {
+            let text = match h {
+                Happening::Drew(seat, kind) => format!(
+                    "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `place <x> <y> <rotation>`, optionally followed by {}.",
+                    self.name(*seat),
+                    letter_of(*kind),
+                    self.play.remaining(),
+                    placements_text(&self.play.map.legal(*kind)),
+                    if self.tokens.is_some() {
+                        "`meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`"
+                    } else {
+                        "`meeple <feature>` or `pass`"
+                    }
+                ),
+                Happening::Discarded(kind) => format!(
+                    "Tile {} fits nowhere on the map: it is discarded and another is drawn.",
+                    letter_of(*kind)
+                ),
+                Happening::Placed(seat, kind, x, y, r) => {
+                    let mut t = format!(
+                        "{} places tile {} at ({x},{y}) turned {}.",
+                        self.name(*seat),
+                        letter_of(*kind),
+                        u32::from(*r) * 90
+                    );
+                    if matches!(self.play.stage(), Stage::Follower(_)) && self.play.seat() == *seat
+                    {
+                        t.push(' ');
+                        t.push_str(&self.choices_text());
+                    }
+                    t
+                }
+                Happening::Followed(seat, kind, part) => {
+                    let name = self.part_of_last_tile(*part);
+                    format!(
+                        "{} puts a {} on {name} ({}).",
+                        self.name(*seat),
+                        follower_word(*kind),
+                        parse::letter(usize::from(*part))
+                    )
+                }
+                Happening::Ringmaster(seat, _, part) => {
+                    let name = self.part_of_last_tile(*part);
+                    format!(
+                        "{} puts the ringmaster on {name} ({}).",
+                        self.name(*seat),
+                        parse::letter(usize::from(*part))
+                    )
+                }
+                Happening::Acrobat(seat, x, y, n) => format!(
+                    "{} puts an acrobat on the acrobat tile at ({x},{y}): {n} of 3{}.",
+                    self.name(*seat),
+                    if *n >= circus::PYRAMID {
+                        ", the pyramid is complete"
+                    } else {
+                        ""
+                    }
+                ),
+                Happening::Pyramid(show) => self.show_text(show),
+                Happening::Circus(show) => {
+                    reveal += 1;
+                    self.show_text(show) + &self.token_roll_text(reveal - 1)
+                }
+                Happening::BigTop((x, y), token) => {
+                    if let Some(animal) = token {
+                        out.push(Event::sealed(format!(
+                            "The face-down token under the Big Top at ({x},{y}) is a {} ({} per meeple).",
+                            animal.word(),
+                            plural(animal.value(), "point", "points")
+                        )));
+                    }
+                    let left = self.play.map.circus().map_or(0, |c| c.stack_left());
+                    match token {
+                        Some(_) => format!(
+                            "The Big Top stands on the circus tile at ({x},{y}) now, over a face-down animal token ({left} left in the box)."
+                        ),
+                        None => format!(
+                            "The Big Top stands on the circus tile at ({x},{y}) now; no animal token is left to put under it."
+                        ),
+                    }
+                }
+                Happening::Passed(seat) => format!("{} places no follower.", self.name(*seat)),
+                Happening::Scored(s) => self.scored_text(s),
+                Happening::Ended(finale) => self.finale_text(finale, reveal),
+            };
+            out.push(Event::public(text));
+        }
+        out
+    }
+
+    /// The choices after placing, as the player reads them.
+    pub(super) fn choices_text(&self) -> String {
+        let choices = self.play.choices();
+        let tile = match self.play.stage() {
+            Stage::Follower(tile) => tile,
+            _ => return String::new(),
+        };
+        if self.tokens.is_none() {
+            return format!(
+                "Put a follower with `meeple <feature>` on one of: {}; or `pass`.",
+                self.parts_text(tile, &choices.meeple)
+            );
+        }
+        format!("Choose {}.", self.choice_list(tile, &choices).join("; "))
+    }
+
+    pub(super) fn choice_list(&self, tile: usize, choices: &Choices) -> Vec<String> {
+        let spots = |spots: &[(i32, i32)]| {
+            spots
+                .iter()
+                .map(|(x, y)| format!("({x},{y})"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let mut out = Vec::new();
+        if !choices.meeple.is_empty() {
+            out.push(format!(
+                "a meeple with `meeple <feature>` on {}",
+                self.parts_text(tile, &choices.meeple)
+            ));
+        }
+        if !choices.ringmaster.is_empty() {
+            out.push(format!(
+                "your ringmaster with `ringmaster <feature>` on {}",
+                self.parts_text(tile, &choices.ringmaster)
+            ));
+        }
+        if !choices.acrobats.is_empty() {
+            out.push(format!(
+                "an acrobat with `acrobat <x> <y>` at {}",
+                spots(&choices.acrobats)
+            ));
+        }
+        if !choices.pyramids.is_empty() {
+            out.push(format!(
+                "to score a completed pyramid with `pyramid <x> <y>` at {}",
+                spots(&choices.pyramids)
+            ));
+        }
+        out.push("or `pass`".to_string());
+        out
+    }
+
+    pub(super) fn parts_text(&self, tile: usize, parts: &[u8]) -> String {
+        let Some(t) = self.play.map.tiles().get(tile) else {
+            return String::new();
+        };
+        parts
+            .iter()
+            .map(|&p| {
+                format!(
+                    "{} {}",
+                    parse::letter(usize::from(p)),
+                    parse::part_name(t.shape(), usize::from(p))
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    pub(super) fn score_line(&self) -> String {
+        self.play
+            .map
+            .scores()
+            .iter()
+            .enumerate()
+            .map(|(s, p)| format!("{} {p}", self.name(s)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// ", ringmaster in supply" (or on the map) with the expansion; nothing without it.
+    pub(super) fn ringmaster_note(&self, seat: usize) -> String {
+        match self.play.map.circus() {
+            Some(c) => format!(
+                ", ringmaster {}, {} acrobat{}",
+                if c.ringmaster_home(seat) {
+                    "in supply"
+                } else {
+                    "on the map"
+                },
+                self.play.map.acrobats_of(seat),
+                if self.play.map.acrobats_of(seat) == 1 {
+                    ""
+                } else {
+                    "s"
+                }
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// The Big Top, the revealed tokens and the pyramids, one line each (nothing without the
+    /// expansion). The token under the Big Top is never named.
+    pub(super) fn circus_lines(&self) -> String {
+        let Some(c) = self.play.map.circus() else {
+            return String::new();
+        };
+        let mut t = match c.big_top() {
+            Some(b) if c.token_down() => format!(
+                "Big Top: at ({},{}) over a face-down token; {} left in the box\n",
+                b.at.0,
+                b.at.1,
+                c.stack_left()
+            ),
+            Some(b) => format!("Big Top: at ({},{}), no token left\n", b.at.0, b.at.1),
+            None => format!(
+                "Big Top: not up yet (the first circus tile raises it); {} tokens in the box\n",
+                c.stack_left()
+            ),
+        };
+        let revealed: Vec<String> = c
+            .revealed()
+            .iter()
+            .map(|a| format!("{} {}", a.word(), a.value()))
+            .collect();
+        t.push_str(&format!(
+            "Tokens revealed: {}\n",
+            if revealed.is_empty() {
+                "none yet".to_string()
+            } else {
+                revealed.join(", ")
+            }
+        ));
+        if !c.pyramids().is_empty() {
+            let pyramids: Vec<String> = c
+                .pyramids()
+                .iter()
+                .map(|p| {
+                    let who: Vec<&str> = p
+                        .acrobats
+                        .iter()
+                        .map(|&s| self.colours.get(s).map_or("?", String::as_str))
+                        .collect();
+                    format!(
+                        "({},{}) {}{}",
+                        p.at.0,
+                        p.at.1,
+                        who.join(", "),
+                        if p.acrobats.len() >= circus::PYRAMID {
+                            " (complete)"
+                        } else {
+                            ""
+                        }
+                    )
+                })
+                .collect();
+            t.push_str(&format!("Acrobats: {}\n", pyramids.join("; ")));
+        }
+        t
+    }
+}

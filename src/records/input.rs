@@ -1,0 +1,33 @@
+//! An input as the replay log keeps it: everything that changed a game, in order, so that
+//! `referee replay` can apply it again.
+
+use super::game::User;
+use crate::chat::{ChannelCommand, DmCommand};
+use serde::{Deserialize, Serialize};
+
+/// One input that reached a game, as the replay log keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    /// A command posted in the game's channel.
+    Channel {
+        /// The channel.
+        channel: String,
+        /// Who posted.
+        user: User,
+        /// Whether the poster is a server admin (GM powers).
+        admin: bool,
+        /// What was asked.
+        command: ChannelCommand,
+    },
+    /// A direct message routed to this game.
+    Direct {
+        /// Who sent it.
+        user: User,
+        /// What was asked.
+        command: DmCommand,
+    },
+    /// The current phase's deadline passed.
+    Deadline,
+    /// The reminder time before the deadline passed.
+    Reminder,
+}

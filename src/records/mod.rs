@@ -1,0 +1,16 @@
+//! The records that cross between the table and the store: the game record, the inputs of
+//! the replay log, the audit log's events, and what the outbox keeps beside a post (its
+//! audience, card and file). Both import this module and it imports neither, so the arrows
+//! run one way: table -> store -> records.
+
+mod card;
+mod game;
+mod input;
+mod log;
+mod post;
+
+pub use card::{Button, Card, Field, MAX_FIELDS};
+pub use game::{GameRecord, SeatRecord, Settings, Status, StoredOrder, User};
+pub use input::Input;
+pub use log::{EventBody, LogEvent, LogVisibility};
+pub use post::{Attachment, Audience};
