@@ -1,7 +1,7 @@
 //! Settings: `config/default.toml` (built in, or a file given with `--config`), with
 //! environment variables `REFEREE_<SECTION>_<KEY>` over it.
 
-use crate::duration::parse_duration;
+use crate::duration::{a_year, parse_duration_within};
 use crate::store::StoreSettings;
 use crate::table::TableDefaults;
 use chrono::Duration;
@@ -11,23 +11,53 @@ use thiserror::Error;
 /// The settings file shipped with the program.
 pub const DEFAULT_TOML: &str = include_str!("../config/default.toml");
 
-/// Why the settings could not be read.
+/// Why the settings could not be read: one sentence naming the file, line and column, or
+/// the setting.
 #[derive(Debug, Error)]
 pub enum ConfigError {
-    /// The TOML does not parse or has a wrong type.
-    #[error("the settings do not read: {0}")]
-    Toml(String),
-    /// A guild setting is not a Discord id.
-    #[error("setting discord.guilds takes Discord server ids (numbers); got '{0}'")]
-    Guild(String),
-    /// A duration setting is not a duration.
-    #[error("setting {key} takes a duration like 12h or 30s; got '{value}'")]
-    Duration {
-        /// The setting.
-        key: &'static str,
-        /// Its value.
-        value: String,
+    /// The settings file is not TOML.
+    #[error("{file}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// Its line (from 1).
+        line: usize,
+        /// Its column (from 1).
+        column: usize,
+        /// What the TOML reader said.
+        message: String,
     },
+    /// A setting this program does not have.
+    #[error("there is no setting {key}; the settings are those of config/default.toml")]
+    Unknown {
+        /// The setting, `section.key`.
+        key: String,
+    },
+    /// A setting with a value of the wrong kind or out of range.
+    #[error("setting {key} takes {expected}; got '{value}'")]
+    Value {
+        /// The setting, `section.key`.
+        key: String,
+        /// What was given.
+        value: String,
+        /// What it takes.
+        expected: String,
+    },
+}
+
+impl ConfigError {
+    fn value(key: &str, value: impl std::fmt::Display, expected: &str) -> ConfigError {
+        ConfigError::Value {
+            key: key.to_string(),
+            value: value
+                .to_string()
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(60)
+                .collect(),
+            expected: expected.to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -43,7 +73,7 @@ struct RawDiscord {
     api_url: String,
     guilds: Vec<String>,
     retry: String,
-    attempts: u32,
+    attempts: i64,
     admins: Vec<String>,
 }
 
@@ -103,25 +133,129 @@ pub struct DiscordSettings {
     pub admins: Vec<String>,
 }
 
-fn duration(key: &'static str, value: &str) -> Result<Duration, ConfigError> {
-    parse_duration(value).ok_or_else(|| ConfigError::Duration {
-        key,
-        value: value.to_string(),
+fn duration(key: &str, value: &str) -> Result<Duration, ConfigError> {
+    parse_duration_within(value, a_year())
+        .map_err(|_| ConfigError::value(key, value, "a duration like 12h or 30s, at most 365d"))
+}
+
+/// The TOML table of a settings text, or its syntax error as file:line:column.
+fn read(file: &str, text: &str) -> Result<toml::Table, ConfigError> {
+    text.parse().map_err(|error: toml::de::Error| {
+        let at = error.span().map_or(0, |span| span.start).min(text.len());
+        let before = &text[..at];
+        let line = before.matches('\n').count() + 1;
+        let column = before.chars().rev().take_while(|c| *c != '\n').count() + 1;
+        ConfigError::Syntax {
+            file: file.to_string(),
+            line,
+            column,
+            message: error
+                .message()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
     })
 }
 
-/// Reads settings from TOML text, then applies `REFEREE_*` variables from `environment`.
+/// Puts `value` in for `section.key` of `settings`, where the default has one of the same
+/// kind: a setting unknown or of another kind is refused.
+fn set(
+    settings: &mut toml::Table,
+    section: &str,
+    key: &str,
+    value: toml::Value,
+) -> Result<(), ConfigError> {
+    let name = format!("{section}.{key}");
+    let unknown = || ConfigError::Unknown { key: name.clone() };
+    let Some(toml::Value::Table(table)) = settings.get_mut(section) else {
+        return Err(unknown());
+    };
+    let Some(default) = table.get(key) else {
+        return Err(unknown());
+    };
+    if std::mem::discriminant(default) != std::mem::discriminant(&value) {
+        let expected = match default {
+            toml::Value::Boolean(_) => "true or false",
+            toml::Value::Integer(_) => "a whole number",
+            toml::Value::Array(_) => "a list of strings",
+            _ => "a string",
+        };
+        return Err(ConfigError::value(&name, shown(&value), expected));
+    }
+    table.insert(key.to_string(), value);
+    Ok(())
+}
+
+/// A TOML value as a refusal quotes it.
+fn shown(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(text) => text.clone(),
+        toml::Value::Integer(number) => number.to_string(),
+        toml::Value::Float(number) => number.to_string(),
+        toml::Value::Boolean(flag) => flag.to_string(),
+        toml::Value::Datetime(at) => format!("{at:?}"),
+        toml::Value::Array(_) => "a list".to_string(),
+        toml::Value::Table(_) => "a table".to_string(),
+    }
+}
+
+/// An environment variable's text as the kind of value its setting takes.
+fn from_environment(
+    default: &toml::Value,
+    key: &str,
+    text: &str,
+) -> Result<toml::Value, ConfigError> {
+    Ok(match default {
+        toml::Value::Boolean(_) => match text.trim().to_ascii_lowercase().as_str() {
+            "true" | "on" | "yes" | "1" => toml::Value::Boolean(true),
+            "false" | "off" | "no" | "0" => toml::Value::Boolean(false),
+            _ => {
+                return Err(ConfigError::value(
+                    key,
+                    text,
+                    "true or false (on/off, yes/no, 1/0)",
+                ))
+            }
+        },
+        toml::Value::Integer(_) => match text.trim().parse() {
+            Ok(number) => toml::Value::Integer(number),
+            Err(_) => return Err(ConfigError::value(key, text, "a whole number")),
+        },
+        toml::Value::Array(_) => toml::Value::Array(
+            text.split(',')
+                .map(|item| toml::Value::String(item.trim().to_string()))
+                .filter(|item| item.as_str() != Some(""))
+                .collect(),
+        ),
+        _ => toml::Value::String(text.to_string()),
+    })
+}
+
+/// Reads the settings: the built-in `config/default.toml`, then the settings file `file`
+/// (its name and text) if one is given, then the `REFEREE_<SECTION>_<KEY>` variables of
+/// `environment`. A file may give only some settings; the rest keep their defaults. Unknown
+/// settings, values of the wrong kind and syntax errors are refused in one sentence.
 pub fn load(
-    toml_text: &str,
+    file: Option<(&str, &str)>,
     environment: impl Iterator<Item = (String, String)>,
 ) -> Result<Config, ConfigError> {
-    let mut table: toml::Table = toml_text
-        .parse()
-        .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))?;
-    for (name, value) in environment {
+    let mut table = read("config/default.toml", DEFAULT_TOML)?;
+    if let Some((name, text)) = file {
+        for (section, values) in read(name, text)? {
+            let toml::Value::Table(values) = values else {
+                return Err(ConfigError::Unknown { key: section });
+            };
+            for (key, value) in values {
+                set(&mut table, &section, &key, value)?;
+            }
+        }
+    }
+    for (name, text) in environment {
         let Some(rest) = name.strip_prefix("REFEREE_") else {
             continue;
         };
+        // REFEREE_LOG (the log filter) is not a setting.
         let Some((section, key)) = rest
             .to_ascii_lowercase()
             .split_once('_')
@@ -129,32 +263,50 @@ pub fn load(
         else {
             continue;
         };
-        let Some(toml::Value::Table(section)) = table.get_mut(&section) else {
-            continue;
-        };
-        let value = match section.get(&key) {
-            Some(toml::Value::Boolean(_)) => match value.to_ascii_lowercase().as_str() {
-                "true" | "on" | "1" | "yes" => toml::Value::Boolean(true),
-                _ => toml::Value::Boolean(false),
-            },
-            Some(toml::Value::Integer(_)) => match value.trim().parse() {
-                Ok(number) => toml::Value::Integer(number),
-                Err(_) => toml::Value::String(value),
-            },
-            Some(toml::Value::Array(_)) => toml::Value::Array(
-                value
-                    .split(',')
-                    .map(|item| toml::Value::String(item.trim().to_string()))
-                    .filter(|item| item.as_str() != Some(""))
-                    .collect(),
-            ),
-            _ => toml::Value::String(value),
-        };
-        section.insert(key, value);
+        let setting = format!("{section}.{key}");
+        let default = table
+            .get(&section)
+            .and_then(|values| values.get(&key))
+            .cloned()
+            .ok_or_else(|| ConfigError::Unknown {
+                key: setting.clone(),
+            })?;
+        let value = from_environment(&default, &setting, &text)?;
+        set(&mut table, &section, &key, value)?;
     }
     let raw: RawConfig = table
         .try_into()
-        .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))?;
+        .map_err(|e: toml::de::Error| ConfigError::Value {
+            key: "the settings".to_string(),
+            value: e.message().trim().to_string(),
+            expected: "the kinds of values config/default.toml shows".to_string(),
+        })?;
+    let synchronous = raw.database.synchronous.trim().to_ascii_lowercase();
+    if !["full", "normal", "off", "extra"].contains(&synchronous.as_str()) {
+        return Err(ConfigError::value(
+            "database.synchronous",
+            &raw.database.synchronous,
+            "full, normal, off or extra",
+        ));
+    }
+    let prefix = raw.table.prefix.clone();
+    if prefix.is_empty() || prefix.chars().any(char::is_whitespace) || prefix.chars().count() > 5 {
+        return Err(ConfigError::value(
+            "table.prefix",
+            &prefix,
+            "one to five characters with no space, like !",
+        ));
+    }
+    let attempts = u32::try_from(raw.discord.attempts)
+        .ok()
+        .filter(|n| (1..=100).contains(n))
+        .ok_or_else(|| {
+            ConfigError::value(
+                "discord.attempts",
+                raw.discord.attempts,
+                "a number of attempts from 1 to 100",
+            )
+        })?;
     let default_deadline = match raw.table.default_deadline.trim() {
         "" => None,
         text => Some(duration("table.default_deadline", text)?),
@@ -165,11 +317,11 @@ pub fn load(
             busy_timeout: duration("database.busy_timeout", &raw.database.busy_timeout)?
                 .to_std()
                 .unwrap_or_default(),
-            synchronous: raw.database.synchronous,
+            synchronous,
             keep_pictures: duration("database.keep_pictures", &raw.database.keep_pictures)?,
         },
         table: TableDefaults {
-            prefix: raw.table.prefix,
+            prefix,
             reminder: duration("table.reminder", &raw.table.reminder)?,
             early: raw.table.early,
             late_after: duration("table.late_after", &raw.table.late_after)?,
@@ -187,15 +339,15 @@ pub fn load(
                 .guilds
                 .iter()
                 .map(|id| {
-                    id.trim()
-                        .parse()
-                        .map_err(|_| ConfigError::Guild(id.clone()))
+                    id.trim().parse().map_err(|_| {
+                        ConfigError::value("discord.guilds", id, "Discord server ids (numbers)")
+                    })
                 })
                 .collect::<Result<_, _>>()?,
             retry: duration("discord.retry", &raw.discord.retry)?
                 .to_std()
                 .unwrap_or_default(),
-            attempts: raw.discord.attempts,
+            attempts,
             admins: raw.discord.admins,
         },
     })
@@ -216,7 +368,7 @@ mod tests {
             ("REFEREE_TABLE_EARLY".to_string(), "off".to_string()),
             ("REFEREE_LOCAL_ADMINS".to_string(), "root, gm".to_string()),
         ];
-        let config = load(DEFAULT_TOML, env.into_iter()).unwrap();
+        let config = load(None, env.into_iter()).unwrap();
         assert_eq!(config.store.url, "sqlite::memory:");
         assert_eq!(config.table.prefix, "?");
         assert!(!config.table.early);
@@ -234,24 +386,93 @@ mod tests {
             ("REFEREE_DISCORD_GUILDS".to_string(), "1, 2".to_string()),
             ("REFEREE_DISCORD_ATTEMPTS".to_string(), "3".to_string()),
         ];
-        let config = load(DEFAULT_TOML, env.into_iter()).unwrap();
+        let config = load(None, env.into_iter()).unwrap();
         assert_eq!(
             config.discord.api_url.as_deref(),
             Some("http://127.0.0.1:3000")
         );
         assert_eq!(config.discord.guilds, vec![1, 2]);
         assert_eq!(config.discord.attempts, 3);
-        let default = load(DEFAULT_TOML, std::iter::empty()).unwrap();
+        let default = load(None, std::iter::empty()).unwrap();
         assert_eq!(default.discord.api_url, None);
     }
 
     #[test]
     fn a_bad_duration_is_named() {
         let env = vec![("REFEREE_TABLE_REMINDER".to_string(), "soon".to_string())];
-        let error = load(DEFAULT_TOML, env.into_iter()).unwrap_err();
+        let error = load(None, env.into_iter()).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "setting table.reminder takes a duration like 12h or 30s; got 'soon'"
+            "setting table.reminder takes a duration like 12h or 30s, at most 365d; got 'soon'"
         );
+    }
+
+    fn refused(file: Option<(&str, &str)>, env: &[(&str, &str)]) -> String {
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        load(file, env).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn unknown_settings_and_bad_values_are_named_in_one_sentence() {
+        assert_eq!(
+            refused(Some(("my.toml", "[table]\nprefx = \"?\"\n")), &[]),
+            "there is no setting table.prefx; the settings are those of config/default.toml"
+        );
+        assert_eq!(
+            refused(None, &[("REFEREE_TABLE_EARLY", "maybe")]),
+            "setting table.early takes true or false (on/off, yes/no, 1/0); got 'maybe'"
+        );
+        assert_eq!(
+            refused(
+                Some(("my.toml", "[database]\nsynchronous = \"sometimes\"\n")),
+                &[]
+            ),
+            "setting database.synchronous takes full, normal, off or extra; got 'sometimes'"
+        );
+        assert_eq!(
+            refused(None, &[("REFEREE_TABLE_PREFIX", "")]),
+            "setting table.prefix takes one to five characters with no space, like !; got ''"
+        );
+        assert_eq!(
+            refused(Some(("my.toml", "[discord]\nattempts = \"many\"\n")), &[]),
+            "setting discord.attempts takes a whole number; got 'many'"
+        );
+        assert_eq!(
+            refused(None, &[("REFEREE_DISCORD_ATTEMPTS", "0")]),
+            "setting discord.attempts takes a number of attempts from 1 to 100; got '0'"
+        );
+        assert_eq!(
+            refused(None, &[("REFEREE_TABEL_EARLY", "on")]),
+            "there is no setting tabel.early; the settings are those of config/default.toml"
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_is_one_line_with_file_line_and_column() {
+        let error = refused(
+            Some(("my.toml", "[table]\nprefix = \"?\"\nearly = tru\n")),
+            &[],
+        );
+        assert_eq!(error, "my.toml:3:9: invalid string expected `\"`, `'`");
+        assert_eq!(error.lines().count(), 1, "{error}");
+    }
+
+    #[test]
+    fn a_file_with_some_settings_keeps_the_defaults_for_the_rest() {
+        let config = load(
+            Some(("my.toml", "[table]\nprefix = \"?\"\n")),
+            std::iter::empty(),
+        )
+        .unwrap();
+        assert_eq!(config.table.prefix, "?");
+        assert_eq!(config.table.reminder, Duration::hours(12));
+        assert_eq!(config.store.url, "sqlite://referee.db");
+        assert_eq!(config.discord.attempts, 8);
+        // The log filter's variable is not a setting.
+        assert!(load(
+            None,
+            [("REFEREE_LOG".to_string(), "info".to_string())].into_iter()
+        )
+        .is_ok());
     }
 }

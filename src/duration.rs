@@ -34,6 +34,57 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     (total > Duration::zero()).then_some(total)
 }
 
+/// The longest time an option, a deadline or a clock move may name: a year (a game's rules
+/// may set less, like TAG's 30 days). Longer values are mistakes (`10000w`), and past some
+/// point they overflow the calendar.
+pub fn a_year() -> Duration {
+    Duration::days(365)
+}
+
+/// Why a time option was not taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeError {
+    /// Not a duration in players' words.
+    Unreadable,
+    /// Longer than allowed: the longest is given.
+    TooLong(Duration),
+}
+
+impl TimeError {
+    /// The refusal of `value` given for option `key`, in one sentence.
+    pub fn sentence(&self, key: &str, value: &str) -> String {
+        let value: String = value.chars().filter(|c| !c.is_control()).take(60).collect();
+        match self {
+            TimeError::Unreadable => {
+                format!("`{key}` takes a duration like 36h, 2d or 90m; got '{value}'")
+            }
+            TimeError::TooLong(longest) => format!(
+                "`{key}` is at most {}; got '{value}'",
+                format_duration(*longest)
+            ),
+        }
+    }
+}
+
+/// Reads a duration like [`parse_duration`], refusing one longer than `longest`.
+pub fn parse_duration_within(text: &str, longest: Duration) -> Result<Duration, TimeError> {
+    match parse_duration(text) {
+        None if looks_like_a_duration(text) => Err(TimeError::TooLong(longest)),
+        None => Err(TimeError::Unreadable),
+        Some(duration) if duration > longest => Err(TimeError::TooLong(longest)),
+        Some(duration) => Ok(duration),
+    }
+}
+
+/// Whether `text` is written as a duration whose number is too large to hold (`99999999999w`).
+fn looks_like_a_duration(text: &str) -> bool {
+    let text = text.trim();
+    text.starts_with(|c: char| c.is_ascii_digit())
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ')
+        && text.ends_with(|c: char| c.is_ascii_alphabetic())
+        && text.chars().filter(char::is_ascii_digit).count() > 12
+}
+
 /// Reads a UTC instant: `2026-12-01 18:00 UTC`, `2026-12-01 18:00`, `2026-12-01T18:00:00Z`.
 pub fn parse_instant(text: &str) -> Option<DateTime<Utc>> {
     let text = text.trim();
@@ -109,6 +160,28 @@ mod tests {
         assert_eq!(parse_duration("h"), None);
         assert_eq!(parse_duration(""), None);
         assert_eq!(format_duration(Duration::hours(52)), "2d 4h");
+    }
+
+    #[test]
+    fn durations_past_a_limit_are_refused_as_too_long() {
+        let week = Duration::weeks(1);
+        assert_eq!(parse_duration_within("3d", week), Ok(Duration::days(3)));
+        assert_eq!(
+            parse_duration_within("8d", week),
+            Err(TimeError::TooLong(week))
+        );
+        assert_eq!(
+            parse_duration_within("100000000w", a_year()),
+            Err(TimeError::TooLong(a_year()))
+        );
+        assert_eq!(
+            parse_duration_within("99999999999999999999d", a_year()),
+            Err(TimeError::TooLong(a_year()))
+        );
+        assert_eq!(
+            parse_duration_within("soon", week),
+            Err(TimeError::Unreadable)
+        );
     }
 
     #[test]

@@ -46,7 +46,7 @@ enum Command {
         /// Keep the games in this SQLite file (default: an in-memory database).
         #[arg(long)]
         db: Option<PathBuf>,
-        /// Where board pictures are written (default: a folder in the system's temp folder).
+        /// Where board pictures and files are written (default: drawn but not kept).
         #[arg(long)]
         pictures: Option<PathBuf>,
         /// The manual clock's start, in UTC.
@@ -94,12 +94,18 @@ enum Command {
 }
 
 fn settings(path: Option<&PathBuf>) -> Result<Config> {
-    let text = match path {
-        Some(path) => std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the settings file {}", path.display()))?,
-        None => config::DEFAULT_TOML.to_string(),
+    let file = match path {
+        Some(path) => Some((
+            path.display().to_string(),
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the settings file {}", path.display()))?,
+        )),
+        None => None,
     };
-    Ok(config::load(&text, std::env::vars())?)
+    let file = file
+        .as_ref()
+        .map(|(name, text)| (name.as_str(), text.as_str()));
+    Ok(config::load(file, std::env::vars())?)
 }
 
 fn sqlite_url(db: &std::path::Path) -> String {
@@ -121,9 +127,7 @@ async fn service(config: &Config, url: Option<String>, access: Access) -> Result
         store_settings.url = url;
     }
     let store = match access {
-        Access::Play => Store::open(&store_settings)
-            .await
-            .with_context(|| format!("cannot open the database {}", store_settings.url))?,
+        Access::Play => Store::open(&store_settings).await?,
         Access::Read => Store::open_read_only(&store_settings).await?,
     };
     Ok(Service::new(
@@ -180,9 +184,6 @@ async fn run(cli: Cli) -> Result<()> {
                 .map(sqlite_url)
                 .unwrap_or_else(|| "sqlite::memory:".to_string());
             let service = service(&config, Some(url), Access::Play).await?;
-            let pictures = pictures.unwrap_or_else(|| {
-                std::env::temp_dir().join(format!("referee-pictures-{}", std::process::id()))
-            });
             let stdout = std::io::stdout();
             let mut runner = Runner::new(
                 service.clone(),
@@ -204,7 +205,7 @@ async fn run(cli: Cli) -> Result<()> {
                 service,
                 Clock::Real(chrono::Duration::zero()),
                 config.admins.clone(),
-                pictures,
+                Some(pictures),
                 stdout.lock(),
             );
             runner.start().await?;

@@ -8,7 +8,7 @@ use referee::store::{GameChange, OutboxPost, Store, StoreSettings, UserGames};
 use referee::table::{Catalogue, Envelope, Inbound, Service};
 
 async fn table_with_one_game() -> Service {
-    let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
+    let config = config::load(None, std::iter::empty()).unwrap();
     let store = Store::open(&StoreSettings {
         url: "sqlite::memory:".to_string(),
         ..config.store.clone()

@@ -55,7 +55,10 @@ pub fn channel_help(topic: Option<&str>, prefix: &str, game: Option<&dyn Rules>)
                 .find(|help| help.name == word);
             match found {
                 Some(help) => format!("`{prefix}{}`: {}", help.usage, help.about),
-                None => format!("There is no command `{prefix}{word}`. `{prefix}help` lists them."),
+                None => format!(
+                    "There is no command `{prefix}{}`. `{prefix}help` lists them.",
+                    super::parse::quote(word)
+                ),
             }
         }
     }

@@ -2,7 +2,7 @@
 //! refusal says what was wrong and what would be accepted.
 
 use super::command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
-use crate::duration::{parse_duration, parse_instant};
+use crate::duration::{a_year, format_duration, parse_duration_within, parse_instant, TimeError};
 use thiserror::Error;
 
 /// Why a line could not be read as a command.
@@ -14,14 +14,52 @@ fn refuse<T>(text: impl Into<String>) -> Result<T, ParseError> {
     Err(ParseError(text.into()))
 }
 
+/// The most characters of a player's text a reply quotes back.
+pub const QUOTED: usize = 60;
+
 /// Shortens user text quoted back in an error, so a huge message gives a short answer.
 pub fn quote(text: &str) -> String {
-    let short: String = text.chars().take(60).collect();
+    let short: String = text.chars().take(QUOTED).collect();
     if short.len() < text.len() {
         format!("{short}...")
     } else {
         short
     }
+}
+
+/// A player's text (or name) as the table reads it: without control characters (escape,
+/// bell, NUL... and tabs, which become spaces), so none is ever echoed; line breaks stay.
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            '\n' => Some('\n'),
+            '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// A refusal as it is sent: any run of more than [`QUOTED`] characters without a space (a
+/// player's word quoted whole) is cut to that length, so no reply repeats a long input.
+pub fn bounded(reply: &str) -> String {
+    let mut out = String::with_capacity(reply.len().min(4096));
+    let mut run = 0;
+    let mut cut = false;
+    for c in reply.chars() {
+        if c.is_whitespace() {
+            run = 0;
+            cut = false;
+            out.push(c);
+        } else if run < QUOTED {
+            run += 1;
+            out.push(c);
+        } else if !cut {
+            cut = true;
+            out.push_str("...");
+        }
+    }
+    out
 }
 
 /// Reads a channel line. `Ok(None)`: the line is not a command (no prefix), so it is chatter.
@@ -141,8 +179,16 @@ pub fn parse_options<'a>(
 }
 
 fn parse_deadline(args: &str, prefix: &str) -> Result<DeadlineSpec, ParseError> {
-    if let Some(duration) = parse_duration(args) {
-        return Ok(DeadlineSpec::In(duration));
+    match parse_duration_within(args, a_year()) {
+        Ok(duration) => return Ok(DeadlineSpec::In(duration)),
+        Err(TimeError::TooLong(longest)) => {
+            return refuse(format!(
+                "`{prefix}deadline` is at most {} away; got '{}'",
+                format_duration(longest),
+                quote(args)
+            ))
+        }
+        Err(TimeError::Unreadable) => {}
     }
     if let Some(at) = parse_instant(args) {
         return Ok(DeadlineSpec::At(at));

@@ -253,6 +253,11 @@ pub trait Game: Send {
     fn choices(&self, _seat: Seat, _order: Option<&str>) -> Vec<Choice> {
         Vec::new()
     }
+    /// A warning for the receipt of `seat`'s accepted order `order` (its canonical text), such
+    /// as TAG's bid that will put the player out; `None`: nothing to add.
+    fn order_note(&self, _seat: Seat, _order: &str) -> Option<String> {
+        None
+    }
     /// What the player to move may type now, in one line, where the game can say it
     /// (Parcheesi's legal steps): `!board` repeats it under the board.
     fn prompt(&self) -> Option<String> {

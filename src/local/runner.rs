@@ -38,18 +38,19 @@ pub struct Runner<W: Write> {
     service: Service,
     clock: Clock,
     admins: Vec<String>,
-    pictures: PathBuf,
+    pictures: Option<PathBuf>,
     out: W,
     run_id: String,
 }
 
 impl<W: Write> Runner<W> {
-    /// A runner writing to `out` and pictures to the folder `pictures`.
+    /// A runner writing to `out` and pictures and files to the folder `pictures` (`None`:
+    /// drawn but not kept).
     pub fn new(
         service: Service,
         clock: Clock,
         admins: Vec<String>,
-        pictures: PathBuf,
+        pictures: Option<PathBuf>,
         out: W,
     ) -> Runner<W> {
         let run_id = crate::dice::Seed::random().to_hex()[..12].to_string();
@@ -67,7 +68,9 @@ impl<W: Write> Runner<W> {
     pub fn now(&self) -> DateTime<Utc> {
         match self.clock {
             Clock::Manual(at) => at,
-            Clock::Real(offset) => Utc::now() + offset,
+            Clock::Real(offset) => Utc::now()
+                .checked_add_signed(offset)
+                .unwrap_or(DateTime::<Utc>::MAX_UTC),
         }
     }
 
@@ -87,10 +90,18 @@ impl<W: Write> Runner<W> {
         match line {
             Line::Blank => {}
             Line::Advance(by) => {
+                let beyond = || LineError {
+                    line: number,
+                    reason: "the clock cannot move past the end of the calendar".to_string(),
+                };
                 match self.clock {
-                    Clock::Manual(at) => self.advance_to(at + by).await?,
+                    Clock::Manual(at) => {
+                        let target = at.checked_add_signed(by).ok_or_else(beyond)?;
+                        self.advance_to(target).await?
+                    }
                     Clock::Real(offset) => {
-                        self.clock = Clock::Real(offset + by);
+                        let offset = offset.checked_add(&by).ok_or_else(beyond)?;
+                        self.clock = Clock::Real(offset);
                         self.service.fire_due(self.now()).await?;
                     }
                 }
@@ -181,18 +192,14 @@ impl<W: Write> Runner<W> {
                     writeln!(self.out, "{to} <- {text_line}")?;
                 }
                 if let Some(file) = &row.file {
-                    std::fs::create_dir_all(&self.pictures)?;
-                    let path = self.pictures.join(&file.name);
-                    std::fs::write(&path, &file.text)?;
-                    writeln!(self.out, "{to} <- [file: {}]", path.display())?;
+                    let kept = self.keep(&file.name, file.text.as_bytes())?;
+                    writeln!(self.out, "{to} <- [file: {kept}]")?;
                 }
                 if let Some(svg) = &row.svg {
                     match png_from_svg(svg) {
                         Ok(png) => {
-                            std::fs::create_dir_all(&self.pictures)?;
-                            let path = self.pictures.join(format!("picture-{:04}.png", row.id));
-                            std::fs::write(&path, png)?;
-                            writeln!(self.out, "{to} <- [picture: {}]", path.display())?;
+                            let kept = self.keep(&format!("picture-{:04}.png", row.id), &png)?;
+                            writeln!(self.out, "{to} <- [picture: {kept}]")?;
                         }
                         Err(error) => writeln!(
                             self.out,
@@ -202,6 +209,20 @@ impl<W: Write> Runner<W> {
                 }
                 store.delivered(row.id, now).await?;
             }
+        }
+    }
+
+    /// Writes a picture or file into the pictures folder and says where; without a folder
+    /// it is drawn but not kept, and says so.
+    fn keep(&self, name: &str, bytes: &[u8]) -> Result<String, RunError> {
+        match &self.pictures {
+            Some(folder) => {
+                std::fs::create_dir_all(folder)?;
+                let path = folder.join(name);
+                std::fs::write(&path, bytes)?;
+                Ok(path.display().to_string())
+            }
+            None => Ok(format!("{name}, not kept (--pictures DIR keeps it)")),
         }
     }
 

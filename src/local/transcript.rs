@@ -1,7 +1,7 @@
 //! The transcript line format of DESIGN.md:
 //! `alice #tag-game: !new tag seed=7`, `bob dm: bid 5`, `clock +48h`, `[msg 42] bob dm: bid 5`.
 
-use crate::duration::{parse_duration, parse_instant};
+use crate::duration::{a_year, format_duration, parse_duration_within, parse_instant, TimeError};
 use chrono::{DateTime, Duration, Utc};
 use thiserror::Error;
 
@@ -59,11 +59,17 @@ pub fn parse_line(text: &str, number: usize) -> Result<Line, LineError> {
     if let Some(rest) = text.strip_prefix("clock ") {
         let rest = rest.trim();
         if let Some(amount) = rest.strip_prefix('+') {
-            return parse_duration(amount).map(Line::Advance).ok_or_else(|| {
-                error(format!(
-                    "`clock +<duration>` takes a duration like 48h; got '{amount}'"
-                ))
-            });
+            let shown: String = amount.chars().take(60).collect();
+            return match parse_duration_within(amount, a_year()) {
+                Ok(by) => Ok(Line::Advance(by)),
+                Err(TimeError::Unreadable) => Err(error(format!(
+                    "`clock +<duration>` takes a duration like 48h; got '{shown}'"
+                ))),
+                Err(TimeError::TooLong(longest)) => Err(error(format!(
+                    "`clock +<duration>` moves the clock at most {} at a time; got '{shown}'",
+                    format_duration(longest)
+                ))),
+            };
         }
         return parse_instant(rest).map(Line::SetClock).ok_or_else(|| {
             error(format!(
@@ -139,5 +145,9 @@ mod tests {
         assert_eq!(parse_line("# a comment", 4), Ok(Line::Blank));
         assert!(parse_line("bob bid 5", 5).is_err());
         assert!(parse_line("clock +soon", 6).is_err());
+        assert_eq!(
+            parse_line("clock +100000000w", 7).unwrap_err().reason,
+            "`clock +<duration>` moves the clock at most 365d at a time; got '100000000w'"
+        );
     }
 }

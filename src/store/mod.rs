@@ -14,6 +14,7 @@ pub use tx::{GameChange, GameRow, OutboxPost, Tx, UserGames};
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
+use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 use thiserror::Error;
@@ -27,6 +28,17 @@ pub enum StoreError {
     /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The folder the database file would be in does not exist.
+    #[error("the folder {0} does not exist; create it or give another path for the database")]
+    NoFolder(String),
+    /// The database file cannot be written.
+    #[error(
+        "the database {0} is read-only; the bot needs to write to it (replay and export only read)"
+    )]
+    ReadOnly(String),
+    /// The database was written by a newer version of this program.
+    #[error("the database {0} was written by a newer version of referee; run that version")]
+    Newer(String),
     /// `referee replay` or `export` was pointed at a file that does not exist.
     #[error("there is no database at {0}")]
     Missing(String),
@@ -51,6 +63,68 @@ pub enum StoreError {
     },
 }
 
+/// Takes this process's turn at opening a database in the folder of `path`: an exclusive
+/// lock on the folder (not on the file, whose locks are SQLite's), held until the returned
+/// handle is dropped. A missing folder or a database file that cannot be written is said
+/// plainly.
+fn take_turn(path: &Path) -> Result<std::fs::File, StoreError> {
+    let shown = path.display().to_string();
+    let folder = match path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        Some(folder) => folder,
+        None => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(StoreError::NoFolder(folder.display().to_string()));
+    }
+    let unreadable = |error: std::io::Error| StoreError::Unreadable {
+        path: shown.clone(),
+        reason: error.kind().to_string(),
+    };
+    if path.exists() {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(|error| match error.kind() {
+                std::io::ErrorKind::PermissionDenied => StoreError::ReadOnly(shown.clone()),
+                _ => unreadable(error),
+            })?;
+    }
+    let turn = std::fs::File::open(folder).map_err(unreadable)?;
+    turn.lock().map_err(unreadable)?;
+    Ok(turn)
+}
+
+/// An error opening the file, in one sentence.
+fn opening(path: &Path, error: sqlx::Error) -> StoreError {
+    let shown = path.display().to_string();
+    match error.as_database_error().and_then(|e| e.code()).as_deref() {
+        // SQLITE_NOTADB
+        Some("26") => StoreError::Foreign(shown),
+        // SQLITE_READONLY, SQLITE_CANTOPEN
+        Some("8") | Some("14") => StoreError::ReadOnly(shown),
+        _ => StoreError::Database(error),
+    }
+}
+
+/// An error migrating the file, in one sentence: a file that is SQLite but not this program's
+/// (its tables clash) or one written by a newer version.
+fn migrating(path: &Path, error: sqlx::migrate::MigrateError) -> StoreError {
+    let shown = path.display().to_string();
+    use sqlx::migrate::MigrateError;
+    match error {
+        MigrateError::VersionMissing(_) => StoreError::Newer(shown),
+        MigrateError::ExecuteMigration(sqlx::Error::Database(e), _)
+            if e.message().contains("already exists") =>
+        {
+            StoreError::Foreign(shown)
+        }
+        MigrateError::Execute(error) | MigrateError::ExecuteMigration(error, _) => {
+            opening(path, error)
+        }
+        other => StoreError::Migrate(other),
+    }
+}
+
 /// How the database is opened.
 #[derive(Clone, Debug)]
 pub struct StoreSettings {
@@ -72,7 +146,9 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating if missing) the database and applies the migrations.
+    /// Opens (creating if missing) the database and applies the migrations. Processes
+    /// opening one file at the same moment take turns (an exclusive lock on the file while
+    /// the journal mode is set and the migrations run), so a new database is migrated once.
     pub async fn open(settings: &StoreSettings) -> Result<Store, StoreError> {
         let synchronous = match settings.synchronous.to_ascii_lowercase().as_str() {
             "normal" => SqliteSynchronous::Normal,
@@ -86,6 +162,13 @@ impl Store {
             .foreign_keys(true)
             .busy_timeout(settings.busy_timeout)
             .synchronous(synchronous);
+        let path = options.get_filename().to_path_buf();
+        let in_memory = settings.url.contains(":memory:");
+        let _turn = if in_memory {
+            None
+        } else {
+            Some(take_turn(&path)?)
+        };
         // One connection: every write is serialised anyway, and an in-memory database lives
         // only as long as its connection.
         let pool = SqlitePoolOptions::new()
@@ -94,8 +177,11 @@ impl Store {
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_with(options)
-            .await?;
-        migrations::run(&pool).await?;
+            .await
+            .map_err(|error| opening(&path, error))?;
+        migrations::run(&pool)
+            .await
+            .map_err(|error| migrating(&path, error))?;
         Ok(Store {
             pool,
             keep_pictures: settings.keep_pictures,

@@ -7,10 +7,13 @@ use super::rounds;
 use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
-use crate::duration::{format_duration, parse_duration};
+use crate::duration::{a_year, format_duration, parse_duration_within};
 use crate::games::{Options, Player, Refusal};
 use crate::records::{GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
+
+/// The longest symbol or colour a player may ask for at `!join` (every game may set less).
+const MAX_SYMBOL: usize = 20;
 
 /// Option keys the table reads itself; every other key goes to the game.
 pub const TABLE_OPTIONS: &[&str] = &["seed", "deadline", "early", "reminder", "max"];
@@ -24,11 +27,7 @@ fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
 }
 
 fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> {
-    parse_duration(value).ok_or_else(|| {
-        Refusal::new(format!(
-            "`{key}` takes a duration like 36h, 2d or 90m; got '{value}'"
-        ))
-    })
+    parse_duration_within(value, a_year()).map_err(|e| Refusal::new(e.sentence(key, value)))
 }
 
 /// `!new <game> [options]`: a new game in sign-up, with this user as GM.
@@ -220,6 +219,12 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
         .filter(|s| s.present)
         .filter_map(|s| s.symbol.clone())
         .collect();
+    if let Some(symbol) = symbol.filter(|s| s.chars().count() > MAX_SYMBOL) {
+        return Err(Refusal::new(format!(
+            "a symbol or colour is at most {MAX_SYMBOL} characters; '{}' is longer",
+            crate::chat::parse::quote(symbol)
+        )));
+    }
     rules.check_symbol(symbol, &taken)?;
     let seated = record.seats.iter().filter(|s| s.present).count();
     let full = record.settings.max_players.is_some_and(|max| seated >= max);

@@ -38,7 +38,7 @@ impl Outcome {
         Outcome {
             posts: vec![Post {
                 to,
-                text: text.into(),
+                text: crate::chat::parse::bounded(&text.into()),
                 svg: None,
                 card: None,
                 file: None,

@@ -6,6 +6,7 @@ use super::catalogue::Catalogue;
 use super::outcome::Post;
 use crate::chat::deadline::format_deadline;
 use crate::chat::DeadlineSpec;
+use crate::duration::a_year;
 use crate::games::{Event, Phase, Refusal, Seat, Visibility};
 use crate::records::{Audience, EventBody, LogEvent, LogVisibility};
 use crate::records::{GameRecord, Status, StoredOrder, User};
@@ -313,6 +314,11 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
     )?;
     let mut live = work.live()?;
     let canonical = live.game.check_order(seat, text)?;
+    let note = live
+        .game
+        .order_note(seat, &canonical)
+        .map(|note| format!(" {note}"))
+        .unwrap_or_default();
     let receipt = receipt(&work.record, seat, &canonical);
     let replaced = work.record.orders.contains_key(&seat);
     work.record.orders.insert(
@@ -335,7 +341,7 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
     work.outcome.direct(
         &user.id,
         format!(
-            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`. You can replace it until the deadline{}.",
+            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`. You can replace it until the deadline{}.{note}",
             if replaced { "order replaced" } else { "order received" },
             work.record.deadline.map(|at| format!(" ({})", format_deadline(at))).unwrap_or_default()
         ),
@@ -581,14 +587,19 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
     if matches!(work.record.phase, Some(Phase::Over { .. }) | None) {
         return Err(Refusal::new("There is no phase to set a deadline for."));
     }
+    let far = || Refusal::new("That deadline is more than a year away; give one within a year.");
     let at = match spec {
-        DeadlineSpec::In(duration) => {
-            work.env.now.checked_add_signed(duration).ok_or_else(|| {
-                Refusal::new("That deadline is too far away; give one within a few years.")
-            })?
-        }
+        DeadlineSpec::In(duration) => work.env.now.checked_add_signed(duration).ok_or_else(far)?,
         DeadlineSpec::At(at) => table_time(at),
     };
+    if work
+        .env
+        .now
+        .checked_add_signed(a_year())
+        .is_none_or(|limit| at > limit)
+    {
+        return Err(far());
+    }
     if at <= work.env.now {
         return Err(Refusal::new(format!(
             "{} is already past; give a later time.",
@@ -619,7 +630,8 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
     let rules = work.env.catalogue.find(&work.record.game);
     if !rules.is_some_and(|rules| rules.commands().iter().any(|c| c.name == word)) {
         return Err(Refusal::new(format!(
-            "There is no command `{prefix}{word}` in {}. `{prefix}help` lists them.",
+            "There is no command `{prefix}{}` in {}. `{prefix}help` lists them.",
+            crate::chat::parse::quote(word),
             work.record.game
         )));
     }

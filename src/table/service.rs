@@ -9,7 +9,7 @@ use super::catalogue::Catalogue;
 use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
 use crate::chat::help::{channel_help, dm_help};
-use crate::chat::parse::quote;
+use crate::chat::parse::{clean, quote};
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
 use crate::games::Phase;
@@ -42,6 +42,34 @@ pub enum Inbound {
         /// The text.
         text: String,
     },
+}
+
+impl Inbound {
+    /// The message with the control characters taken out of its text and its author's
+    /// name, so that nothing the table says ever echoes one.
+    fn cleaned(&self) -> Inbound {
+        let user = |user: &User| User {
+            id: user.id.clone(),
+            name: clean(&user.name),
+        };
+        match self {
+            Inbound::Channel {
+                channel,
+                user: who,
+                admin,
+                text,
+            } => Inbound::Channel {
+                channel: channel.clone(),
+                user: user(who),
+                admin: *admin,
+                text: clean(text),
+            },
+            Inbound::Direct { user: who, text } => Inbound::Direct {
+                user: user(who),
+                text: clean(text),
+            },
+        }
+    }
 }
 
 /// What the platform says about a message besides its words: its id (the idempotency key)
@@ -177,6 +205,7 @@ impl Service {
         now: DateTime<Utc>,
     ) -> Result<Receipt, StoreError> {
         let now = table_time(now);
+        let inbound = &inbound.cleaned();
         let id = envelope.id.as_str();
         let span = match inbound {
             Inbound::Channel { channel, user, .. } => {

@@ -284,7 +284,7 @@ pub fn start_time() -> DateTime<Utc> {
 
 /// A table service on `url` hosting the test game (plus the standard games).
 pub async fn service(url: &str) -> Service {
-    let config = config::load(config::DEFAULT_TOML, std::iter::empty()).unwrap();
+    let config = config::load(None, std::iter::empty()).unwrap();
     let store = Store::open(&StoreSettings {
         url: url.to_string(),
         ..config.store.clone()
@@ -303,7 +303,7 @@ pub async fn play_on(
     start: DateTime<Utc>,
     admins: &[&str],
 ) -> String {
-    let pictures = std::env::temp_dir().join("referee-test-pictures");
+    let pictures = Some(std::env::temp_dir().join("referee-test-pictures"));
     let mut runner = Runner::new(
         service.clone(),
         Clock::Manual(start),

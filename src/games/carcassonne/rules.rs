@@ -5,7 +5,7 @@ use super::circus::Animal;
 use super::play::{Happening, Match};
 use super::tiles::{base_box, bigtop_box, BASE, KINDS, START};
 use super::{Carcassonne, CarcassonneGame, Saved, COLOURS};
-use crate::duration::parse_duration;
+use crate::duration::{a_year, parse_duration_within};
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
 
 const OPTIONS: &[(&str, &str)] = &[
@@ -97,11 +97,8 @@ impl Rules for Carcassonne {
                     bigtop_on(options)?;
                 }
                 "turn" => {
-                    if parse_duration(value).is_none() {
-                        return Err(Refusal::new(format!(
-                            "turn must be a duration like 24h, 90m or 2d, not `{value}`"
-                        )));
-                    }
+                    parse_duration_within(value, a_year())
+                        .map_err(|e| Refusal::new(e.sentence(key, value)))?;
                 }
                 _ => {
                     return Err(Refusal::new(format!(

@@ -58,7 +58,7 @@ use self::colour::Colour;
 use self::effect::check_on;
 use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
-use crate::duration::parse_duration;
+use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::{
     Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
 };
@@ -147,11 +147,8 @@ impl Rules for Circuit {
         for (key, value) in options {
             match key.as_str() {
                 "turn" | "claim" => {
-                    if parse_duration(value).is_none() {
-                        return Err(Refusal::new(format!(
-                            "option {key} is a duration like 48h, 2d or 1d12h; '{value}' is not"
-                        )));
-                    }
+                    parse_duration_within(value, a_year())
+                        .map_err(|e| Refusal::new(e.sentence(key, value)))?;
                 }
                 _ => {
                     return Err(Refusal::new(format!(

@@ -50,7 +50,7 @@ pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps
 pub use play::{Match, Seated, Settings, Stage};
 pub use roller::{FixedRolls, Roller};
 
-use crate::duration::parse_duration;
+use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -143,11 +143,8 @@ pub fn settings(options: &Options) -> Result<Settings, Refusal> {
                 }
             }
             "turn" => {
-                if parse_duration(&value).is_none() {
-                    return Err(Refusal::new(format!(
-                        "turn is a time like 24h, 90m or 2d, not '{value}'"
-                    )));
-                }
+                parse_duration_within(&value, a_year())
+                    .map_err(|e| Refusal::new(e.sentence("turn", &value)))?;
             }
             other => {
                 return Err(Refusal::new(format!(

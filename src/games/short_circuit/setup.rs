@@ -112,7 +112,7 @@ pub fn parse_duration(text: &str) -> Option<i64> {
         Ok(minutes) => minutes.checked_mul(60).filter(|s| *s >= 0)?,
         Err(_) => crate::duration::parse_duration(text)?.num_seconds(),
     };
-    (seconds <= 366 * 86_400).then_some(seconds)
+    (seconds <= crate::duration::a_year().num_seconds()).then_some(seconds)
 }
 
 fn count(options: &Options, key: &str, default: u32) -> Result<u32, Refusal> {

@@ -37,7 +37,7 @@ pub mod state;
 use self::parse::{parse_order, Order};
 use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round_lines, who};
 use self::state::{Move, MoveOrder, Stage, TagState};
-use crate::duration::parse_duration;
+use crate::duration::{parse_duration, parse_duration_within};
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -121,11 +121,8 @@ impl Rules for Tag {
                     "TAG has no option '{key}'; it accepts bid_deadline and move_deadline"
                 )));
             }
-            if parse_duration(value).is_none() {
-                return Err(Refusal::new(format!(
-                    "{key}={value} is not a duration; write like 36h, 2d or 90m (at most 30 days)"
-                )));
-            }
+            parse_duration_within(value, Duration::days(30))
+                .map_err(|e| Refusal::new(e.sentence(key, value)))?;
         }
         Ok(())
     }
@@ -321,6 +318,18 @@ impl Game for TagGame {
                 Ok(order.to_string())
             }
         }
+    }
+
+    fn order_note(&self, seat: Seat, order: &str) -> Option<String> {
+        let Ok(Order::Bid(bid)) = parse_order(order) else {
+            return None;
+        };
+        let points = self.state.players.get(seat)?.points;
+        (i64::try_from(bid).unwrap_or(i64::MAX) >= points).then(|| {
+            format!(
+                "Careful: this bid is at least your {points} points, so paying it puts you out of the game when the bids are revealed."
+            )
+        })
     }
 
     fn resolve(

@@ -51,12 +51,26 @@ pub fn parse_order(text: &str) -> Result<Order, String> {
     }
 }
 
+/// The largest bid: what a score can pay exactly (a larger one could not be taken off it).
+pub const MAX_BID: u64 = i64::MAX as u64;
+
 fn parse_bid(rest: &[&str]) -> Result<Order, String> {
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     match rest {
-        [number] => number
-            .parse::<u64>()
-            .map(Order::Bid)
-            .map_err(|_| format!("'{number}' is not a whole number; a bid is like `bid 12`")),
+        [number] if number.starts_with('-') && digits(&number[1..]) => {
+            Err("a bid cannot be negative; send `bid <number>` with at least your minimum bid".to_string())
+        }
+        [number] if digits(number) => match number.parse::<u64>() {
+            Ok(bid) if bid <= MAX_BID => Ok(Order::Bid(bid)),
+            _ => Err(format!(
+                "a bid of {} is more than any score can hold; bid at most your points to stay in the game",
+                number.chars().take(30).collect::<String>()
+            )),
+        },
+        [number] => Err(format!(
+            "'{}' is not a whole number; a bid is like `bid 12`",
+            number.chars().take(60).collect::<String>()
+        )),
         [] => Err("the bid has no number; send like `bid 12`".to_string()),
         _ => Err("a bid is one whole number, like `bid 12`".to_string()),
     }
@@ -134,7 +148,18 @@ mod tests {
 
     #[test]
     fn refusals_name_the_problem() {
-        assert!(parse_order("bid -3").unwrap_err().contains("'-3'"));
+        assert_eq!(
+            parse_order("bid -3").unwrap_err(),
+            "a bid cannot be negative; send `bid <number>` with at least your minimum bid"
+        );
+        assert_eq!(
+            parse_order("bid 18446744073709551615").unwrap_err(),
+            "a bid of 18446744073709551615 is more than any score can hold; bid at most your points to stay in the game"
+        );
+        assert_eq!(
+            parse_order("bid 9223372036854775807"),
+            Ok(Order::Bid(MAX_BID))
+        );
         assert!(parse_order("move n jump").unwrap_err().contains("'jump'"));
         assert!(parse_order("move n stomp stride").is_err());
         assert!(parse_order("move stomp").unwrap_err().contains("no moves"));

@@ -497,6 +497,8 @@ impl TagState {
             player.points = player
                 .points
                 .saturating_sub(i64::try_from(bid).unwrap_or(i64::MAX));
+            // Bids are at most i64::MAX (parse::MAX_BID), so this is exact for any score of
+            // 0 or more.
             report_bids.push((seat, bid, defaulted));
         }
         let mut queue: Vec<usize> = self.living();
