@@ -1,5 +1,7 @@
-//! Turns a game's SVG board into a PNG, with the font shipped in `assets/fonts` so pictures
-//! look the same on every machine.
+//! Turns a game's SVG board into a PNG, with the fonts shipped in `assets/fonts` so pictures
+//! look the same on every machine: DejaVu Sans for text, and Twemoji (a colour font) for the
+//! emoji players take as symbols, which DejaVu lacks; each character missing from DejaVu is
+//! drawn from Twemoji.
 
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -22,12 +24,14 @@ pub enum PictureError {
 pub const MAX_SIDE: u32 = 4096;
 
 static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+static EMOJI_FONT: &[u8] = include_bytes!("../assets/fonts/Twemoji.ttf");
 
 fn options() -> &'static resvg::usvg::Options<'static> {
     static OPTIONS: OnceLock<resvg::usvg::Options<'static>> = OnceLock::new();
     OPTIONS.get_or_init(|| {
         let mut fonts = resvg::usvg::fontdb::Database::new();
         fonts.load_font_data(FONT.to_vec());
+        fonts.load_font_data(EMOJI_FONT.to_vec());
         let mut options = resvg::usvg::Options {
             font_family: "DejaVu Sans".to_string(),
             ..Default::default()
@@ -85,6 +89,24 @@ mod tests {
             <text x="10" y="28" font-size="20" fill="#000">a1 &amp; b2</text></svg>"##;
         let png = png_from_svg(svg).unwrap();
         assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
+    fn draws_emoji_in_colour() {
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="60">
+            <rect width="60" height="60" fill="#fff"/>
+            <text x="5" y="45" font-size="40">🐸</text></svg>"##;
+        let png = png_from_svg(svg).unwrap();
+        let decoded = decode(&png);
+        // The frog is green: a coloured glyph, not a black outline or nothing.
+        assert!(decoded
+            .chunks(4)
+            .any(|p| p[1] > 120 && p[0] < 150 && p[2] < 150 && p[3] > 200));
+    }
+
+    fn decode(png: &[u8]) -> Vec<u8> {
+        let pixmap = resvg::tiny_skia::Pixmap::decode_png(png).unwrap();
+        pixmap.data().to_vec()
     }
 
     #[test]
