@@ -162,7 +162,9 @@ async fn run(cli: Cli) -> Result<()> {
             if token.trim().is_empty() {
                 bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
             }
-            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
+                .await?
+                .running_since(chrono::Utc::now());
             referee::discord::run(service, config.discord.clone(), token.trim(), config.tick)
                 .await?;
         }
@@ -199,7 +201,9 @@ async fn run(cli: Cli) -> Result<()> {
             service.store().close().await;
         }
         Command::Local { db, pictures } => {
-            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
+                .await?
+                .running_since(chrono::Utc::now());
             let stdout = std::io::stdout();
             let mut runner = Runner::new(
                 service,

@@ -96,7 +96,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     };
     assert_eq!(
         texts(&placed),
-        vec!["ann places tile BT3 (circus) at (1,0) turned 0. Choose a meeple with `meeple <feature>` on a road-w, b road-e, c field-nw, d field-se; your ringmaster with `ringmaster <feature>` on a road-w, b road-e, c field-nw, d field-se; or `pass`."]
+        vec!["ann places tile BT3 (circus) at (1,0) turned 0. Choose a meeple with `meeple <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); your ringmaster with `ringmaster <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); or `pass`."]
     );
     let refused = game.act(0, "meeple", "circus", &mut ctx);
     assert!(refused.is_err_and(|r| r.0.starts_with("no follower may stand on the circus space")));
@@ -105,7 +105,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
         panic!("{events:?}");
     };
     let public = texts(&events);
-    assert_eq!(public[0], "ann puts a thief on road-w (a).");
+    assert_eq!(public[0], "ann puts a thief on the road to the west (a).");
     assert_eq!(
         public[1],
         "The Big Top stands on the circus tile at (1,0) now, over a face-down animal token (15 left in the box)."
@@ -498,7 +498,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
     let placed = game.act(0, "place", "0 1 0", &mut ctx).map(|e| texts(&e));
     assert_eq!(
         placed,
-        Ok(vec!["ann places tile AC2 (acrobats) at (0,1) turned 0. Choose a meeple with `meeple <feature>` on a road-s, b field-nw; your ringmaster with `ringmaster <feature>` on a road-s, b field-nw; an acrobat with `acrobat <x> <y>` at (0,1); or `pass`.".to_string()])
+        Ok(vec!["ann places tile AC2 (acrobats) at (0,1) turned 0. Choose a meeple with `meeple <feature>` on `a` (the road to the south), `b` (the field all round); your ringmaster with `ringmaster <feature>` on `a` (the road to the south), `b` (the field all round); an acrobat with `acrobat <x> <y>` at (0,1); or `pass`.".to_string()])
     );
     let refused = game.act(0, "acrobat", "5 5", &mut ctx);
     assert!(refused.is_err_and(|r| r.0
@@ -524,7 +524,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
     let Ok(played) = played else {
         panic!("{played:?}");
     };
-    assert!(played.contains(&"bob puts the ringmaster on road-w (a).".to_string()));
+    assert!(played.contains(&"bob puts the ringmaster on the road to the west (a).".to_string()));
     let refused = game.act(0, "place", "-1 0 0 ringmaster road", &mut ctx);
     assert!(refused.is_err_and(|r| r.0
         == "that road already holds a follower further along the map; you may `pass` instead"));

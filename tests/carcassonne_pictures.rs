@@ -3,11 +3,13 @@
 //! UPDATE_SNAPSHOTS=1 to rewrite them after an intended change, then look at them again
 //! (SNAPSHOT_PNG_DIR=<folder> writes them as PNG to look at).
 
+mod common;
+
 use chrono::{TimeZone, Utc};
+use common::check_snapshot;
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Game, Options, Player, Rules};
-use referee::picture::png_from_svg;
 
 fn board_after(turns: usize, bigtop: &str) -> String {
     let players: Vec<Player> = ["ann", "bob", "cat"]
@@ -34,34 +36,14 @@ fn board_after(turns: usize, bigtop: &str) -> String {
     game.board().svg.expect("carcassonne draws its board")
 }
 
-fn check(name: &str, svg: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/snapshots")
-        .join(name);
-    if std::env::var("UPDATE_SNAPSHOTS").is_ok() {
-        std::fs::write(&path, svg).unwrap();
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(stored == svg, "{name} differs from its snapshot; look at the new picture and rerun with UPDATE_SNAPSHOTS=1 if intended");
-    let png = png_from_svg(svg).unwrap();
-    if let Ok(dir) = std::env::var("SNAPSHOT_PNG_DIR") {
-        std::fs::write(
-            std::path::Path::new(&dir).join(name.replace(".svg", ".png")),
-            &png,
-        )
-        .unwrap();
-    }
-    assert!(png.len() < 8 * 1024 * 1024, "under Discord's 8 MB");
-}
-
 #[test]
 fn the_start_position_with_the_drawn_tile_preview() {
-    check("carcassonne_start.svg", &board_after(0, "off"));
+    check_snapshot("carcassonne_start.svg", &board_after(0, "off"));
 }
 
 #[test]
 fn a_map_after_thirty_tiles() {
-    check("carcassonne_30_tiles.svg", &board_after(30, "off"));
+    check_snapshot("carcassonne_30_tiles.svg", &board_after(30, "off"));
 }
 
 /// With the expansion: circus tents, the Big Top over its face-down token, acrobat pyramids,
@@ -131,5 +113,5 @@ fn a_big_top_map_after_fifty_tiles() {
     assert_eq!(game.play().map.scores(), shadow.map.scores());
     let svg = game.board().svg.expect("carcassonne draws its board");
     assert!(svg.contains("Big Top tokens revealed: "));
-    check("carcassonne_bigtop_50_tiles.svg", &svg);
+    check_snapshot("carcassonne_bigtop_50_tiles.svg", &svg);
 }

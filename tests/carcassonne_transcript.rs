@@ -41,7 +41,7 @@ fn a_short_game_plays_to_final_scoring() {
     assert!(out.contains("#carc <- ann: (2,0) touches no tile"));
     assert!(out.contains("#carc <- ann: the west edge is field but (0,0) shows a road there"));
     assert!(out.contains("#carc <- ann places tile A at (1,0) turned 90."));
-    assert!(out.contains("#carc <- ann puts a monk on monastery (c)."));
+    assert!(out.contains("#carc <- ann puts a monk on the monastery (c)."));
     assert!(out.contains("#carc <- bob: the north edge is city but (0,0) shows a field there"));
     assert!(
         !out.lines()

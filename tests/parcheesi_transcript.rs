@@ -37,9 +37,20 @@ fn a_whole_two_player_game() {
         out.contains("#parcheesi <- Parcheesi · Game over: red (bob) first."),
         "!board after the end shows the final board"
     );
+    // One post per turn: the steps within a turn come as their lines alone, and the turn's
+    // last post sums it up with the board and its picture.
+    assert!(out.contains(
+        "#parcheesi <- red (bob) moves pawn 1 from 23 to 25 with the 2.\n#parcheesi <- red (bob) to play 2: !move 1 2.\n#parcheesi <- red (bob) moves pawn 1 from 25 to 27 with the 2.\n#parcheesi <- red (bob) rolled doubles and rolls again."
+    ), "{out}");
+    assert!(out.contains(
+        "#parcheesi <- Turn summary, red (bob): rolled 2 2: pawn 1 23 to 25, pawn 1 25 to 27; rolled 6 5: pawn 1 27 to 33, pawn 1 33 to 38.\n#parcheesi <- green (alice) rolls 6 and 4."
+    ), "{out}");
+    let turns = count(&out, "Turn summary, ");
+    let pictures = count(&out, "[picture: ");
+    assert!(turns > 50, "{turns} turns");
     assert!(
-        count(&out, "[picture: ") > 100,
-        "a picture after every turn"
+        pictures <= turns + 3,
+        "{pictures} pictures for {turns} turns: one a turn, plus the start, the end and !board"
     );
 
     let (ok, out, err) = referee(&["replay", "1", "--db", db], None);

@@ -29,8 +29,8 @@ async fn sign_up_start_and_seed_commitment() {
         "Seed commitment: `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`, the SHA-256 of the seed's 32 bytes (not of their hex text)."
     ));
     assert!(out.contains(
-        "Waiting for guesses for round 1 by direct message from bob, carol, alice (0 of 3 in). \
-         Deadline: <t:1767398400:R>"
+        "Waiting for guesses for round 1 by direct message from bob, carol and alice. \
+         Deadline: in 2 days (2026-01-03 00:00 UTC)."
     ));
     assert!(
         out.contains("#dice <- [picture: "),
@@ -183,15 +183,20 @@ async fn deadline_pause_resume_kick_replace_and_end() {
         "alice #dice: !deadline 2h\nalice #dice: !pause\nbob dm: guess 2\nclock +3h\nalice #dice: !resume\nalice #dice: !kick @carol\nalice #dice: !replace @bob @erin\nerin dm: guess 4\nalice #dice: !status\nclock +2h\nalice #dice: !end\n",
     ))
     .await;
-    assert!(out.contains("#dice <- The GM set the deadline: <t:1767232800:R>"));
+    assert!(out.contains("#dice <- The GM set the deadline: in 2 hours (2026-01-01 02:00 UTC)."));
     assert!(out.contains("#dice <- The GM paused game #1 with 2h left on the clock."));
     assert!(out
         .contains("dm bob <- Game #1 is paused by the GM; nothing is accepted until it resumes."));
     // Paused for 3h: nothing resolved; on resume the 2h left run from then (03:00 -> 05:00).
     assert!(out.contains("#dice <- Game #1 resumes. Waiting for guesses for round 1"));
-    assert!(out.contains("Deadline: <t:1767243600:R>"));
+    assert!(out.contains("Deadline: in 2 hours (2026-01-01 05:00 UTC)."));
     assert!(out.contains("#dice <- carol was removed by the GM."));
     assert!(out.contains("#dice <- erin takes over bob's seat in game #1."));
+    // The new player is told by DM what they now hold and what is awaited from them.
+    assert!(out.contains(
+        "dm erin <- The GM gave you bob's seat (seat 1) in game #1 (dicey) in #dice. Waiting for guesses for round 1 by direct message from erin."
+    ), "{out}");
+    assert!(out.contains("Your order for guesses for round 1 is awaited: send it to me here."));
     assert!(out.contains("dm erin <- Game #1: order received for guesses for round 1: `guess 4`."));
     assert!(out.contains("Players: erin, alice."));
     assert!(out.contains("#dice <- - erin: `guess 4`"), "{out}");
@@ -233,12 +238,12 @@ async fn a_restart_resolves_an_overdue_deadline_exactly_once_and_replay_matches(
     first.store().close().await;
     // The bot comes back three days later: the 48h deadline is overdue.
     let later = start_time() + chrono::Duration::days(3);
-    let second = service(&url).await;
+    let second = service(&url).await.running_since(later);
     let out = play_on(&second, "", later, &[]).await;
     assert_eq!(count(&out, "Orders for guesses for round 1"), 1);
     assert!(out.contains(
-        "resolved late: the deadline was 2026-01-03 00:00 UTC but the bot was not running then"
-    ));
+        "the deadline, 2026-01-03 00:00 UTC, passed while the bot was not running; resolved on its return"
+    ), "{out}");
     second.store().close().await;
     let third = service(&url).await;
     let out = play_on(&third, "", later + chrono::Duration::minutes(1), &[]).await;
@@ -292,9 +297,9 @@ async fn help_lists_the_table_and_game_commands_and_explains_one() {
     assert!(out.contains("#dice <- `!deadline <duration|time>`: GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC"));
     assert!(out.contains("#dice <- dicey commands:"));
     assert!(out.contains("#dice <- `!roll`: rolls the die on your turn"));
-    assert!(out.contains("#dice <- There is no command `!fly`. `!help` lists them."));
+    assert!(out.contains("#dice <- There is no command or game `fly`. `!help` lists the commands, `!games` the games."));
     assert!(out.contains("dm bob <- `guess <1-6>`: your secret guess"));
-    assert!(out.contains("#dice <- `dicey`: a test game: guess the die by DM, then roll in public"));
+    assert!(out.contains("#dice <- `dicey`: a test game: guess the die by DM, then roll in public. Options: `turn`, `to`."));
 }
 
 #[tokio::test]
@@ -314,7 +319,7 @@ async fn the_gm_secret_setup_by_dm_is_hidden_until_the_start() {
         .any(|l| l.starts_with("#dice") && l.contains("turn=1h")));
     assert!(out.contains("#dice <- The GM's secret setup: turn=1h."));
     // The secret option took effect: bob's public turn lasts one hour.
-    assert!(out.contains("It is bob's turn. Deadline: <t:1767229200:R>"));
+    assert!(out.contains("It is bob's turn. Deadline: in 1 hour (2026-01-01 01:00 UTC)."));
 }
 
 #[tokio::test]
@@ -355,6 +360,7 @@ async fn direct_at(
         id: id.to_string(),
         place: None,
         sent: Some(sent),
+        mentioned: Vec::new(),
     };
     let inbound = Inbound::Direct {
         user: User::named(user),

@@ -34,6 +34,7 @@ fn transcript() -> String {
     .map(String::from)
     .collect();
     lines.extend(std::iter::repeat_n("clock +2d".to_string(), 60));
+    lines.push("gm #tag: !log 0".to_string());
     lines.push("gm #tag: !log 1".to_string());
     lines.join("\n") + "\n"
 }
@@ -75,10 +76,16 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     assert!(out.contains(
         "#tag <- Seed: `0500000000000000000000000000000000000000000000000000000000000000`"
     ));
-    assert!(out.contains("#tag <- Game #1, round 1:"));
+    // One numbering: the bids are round 0, "movement round 1" is `!log 1`.
+    assert!(out.contains("#tag <- Game #1, round 0:"));
     assert!(
         out.contains("#tag <- - roll d"),
         "the log shows the minimum-bid draws"
+    );
+    assert!(out.contains("#tag <- Game #1, round 1:"));
+    assert!(
+        out.contains("#tag <- - moves for round 1 (forced by the GM)"),
+        "{out}"
     );
 
     let (ok, out, err) = referee(&["replay", "1", "--db", db], None);

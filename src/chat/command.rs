@@ -10,6 +10,9 @@ pub enum ChannelCommand {
     Games,
     /// `!help [command]`.
     Help(Option<String>),
+    /// `!rules [game]`: a game's rules for players, with its options (the channel's game
+    /// when none is named).
+    Rules(Option<String>),
     /// `!new <game> [key=value ...]`: open sign-ups in this channel.
     New {
         /// The game's name.
@@ -61,6 +64,8 @@ pub enum DmCommand {
     Status,
     /// `help`.
     Help,
+    /// `rules <game>` (or `help <game>`): a game's rules for players.
+    Rules(String),
     /// GM before the start: `setup key=value ...`, secret options of the game.
     Setup(Vec<(String, String)>),
     /// Anything else: a secret order for the game.

@@ -1,13 +1,11 @@
-//! How texts write a deadline: as Discord timestamps, which every reader sees in local time,
-//! and in UTC for readers without them.
+//! How texts write a deadline: as Discord timestamps, which every reader sees in local time
+//! (the console writes them out).
 
 use chrono::{DateTime, Utc};
 
-/// A deadline as Discord timestamps (every reader sees local time) plus UTC for the console.
+/// A deadline as Discord timestamps: how far off, and the date and time, each in the
+/// reader's own time zone (the console writes them out in words and UTC).
 pub fn format_deadline(at: DateTime<Utc>) -> String {
     let unix = at.timestamp();
-    format!(
-        "<t:{unix}:R> (<t:{unix}:f>, {})",
-        at.format("%Y-%m-%d %H:%M UTC")
-    )
+    format!("<t:{unix}:R> (<t:{unix}:f>)")
 }

@@ -5,8 +5,9 @@ use crate::games::{CommandHelp, Rules};
 /// The table's own channel commands.
 pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "games", usage: "games", about: "lists the games this bot hosts" },
-    CommandHelp { name: "help", usage: "help [command]", about: "lists the commands, or explains one" },
-    CommandHelp { name: "new", usage: "new <game> [key=value ...]", about: "opens sign-ups for a game in this channel (one game per channel); table options: seed=<number or 64 hex digits>, deadline=<duration>, early=on|off, reminder=<duration>, max=<players>, plus the game's own options" },
+    CommandHelp { name: "help", usage: "help [command or game]", about: "lists the commands, explains one, or lists a game's commands and orders" },
+    CommandHelp { name: "rules", usage: "rules [game]", about: "the rules of a game for players, with every option `new` takes and its default" },
+    CommandHelp { name: "new", usage: "new <game> [key=value ...]", about: "opens sign-ups for a game in this channel (one game per channel); `rules <game>` lists the options" },
     CommandHelp { name: "join", usage: "join [symbol or colour]", about: "signs you up for the game in this channel" },
     CommandHelp { name: "leave", usage: "leave", about: "takes you out of the game (before the start: off the sign-up list)" },
     CommandHelp { name: "start", usage: "start", about: "GM: starts the game with the players signed up" },
@@ -23,28 +24,23 @@ pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "end", usage: "end", about: "GM: ends the game now and reveals the seed" },
 ];
 
-/// The help text for the channel: the list, or one command explained.
-pub fn channel_help(topic: Option<&str>, prefix: &str, game: Option<&dyn Rules>) -> String {
+/// The help text for the channel: the list, one command explained, or a game's commands.
+pub fn channel_help(
+    topic: Option<&str>,
+    prefix: &str,
+    game: Option<&dyn Rules>,
+    games: &[&'static dyn Rules],
+) -> String {
     let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
     match topic {
         None => {
             let mut text = format!(
-                "Commands (type `{prefix}help <command>` for one):\n{}",
+                "Commands (type `{prefix}help <command>` for one, `{prefix}help <game>` for a game's):\n{}",
                 list(TABLE_COMMANDS, prefix)
             );
             if let Some(rules) = game {
-                text.push_str(&format!(
-                    "\n{} commands:\n{}",
-                    rules.name(),
-                    list(game_commands, prefix)
-                ));
-                if !rules.orders().is_empty() {
-                    text.push_str(&format!(
-                        "\n{} orders by direct message to me:\n{}",
-                        rules.name(),
-                        list(rules.orders(), "")
-                    ));
-                }
+                text.push('\n');
+                text.push_str(&game_help(rules, prefix));
             }
             text
         }
@@ -53,10 +49,13 @@ pub fn channel_help(topic: Option<&str>, prefix: &str, game: Option<&dyn Rules>)
                 .iter()
                 .chain(game_commands.iter())
                 .find(|help| help.name == word);
-            match found {
-                Some(help) => format!("`{prefix}{}`: {}", help.usage, help.about),
+            if let Some(help) = found {
+                return format!("`{prefix}{}`: {}", help.usage, help.about);
+            }
+            match games.iter().find(|rules| rules.name() == word) {
+                Some(rules) => game_help(*rules, prefix),
                 None => format!(
-                    "There is no command `{prefix}{}`. `{prefix}help` lists them.",
+                    "There is no command or game `{}`. `{prefix}help` lists the commands, `{prefix}games` the games.",
                     super::parse::quote(word)
                 ),
             }
@@ -64,18 +63,99 @@ pub fn channel_help(topic: Option<&str>, prefix: &str, game: Option<&dyn Rules>)
     }
 }
 
-/// The help text by direct message.
-pub fn dm_help(game: Option<&dyn Rules>) -> String {
-    let mut text = String::from(
-        "By direct message: your secret orders, `status` (what you have submitted), `help`. \
-         Put `#<game number>` in front when you sit in more than one game.",
-    );
-    if let Some(rules) = game {
+/// A game's own commands in the channel and orders by DM.
+pub fn game_help(rules: &dyn Rules, prefix: &str) -> String {
+    let mut text = if rules.commands().is_empty() {
+        format!(
+            "{} has no commands of its own in the channel.",
+            rules.name()
+        )
+    } else {
+        format!(
+            "{} commands:\n{}",
+            rules.name(),
+            list(rules.commands(), prefix)
+        )
+    };
+    if !rules.orders().is_empty() {
         text.push_str(&format!(
-            "\n{} orders:\n{}",
+            "\n{} orders by direct message to me (no `{prefix}`):\n{}",
             rules.name(),
             list(rules.orders(), "")
         ));
+    }
+    text.push_str(&format!(
+        "\n`{prefix}rules {}` explains the game.",
+        rules.name()
+    ));
+    text
+}
+
+/// `!rules <game>`: what the game is, its rules for players, and every option with its
+/// default; `table_options` are the table's own, the same for every game.
+pub fn rules_text(rules: &dyn Rules, prefix: &str, table_options: &[(&str, String)]) -> String {
+    let (least, most) = rules.players();
+    let players = match most {
+        Some(most) if most == least => format!("{least} players"),
+        Some(most) => format!("{least} to {most} players"),
+        None => format!("{least} or more players"),
+    };
+    let options: Vec<String> = rules
+        .options()
+        .iter()
+        .map(|(key, about)| format!("- `{key}=`: {about}"))
+        .collect();
+    let table: Vec<String> = table_options
+        .iter()
+        .map(|(key, about)| format!("- `{key}=`: {about}"))
+        .collect();
+    format!(
+        "**{name}** ({players}). {about}\n{summary}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\nFor every game:\n{}",
+        if options.is_empty() { "- none of its own".to_string() } else { options.join("\n") },
+        table.join("\n"),
+        name = rules.name(),
+        about = rules.about(),
+        summary = rules.summary().trim_end(),
+    )
+}
+
+/// `!games`: each game in one line with its options.
+pub fn games_text(games: &[&'static dyn Rules], prefix: &str) -> String {
+    let lines: Vec<String> = games
+        .iter()
+        .map(|rules| {
+            let keys: Vec<String> = rules
+                .options()
+                .iter()
+                .map(|(key, _)| format!("`{key}`"))
+                .collect();
+            format!(
+                "`{}`: {}. Options: {}.",
+                rules.name(),
+                rules.about().trim_end_matches('.'),
+                if keys.is_empty() {
+                    "none of its own".to_string()
+                } else {
+                    keys.join(", ")
+                }
+            )
+        })
+        .collect();
+    format!(
+        "Games (start one with `{prefix}new <game>`; `{prefix}rules <game>` explains it and its options):\n{}",
+        lines.join("\n")
+    )
+}
+
+/// The help text by direct message: the DM vocabulary, and the game's orders if it has any.
+pub fn dm_help(game: Option<&dyn Rules>) -> String {
+    let orders = game.map(|rules| rules.orders()).unwrap_or(&[]);
+    let mut text = format!(
+        "By direct message to me, no prefix: {}`status` (where you stand and what you have sent), `help`, `rules <game>`. Put `#<game number>` in front when you sit in more than one game, like `#3 status`.",
+        if orders.is_empty() && game.is_some() { "" } else { "your secret orders, " }
+    );
+    if let (Some(rules), false) = (game, orders.is_empty()) {
+        text.push_str(&format!("\n{} orders:\n{}", rules.name(), list(orders, "")));
     }
     text
 }

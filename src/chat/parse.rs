@@ -91,6 +91,9 @@ pub fn parse_channel(line: &str, prefix: &str) -> Result<Option<ChannelCommand>,
         "help" => Ok(Some(ChannelCommand::Help(
             first_word(args).map(|w| w.trim_start_matches(prefix).to_lowercase()),
         ))),
+        "rules" => Ok(Some(ChannelCommand::Rules(
+            first_word(args).map(str::to_lowercase),
+        ))),
         "new" => parse_new(args, prefix).map(Some),
         "join" => Ok(Some(ChannelCommand::Join(
             (!args.is_empty()).then(|| args.to_string()),
@@ -237,10 +240,14 @@ pub fn parse_dm(text: &str) -> Result<Dm, ParseError> {
     }
     let lower = text.to_lowercase();
     let mut words = lower.split_whitespace();
-    let command = match words.next() {
-        Some("status") if words.next().is_none() => DmCommand::Status,
-        Some("help") if words.next().is_none() => DmCommand::Help,
-        Some("setup") => {
+    // `!help` and `/status` by habit from the channel mean the same as without the mark.
+    let first = words.next().map(|word| word.trim_start_matches(['!', '/']));
+    let command = match (first, words.next(), words.next()) {
+        (Some("status"), None, _) => DmCommand::Status,
+        (Some("help"), None, _) => DmCommand::Help,
+        (Some("help" | "rules"), Some(game), None) => DmCommand::Rules(game.to_string()),
+        (Some("rules"), None, _) => DmCommand::Rules(String::new()),
+        (Some("setup"), _, _) => {
             let options = parse_options(text.split_whitespace().skip(1), "setup")?;
             if options.is_empty() {
                 return refuse("`setup` takes the game's secret options as key=value, like `setup board=7x7 straight=8`");

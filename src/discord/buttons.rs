@@ -127,6 +127,7 @@ pub(super) async fn press(
             id: press.id.get().to_string(),
             place: None,
             sent: sent_at(press.id.get()),
+            mentioned: Vec::new(),
         };
         let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
         let all: Vec<i64> = rows.iter().map(|row| row.id).collect();

@@ -5,6 +5,7 @@
 //! refusal; everything else goes through the outbox.
 
 use super::buttons::components;
+use super::embeds::{split_text, MESSAGE_LIMIT};
 use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
@@ -26,6 +27,7 @@ pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
         status(),
         log(),
         help(),
+        rules(),
         play(),
         order(),
         resolve(),
@@ -139,10 +141,22 @@ async fn interact(
         return Ok(());
     };
     let id = app.interaction.id.get();
+    let resolved = &app.interaction.data.resolved;
     let envelope = Envelope {
         id: id.to_string(),
         place: None,
         sent: sent_at(id),
+        mentioned: resolved
+            .users
+            .iter()
+            .map(|(user_id, mentioned)| {
+                let nick = resolved
+                    .members
+                    .get(user_id)
+                    .and_then(|member| member.nick.as_deref());
+                user(mentioned, nick)
+            })
+            .collect(),
     };
     let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
     if !receipt.fresh {
@@ -167,18 +181,29 @@ async fn answer(
 ) -> Result<(), DiscordError> {
     let all: Vec<i64> = rows.iter().map(|row| row.id).collect();
     let mut taken = Vec::new();
-    let mut content = String::new();
+    // The answer's messages: the rows for the asker, as many as fit in one message each; a
+    // row longer than a message (the rules of a game) goes in parts, so a private answer
+    // stays private however long it is.
+    let mut messages: Vec<String> = Vec::new();
     let mut rows_of_buttons = Vec::new();
     for row in &rows {
         let plain = row.svg.is_none() && row.card.as_ref().is_none_or(|c| c.title.is_none());
-        let fits = content.chars().count() + row.body.chars().count() + 2 <= 2000;
-        if row.audience != *audience || !plain || !fits {
+        if row.audience != *audience || !plain || messages.len() >= MAX_ANSWERS {
             continue;
         }
-        if !content.is_empty() {
-            content.push_str("\n\n");
+        let last = messages.last().map_or(0, |m| m.chars().count());
+        if !messages.is_empty() && last + row.body.chars().count() + 2 <= MESSAGE_LIMIT {
+            if let Some(message) = messages.last_mut() {
+                message.push_str("\n\n");
+                message.push_str(&row.body);
+            }
+        } else {
+            let parts = split_text(&row.body, MESSAGE_LIMIT);
+            if messages.len() + parts.len() > MAX_ANSWERS {
+                continue;
+            }
+            messages.extend(parts);
         }
-        content.push_str(&row.body);
         taken.push(row.id);
         if let (Some(card), Privacy::Public) = (&row.card, privacy) {
             rows_of_buttons.extend(components(row.id, &card.buttons));
@@ -186,25 +211,41 @@ async fn answer(
     }
     rows_of_buttons.truncate(5);
     let private = privacy == Privacy::Private || taken.is_empty();
-    if content.is_empty() {
-        content = "Done; the answer is posted.".to_string();
+    if messages.is_empty() {
+        messages.push("Done; the answer is posted.".to_string());
     }
-    let sent = ctx
-        .send(
-            poise::CreateReply::default()
-                .content(content)
-                .components(rows_of_buttons)
-                .ephemeral(private),
-        )
-        .await;
+    let last = messages.len() - 1;
+    let mut sent = Ok(());
+    for (index, message) in messages.into_iter().enumerate() {
+        let buttons = if index == last {
+            std::mem::take(&mut rows_of_buttons)
+        } else {
+            Vec::new()
+        };
+        sent = ctx
+            .send(
+                poise::CreateReply::default()
+                    .content(message)
+                    .components(buttons)
+                    .ephemeral(private),
+            )
+            .await
+            .map(|_| ());
+        if sent.is_err() {
+            break;
+        }
+    }
     if sent.is_ok() {
         for id in &taken {
             bot.service.store().delivered(*id, Utc::now()).await?;
         }
     }
     bot.release(&all);
-    sent.map(|_| ()).map_err(DiscordError::from)
+    sent.map_err(DiscordError::from)
 }
+
+/// The most messages one interaction's answer takes (the first, then follow-ups).
+const MAX_ANSWERS: usize = 5;
 
 /// Autocompletion choices: (what the user reads, what is filled in); Discord shows 25.
 fn choices(names: Vec<(String, String)>) -> serenity::CreateAutocompleteResponse {
@@ -313,9 +354,20 @@ async fn log(
 #[poise::command(slash_command)]
 async fn help(
     ctx: Context<'_>,
-    #[description = "A command"] command: Option<String>,
+    #[description = "A command, or a game"] command: Option<String>,
 ) -> Result<(), DiscordError> {
     channel_command(ctx, words("help", &[command]), Privacy::Private).await
+}
+
+/// A game's rules for players, with every option and its default (only you see the answer).
+#[poise::command(slash_command)]
+async fn rules(
+    ctx: Context<'_>,
+    #[description = "Which game (the one in this channel if none)"]
+    #[autocomplete = "game_names"]
+    game: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("rules", &[game]), Privacy::Private).await
 }
 
 /// Play one of the game's public actions, as typed after the prefix (move 1 5, place ...).

@@ -103,6 +103,14 @@ pub(super) async fn typed(
             .ok()
             .map(|position| (channel.clone(), position)),
         sent: sent_at(msg.id.get()),
+        mentioned: msg
+            .mentions
+            .iter()
+            .map(|mentioned| {
+                let nick = mentioned.member.as_ref().and_then(|m| m.nick.as_deref());
+                user(mentioned, nick)
+            })
+            .collect(),
     };
     async {
         let (receipt, _) = submit(bot, &envelope, inbound, false, held).await?;

@@ -22,6 +22,17 @@ pub mod tag;
 /// leaves keeps its seat number (and a replacement takes it over).
 pub type Seat = usize;
 
+/// `n` things in words, singular or plural: `count(1, "point")` is "1 point", `count(3,
+/// "point")` "3 points".
+pub fn count(n: impl std::fmt::Display, singular: &str) -> String {
+    let n = n.to_string();
+    if n == "1" || n == "-1" {
+        format!("{n} {singular}")
+    } else {
+        format!("{n} {singular}s")
+    }
+}
+
 /// Game options from `!new <game> key=value ...` (and, for secret setups, the GM's DM).
 pub type Options = BTreeMap<String, String>;
 
@@ -157,6 +168,17 @@ pub struct Choice {
     pub secret: bool,
 }
 
+/// How one seat is drawn on the board pictures, for the legend above every picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The seat.
+    pub seat: Seat,
+    /// The symbol or letter drawn for the seat (an emoji, `A`), or its colour's name.
+    pub mark: String,
+    /// The seat's colour on the picture (an SVG colour), if it has one.
+    pub colour: Option<String>,
+}
+
 /// The help line of one command a game adds to the vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CommandHelp {
@@ -174,6 +196,9 @@ pub trait Rules: Send + Sync {
     fn name(&self) -> &'static str;
     /// One line for `!games`.
     fn about(&self) -> &'static str;
+    /// The rules in a few paragraphs for players (`!rules <game>`): the goal, a turn, the end,
+    /// and what to type.
+    fn summary(&self) -> &'static str;
     /// Fewest and most players (`None`: no upper limit).
     fn players(&self) -> (usize, Option<usize>);
     /// The option keys the game accepts, each with a one-line description.
@@ -203,6 +228,12 @@ pub trait Rules: Send + Sync {
 pub trait Game: Send {
     /// What the game waits for now.
     fn phase(&self) -> Phase;
+    /// The round or turn number the game's own texts use (TAG's "movement round 2",
+    /// 50-Tile Circuit's "turn 3"), so `!status`, cards and `!log N` say the same; `None`:
+    /// the table counts one round per phase.
+    fn round(&self) -> Option<u64> {
+        None
+    }
     /// How long the current phase may last unless the GM sets a deadline (`None`: no limit).
     fn time_limit(&self, options: &Options) -> Option<Duration>;
     /// Checks a secret order from `seat` for the current [`Phase::Orders`] and returns its
@@ -263,8 +294,33 @@ pub trait Game: Send {
     fn prompt(&self) -> Option<String> {
         None
     }
+    /// Whether the board (its text and picture) is posted only when a turn passes to another
+    /// player rather than after every action within it: Parcheesi's dice are played one at
+    /// a time, and a picture for each would flood the channel. The actions in between are
+    /// posted as their lines alone.
+    fn board_when_turn_passes(&self) -> bool {
+        false
+    }
+    /// How each seat is drawn on the pictures (the legend above every picture); empty: the
+    /// pictures draw no seat.
+    fn marks(&self) -> Vec<Mark> {
+        Vec::new()
+    }
     /// What `seat` sees of its own situation (by DM, `status`).
     fn private_status(&self, seat: Seat) -> String;
     /// The whole state, secrets included, for the store.
     fn save(&self) -> serde_json::Value;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count;
+
+    #[test]
+    fn counts_say_one_thing_or_several() {
+        assert_eq!(count(1, "point"), "1 point");
+        assert_eq!(count(0, "point"), "0 points");
+        assert_eq!(count(-1, "point"), "-1 point");
+        assert_eq!(count(35_usize, "player"), "35 players");
+    }
 }

@@ -2,6 +2,7 @@
 //! tries a game without Discord, and how tests drive the whole stack.
 
 pub mod runner;
+mod times;
 pub mod transcript;
 
 pub use runner::{Clock, RunError, Runner};

@@ -188,7 +188,7 @@ impl<W: Write> Runner<W> {
                     Audience::Channel(channel) => format!("#{channel}"),
                     Audience::Direct(user) => format!("dm {user}"),
                 };
-                for text_line in row.body.lines() {
+                for text_line in super::times::readable(&row.body, now).lines() {
                     writeln!(self.out, "{to} <- {text_line}")?;
                 }
                 if let Some(file) = &row.file {

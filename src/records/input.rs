@@ -18,6 +18,10 @@ pub enum Input {
         admin: bool,
         /// What was asked.
         command: ChannelCommand,
+        /// The users the command names, as the platform named them (the new player of
+        /// `!replace`); absent in logs written before it was kept.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mentioned: Vec<User>,
     },
     /// A direct message routed to this game.
     Direct {
@@ -28,6 +32,9 @@ pub enum Input {
     },
     /// The current phase's deadline passed.
     Deadline,
+    /// The current phase's deadline passed while the bot was not running; it resolves late,
+    /// when the bot is back, and the channel is told why.
+    DeadlineMissed,
     /// The reminder time before the deadline passed.
     Reminder,
 }

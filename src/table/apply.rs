@@ -208,7 +208,7 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
         Input::Direct { user, .. } => {
             Outcome::refusal(Audience::Direct(user.id.clone()), refusal.0)
         }
-        Input::Deadline | Input::Reminder => match record {
+        Input::Deadline | Input::DeadlineMissed | Input::Reminder => match record {
             Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
             None => Outcome::default(),
         },
@@ -234,7 +234,7 @@ fn without_game(
         Input::Direct { .. } => Err(Refusal::new(format!(
             "You are not in any game. Sign up with `{prefix}join` in a game's channel."
         ))),
-        Input::Deadline | Input::Reminder => Ok(None),
+        Input::Deadline | Input::DeadlineMissed | Input::Reminder => Ok(None),
     }
 }
 
@@ -242,7 +242,8 @@ fn without_game(
 fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
     let prefix = work.env.defaults.prefix.clone();
     match input {
-        Input::Deadline => rounds::deadline_passed(work),
+        Input::Deadline => rounds::deadline_passed(work, false),
+        Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
         Input::Direct { user, command } => match command {
             DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
@@ -253,12 +254,16 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 Ok(false)
             }
             DmCommand::Setup(options) => lifecycle::secret_setup(work, user, options),
+            DmCommand::Rules(_) => Err(Refusal::new(
+                "`rules <game>` is answered before a game is loaded.",
+            )),
             DmCommand::Order(text) => rounds::order(work, user, text),
         },
         Input::Channel {
             user,
             admin,
             command,
+            mentioned,
             ..
         } => {
             let admin = *admin;
@@ -290,7 +295,9 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 }
                 ChannelCommand::Replace(old, new) => {
                     work.require_gm(user, admin, "replace")?;
-                    lifecycle::replace(work, old, new)
+                    let named = mentioned.iter().find(|user| user.id == *new);
+                    let new = named.cloned().unwrap_or_else(|| User::named(new));
+                    lifecycle::replace(work, old, &new)
                 }
                 ChannelCommand::Pause => {
                     work.require_gm(user, admin, "pause")?;
@@ -307,9 +314,10 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 ChannelCommand::Game { word, args } => rounds::act(work, user, word, args),
                 ChannelCommand::Games
                 | ChannelCommand::Help(_)
+                | ChannelCommand::Rules(_)
                 | ChannelCommand::Log(_)
                 | ChannelCommand::Audit => Err(Refusal::new(format!(
-                    "`{prefix}games`, `{prefix}help`, `{prefix}log` and `{prefix}audit` are answered before a game is loaded."
+                    "`{prefix}games`, `{prefix}help`, `{prefix}rules`, `{prefix}log` and `{prefix}audit` are answered before a game is loaded."
                 ))),
             }
         }

@@ -3,6 +3,7 @@
 //! offered as buttons. Built inside the transaction that made the post, so it shows the game
 //! as the post does.
 
+use super::rounds::{awaited, names_in_words};
 use crate::games::{Choice, Phase, Seat};
 use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS};
 
@@ -17,8 +18,10 @@ pub fn board_card(record: &GameRecord) -> Card {
         (_, None) => "running".to_string(),
     };
     let title = format!(
-        "Game #{}: {}, round {} ({phase})",
-        record.id, record.game, record.round
+        "Game #{}: {}{} ({phase})",
+        record.id,
+        record.game,
+        round_words(record)
     );
     let present: Vec<(Seat, &crate::records::SeatRecord)> = record
         .seats
@@ -36,19 +39,48 @@ pub fn board_card(record: &GameRecord) -> Card {
             value: seat_value(record, *seat),
         })
         .collect();
-    if fields.len() > MAX_FIELDS {
-        let more = fields.len() - (MAX_FIELDS - 1);
-        fields.truncate(MAX_FIELDS - 1);
+    // One field says who the game waits for; the players' fields share the rest.
+    let room = MAX_FIELDS - 1;
+    if fields.len() > room {
+        let more = fields.len() - (room - 1);
+        fields.truncate(room - 1);
         fields.push(Field {
             name: "…".to_string(),
             value: format!("and {more} more players"),
         });
+    }
+    if record.status == Status::Running {
+        let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+        let value = match (&record.phase, names.is_empty()) {
+            (Some(Phase::Orders { .. }), true) => "nobody: every order is in".to_string(),
+            (_, true) => "nobody".to_string(),
+            (_, false) => names_in_words(&names),
+        };
+        fields.insert(
+            0,
+            Field {
+                name: WAITING_FOR.to_string(),
+                value,
+            },
+        );
     }
     Card {
         title: Some(title),
         fields,
         deadline: record.deadline,
         buttons: Vec::new(),
+    }
+}
+
+/// The name of the card field that says who the game waits for.
+pub const WAITING_FOR: &str = "Waiting for";
+
+/// ", round N" in the game's own numbering, or nothing before the first round (TAG's bids).
+pub fn round_words(record: &GameRecord) -> String {
+    if record.round == 0 {
+        String::new()
+    } else {
+        format!(", round {}", record.round)
     }
 }
 

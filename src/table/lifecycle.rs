@@ -4,11 +4,12 @@
 use super::apply::{Env, Work};
 use super::outcome::Outcome;
 use super::rounds;
+use super::rounds::awaited;
 use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
-use crate::duration::{a_year, format_duration, parse_duration_within};
-use crate::games::{Options, Player, Refusal};
+use crate::duration::{a_year, format_duration, parse_duration, parse_duration_within};
+use crate::games::{Options, Phase, Player, Refusal};
 use crate::records::{GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
@@ -17,6 +18,41 @@ const MAX_SYMBOL: usize = 20;
 
 /// Option keys the table reads itself; every other key goes to the game.
 pub const TABLE_OPTIONS: &[&str] = &["seed", "deadline", "early", "reminder", "max"];
+
+/// The table's own options of `!new` in words, each with its default on this bot.
+pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, String)> {
+    let on_off = |on: bool| if on { "on" } else { "off" };
+    vec![
+        (
+            "seed",
+            "a number or 64 hex digits that fixes the dice (default: drawn at random; its commitment is posted at the start)".to_string(),
+        ),
+        (
+            "deadline",
+            format!(
+                "one length for every phase, like 36h, over the game's own times (default: {})",
+                defaults
+                    .deadline
+                    .map_or("the game's own times".to_string(), format_duration)
+            ),
+        ),
+        (
+            "early",
+            format!(
+                "on or off: a round of secret orders resolves as soon as every order is in (default {})",
+                on_off(defaults.early)
+            ),
+        ),
+        (
+            "reminder",
+            format!(
+                "how long before a deadline the awaited players are reminded by DM (default {})",
+                format_duration(defaults.reminder)
+            ),
+        ),
+        ("max", "the most players (default: the game's most)".to_string()),
+    ]
+}
 
 fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
     match value.to_ascii_lowercase().as_str() {
@@ -109,19 +145,15 @@ pub fn new_game(
         state: None,
     };
     let mut outcome = Outcome::default();
-    let shown: Vec<String> = record
-        .options
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
+    let settings = settings_in_words(&record, options);
     outcome.channel(
         channel,
         format!(
-            "Game #{id}: {} is open for sign-ups{}. GM: {}. Type `{prefix}join` to play{}; the GM starts with `{prefix}start`.",
+            "Game #{id}: {} is open for sign-ups. GM: {}.{settings} Type `{prefix}join` to play{}; the GM starts with `{prefix}start`. `{prefix}rules {}` explains the game.",
             rules.name(),
-            if shown.is_empty() { String::new() } else { format!(" ({})", shown.join(" ")) },
             gm.name,
             if rules.check_symbol(None, &[]).is_err() { " (with a symbol or colour)" } else { "" },
+            rules.name(),
         ),
     );
     outcome.table_event(
@@ -129,6 +161,69 @@ pub fn new_game(
         format!("{} opened game #{id} ({})", gm.name, rules.name()),
     );
     Ok((record, outcome))
+}
+
+/// The options of a new game as they will apply, in one sentence (empty when none was given):
+/// a table `deadline=` is said to replace the game's own times (`turn=3h`).
+fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let game_times: Vec<String> = record
+        .options
+        .iter()
+        .filter(|(_, value)| parse_duration(value).is_some())
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
+    for (key, value) in &record.options {
+        if parse_duration(value).is_none() || record.settings.deadline.is_none() {
+            parts.push(format!("{key}={value}"));
+        }
+    }
+    let given_key = |wanted: &str| given.iter().any(|(key, _)| key == wanted);
+    if let Some(deadline) = record.settings.deadline {
+        let instead = if game_times.is_empty() {
+            "instead of the game's own times".to_string()
+        } else {
+            format!(
+                "so {} {} not apply",
+                game_times.join(", "),
+                if game_times.len() == 1 { "does" } else { "do" }
+            )
+        };
+        let source = if given_key("deadline") {
+            "deadline"
+        } else {
+            "this bot's deadline"
+        };
+        parts.push(format!(
+            "{source}={}: every phase lasts {}, {instead}",
+            format_duration(deadline),
+            format_duration(deadline)
+        ));
+    }
+    if given_key("early") {
+        parts.push(if record.settings.early {
+            "early=on: a round resolves as soon as every order is in".to_string()
+        } else {
+            "early=off: a round resolves only at its deadline".to_string()
+        });
+    }
+    if given_key("reminder") {
+        parts.push(format!(
+            "reminder={}: reminders go out that long before a deadline",
+            format_duration(record.settings.reminder)
+        ));
+    }
+    if let (true, Some(max)) = (given_key("max"), record.settings.max_players) {
+        parts.push(format!(
+            "max={max}: at most {}",
+            crate::games::count(max, "player")
+        ));
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" Settings: {}.", parts.join("; "))
+    }
 }
 
 /// The GM's secret setup by DM, before the start.
@@ -239,7 +334,8 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
     if full || running {
         if !rules.waitlist() {
             return Err(Refusal::new(format!(
-                "Game #{id} is full ({seated} players)."
+                "Game #{id} is full ({}).",
+                crate::games::count(seated, "player")
             )));
         }
         welcome(work, rules, user);
@@ -284,15 +380,20 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
     Ok(true)
 }
 
-/// A player who signs up for a game of secret orders is written to at once: the welcome says
-/// how orders go, and a player whose DMs are closed is found now (the platform then tells the
-/// channel), not when the first secret phase begins.
+/// A player who signs up is written to at once: the welcome says what goes by DM (secret
+/// orders, `status`, `help`), and a player whose DMs are closed is found now (the platform
+/// then tells the channel), not when the first secret phase or reminder comes.
 fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
-    if rules.orders().is_empty() {
-        return;
-    }
+    let how = if rules.orders().is_empty() {
+        format!(
+            "You play in the channel with `{}` commands; I write to you here with reminders.",
+            work.env.defaults.prefix
+        )
+    } else {
+        "I take your secret orders here, by direct message.".to_string()
+    };
     let text = format!(
-        "Welcome to game #{} ({}) in {}. I take your secret orders here, by direct message.\n{}",
+        "Welcome to game #{} ({}) in {}. {how}\n{}",
         work.record.id,
         rules.name(),
         mention::channel(&work.record.channel),
@@ -413,6 +514,9 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let mut ctx = work.ctx(&mut dice);
     let (game, events) = rules.setup(&options, &players, &mut ctx)?;
     work.record.status = Status::Running;
+    // What setup says belongs to the first round in the game's own numbering (50-Tile
+    // Circuit's "Turn 1: the dice are rolled" is in `!log 1`).
+    work.record.round = game.round().unwrap_or(0);
     let mut live = super::apply::Live { rules, game, dice };
     let mut text = format!(
         "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of the seed's 32 bytes (not of their hex text). The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
@@ -443,30 +547,59 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     Ok(true)
 }
 
-/// `!replace @old @new`: the seat goes to another user; the game keeps its state.
-pub fn replace(work: &mut Work<'_>, old: &str, new: &str) -> Result<bool, Refusal> {
+/// `!replace @old @new`: the seat goes to another user; the game keeps its state. The new
+/// player is told by DM what they now hold.
+pub fn replace(work: &mut Work<'_>, old: &str, user: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     let seat = work
         .record
         .seat_of(old)
         .ok_or_else(|| Refusal::new(format!("{old} is not playing in game #{id}.")))?;
-    if work.record.seat_of(new).is_some() {
-        return Err(Refusal::new(format!("{new} already plays in game #{id}.")));
+    if work.record.seat_of(&user.id).is_some() {
+        return Err(Refusal::new(format!(
+            "{} already plays in game #{id}.",
+            user.name
+        )));
     }
     let old_name = work.record.name(seat);
-    let user = User::named(new);
+    let symbol = work.record.seats.get(seat).and_then(|s| s.symbol.clone());
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.user = user.clone();
     }
+    let mut situation = String::new();
     if work.record.state.is_some() {
         let mut live = work.live()?;
         live.game.rename(seat, &user.name);
+        situation = format!("\n{}", live.game.private_status(seat));
         work.keep(&live);
     }
     let channel = work.record.channel.clone();
     let text = format!("{} takes over {old_name}'s seat in game #{id}.", user.name);
     work.outcome.table_event(work.record.round, text.clone());
     work.outcome.channel(&channel, text);
+    let rules = work.env.catalogue.find(&work.record.game);
+    let owed = if awaited(&work.record).contains(&seat) {
+        match &work.record.phase {
+            Some(Phase::Orders { label, .. }) => {
+                format!(" Your order for {label} is awaited: send it to me here.")
+            }
+            _ => format!(" It is your turn: play in {}.", mention::channel(&channel)),
+        }
+    } else {
+        String::new()
+    };
+    work.outcome.direct(
+        &user.id,
+        format!(
+            "The GM gave you {old_name}'s seat (seat {}{}) in game #{id} ({}) in {}. {}{owed}{situation}\n{}",
+            seat + 1,
+            symbol.map(|s| format!(", {s}")).unwrap_or_default(),
+            work.record.game,
+            mention::channel(&channel),
+            rounds::describe_phase(&work.record),
+            dm_help(rules),
+        ),
+    );
     Ok(true)
 }
 

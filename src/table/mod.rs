@@ -5,6 +5,7 @@
 pub mod apply;
 pub mod card;
 pub mod catalogue;
+mod frame;
 mod lifecycle;
 pub mod outcome;
 mod rounds;

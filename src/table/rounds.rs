@@ -3,10 +3,11 @@
 
 use super::apply::{table_time, Live, Work};
 use super::catalogue::Catalogue;
+use super::frame::framed;
 use super::outcome::Post;
 use crate::chat::deadline::format_deadline;
 use crate::chat::DeadlineSpec;
-use crate::duration::a_year;
+use crate::duration::{a_year, format_duration};
 use crate::games::{Event, Phase, Refusal, Seat, Visibility};
 use crate::records::{Audience, EventBody, LogEvent, LogVisibility};
 use crate::records::{GameRecord, Status, StoredOrder, User};
@@ -14,22 +15,56 @@ use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
-/// The phase in words, with the deadline.
+/// The seats the game waits for now: the player whose turn it is, or those whose secret
+/// order is still missing.
+pub fn awaited(record: &GameRecord) -> Vec<Seat> {
+    match &record.phase {
+        Some(Phase::Turn { seat }) => vec![*seat],
+        Some(Phase::Orders { seats, .. }) => seats
+            .iter()
+            .copied()
+            .filter(|seat| !record.orders.contains_key(seat))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A final ranking as "1. ann", "2. ben, cat" (seats sharing a place together).
+pub fn places(record: &GameRecord, ranking: &[Vec<Seat>]) -> Vec<String> {
+    ranking
+        .iter()
+        .enumerate()
+        .map(|(place, seats)| {
+            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
+            format!("{}. {}", place + 1, names.join(", "))
+        })
+        .collect()
+}
+
+/// Names in a sentence: "ann", "ann and ben", "ann, ben and cat".
+pub fn names_in_words(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The phase in words, naming only the players still awaited, with the deadline.
 pub fn describe_phase(record: &GameRecord) -> String {
     let mut text = match &record.phase {
         None => "Sign-ups are open.".to_string(),
         Some(Phase::Turn { seat }) => format!("It is {}'s turn.", record.name(*seat)),
-        Some(Phase::Orders { seats, label }) => {
-            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
-            let done = seats
-                .iter()
-                .filter(|s| record.orders.contains_key(s))
-                .count();
-            format!(
-                "Waiting for {label} by direct message from {} ({done} of {} in).",
-                names.join(", "),
-                seats.len()
-            )
+        Some(Phase::Orders { label, .. }) => {
+            let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+            if names.is_empty() {
+                format!("All orders for {label} are in; they resolve at the deadline.")
+            } else {
+                format!(
+                    "Waiting for {label} by direct message from {}.",
+                    names_in_words(&names)
+                )
+            }
         }
         Some(Phase::Over { .. }) => "The game is over.".to_string(),
     };
@@ -114,7 +149,11 @@ pub fn after_change(
     let phase = live.game.phase();
     let new_phase = round_ends || !same_phase(work.record.phase.as_ref(), &phase);
     if new_phase {
-        work.record.round += 1;
+        work.record.round = match (&phase, live.game.round()) {
+            (Phase::Over { .. }, _) => work.record.round,
+            (_, Some(round)) => round,
+            (_, None) => work.record.round + 1,
+        };
         work.record.orders.clear();
         work.record.phase_started = Some(work.env.now);
     }
@@ -124,14 +163,7 @@ pub fn after_change(
         work.record.status = Status::Over;
         work.record.deadline = None;
         work.record.remind_at = None;
-        let places: Vec<String> = ranking
-            .iter()
-            .enumerate()
-            .map(|(place, seats)| {
-                let names: Vec<String> = seats.iter().map(|s| work.record.name(*s)).collect();
-                format!("{}. {}", place + 1, names.join(", "))
-            })
-            .collect();
+        let places = places(&work.record, ranking);
         public.push(format!("Final ranking:\n{}", places.join("\n")));
         public.push(seed_reveal(&work.record, &work.env.defaults.prefix));
         work.outcome
@@ -148,7 +180,8 @@ pub fn after_change(
     }
     if !public.is_empty() {
         let board = live.game.board();
-        let text = if something_happened || new_phase {
+        let show_board = new_phase || (something_happened && !live.game.board_when_turn_passes());
+        let text = if show_board {
             format!("{}\n{}", public.join("\n"), board.text)
         } else {
             public.join("\n")
@@ -156,7 +189,10 @@ pub fn after_change(
         work.outcome.posts.push(Post {
             to: Audience::Channel(channel),
             text,
-            svg: board.svg.filter(|_| something_happened || new_phase),
+            svg: board
+                .svg
+                .filter(|_| show_board)
+                .map(|svg| framed(&svg, &work.record, &live.game.marks())),
             card: None,
             file: None,
         });
@@ -341,9 +377,9 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
     work.outcome.direct(
         &user.id,
         format!(
-            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`. You can replace it until the deadline{}.{note}",
+            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. You can replace it until the deadline{}.{note}",
             if replaced { "order replaced" } else { "order received" },
-            work.record.deadline.map(|at| format!(" ({})", format_deadline(at))).unwrap_or_default()
+            work.record.deadline.map(|at| format!(", {}", format_deadline(at))).unwrap_or_default()
         ),
     );
     resolve_if_all_in(work, &mut live)?;
@@ -431,17 +467,23 @@ pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
     resolve_now(work, "forced by the GM")
 }
 
-/// The deadline input: resolves once if the deadline is really due; says so if late.
-pub fn deadline_passed(work: &mut Work<'_>) -> Result<bool, Refusal> {
+/// The deadline input: resolves once if the deadline is really due; says why when late
+/// (`missed`: it passed while the bot was not running).
+pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusal> {
     let now = work.env.now;
     let due = match work.record.deadline {
         Some(at) if at <= now && work.record.status == Status::Running => at,
         _ => return Ok(false),
     };
-    let reason = if now - due > work.env.defaults.late_after {
+    let when = due.format("%Y-%m-%d %H:%M UTC");
+    let reason = if missed {
         format!(
-            "the deadline passed; resolved late: the deadline was {} but the bot was not running then",
-            due.format("%Y-%m-%d %H:%M UTC")
+            "the deadline, {when}, passed while the bot was not running; resolved on its return"
+        )
+    } else if now - due > work.env.defaults.late_after {
+        format!(
+            "the deadline passed; resolved late: the deadline was {when}, resolved {} after it",
+            format_duration(now - due)
         )
     } else {
         "the deadline passed".to_string()
@@ -457,15 +499,7 @@ pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
         _ => return Ok(false),
     }
     work.record.remind_at = None;
-    let waiting: Vec<Seat> = match &work.record.phase {
-        Some(Phase::Orders { seats, .. }) => seats
-            .iter()
-            .copied()
-            .filter(|s| !work.record.orders.contains_key(s))
-            .collect(),
-        Some(Phase::Turn { seat }) => vec![*seat],
-        _ => Vec::new(),
-    };
+    let waiting = awaited(&work.record);
     let deadline = work
         .record
         .deadline
@@ -483,7 +517,8 @@ pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
                 &record.user.id,
                 format!(
                     "Reminder for game #{} in {}: {what}. Deadline: {deadline}.",
-                    work.record.id, work.record.channel
+                    work.record.id,
+                    crate::chat::mention::channel(&work.record.channel)
                 ),
             );
         }
@@ -535,10 +570,13 @@ pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
         Some(prompt) => format!("{}\n{prompt}", board.text),
         None => board.text,
     };
+    let svg = board
+        .svg
+        .map(|svg| framed(&svg, &work.record, &live.game.marks()));
     work.outcome.posts.push(Post {
         to: Audience::Channel(work.record.channel.clone()),
         text,
-        svg: board.svg,
+        svg,
         card: None,
         file: None,
     });
@@ -555,11 +593,11 @@ pub fn status(work: &mut Work<'_>) -> Result<(), Refusal> {
         .map(|s| s.user.name.clone())
         .collect();
     let mut text = format!(
-        "Game #{} ({}), GM {}, round {}. Players: {}.",
+        "Game #{} ({}), GM {}{}. Players: {}.",
         record.id,
         record.game,
         record.gm.name,
-        record.round,
+        super::card::round_words(record),
         if seated.is_empty() {
             "none yet".to_string()
         } else {

@@ -6,9 +6,10 @@ use super::apply::{apply, table_time, Env, TableDefaults};
 use super::audit;
 use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
+use super::lifecycle;
 use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
-use crate::chat::help::{channel_help, dm_help};
+use crate::chat::help::{channel_help, dm_help, games_text, rules_text};
 use crate::chat::parse::{clean, quote};
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
@@ -86,6 +87,9 @@ pub struct Envelope {
     /// When the player sent it: an order sent before the phase it reaches began, or after
     /// its deadline, is refused.
     pub sent: Option<DateTime<Utc>>,
+    /// The users the message mentions, with the names the platform gives them (`!replace
+    /// @old @new` seats the new player under their name, not their id).
+    pub mentioned: Vec<User>,
 }
 
 impl Envelope {
@@ -164,12 +168,21 @@ struct At {
     sent: Option<DateTime<Utc>>,
 }
 
+/// A channel message as the table reads it.
+struct Said<'a> {
+    user: &'a User,
+    admin: bool,
+    text: &'a str,
+    mentioned: &'a [User],
+}
+
 /// The table, bound to a database.
 #[derive(Clone)]
 pub struct Service {
     store: Store,
     catalogue: Catalogue,
     defaults: TableDefaults,
+    running_since: Option<DateTime<Utc>>,
 }
 
 impl Service {
@@ -179,6 +192,17 @@ impl Service {
             store,
             catalogue,
             defaults,
+            running_since: None,
+        }
+    }
+
+    /// The same table, told when this process started on the real clock: a deadline due
+    /// before then passed while the bot was not running, and its resolution says so. A
+    /// table on a manual clock never misses one.
+    pub fn running_since(self, at: DateTime<Utc>) -> Service {
+        Service {
+            running_since: Some(table_time(at)),
+            ..self
         }
     }
 
@@ -230,8 +254,13 @@ impl Service {
                     admin,
                     text,
                 } => {
-                    self.channel(&mut tx, channel, user, *admin, text, at)
-                        .await?
+                    let said = Said {
+                        user,
+                        admin: *admin,
+                        text,
+                        mentioned: &envelope.mentioned,
+                    };
+                    self.channel(&mut tx, channel, said, at).await?
                 }
                 Inbound::Direct { user, text } => self.direct(&mut tx, user, text, at).await?,
             };
@@ -268,11 +297,15 @@ impl Service {
         &self,
         tx: &mut Tx,
         channel: &str,
-        user: &User,
-        admin: bool,
-        text: &str,
+        said: Said<'_>,
         at: At,
     ) -> Result<Handled, StoreError> {
+        let Said {
+            user,
+            admin,
+            text,
+            mentioned,
+        } = said;
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
         let command = match parse_channel(text, prefix) {
@@ -315,26 +348,28 @@ impl Service {
         };
         match command {
             ChannelCommand::Games => {
-                let lines: Vec<String> = self
-                    .catalogue
-                    .all()
-                    .iter()
-                    .map(|rules| format!("`{}`: {}", rules.name(), rules.about()))
-                    .collect();
-                outcome.channel(
-                    channel,
-                    format!(
-                        "Games (start one with `{prefix}new <game>`):\n{}",
-                        lines.join("\n")
-                    ),
-                );
+                outcome.channel(channel, games_text(self.catalogue.all(), prefix));
                 Ok(outcome.into())
             }
             ChannelCommand::Help(topic) => {
                 let rules = game
                     .as_ref()
                     .and_then(|g| self.catalogue.find(&g.record.game));
-                outcome.channel(channel, channel_help(topic.as_deref(), prefix, rules));
+                outcome.channel(
+                    channel,
+                    channel_help(topic.as_deref(), prefix, rules, self.catalogue.all()),
+                );
+                Ok(outcome.into())
+            }
+            ChannelCommand::Rules(name) => {
+                let name = name.or_else(|| game.as_ref().map(|g| g.record.game.clone()));
+                let to = Audience::Channel(channel.to_string());
+                match self.rules_answer(name.as_deref()) {
+                    Ok(text) => outcome.channel(channel, text),
+                    Err(text) => {
+                        return Ok(Outcome::refusal(to, format!("{}: {text}", user.name)).into())
+                    }
+                }
                 Ok(outcome.into())
             }
             ChannelCommand::Log(round) => {
@@ -414,11 +449,21 @@ impl Service {
                     }
                     command => command,
                 };
+                // Only the new player of `!replace` needs a name from the platform.
+                let mentioned = match &command {
+                    ChannelCommand::Replace(_, new) => mentioned
+                        .iter()
+                        .filter(|user| user.id == *new)
+                        .cloned()
+                        .collect(),
+                    _ => Vec::new(),
+                };
                 let input = Input::Channel {
                     channel: channel.to_string(),
                     user: user.clone(),
                     admin,
                     command,
+                    mentioned,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at)
                     .await
@@ -439,6 +484,16 @@ impl Service {
             Ok(dm) => dm,
             Err(error) => return refuse(error.0),
         };
+        if let DmCommand::Rules(name) = &dm.command {
+            return match self.rules_answer(Some(name)) {
+                Ok(text) => {
+                    let mut outcome = Outcome::default();
+                    outcome.direct(&user.id, text);
+                    Ok(outcome.into())
+                }
+                Err(text) => refuse(text),
+            };
+        }
         let mut only = None;
         let candidates = match (&dm.game, &dm.command) {
             (Some(id), _) => vec![*id],
@@ -621,6 +676,31 @@ impl Service {
         Some(card)
     }
 
+    /// `!rules <game>`: the game's rules and options, or why there is none to show.
+    fn rules_answer(&self, name: Option<&str>) -> Result<String, String> {
+        let prefix = &self.defaults.prefix;
+        let names: Vec<&str> = self.catalogue.all().iter().map(|r| r.name()).collect();
+        let Some(name) = name.filter(|name| !name.is_empty()) else {
+            return Err(format!(
+                "`{prefix}rules` takes a game, like `{prefix}rules {}`; the games are {}.",
+                names[0],
+                names.join(", ")
+            ));
+        };
+        let rules = self.catalogue.find(name).ok_or_else(|| {
+            format!(
+                "There is no game called '{}'. Games: {}.",
+                quote(name),
+                names.join(", ")
+            )
+        })?;
+        Ok(rules_text(
+            rules,
+            prefix,
+            &lifecycle::table_option_help(&self.defaults),
+        ))
+    }
+
     async fn log_text(
         &self,
         tx: &mut Tx,
@@ -669,10 +749,12 @@ impl Service {
                 let Some(game) = tx.game(id).await? else {
                     return Ok::<bool, StoreError>(false);
                 };
-                let input = if game.record.deadline.is_some_and(|at| at <= now) {
-                    Input::Deadline
-                } else {
-                    Input::Reminder
+                let input = match game.record.deadline {
+                    Some(at) if self.running_since.is_some_and(|since| at < since) => {
+                        Input::DeadlineMissed
+                    }
+                    Some(at) if at <= now => Input::Deadline,
+                    _ => Input::Reminder,
                 };
                 let handled = self
                     .apply_input(&mut tx, Some(game.record), input, At { now, sent: None })

@@ -45,6 +45,9 @@ impl Rules for Dicey {
     fn about(&self) -> &'static str {
         "a test game: guess the die by DM, then roll in public"
     }
+    fn summary(&self) -> &'static str {
+        "Each round everyone guesses the die by DM; then the roller rolls it in public, and a right guess scores a point."
+    }
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(4))
     }
@@ -352,4 +355,23 @@ pub fn referee(args: &[&str], script: Option<&str>) -> (bool, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Compares `svg` with the snapshot `name` in tests/snapshots/ (looked at as PNG when it was
+/// written): UPDATE_SNAPSHOTS=1 rewrites it after an intended change, SNAPSHOT_PNG_DIR=<folder>
+/// writes the PNG to look at. The PNG must stay under Discord's 8 MB.
+pub fn check_snapshot(name: &str, svg: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/snapshots")
+        .join(name);
+    if std::env::var("UPDATE_SNAPSHOTS").is_ok() {
+        std::fs::write(&path, svg).unwrap();
+    }
+    let png = referee::picture::png_from_svg(svg).unwrap();
+    if let Ok(dir) = std::env::var("SNAPSHOT_PNG_DIR") {
+        std::fs::write(Path::new(&dir).join(name.replace(".svg", ".png")), &png).unwrap();
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(stored == svg, "{name} differs from its snapshot; look at the new picture and rerun with UPDATE_SNAPSHOTS=1 if intended");
+    assert!(png.len() < 8 * 1024 * 1024, "under Discord's 8 MB");
 }

@@ -66,8 +66,14 @@ async fn sign_up_board_embed_picture_and_buttons() {
         .wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())
         .await;
     let embed = &board.embeds[0];
-    assert!(embed["title"].as_str().unwrap().contains("parcheesi"));
+    // The round number and whose turn it is, in the title and in a field of their own.
+    assert_eq!(
+        embed["title"].as_str().unwrap(),
+        "Game #1: parcheesi, round 1 (bob's turn)"
+    );
     let fields = embed["fields"].as_array().unwrap();
+    assert_eq!(fields[0]["name"], "Waiting for", "{fields:?}");
+    assert_eq!(fields[0]["value"], "bob", "{fields:?}");
     let names: Vec<&str> = fields.iter().map(|f| f["name"].as_str().unwrap()).collect();
     assert!(names.iter().any(|n| n.contains("alice")), "{names:?}");
     assert!(names.iter().any(|n| n.contains("bob")), "{names:?}");
@@ -353,6 +359,24 @@ async fn slash_commands_require_their_arguments_and_take_users() {
     let answer = fake.wait_callback(help).await;
     assert!(answer.ephemeral, "{answer:?}");
     assert!(answer.content.starts_with("Commands"), "{answer:?}");
+    // /rules answers privately too, in as many messages as the rules take.
+    let rules = fake.slash(BOB, CHANNEL, "rules", &[("game", "carcassonne")]);
+    let answer = fake.wait_callback(rules).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert!(
+        answer
+            .content
+            .starts_with("**carcassonne** (2 to 6 players)."),
+        "{answer:?}"
+    );
+    // The rest follows, privately: the table's options close the answer.
+    let rest = fake.followups();
+    assert!(rest.iter().all(|(_, private)| *private), "{rest:?}");
+    assert!(
+        rest.iter()
+            .any(|(text, _)| text.contains("- `max=`: the most players")),
+        "{rest:?}"
+    );
     bot.stop();
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }

@@ -130,6 +130,8 @@ struct Inner {
     /// How many posts repeated a nonce and were answered with the message already made.
     deduplicated: AtomicUsize,
     callbacks: Mutex<Vec<Callback>>,
+    /// Follow-up messages of interaction answers: (content, ephemeral).
+    followups: Mutex<Vec<(String, bool)>>,
     /// Interaction callbacks refused because the interaction was answered already (40060).
     late_callbacks: AtomicUsize,
     /// The slash commands as the bot last registered them (options, types, required flags).
@@ -222,6 +224,7 @@ impl FakeDiscord {
                 "/api/v10/interactions/:id/:token/callback",
                 post(interaction_callback),
             )
+            .route("/api/v10/webhooks/:app/:token", post(followup))
             .route("/api/v10/applications/:app/commands", put(set_commands))
             .route(
                 "/api/v10/applications/:app/guilds/:guild/commands",
@@ -245,6 +248,11 @@ impl FakeDiscord {
     /// Every interaction response so far.
     pub fn callbacks(&self) -> Vec<Callback> {
         self.inner.callbacks.lock().unwrap().clone()
+    }
+
+    /// Every follow-up message of an interaction's answer: (content, ephemeral).
+    pub fn followups(&self) -> Vec<(String, bool)> {
+        self.inner.followups.lock().unwrap().clone()
     }
 
     /// How many interaction responses came for an interaction answered already.
@@ -852,6 +860,31 @@ async fn create_message(
         tokio::time::sleep(Duration::from_secs(3600)).await;
     }
     Json(message).into_response()
+}
+
+/// A follow-up message after an interaction's first answer (a long private answer in parts).
+async fn followup(
+    State(inner): State<Arc<Inner>>,
+    Path((_app, _token)): Path<(u64, String)>,
+    body: Bytes,
+) -> Response {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let content = body["content"].as_str().unwrap_or("").to_string();
+    let ephemeral = body["flags"].as_u64().unwrap_or(0) & 64 != 0;
+    inner
+        .followups
+        .lock()
+        .unwrap()
+        .push((content.clone(), ephemeral));
+    let id = inner.snowflake();
+    // The interaction's channel does not matter to the bot; any valid id does.
+    Json(message_json(
+        id,
+        1,
+        user_json(BOT_ID, "referee", true),
+        &content,
+    ))
+    .into_response()
 }
 
 async fn interaction_callback(

@@ -69,20 +69,22 @@ fn ranking_in(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The last post in the game channel with a button labelled `label`.
-fn button_for(fake: &FakeDiscord, label: &str) -> Option<(Posted, String)> {
-    fake.posts()
+/// The button labelled `label` on the newest post in the game channel, if that post is
+/// newer than `after` (the last slash command, whose answer, with the buttons of the moment,
+/// came back as the interaction's answer rather than as a post).
+fn button_for(fake: &FakeDiscord, label: &str, after: u64) -> Option<(Posted, String)> {
+    let post = fake
+        .posts()
         .into_iter()
         .rev()
-        .filter(in_channel)
-        .find_map(|post| {
-            let id = post
-                .buttons()
-                .into_iter()
-                .find(|(_, l)| l == label)
-                .map(|(id, _)| id)?;
-            Some((post, id))
-        })
+        .find(in_channel)
+        .filter(|post| post.id > after)?;
+    let id = post
+        .buttons()
+        .into_iter()
+        .find(|(_, l)| l == label)
+        .map(|(id, _)| id)?;
+    Some((post, id))
 }
 
 /// Plays `transcript` on Discord, each channel line by the way `way` picks for it, waiting
@@ -94,6 +96,7 @@ async fn play(
     way: impl Fn(usize, &str) -> Way,
 ) -> Vec<String> {
     let mut users = Users::default();
+    let mut last_slash = 0;
     for (number, line) in transcript.lines().enumerate() {
         let id = match typed_line(line) {
             None => continue,
@@ -104,11 +107,17 @@ async fn play(
                 let verb = words.split_whitespace().next().unwrap_or_default();
                 let action = !TABLE_WORDS.contains(&verb);
                 match way(number, verb) {
-                    Way::Slash if words == "join" => fake.slash(user, CHANNEL, "join", &[]),
-                    Way::Slash if action => fake.slash(user, CHANNEL, "play", &[("action", words)]),
+                    Way::Slash if words == "join" => {
+                        last_slash = fake.slash(user, CHANNEL, "join", &[]);
+                        last_slash
+                    }
+                    Way::Slash if action => {
+                        last_slash = fake.slash(user, CHANNEL, "play", &[("action", words)]);
+                        last_slash
+                    }
                     Way::Button if words == "join" || action => {
                         let label = if action { words } else { "Join" };
-                        match button_for(fake, label) {
+                        match button_for(fake, label, last_slash) {
                             Some((post, button)) => fake.press(user, &post, &button),
                             None => fake.say(user, Some(CHANNEL), text),
                         }
@@ -174,6 +183,29 @@ async fn tag_typed_to_the_end_and_its_audit_page() {
             .contains("**Game over.** Master-of-games points: bob (B) 3"),
         "{last:?}"
     );
+    // The board of movement round 1 says "round 1" as the game's texts do, and names the
+    // players whose orders are awaited.
+    let round_one = posts
+        .iter()
+        .filter(|p| in_channel(p) && !p.embeds.is_empty())
+        .find(|p| {
+            p.embeds[0]["title"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("round 1")
+        })
+        .expect("the board of round 1");
+    let embed = &round_one.embeds[0];
+    assert_eq!(
+        embed["title"], "Game #1: tag, round 1 (moves for round 1 awaited)",
+        "{embed}"
+    );
+    assert!(
+        round_one.text().contains("TAG, movement round 1"),
+        "{round_one:?}"
+    );
+    assert_eq!(embed["fields"][0]["name"], "Waiting for");
+    assert_eq!(embed["fields"][0]["value"], "alice, bob and carol");
     // `!audit` after the end: the page comes as an attachment.
     let audit = posts
         .iter()

@@ -8,11 +8,23 @@ use super::tiles::shape_of;
 use super::{parse, render};
 use super::{CarcassonneGame, Move, Saved};
 use crate::duration::parse_duration;
-use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use crate::games::{count, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
 use chrono::Duration;
 use std::collections::BTreeMap;
 
 impl Game for CarcassonneGame {
+    fn marks(&self) -> Vec<crate::games::Mark> {
+        self.colours
+            .iter()
+            .enumerate()
+            .map(|(seat, colour)| crate::games::Mark {
+                seat,
+                mark: colour.clone(),
+                colour: Some(render::colour_fill(colour).to_string()),
+            })
+            .collect()
+    }
+
     fn phase(&self) -> Phase {
         match self.play.stage() {
             Stage::Over => {
@@ -172,6 +184,7 @@ impl Game for CarcassonneGame {
             &render::View {
                 colours: &self.colours,
                 names: &self.names,
+                tiles_left: self.play.remaining(),
                 pending,
                 legal: &legal,
                 last,
@@ -180,10 +193,13 @@ impl Game for CarcassonneGame {
         let mut text = String::from("```\n");
         for (s, name) in self.names.iter().enumerate() {
             text.push_str(&format!(
-                "{name} ({}): {} points, {} followers left{}{}\n",
+                "{name} ({}): {}, {} left{}{}\n",
                 self.colours.get(s).map_or("", String::as_str),
-                self.play.map.scores().get(s).copied().unwrap_or(0),
-                self.play.map.supply().get(s).copied().unwrap_or(0),
+                count(self.play.map.scores().get(s).copied().unwrap_or(0), "point"),
+                count(
+                    self.play.map.supply().get(s).copied().unwrap_or(0),
+                    "follower"
+                ),
                 self.ringmaster_note(s),
                 if self.play.is_gone(s) { " (left)" } else { "" }
             ));
@@ -218,10 +234,16 @@ impl Game for CarcassonneGame {
 
     fn private_status(&self, seat: Seat) -> String {
         let mut t = format!(
-            "You play {}: {} points, {} followers in your supply{}.",
+            "You play {}: {}, {} in your supply{}.",
             self.colours.get(seat).map_or("", String::as_str),
-            self.play.map.scores().get(seat).copied().unwrap_or(0),
-            self.play.map.supply().get(seat).copied().unwrap_or(0),
+            count(
+                self.play.map.scores().get(seat).copied().unwrap_or(0),
+                "point"
+            ),
+            count(
+                self.play.map.supply().get(seat).copied().unwrap_or(0),
+                "follower"
+            ),
             self.ringmaster_note(seat)
         );
         if seat == self.play.seat() {

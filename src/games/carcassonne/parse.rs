@@ -152,7 +152,8 @@ const CORNERS: [(&str, u8); 4] = [
     ("sw", 32 | 64),
 ];
 
-/// The word name of part `i` of a placed tile (`city-n`, `road-ew`, `field-ne`, `monastery`).
+/// The short name of part `i` of a placed tile that a player may type instead of its letter
+/// (`city-n`, `road-ew`, `field-ne`, `monastery`).
 pub fn part_name(shape: &Shape, i: usize) -> String {
     match shape.parts.get(i) {
         Some(p) => match p.kind {
@@ -170,10 +171,66 @@ pub fn part_name(shape: &Shape, i: usize) -> String {
     }
 }
 
-/// The list "a city-n, b road-ew, ..." of a placed tile's features.
+/// Part `i` of a placed tile in words, as a player finds it on the picture: "the city to the
+/// north", "the road from east to west", "the field to the north-west", "the monastery".
+pub fn part_words(shape: &Shape, i: usize) -> String {
+    const SIDES: [&str; 4] = ["north", "east", "south", "west"];
+    let sides = |mask: u8| -> Vec<&str> {
+        (0..4)
+            .filter(|d| mask & (1 << d) != 0)
+            .map(|d| SIDES[d])
+            .collect()
+    };
+    let Some(p) = shape.parts.get(i) else {
+        return "?".to_string();
+    };
+    match p.kind {
+        Kind::City => match sides(p.edges).as_slice() {
+            [] => "the city".to_string(),
+            [one] => format!("the city to the {one}"),
+            [_, _, _, _] => "the city on every side".to_string(),
+            [rest @ .., last] => format!("the city to the {} and {last}", rest.join(", ")),
+        },
+        Kind::Road => match sides(p.edges).as_slice() {
+            [one] => format!("the road to the {one}"),
+            [from, to] => format!("the road from {from} to {to}"),
+            _ => "the road".to_string(),
+        },
+        Kind::Field => {
+            let corners: Vec<&str> = [
+                ("north-west", 128 | 1),
+                ("north-east", 2 | 4),
+                ("south-east", 8 | 16),
+                ("south-west", 32 | 64),
+            ]
+            .iter()
+            .filter(|(_, mask)| p.halves & mask != 0)
+            .map(|(name, _)| *name)
+            .collect();
+            let side = match corners.as_slice() {
+                ["north-west", "north-east"] => Some("north"),
+                ["north-east", "south-east"] => Some("east"),
+                ["south-east", "south-west"] => Some("south"),
+                ["north-west", "south-west"] => Some("west"),
+                _ => None,
+            };
+            match corners.as_slice() {
+                [] => "the field".to_string(),
+                [_, _, _, _] => "the field all round".to_string(),
+                _ if side.is_some() => format!("the field to the {}", side.unwrap_or_default()),
+                [one] => format!("the field to the {one}"),
+                [rest @ .., last] => format!("the field to the {} and {last}", rest.join(", ")),
+            }
+        }
+        Kind::Monastery => "the monastery".to_string(),
+    }
+}
+
+/// The list "`a` (the city to the east), `b` (the road from north to south), ..." of a
+/// placed tile's features.
 pub fn part_list(shape: &Shape) -> String {
     (0..shape.parts.len())
-        .map(|i| format!("{} {}", letter(i), part_name(shape, i)))
+        .map(|i| format!("`{}` ({})", letter(i), part_words(shape, i)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -333,7 +390,10 @@ mod tests {
         let Some(d) = d else {
             panic!("tile D exists");
         };
-        assert_eq!(part_list(d), "a city-e, b road-ns, c field-ne, d field-nw");
+        assert_eq!(
+            part_list(d),
+            "`a` (the city to the east), `b` (the road from north to south), `c` (the field to the east), `d` (the field to the west)"
+        );
         assert_eq!(feature(d, "city"), Ok(0));
         assert_eq!(feature(d, "field-w"), Ok(3));
     }

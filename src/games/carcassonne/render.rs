@@ -304,6 +304,8 @@ pub struct View<'a> {
     pub colours: &'a [String],
     /// Player names by seat.
     pub names: &'a [String],
+    /// Tiles left in the bag.
+    pub tiles_left: usize,
     /// The drawn tile kind waiting to be placed, if any.
     pub pending: Option<u8>,
     /// Legal placements of the pending tile.
@@ -369,13 +371,13 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         .names
         .iter()
         .enumerate()
-        .map(|(seat, n)| 40.0 + 9.0 * ((n.chars().count() + note(seat).len()) as f32 + 16.0))
+        .map(|(seat, n)| 40.0 + 9.0 * ((n.chars().count() + note(seat).len()) as f32 + 21.0))
         .sum::<f32>()
         + 16.0;
-    let footer = if circus.is_some() { 30.0 } else { 0.0 };
+    let footer = 30.0;
     let width = (map_w + panel_w)
         .max(header_w)
-        .max(if circus.is_some() { 560.0 } else { 0.0 });
+        .max(if circus.is_some() { 680.0 } else { 0.0 });
     let height = header + map_h.max(if view.pending.is_some() { 640.0 } else { 0.0 }) + footer;
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
@@ -389,7 +391,7 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         let supply = map.supply().get(seat).copied().unwrap_or(0);
         let _ = write!(
             s,
-            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {} left{}</text>",
+            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {} followers{}</text>",
             hx + 8.0,
             hx + 20.0,
             escape(name),
@@ -397,7 +399,7 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
             supply,
             note(seat)
         );
-        hx += 40.0 + 9.0 * ((name.chars().count() + note(seat).len()) as f32 + 16.0);
+        hx += 40.0 + 9.0 * ((name.chars().count() + note(seat).len()) as f32 + 21.0);
     }
     let ox = margin;
     let oy = header + margin;
@@ -454,6 +456,7 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         }
         s.push_str("</g>");
     }
+    let mut footer_text = format!("Tiles left: {}", view.tiles_left);
     if let Some(c) = circus {
         let revealed: Vec<String> = c
             .revealed()
@@ -461,9 +464,8 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
             .map(|a| format!("{} {}", a.word(), a.value()))
             .collect();
         let _ = write!(
-            s,
-            "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">Big Top tokens revealed: {} ({} face down in the box)</text>",
-            height - 10.0,
+            footer_text,
+            " · Big Top tokens revealed: {} ({} face down in the box)",
             if revealed.is_empty() {
                 "none yet".to_string()
             } else {
@@ -472,6 +474,12 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
             c.stack_left()
         );
     }
+    let _ = write!(
+        s,
+        "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">{}</text>",
+        height - 10.0,
+        escape(&footer_text)
+    );
     if let Some(t) = view.last.and_then(|i| map.tiles().get(i)) {
         let (px, py) = place(t);
         let _ = write!(s, "<rect x=\"{px:.1}\" y=\"{py:.1}\" width=\"{ts:.1}\" height=\"{ts:.1}\" fill=\"none\" stroke=\"#ffd400\" stroke-width=\"4\"/>");
@@ -538,13 +546,15 @@ mod tests {
             &View {
                 colours: &colours,
                 names: &names,
+                tiles_left: 40,
                 pending: Some(21),
                 legal: &legal,
                 last: Some(0),
             },
         );
         assert!(svg.contains(">-1</text>") && svg.contains(">1</text>"));
-        assert!(svg.contains("Ann 0 pts, 7 left"));
+        assert!(svg.contains("Ann 0 pts, 7 followers"));
+        assert!(svg.contains("Tiles left: 40"));
         assert!(svg.contains("V at 270"));
         assert!(svg.contains("#ffd400"));
         assert!(!svg.contains("Big Top"), "no expansion, no footer");
@@ -571,6 +581,7 @@ mod tests {
             &View {
                 colours: &colours,
                 names: &names,
+                tiles_left: 40,
                 pending: None,
                 legal: &[],
                 last: Some(2),
@@ -588,8 +599,8 @@ mod tests {
             1,
             "one top hat"
         );
-        assert!(svg.contains("Ann 0 pts, 6 left</text>"));
-        assert!(svg.contains("Bob 0 pts, 5 left +ringmaster</text>"));
+        assert!(svg.contains("Ann 0 pts, 6 followers</text>"));
+        assert!(svg.contains("Bob 0 pts, 5 followers +ringmaster</text>"));
         assert!(svg.contains("Big Top tokens revealed: none yet (15 face down in the box)"));
     }
 }

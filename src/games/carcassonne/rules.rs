@@ -74,6 +74,10 @@ impl Rules for Carcassonne {
         "Carcassonne with Under the Big Top: lay tiles, claim roads, cities, monasteries and fields, run the circus (2-6 players; bigtop=off: the base game, 2-5)."
     }
 
+    fn summary(&self) -> &'static str {
+        include_str!("summary.md")
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(6))
     }

@@ -207,13 +207,13 @@ impl CarcassonneGame {
             .unwrap_or_default()
     }
 
-    /// The name of part `part` of the tile just placed ("road-w").
+    /// Part `part` of the tile just placed, in words ("the road to the west").
     pub(super) fn part_of_last_tile(&self, part: u8) -> String {
         self.play
             .map
             .tiles()
             .last()
-            .map(|t| parse::part_name(t.shape(), usize::from(part)))
+            .map(|t| parse::part_words(t.shape(), usize::from(part)))
             .unwrap_or_default()
     }
 
@@ -383,9 +383,9 @@ impl CarcassonneGame {
             .iter()
             .map(|&p| {
                 format!(
-                    "{} {}",
+                    "`{}` ({})",
                     parse::letter(usize::from(p)),
-                    parse::part_name(t.shape(), usize::from(p))
+                    parse::part_words(t.shape(), usize::from(p))
                 )
             })
             .collect::<Vec<_>>()

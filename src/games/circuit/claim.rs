@@ -1,7 +1,7 @@
 //! Claims: unowned tiles reached by a move go to their only arrival or to the winner of a
 //! roll-off; the claimers then pick their tiles' effects in the claim prompt.
 
-use super::effect::{check_on, wrap, Effect, EffectError};
+use super::effect::{check_on, wrap, Effect, EffectError, EFFECT_WORDS};
 use super::parse::Change;
 use super::state::{OwnedTile, Stage, State, MAX_ACTIVATIONS};
 use crate::dice::Dice;
@@ -134,9 +134,10 @@ impl State {
             None => format!("tile {n} has no effect"),
         };
         format!(
-            "You claimed tile {tile} ({}, {}). Choose its effect: `effect <action> [N] <land|pass>` with forward N or back N (1-10, land), start (land), skip, anchor, boost, slow, owner N (1-3, land); or `effect none`. No answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
+            "You claimed tile {tile} ({}, {}). Choose its effect: `effect <action> [N] <land|pass>`, like `effect back 3 land`, or `effect none`. The words:\n{}\nNo answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
             neighbour(wrap(i16::from(tile) - 1)),
-            neighbour(wrap(i16::from(tile) + 1))
+            neighbour(wrap(i16::from(tile) + 1)),
+            EFFECT_WORDS.trim_end()
         )
     }
 

@@ -72,12 +72,13 @@ impl Colour {
         SPARE.get(sum % SPARE.len()).copied().unwrap_or("#808080")
     }
 
-    /// The emoji used on the text board (a diamond for colours outside the known list).
-    pub fn emoji(&self) -> &'static str {
+    /// The emoji of a known colour, for the text board (`None`: a colour outside the known
+    /// list, which the board marks otherwise).
+    pub fn known_emoji(&self) -> Option<&'static str> {
         KNOWN
             .iter()
             .find(|(name, _, _)| *name == self.0)
-            .map_or("🔶", |(_, _, emoji)| emoji)
+            .map(|(_, _, emoji)| *emoji)
     }
 
     /// Whether text on this colour should be dark for contrast.
@@ -107,7 +108,7 @@ mod tests {
         assert_eq!(Colour::parse("  Dark   GRAY ").unwrap().0, "dark grey");
         assert!(Colour::parse("r3d").is_err());
         assert!(Colour::parse("").is_err());
-        assert_eq!(Colour::parse("white").unwrap().emoji(), "⬜");
+        assert_eq!(Colour::parse("white").unwrap().known_emoji(), Some("⬜"));
         assert!(Colour::parse("white").unwrap().is_light());
         assert!(!Colour::parse("dark blue").unwrap().is_light());
     }

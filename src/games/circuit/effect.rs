@@ -10,6 +10,10 @@ pub const MAX_STEP: u8 = 10;
 /// The most tiles an `owner` effect moves the tile's owner.
 pub const MAX_TOLL: u8 = 3;
 
+/// Every effect word in one line each, for players choosing one (the claim prompt) and for
+/// `!rules circuit`.
+pub const EFFECT_WORDS: &str = include_str!("effect_words.md");
+
 /// When an effect fires.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Trigger {

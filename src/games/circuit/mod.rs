@@ -127,6 +127,14 @@ impl Rules for Circuit {
         "50-Tile Circuit: race three laps round 50 tiles, claiming tiles and giving them effects"
     }
 
+    fn summary(&self) -> &'static str {
+        concat!(
+            include_str!("summary.md"),
+            "\n**Effects** a tile's owner may give it:\n",
+            include_str!("effect_words.md")
+        )
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(6))
     }
@@ -204,10 +212,10 @@ impl Rules for Circuit {
         let mut intro = vec![format!(
             "50-Tile Circuit begins: everyone on tile 1 with 0 laps; the first to leave the start tile with {LAPS_TO_WIN} laps wins."
         )];
-        for runner in &state.runners {
+        for (seat, runner) in state.runners.iter().enumerate() {
             intro.push(format!(
                 "{} {}: {}",
-                runner.colour.emoji(),
+                render::seat_mark(&state, seat),
                 runner.name,
                 runner.colour
             ));
@@ -319,6 +327,26 @@ impl Game for CircuitGame {
             Stage::Over { winner } => Phase::Over {
                 ranking: ranking(&self.state, *winner),
             },
+        }
+    }
+
+    fn marks(&self) -> Vec<crate::games::Mark> {
+        self.state
+            .runners
+            .iter()
+            .enumerate()
+            .map(|(seat, runner)| crate::games::Mark {
+                seat,
+                mark: runner.colour.to_string(),
+                colour: Some(runner.colour.rgb().to_string()),
+            })
+            .collect()
+    }
+
+    fn round(&self) -> Option<u64> {
+        match self.state.stage {
+            Stage::Over { .. } => None,
+            _ => Some(u64::from(self.state.turn)),
         }
     }
 

@@ -12,6 +12,21 @@ const UNOWNED: &str = "⬛";
 /// The emoji for the start tile.
 const START: &str = "🏁";
 
+/// How the text board marks `seat`'s tiles: its colour's emoji, or where the colour has none
+/// (a colour a player named outside the known list), the seat's number as a keycap, so two
+/// such players never share a mark.
+pub(super) fn seat_mark(state: &State, seat: usize) -> String {
+    match state
+        .runners
+        .get(seat)
+        .and_then(|runner| runner.colour.known_emoji())
+    {
+        Some(emoji) => emoji.to_string(),
+        None if seat < 9 => format!("{}\u{fe0f}\u{20e3}", seat + 1),
+        None => "🔶".to_string(),
+    }
+}
+
 /// The text board: ten tiles a row, then every runner, then the owned tiles.
 pub fn text(state: &State) -> String {
     let mut out = String::new();
@@ -22,25 +37,24 @@ pub fn text(state: &State) -> String {
         let _ = write!(out, "{first:>2}-{:<2} ", first + 9);
         for tile in first..first + 10 {
             let square = if tile == FIRST_TILE {
-                START
+                START.to_string()
             } else {
                 state
                     .tiles
                     .get(&tile)
-                    .and_then(|owned| state.runners.get(owned.owner))
-                    .map_or(UNOWNED, |runner| runner.colour.emoji())
+                    .map_or(UNOWNED.to_string(), |owned| seat_mark(state, owned.owner))
             };
-            out.push_str(square);
+            out.push_str(&square);
         }
         out.push('\n');
     }
     out.push_str("```\n");
-    for runner in &state.runners {
+    for (seat, runner) in state.runners.iter().enumerate() {
         if runner.active {
             let _ = writeln!(
                 out,
                 "{} {} ({}): tile {}, laps {}/{LAPS_TO_WIN}",
-                runner.colour.emoji(),
+                seat_mark(state, seat),
                 runner.name,
                 runner.colour,
                 runner.tile,
@@ -111,7 +125,7 @@ pub fn svg(state: &State) -> String {
             .and_then(|owned| state.runners.get(owned.owner));
         let (fill, ink) = match (tile, owner) {
             (FIRST_TILE, _) => ("#f5d76e", "#000000"),
-            (LAST_TILE, _) => ("#b0b0b0", "#000000"),
+            (LAST_TILE, _) => ("#fae8a6", "#000000"),
             (_, Some(runner)) => (
                 runner.colour.rgb(),
                 if runner.colour.is_light() {
@@ -120,7 +134,7 @@ pub fn svg(state: &State) -> String {
                     "#ffffff"
                 },
             ),
-            (_, None) => ("#e6e6e6", "#555555"),
+            (_, None) => ("#ffffff", "#555555"),
         };
         let half = TILE / 2.0;
         let _ = write!(
@@ -150,8 +164,8 @@ pub fn svg(state: &State) -> String {
             );
         }
     }
-    // Pawns (numbered by seat, as in the legend) inside the ring, stacked towards the centre
-    // when they share a tile.
+    // Pawns (numbered by seat, as in the legend) inside the ring; pawns sharing a tile stand
+    // two abreast, rows towards the centre, so six on one tile stay clear of the title.
     let mut stacked = [0u8; LAST_TILE as usize + 1];
     for (seat, runner) in state.runners.iter().enumerate() {
         if !runner.active {
@@ -161,7 +175,22 @@ pub fn svg(state: &State) -> String {
         if let Some(slot) = stacked.get_mut(usize::from(runner.tile)) {
             *slot = slot.saturating_add(1);
         }
-        let (px, py) = point(runner.tile, RING - 36.0 - f64::from(depth) * 22.0);
+        let sharing = state
+            .runners
+            .iter()
+            .filter(|other| other.active && other.tile == runner.tile)
+            .count();
+        let (row, side) = if sharing > 1 {
+            (f64::from(depth / 2), f64::from(depth % 2) - 0.5)
+        } else {
+            (0.0, 0.0)
+        };
+        let (cx, cy) = point(runner.tile, RING - 36.0 - row * 22.0);
+        let angle = (f64::from(runner.tile) - 1.0) / f64::from(LAST_TILE) * 2.0 * PI - PI / 2.0;
+        let (px, py) = (
+            cx - angle.sin() * side * 22.0,
+            cy + angle.cos() * side * 22.0,
+        );
         let ink = if runner.colour.is_light() {
             "#000000"
         } else {

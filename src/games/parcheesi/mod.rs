@@ -165,6 +165,10 @@ impl Rules for Parcheesi {
         "Parcheesi for 2-4 players: race your four pawns round the cross and HOME, capturing and blocking."
     }
 
+    fn summary(&self) -> &'static str {
+        include_str!("summary.md")
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(4))
     }
@@ -353,6 +357,22 @@ impl Game for ParcheesiGame {
             text: render::text(&self.0),
             svg: Some(render::svg(&self.0)),
         }
+    }
+
+    fn marks(&self) -> Vec<crate::games::Mark> {
+        self.0
+            .seated
+            .iter()
+            .map(|s| crate::games::Mark {
+                seat: s.seat,
+                mark: s.colour.name().to_string(),
+                colour: Some(render::fill(s.colour).to_string()),
+            })
+            .collect()
+    }
+
+    fn board_when_turn_passes(&self) -> bool {
+        true
     }
 
     fn prompt(&self) -> Option<String> {

@@ -93,6 +93,10 @@ pub struct Match {
     pub stage: Stage,
     /// Turns handed over so far (to tell when an automatic turn is finished).
     pub turns: u64,
+    /// The current turn in short (each roll and each pawn moved), summed up in one line
+    /// when the turn passes.
+    #[serde(default)]
+    pub turn_log: Vec<String>,
 }
 
 /// How a turn in which nothing more can be done is handed on.
@@ -141,6 +145,7 @@ impl Match {
             standing: Vec::new(),
             stage: Stage::Dice,
             turns: 0,
+            turn_log: Vec::new(),
         };
         let mut out = Vec::new();
         match roll {
@@ -148,7 +153,7 @@ impl Match {
                 let a = a.clamp(1, 6);
                 let b = b.clamp(1, 6);
                 if !game.begin_roll(a, b, &mut out) {
-                    game.pass_turn();
+                    game.pass_turn(&mut out);
                     game.roll_for_turn(roller, &mut out);
                 }
             }
@@ -207,7 +212,7 @@ impl Match {
             if self.begin_roll(a, b, out) {
                 return;
             }
-            self.pass_turn();
+            self.pass_turn(out);
         }
     }
 
@@ -237,6 +242,8 @@ impl Match {
                 ),
             };
             out.push(Event::public(text));
+            self.turn_log
+                .push(format!("rolled {a} {b}, third doubles: no move"));
             return false;
         }
         self.roll = Roll::new(a, b, self.pos.all_out(colour));
@@ -260,6 +267,7 @@ impl Match {
             text.push_str(": doubles");
         }
         text.push('.');
+        self.turn_log.push(format!("rolled {a} {b}"));
         if !self.limits.must_break.is_empty() {
             let spots: Vec<String> = self
                 .limits
@@ -300,9 +308,29 @@ impl Match {
         pairs
     }
 
-    /// Hands the turn to the next player still seated, ageing the mover's blockades.
-    fn pass_turn(&mut self) {
+    /// Hands the turn to the next player still seated, ageing the mover's blockades, and
+    /// sums the turn up in one line.
+    fn pass_turn(&mut self, out: &mut Vec<Event>) {
         let colour = self.colour();
+        if !self.turn_log.is_empty() {
+            // "rolled 2 2: pawn 1 23 to 25, pawn 1 25 to 27; rolled 6 5: ..."
+            let mut summary = String::new();
+            for (k, entry) in self.turn_log.iter().enumerate() {
+                let glue = match (k, entry.starts_with("rolled")) {
+                    (0, _) => "",
+                    (_, true) => "; ",
+                    (_, false) if self.turn_log[k - 1].starts_with("rolled") => ": ",
+                    (_, false) => ", ",
+                };
+                summary.push_str(glue);
+                summary.push_str(entry);
+            }
+            out.push(Event::public(format!(
+                "Turn summary, {}: {summary}.",
+                self.who(colour)
+            )));
+            self.turn_log.clear();
+        }
         let mut aged = Vec::new();
         for (p, q, spot) in self.pos.blockades(colour).iter() {
             if let Spot::Ring(_) = spot {
@@ -348,6 +376,8 @@ impl Match {
                     }
                     if !self.roll.done() {
                         out.push(Event::public(self.lost_dice_text()));
+                        let left: Vec<String> = self.roll.left().map(|f| f.to_string()).collect();
+                        self.turn_log.push(format!("{} lost", left.join(" and ")));
                         self.roll.finish();
                     }
                     self.stage = Stage::Rewards;
@@ -371,7 +401,7 @@ impl Match {
                             self.who(self.colour())
                         )));
                     } else {
-                        self.pass_turn();
+                        self.pass_turn(out);
                     }
                     self.roll_for_turn(roller, out);
                 }
@@ -521,6 +551,16 @@ impl Match {
                 if around { ", going round again" } else { "" }
             ),
         };
+        self.turn_log.push(
+            match step {
+                Step::Enter { .. } => format!("pawn {pawn} out onto {}", landing.to),
+                Step::Move { .. } => format!("pawn {pawn} {from} to {}", landing.to),
+            } + if landing.captured.is_some() {
+                ", capturing"
+            } else {
+                ""
+            },
+        );
         self.after_landing(step.pawn(), landing, &mut text);
         out.push(Event::public(text));
         Ok(())
@@ -663,6 +703,16 @@ impl Match {
             landing.to,
             if around { ", going round again" } else { "" }
         );
+        self.turn_log.push(format!(
+            "reward {amount}: pawn {} {from} to {}{}",
+            pawn + 1,
+            landing.to,
+            if landing.captured.is_some() {
+                ", capturing"
+            } else {
+                ""
+            }
+        ));
         self.after_landing(pawn, landing, &mut text);
         out.push(Event::public(text));
         Ok(())
@@ -748,7 +798,7 @@ impl Match {
             out.push(Event::public(format!(
                 "{who} let the time run out and loses the turn."
             )));
-            self.pass_turn();
+            self.pass_turn(&mut out);
             self.roll_for_turn(roller, &mut out);
             self.settle(roller, &mut out);
             return out;
@@ -851,7 +901,7 @@ impl Match {
             return out;
         }
         if index == self.current {
-            self.pass_turn();
+            self.pass_turn(&mut out);
             self.roll_for_turn(roller, &mut out);
             self.settle(roller, &mut out);
         }

@@ -68,7 +68,8 @@ pub fn text(game: &Match) -> String {
 const CELL: f32 = 34.0;
 const MARGIN: f32 = 10.0;
 
-fn fill(colour: Colour) -> &'static str {
+/// The colour a Parcheesi colour is drawn in.
+pub fn fill(colour: Colour) -> &'static str {
     match colour {
         Colour::Green => "#2e9d3a",
         Colour::Red => "#d23b2f",
@@ -156,6 +157,7 @@ pub fn svg(game: &Match) -> String {
     let side = MARGIN * 2.0 + CELL * 19.0;
     let height = side + 40.0;
     let mut svg = String::new();
+    let mut numbers = String::new();
     let _ = write!(
         svg,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{side:.0}" height="{height:.0}" font-family="DejaVu Sans"><rect width="100%" height="100%" fill="#fbf8f0"/>"##
@@ -196,16 +198,21 @@ pub fn svg(game: &Match) -> String {
         if is_safe(square) {
             let _ = write!(
                 svg,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="13" fill="none" stroke="#777" stroke-width="2" stroke-dasharray="3 2"/>"##,
+                r##"<circle cx="{:.1}" cy="{:.1}" r="12" fill="none" stroke="#777" stroke-width="2" stroke-dasharray="3 2"/>"##,
                 x + CELL / 2.0,
-                y + CELL / 2.0
+                y + CELL / 2.0 + 2.0
             );
         }
+        // Numbers go on top of everything, on a light label, so rings and pawns never hide
+        // them.
         let _ = write!(
-            svg,
-            r##"<text x="{:.1}" y="{:.1}" font-size="8" fill="#555">{square}</text>"##,
+            numbers,
+            r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="11" rx="2" fill="#ffffff" fill-opacity="0.85"/><text x="{:.1}" y="{:.1}" font-size="10" fill="#222">{square}</text>"##,
+            x + 1.0,
+            y + 1.0,
+            if square < 10 { 8.0 } else { 14.0 },
             x + 2.0,
-            y + 9.0
+            y + 10.0
         );
     }
     for colour in Colour::ALL {
@@ -268,6 +275,7 @@ pub fn svg(game: &Match) -> String {
             }
         }
     }
+    svg.push_str(&numbers);
     let _ = write!(
         svg,
         r##"<text x="{MARGIN}" y="{:.1}" font-size="16" fill="#222">{}</text>"##,

@@ -95,6 +95,10 @@ impl Rules for ShortCircuit {
         "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces"
     }
 
+    fn summary(&self) -> &'static str {
+        include_str!("summary.md")
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(2))
     }

@@ -42,18 +42,44 @@ pub const OPTIONS: &[(&str, &str)] = &[
         "challenge (opponent gets the window to complete; default) or solver (instant)",
     ),
     (
+        "clocks",
+        "post (default: 24h a turn, a 48h reserve, 24h to answer an impossible call, for play by post) or seed (the original's 5 minutes each, for live play)",
+    ),
+    (
         "turntime",
-        "time per turn before the reserve runs (default 5m)",
+        "time per turn before the reserve runs (default 24h; 5m with clocks=seed)",
     ),
     (
         "reserve",
-        "each player's reserve, which never refills (default 5m)",
+        "each player's reserve, which never refills (default 48h; 5m with clocks=seed)",
     ),
     (
         "window",
-        "time to complete the track after an impossible call (default 5m)",
+        "time to complete the track after an impossible call (default 24h; 5m with clocks=seed)",
     ),
 ];
+
+/// The clocks when no figure is given: (turn, reserve, window) in seconds.
+#[derive(Clone, Copy)]
+struct Clocks {
+    turn: i64,
+    reserve: i64,
+    window: i64,
+}
+
+/// Play by post: a day a turn, two days' reserve, a day to answer a call.
+const POST_CLOCKS: Clocks = Clocks {
+    turn: 86_400,
+    reserve: 172_800,
+    window: 86_400,
+};
+
+/// The original's live-play figures: five minutes each.
+const SEED_CLOCKS: Clocks = Clocks {
+    turn: 300,
+    reserve: 300,
+    window: 300,
+};
 
 /// How an "impossible" call is settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,9 +157,9 @@ fn count(options: &Options, key: &str, default: u32) -> Result<u32, Refusal> {
     }
 }
 
-fn duration(key: &str, value: Option<&String>) -> Result<i64, Refusal> {
+fn duration(key: &str, value: Option<&String>, default: i64) -> Result<i64, Refusal> {
     match value {
-        None => Ok(300),
+        None => Ok(default),
         Some(value) => parse_duration(value)
             .filter(|secs| *secs > 0)
             .ok_or_else(|| {
@@ -149,7 +175,7 @@ pub fn parse(options: &Options) -> Result<Setup, Refusal> {
     for key in options.keys() {
         if !OPTIONS.iter().any(|(known, _)| known == key) {
             return Err(Refusal::new(format!(
-                "Short Circuit has no option `{key}`; it takes board, straight, turn, turns, cross, thunder, first, impossible, turntime, reserve and window"
+                "Short Circuit has no option `{key}`; it takes board, straight, turn, turns, cross, thunder, first, impossible, clocks, turntime, reserve and window"
             )));
         }
     }
@@ -210,10 +236,20 @@ pub fn parse(options: &Options) -> Result<Setup, Refusal> {
             )))
         }
     };
+    let clocks = match options.get("clocks").map(|v| v.trim().to_lowercase()) {
+        None => POST_CLOCKS,
+        Some(value) if value == "post" => POST_CLOCKS,
+        Some(value) if value == "seed" => SEED_CLOCKS,
+        Some(value) => {
+            return Err(Refusal::new(format!(
+                "clocks={value} is not a set of clocks; use post (days, the default) or seed (5 minutes)"
+            )))
+        }
+    };
     let turn_time = if turn_is_time {
-        duration("turn", turn_value)?
+        duration("turn", turn_value, clocks.turn)?
     } else {
-        duration("turntime", options.get("turntime"))?
+        duration("turntime", options.get("turntime"), clocks.turn)?
     };
     Ok(Setup {
         cols,
@@ -222,8 +258,8 @@ pub fn parse(options: &Options) -> Result<Setup, Refusal> {
         first,
         mode,
         turn_secs: turn_time,
-        reserve_secs: duration("reserve", options.get("reserve"))?,
-        window_secs: duration("window", options.get("window"))?,
+        reserve_secs: duration("reserve", options.get("reserve"), clocks.reserve)?,
+        window_secs: duration("window", options.get("window"), clocks.window)?,
     })
 }
 
@@ -246,6 +282,21 @@ mod tests {
         assert_eq!(parse_duration("7"), Some(420));
         assert_eq!(parse_duration("5 minutes"), Some(300));
         assert_eq!(parse_duration("m"), None);
+    }
+
+    #[test]
+    fn clocks_default_to_days_for_play_by_post_and_to_minutes_on_request() {
+        let post = parse(&Options::new()).unwrap();
+        let clocks = (post.turn_secs, post.reserve_secs, post.window_secs);
+        assert_eq!(clocks, (86_400, 172_800, 86_400));
+        let seed = parse(&options(&[("clocks", "seed")])).unwrap();
+        assert_eq!(
+            (seed.turn_secs, seed.reserve_secs, seed.window_secs),
+            (300, 300, 300)
+        );
+        let mixed = parse(&options(&[("clocks", "seed"), ("reserve", "1h")])).unwrap();
+        assert_eq!((mixed.turn_secs, mixed.reserve_secs), (300, 3600));
+        assert!(parse(&options(&[("clocks", "fast")])).is_err());
     }
 
     #[test]

@@ -98,6 +98,10 @@ impl Rules for Tag {
         "TAG: bid to avoid being it, then move secretly on a grid, stomp or stride, and tag someone before your points run out (3+ players)."
     }
 
+    fn summary(&self) -> &'static str {
+        include_str!("summary.md")
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (3, None)
     }
@@ -278,6 +282,27 @@ impl Game for TagGame {
             Stage::Over { ranking } => Phase::Over {
                 ranking: ranking.iter().map(|&s| vec![s]).collect(),
             },
+        }
+    }
+
+    fn marks(&self) -> Vec<crate::games::Mark> {
+        self.state
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| crate::games::Mark {
+                seat,
+                mark: p.symbol.clone(),
+                colour: Some(render::seat_fill(seat)),
+            })
+            .collect()
+    }
+
+    fn round(&self) -> Option<u64> {
+        match self.state.stage {
+            Stage::Bids => Some(0),
+            Stage::Moves { round } => Some(u64::from(round)),
+            Stage::Over { .. } => None,
         }
     }
 
@@ -463,9 +488,9 @@ impl Game for TagGame {
             return format!("You ({}) are out of the game.", p.symbol);
         }
         let mut text = format!(
-            "You are {} with {} points, minimum bid {}",
+            "You are {} with {}, minimum bid {}",
             who(state, seat),
-            p.points,
+            crate::games::count(p.points, "point"),
             p.min_bid
         );
         if let Some(q) = p.square {

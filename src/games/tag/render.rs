@@ -9,6 +9,7 @@
 
 use super::resolve::{RoundReport, StepReport};
 use super::state::{BidReport, Square, Stage, TagState};
+use crate::games::count;
 use crate::picture::escape;
 use std::fmt::Write;
 
@@ -62,11 +63,11 @@ fn header(state: &TagState) -> String {
     let stage = match &state.stage {
         Stage::Bids => {
             return format!(
-            "TAG, bids, {} players, {}x{} grid. Who is it is decided when the bids are revealed.\n",
-            state.players.len(),
-            state.side,
-            state.side
-        )
+                "TAG, bids, {}, {}x{} grid. Who is it is decided when the bids are revealed.\n",
+                count(state.players.len(), "player"),
+                state.side,
+                state.side
+            )
         }
         Stage::Moves { round } => format!("movement round {round}"),
         Stage::Over { .. } => "game over".to_string(),
@@ -76,8 +77,8 @@ fn header(state: &TagState) -> String {
         .map(|s| who(state, s))
         .unwrap_or_else(|| "nobody".to_string());
     format!(
-        "TAG, {stage}, {} players left, {}x{} grid. It: {it}.\nItness queue: {}\n",
-        state.queue.len(),
+        "TAG, {stage}, {} left, {}x{} grid. It: {it}.\nItness queue: {}\n",
+        count(state.queue.len(), "player"),
         state.side,
         state.side,
         queue_text(state)
@@ -146,8 +147,45 @@ pub fn board_text(state: &TagState) -> String {
     text
 }
 
-fn drawable(symbol: &str) -> bool {
-    symbol.chars().all(|c| (c as u32) < 0x2500)
+/// The lines under the map: the state of the game, then each player still in.
+fn footer_lines(state: &TagState, living: &[usize], big: bool) -> Vec<String> {
+    let name = |s: usize| state.players[s].name.clone();
+    let headline = match &state.stage {
+        Stage::Bids => "Bids awaited; squares are drawn at the reveal.".to_string(),
+        Stage::Over { ranking } => match ranking.first() {
+            Some(&winner) => format!("Game over: {} wins.", name(winner)),
+            None => "Game over.".to_string(),
+        },
+        Stage::Moves { .. } => format!(
+            "{} left; it (red ring): {}",
+            count(living.len(), "player"),
+            state.it.map(name).unwrap_or_else(|| "nobody".to_string())
+        ),
+    };
+    let mut lines = vec![headline];
+    if !big {
+        for &s in living.iter().take(40) {
+            let p = &state.players[s];
+            let place = match (&state.stage, p.square) {
+                (Stage::Bids, _) => format!("minimum bid {}", p.min_bid),
+                (_, Some(q)) => format!("on {q}"),
+                (_, None) => "off the grid".to_string(),
+            };
+            lines.push(format!(
+                "{}: {}, {place}, {}, {}",
+                p.symbol,
+                p.name,
+                count(p.points, "point"),
+                count(p.moves, "move")
+            ));
+        }
+    }
+    lines
+}
+
+/// The fill of `seat`'s disc on the map.
+pub fn seat_fill(seat: usize) -> String {
+    format!("hsl({},60%,75%)", (seat * 137) % 360)
 }
 
 /// The SVG map: the grid, coordinates, players' labels and a legend.
@@ -158,13 +196,28 @@ pub fn board_svg(state: &TagState) -> String {
     let margin = 30;
     let grid = cell * side;
     let living = state.living();
+    let over = matches!(state.stage, Stage::Over { .. });
     let legend_rows = if big {
         1
     } else {
         living.len().min(40) as u32 + 1
     };
-    let width = grid + 2 * margin;
+    let lines = footer_lines(state, &living, big);
+    // Wide enough for the longest line below the grid (about 7.5 pixels a character).
+    let longest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+    let width = (grid + 2 * margin).max(longest * 15 / 2 + 2 * margin);
     let height = grid + 2 * margin + legend_rows * 18 + 10;
+    let mut footer = String::new();
+    let mut y = margin + grid + 24;
+    for (index, line) in lines.iter().enumerate() {
+        let size = if index == 0 { 14 } else { 13 };
+        let _ = write!(
+            footer,
+            "<text x=\"{margin}\" y=\"{y}\" font-size=\"{size}\">{}</text>",
+            escape(line)
+        );
+        y += 18;
+    }
     let mut svg = String::new();
     let _ = write!(
         svg,
@@ -202,22 +255,20 @@ pub fn board_svg(state: &TagState) -> String {
         let Some(q) = p.square else { continue };
         let x = margin + q.col * cell;
         let y = margin + q.row * cell;
-        let hue = (s * 137) % 360;
-        let stroke = if state.it == Some(s) { "#d00" } else { "#333" };
+        // The ring marks who is it while the game runs; the last player standing is not.
+        let marked = state.it == Some(s) && !over;
+        let stroke = if marked { "#d00" } else { "#333" };
         let r = (cell / 2).saturating_sub(3).max(if big { 4 } else { 1 });
         let _ = write!(
             svg,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\" fill=\"hsl({hue},60%,75%)\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{r}\" fill=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\"/>",
             x + cell / 2,
             y + cell / 2,
-            if state.it == Some(s) { 4 } else { 1 }
+            seat_fill(s),
+            if marked { 4 } else { 1 }
         );
         if !big {
-            let label = if drawable(&p.symbol) {
-                p.symbol.clone()
-            } else {
-                p.name.chars().take(2).collect()
-            };
+            let label = p.symbol.clone();
             let size = match label.chars().count() {
                 0..=2 => 14,
                 3 => 11,
@@ -232,37 +283,7 @@ pub fn board_svg(state: &TagState) -> String {
             );
         }
     }
-    let mut y = margin + grid + 24;
-    let it = state
-        .it
-        .map(|s| state.players[s].name.clone())
-        .unwrap_or_default();
-    let _ = write!(
-        svg,
-        "<text x=\"{margin}\" y=\"{y}\" font-size=\"14\">{} players left; it (red ring): {}</text>",
-        living.len(),
-        escape(&it)
-    );
-    if !big {
-        for &s in living.iter().take(40) {
-            y += 18;
-            let p = &state.players[s];
-            let label = if drawable(&p.symbol) {
-                p.symbol.clone()
-            } else {
-                p.name.chars().take(2).collect()
-            };
-            let at = p.square.map(|q| q.to_string()).unwrap_or_default();
-            let _ = write!(
-                svg,
-                "<text x=\"{margin}\" y=\"{y}\" font-size=\"13\">{}: {} on {at}, {} points, {} move(s)</text>",
-                escape(&label),
-                escape(&p.name),
-                p.points,
-                p.moves
-            );
-        }
-    }
+    svg.push_str(&footer);
     svg.push_str("</svg>");
     svg
 }
@@ -278,9 +299,9 @@ pub fn bids_lines(state: &TagState, report: &BidReport) -> Vec<String> {
             format!(" (minimum {})", p.min_bid)
         };
         lines.push(format!(
-            "{}: bid {bid}{note}, {} points",
+            "{}: bid {bid}{note}, {}",
             who(state, seat),
-            p.points
+            count(p.points, "point")
         ));
     }
     for &s in &report.eliminated {
@@ -359,10 +380,10 @@ pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
             .map(|q| format!("now on {q}"))
             .unwrap_or_else(|| "out".to_string());
         lines.push(format!(
-            "{}: {order}{}, {at}, {} points",
+            "{}: {order}{}, {at}, {}",
             who(state, *seat),
             if *defaulted { " (no order)" } else { "" },
-            p.points
+            count(p.points, "point")
         ));
     }
     for &s in &report.upgrades {
@@ -400,9 +421,9 @@ pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
     }
     for &s in &report.eliminated {
         lines.push(format!(
-            "{} is eliminated ({} points).",
+            "{} is eliminated ({}).",
             who(state, s),
-            state.players[s].points
+            count(state.players[s].points, "point")
         ));
     }
     if let Some(h) = report.handover {

@@ -14,6 +14,7 @@ use crate::picture::escape;
 use crate::records::{EventBody, LogVisibility};
 use crate::records::{GameRecord, Status};
 use crate::store::{StoredEvent, StoredInput};
+use crate::table::rounds::places;
 use crate::table::service::Service;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -153,14 +154,7 @@ fn head(html: &mut String, record: &GameRecord) {
         .collect();
     let standing = match (&record.status, &record.phase) {
         (Status::Over, Some(Phase::Over { ranking })) => {
-            let places: Vec<String> = ranking
-                .iter()
-                .enumerate()
-                .map(|(place, seats)| {
-                    let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
-                    format!("{}. {}", place + 1, names.join(", "))
-                })
-                .collect();
+            let places = places(record, ranking);
             format!("Over. Final ranking: {}.", places.join("; "))
         }
         (Status::Over, _) => "Over (ended by the GM).".to_string(),

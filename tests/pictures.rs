@@ -1,0 +1,126 @@
+//! Snapshot tests of the pictures players see, as posted: each game's board with the band the
+//! table puts above it (round, who is awaited and the deadline, or the result; the legend),
+//! at the start, in the middle and at the end of a whole game from tests/transcripts/. The
+//! SVG is compared with tests/snapshots/ (looked at as PNG when written): UPDATE_SNAPSHOTS=1
+//! rewrites them after an intended change, SNAPSHOT_PNG_DIR=<folder> writes the PNGs to look
+//! at again.
+
+mod common;
+
+use common::{check_snapshot, start_time};
+use referee::config;
+use referee::local::{Clock, Runner};
+use referee::store::{Store, StoreSettings};
+use referee::table::{Catalogue, Service};
+use sqlx::Row;
+
+/// Plays `transcript` on a database that keeps every picture, and returns the board
+/// pictures posted to the channel, in order.
+async fn pictures_of(transcript: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("referee.db");
+    let url = format!("sqlite://{}", path.display());
+    let config = config::load(None, std::iter::empty()).unwrap();
+    let store = Store::open(&StoreSettings {
+        url,
+        keep_pictures: chrono::Duration::days(3650),
+        ..config.store.clone()
+    })
+    .await
+    .unwrap();
+    let service = Service::new(store, Catalogue::standard(), config.table.clone());
+    let mut runner = Runner::new(
+        service.clone(),
+        Clock::Manual(start_time()),
+        Vec::new(),
+        None,
+        Vec::new(),
+    );
+    runner.start().await.unwrap();
+    for (index, line) in transcript.lines().enumerate() {
+        runner.line(line, index + 1).await.unwrap();
+    }
+    service.store().close().await;
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    sqlx::query("SELECT svg FROM outbox WHERE svg IS NOT NULL ORDER BY id")
+        .fetch_all(&pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get::<String, _>(0))
+        .collect()
+}
+
+/// Checks the start, middle and end pictures of `game` against their snapshots, and what
+/// each says in its band.
+async fn three_pictures(game: &str, transcript: &str, players: &[&str], winner: &str) {
+    let pictures = pictures_of(transcript).await;
+    assert!(pictures.len() >= 3, "{} pictures", pictures.len());
+    let start = &pictures[0];
+    let middle = &pictures[pictures.len() / 2];
+    let end = &pictures[pictures.len() - 1];
+    for picture in [start, middle] {
+        assert!(
+            picture.contains("Deadline: 2026-"),
+            "the deadline in the band"
+        );
+        assert!(
+            picture.contains("Waiting for ") || picture.contains("&apos;s turn."),
+            "who is awaited"
+        );
+    }
+    assert!(end.contains(&format!("Game over. Winner: {winner}.")));
+    assert!(end.contains("Final standing: 1. "));
+    for picture in [start, middle, end] {
+        for name in players {
+            assert!(picture.contains(name), "the legend names {name}");
+        }
+    }
+    check_snapshot(&format!("{game}_game_start.svg"), start);
+    check_snapshot(&format!("{game}_game_middle.svg"), middle);
+    check_snapshot(&format!("{game}_game_end.svg"), end);
+}
+
+#[tokio::test]
+async fn tag_pictures() {
+    let transcript = include_str!("transcripts/tag_3p_seed7.txt");
+    three_pictures("tag", transcript, &["alice", "bob", "carol"], "bob").await;
+    let pictures = pictures_of(transcript).await;
+    // Before the bids are revealed nobody stands anywhere; at the end the winner is not "it".
+    assert!(pictures[0].contains("minimum bid 1"));
+    assert!(!pictures[0].contains(" on ,"));
+    let end = pictures.last().unwrap();
+    assert!(end.contains("Game over: bob wins."));
+    assert!(!end.contains("it (red ring)"));
+    assert!(!end.contains("#d00"), "no red ring at the end");
+}
+
+#[tokio::test]
+async fn circuit_pictures() {
+    let transcript = include_str!("transcripts/circuit_3p_seed11.txt");
+    three_pictures("circuit", transcript, &["ann", "ben", "cat"], "ben").await;
+}
+
+#[tokio::test]
+async fn parcheesi_pictures() {
+    let transcript = include_str!("transcripts/parcheesi_2p_seed7.txt");
+    three_pictures("parcheesi", transcript, &["alice", "bob"], "bob").await;
+}
+
+#[tokio::test]
+async fn short_circuit_pictures() {
+    let transcript = include_str!("transcripts/short_circuit_2p_seed9.txt");
+    three_pictures("short_circuit", transcript, &["ann", "bob"], "bob").await;
+}
+
+#[tokio::test]
+async fn carcassonne_pictures() {
+    let transcript = include_str!("transcripts/carcassonne_2p_seed3.txt");
+    three_pictures("carcassonne", transcript, &["ann", "bob"], "bob").await;
+    let pictures = pictures_of(transcript).await;
+    let middle = &pictures[pictures.len() / 2];
+    assert!(middle.contains("Tiles left: "));
+    assert!(middle.contains(" followers"));
+}

@@ -1,0 +1,139 @@
+//! What players read, on the console: the rules and help they can ask for, the first DM, the
+//! receipts, the deadlines written out, the settings said back at sign-up, and the wording
+//! of the games' own prompts. Each assertion is a sentence a player would see.
+
+mod common;
+
+use common::{count, play, play_on, service, start_time};
+
+#[tokio::test]
+async fn rules_games_and_help_explain_each_game_and_its_options() {
+    let out = play(
+        "ann #lobby: !games\nann #lobby: !rules tag\nann #lobby: !rules\nann #lobby: !rules chess\nann #lobby: !help parcheesi\nann dm: !help\nann dm: rules circuit\nann dm: help carcassonne\n",
+    )
+    .await;
+    // `!games` names every game's options.
+    assert!(out.contains("`tag`: TAG: bid to avoid being it"), "{out}");
+    assert!(
+        out.contains("Options: `bid_deadline`, `move_deadline`."),
+        "{out}"
+    );
+    assert!(out.contains("Options: `board`, `straight`, `turn`, `turns`, `cross`, `thunder`, `first`, `impossible`, `clocks`, `turntime`, `reserve`, `window`."));
+    // `!rules tag`: the summary, then every option with its default, the table's too.
+    assert!(
+        out.contains("#lobby <- **tag** (3 or more players)."),
+        "{out}"
+    );
+    assert!(out.contains(
+        "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)"
+    ));
+    assert!(out.contains("#lobby <- - `early=`: on or off: a round of secret orders resolves as soon as every order is in (default on)"));
+    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players are reminded by DM (default 12h)"));
+    assert!(out.contains("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are tag, circuit, parcheesi, shortcircuit, carcassonne, dicey."));
+    assert!(out.contains("#lobby <- ann: There is no game called 'chess'."));
+    // `!help <game>`: that game's commands.
+    assert!(out.contains("#lobby <- parcheesi commands:"));
+    assert!(out.contains("#lobby <- `!rules parcheesi` explains the game."));
+    // By DM: `!help` as typed in a channel, and the rules of a game.
+    assert!(
+        out.contains("dm ann <- By direct message to me, no prefix: your secret orders, `status`")
+    );
+    assert!(
+        out.contains("dm ann <- **circuit** (2 to 6 players)."),
+        "{out}"
+    );
+    assert!(
+        out.contains("dm ann <- - `skip`: the activator loses its next turn"),
+        "{out}"
+    );
+    assert!(out.contains("dm ann <- **carcassonne** (2 to 6 players)."));
+}
+
+#[tokio::test]
+async fn sign_up_says_the_settings_as_they_will_apply_and_welcomes_by_dm() {
+    let out = play(
+        "ann #race: !new circuit seed=3 turn=3h claim=2h deadline=1h early=off\nbob #race: !join\nann #dice: !new parcheesi seed=2 turn=2h\ncat #dice: !join\n",
+    )
+    .await;
+    assert!(out.contains(
+        "Settings: deadline=1h: every phase lasts 1h, so claim=2h, turn=3h do not apply; early=off: a round resolves only at its deadline."
+    ), "{out}");
+    assert!(out.contains("Settings: turn=2h."), "{out}");
+    // The first DM a player gets says what goes by DM, for games with and without orders.
+    assert!(out.contains("dm bob <- Welcome to game #1 (circuit) in #race. I take your secret orders here, by direct message."));
+    assert!(out.contains("dm cat <- Welcome to game #2 (parcheesi) in #dice. You play in the channel with `!` commands; I write to you here with reminders."));
+    assert!(out.contains("dm cat <- By direct message to me, no prefix: `status` (where you stand and what you have sent), `help`, `rules <game>`."));
+}
+
+#[tokio::test]
+async fn receipts_reminders_and_deadlines_read_as_sentences() {
+    let out = play(
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann dm: bid 5\nann #tag: !status\nclock +84h\nbob dm: bid 4\ncat dm: bid 3\nclock +10m\n",
+    )
+    .await;
+    assert!(out.contains("Receipt `"), "{out}");
+    assert!(out.contains(": keep this code, the reveal will show the same one with your order. You can replace it until the deadline, in 4 days (2026-01-05 00:00 UTC)."));
+    // Only the players still awaited are named.
+    assert!(out.contains("Waiting for bids by direct message from bob and cat. Deadline: in 4 days (2026-01-05 00:00 UTC)."), "{out}");
+    // The reminder names the channel as a reader finds it, with the time left in words.
+    assert!(out.contains("dm bob <- Reminder for game #1 in #tag: your order for bids is still missing. Deadline: in 12 hours (2026-01-05 00:00 UTC)."), "{out}");
+    assert_eq!(count(&out, "<t:"), 0, "no raw timestamps on the console");
+}
+
+#[tokio::test]
+async fn a_late_deadline_says_the_bot_was_down_only_when_it_was() {
+    // The clock moves on while the bot runs: the deadline fires at its time.
+    let out = play(
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nclock +5d\n",
+    )
+    .await;
+    assert!(
+        out.contains("#tag <- Orders for bids (the deadline passed):"),
+        "{out}"
+    );
+    assert!(!out.contains("not running"), "{out}");
+    // Started after the deadline: it was not running.
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::file_url(dir.path());
+    let first = service(&url).await;
+    play_on(
+        &first,
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    first.store().close().await;
+    let later = start_time() + chrono::Duration::days(6);
+    let second = service(&url).await.running_since(later);
+    let out = play_on(&second, "", later, &[]).await;
+    assert!(out.contains("the deadline, 2026-01-05 00:00 UTC, passed while the bot was not running; resolved on its return"), "{out}");
+}
+
+#[tokio::test]
+async fn game_texts_count_in_words_and_name_features_and_effects() {
+    let tag = play(include_str!("transcripts/tag_3p_seed7.txt")).await;
+    assert!(tag.contains("TAG, game over, 1 player left"), "{tag}");
+    assert!(!tag.contains("1 players"));
+    let circuit = play(include_str!("transcripts/circuit_3p_seed11.txt")).await;
+    assert!(circuit.contains("Choose its effect: `effect <action> [N] <land|pass>`, like `effect back 3 land`, or `effect none`. The words:"), "{circuit}");
+    assert!(circuit.contains("- `anchor`: the activator must stay on its next turn"));
+    let carcassonne = play(include_str!("transcripts/carcassonne_2p_seed3.txt")).await;
+    assert!(
+        carcassonne.contains("`a` (the city to the north), `b` (the road from east to west)"),
+        "{carcassonne}"
+    );
+    assert!(
+        carcassonne.contains("bob puts a farmer on the field to the north-east (d)."),
+        "{carcassonne}"
+    );
+    assert!(!carcassonne.contains("city-nesw"));
+    let duel = play(
+        "ann #duel: !new shortcircuit seed=4\nann #duel: !join\nbob #duel: !join\nann #duel: !start\n",
+    )
+    .await;
+    assert!(
+        duel.contains("Clocks: 1d per turn plus a 2d reserve; 1d to answer an impossible call."),
+        "{duel}"
+    );
+}
