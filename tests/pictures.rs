@@ -40,6 +40,7 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
     for (index, line) in transcript.lines().enumerate() {
         runner.line(line, index + 1).await.unwrap();
     }
+    common::replay_every_game(&service).await;
     service.store().close().await;
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
         .await

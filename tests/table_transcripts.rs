@@ -194,7 +194,7 @@ async fn deadline_pause_resume_kick_replace_and_end() {
     assert!(out.contains("#dice <- erin takes over bob's seat in game #1."));
     // The new player is told by DM what they now hold and what is awaited from them.
     assert!(out.contains(
-        "dm erin <- The GM gave you bob's seat (seat 1) in game #1 (dicey) in #dice. Waiting for guesses for round 1 by direct message from erin."
+        "dm erin <- The GM gave you bob's seat (seat 1) in game #1 (dicey) in #dice. Waiting for guesses for round 1 by direct message from erin and alice."
     ), "{out}");
     assert!(out.contains("Your order for guesses for round 1 is awaited: send it to me here."));
     assert!(out.contains("dm erin <- Game #1: order received for guesses for round 1: `guess 4`."));

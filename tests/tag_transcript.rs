@@ -84,7 +84,7 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     );
     assert!(out.contains("#tag <- Game #1, round 1:"));
     assert!(
-        out.contains("#tag <- - moves for round 1 (forced by the GM)"),
+        out.contains("#tag <- - resolution: moves for round 1 (forced by the GM)"),
         "{out}"
     );
 

@@ -321,10 +321,26 @@ pub async fn play_on(
     String::from_utf8(runner.into_output()).unwrap()
 }
 
-/// Plays a transcript on a fresh in-memory database.
+/// Plays a transcript on a fresh in-memory database, then replays every game it played
+/// from its seed and inputs: each must give the logged events and the stored state.
 pub async fn play(transcript: &str) -> String {
     let service = service("sqlite::memory:").await;
-    play_on(&service, transcript, start_time(), &[]).await
+    let out = play_on(&service, transcript, start_time(), &[]).await;
+    replay_every_game(&service).await;
+    out
+}
+
+/// Replays every game on `service` (numbered from 1) and asserts each matches its log.
+pub async fn replay_every_game(service: &Service) {
+    let mut id = 1;
+    while let Ok(report) = referee::table::audit::replay(service, id).await {
+        assert!(
+            report.matches(),
+            "game #{id} does not replay: {:?}",
+            report.differences
+        );
+        id += 1;
+    }
 }
 
 /// A SQLite URL for a file in `dir`.
