@@ -114,6 +114,23 @@ async fn parcheesi_pictures() {
 async fn short_circuit_pictures() {
     let transcript = include_str!("transcripts/short_circuit_2p_seed9.txt");
     three_pictures("short_circuit", transcript, &["ann", "bob"], "bob").await;
+    // The game draws no seat, so the band names the players; the picture is wide enough
+    // for its longest line.
+    let pictures = pictures_of(transcript).await;
+    let middle = &pictures[pictures.len() / 2];
+    assert!(middle.contains("Players, in seat order: ann, bob"));
+    assert!(middle.contains("bob may place until the circuit is complete, or concede"));
+    let line = "ann called impossible; bob may place until the circuit is complete, or concede";
+    let width: usize = middle
+        .split("width=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|w| w.parse().ok())
+        .unwrap();
+    assert!(
+        width >= line.len() * 8,
+        "{width} px is too narrow for the line below the board"
+    );
 }
 
 #[tokio::test]

@@ -18,7 +18,10 @@ const CHAR: f64 = 7.6;
 /// of `marks`.
 pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
     let (width, height) = size_of(svg).unwrap_or((600, 400));
-    let lines = band_lines(record);
+    let mut lines = band_lines(record);
+    if marks.is_empty() {
+        lines.push(players_line(record));
+    }
     let legend_width: f64 = marks
         .iter()
         .map(|mark| legend_entry(record, mark).chars().count() as f64 * CHAR + 34.0)
@@ -115,6 +118,15 @@ fn band_lines(record: &GameRecord) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The legend of a game that draws no seat: the players in seat order.
+fn players_line(record: &GameRecord) -> String {
+    let names: Vec<String> = (0..record.seats.len())
+        .filter(|seat| record.seats[*seat].present)
+        .map(|seat| record.name(seat))
+        .collect();
+    format!("Players, in seat order: {}", names.join(", "))
 }
 
 /// "🐸 ann", "A bob", "red: carol".

@@ -125,9 +125,20 @@ fn piece_svg(piece: Piece, x: usize, y: usize) -> String {
 /// and below them the status, the supply and both clocks.
 pub fn svg(game: &ShortCircuitGame) -> String {
     let grid = &game.position.grid;
-    let width = (2 * MARGIN + grid.cols() * CELL).max(360);
+    let mut lines = vec![
+        status_line(game),
+        format!("supply: {}", game.position.supply.describe()),
+    ];
+    lines.extend(clock_lines(game));
+    // Wide enough for the longest line below the board (about 8.4 px a character at 14 px).
+    let text_width = lines
+        .iter()
+        .map(|line| line.chars().count() * 84 / 10 + MARGIN)
+        .max()
+        .unwrap_or(0);
+    let width = (2 * MARGIN + grid.cols() * CELL).max(360).max(text_width);
     let text_top = MARGIN + grid.rows() * CELL + 28;
-    let height = text_top + 4 * 22;
+    let height = text_top + lines.len() * 22;
     let mut out = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="DejaVu Sans"><rect width="{width}" height="{height}" fill="#fbfaf5"/>"##
     );
@@ -161,11 +172,6 @@ pub fn svg(game: &ShortCircuitGame) -> String {
             row + 1
         ));
     }
-    let mut lines = vec![
-        status_line(game),
-        format!("supply: {}", game.position.supply.describe()),
-    ];
-    lines.extend(clock_lines(game));
     for (index, line) in lines.iter().enumerate() {
         out.push_str(&format!(
             r##"<text x="{}" y="{}" font-size="14" fill="#222">{}</text>"##,
