@@ -137,3 +137,21 @@ async fn game_texts_count_in_words_and_name_features_and_effects() {
         "{duel}"
     );
 }
+
+#[tokio::test]
+async fn circuit_turns_and_table_rounds_share_one_number() {
+    let transcript = "gm #circuit: !new circuit seed=11 max=3\nann #circuit: !join blue\nben #circuit: !join purple\ncat #circuit: !join grey\nann dm: move\nben dm: move\ncat dm: move\nann dm: effect back 3 land\nben dm: effect boost pass\ncat dm: effect skip land\nann #circuit: !status\ngm #circuit: !log 0\ngm #circuit: !log 1\n";
+    let out = play(transcript).await;
+    // Turn 2 is round 2 in `!status`, as in the game's own text.
+    assert!(
+        out.contains("#circuit <- Game #1 (circuit), GM gm, round 2. Players: ann, ben, cat. Waiting for move or stay for turn 2"),
+        "{out}"
+    );
+    // `!log 0` holds the sign-up, `!log 1` turn 1's moves and claims.
+    let log0 = &out[out.find("#circuit <- Game #1, round 0:").expect("log 0")..];
+    assert!(log0.contains("- game started; seed commitment"));
+    let log1 = &out[out.find("#circuit <- Game #1, round 1:").expect("log 1")..];
+    assert!(log1.contains("- Turn 1 resolves:"), "{log1}");
+    assert!(log1.contains("ann claims tile 3."));
+    assert!(!log0[..log0.find("round 1:").unwrap_or(log0.len())].contains("Turn 1 resolves"));
+}
