@@ -1,11 +1,13 @@
 //! The game master: sign-ups, seats, GM powers, phases, deadlines, reminders, orders,
-//! resolution, the audit log and replay. `apply` is the pure core; `service` wraps it in one
-//! database transaction per inbound message.
+//! resolution, the audit log and replay. `apply` is the pure core; `service` wraps it in a
+//! database transaction (a savepoint per inbound message), and `group_commit` lets the
+//! messages queued meanwhile share one commit.
 
 pub mod apply;
 pub mod card;
 pub mod catalogue;
 mod frame;
+pub mod group_commit;
 mod lifecycle;
 pub mod outcome;
 mod rounds;
@@ -19,4 +21,5 @@ pub use catalogue::Catalogue;
 pub use outcome::{Outcome, Post};
 pub mod audit;
 pub mod service;
-pub use service::{Envelope, Inbound, Receipt, Service};
+pub use group_commit::GroupCommit;
+pub use service::{Committed, Envelope, Inbound, Receipt, Service, Submission};
