@@ -376,15 +376,20 @@ impl Search<'_> {
     fn best(&self, pos: &Position, occ: &Occupancy, roll: &Roll, used: (u8, u8)) -> i32 {
         debug_assert_eq!(*occ, pos.occupancy());
         let (colour, swap, bound) = (self.colour, self.swap, self.bound);
-        let mut best = worth(pos, colour, self.limits, used.0, used.1);
-        if best >= bound || roll.done() {
-            return best;
+        if roll.done() {
+            return worth(pos, colour, self.limits, used.0, used.1);
         }
+        // With dice left, stopping here is worth less than the bound: it is weighed only
+        // when no step reaches the bound.
+        let mut best = i32::MIN;
         for_each_step(pos, occ, roll, colour, swap, |step, landing| {
             best = best.max(self.after_step(pos, occ, roll, used, step, landing));
             best >= bound
         });
-        best
+        if best >= bound {
+            return best;
+        }
+        best.max(worth(pos, colour, self.limits, used.0, used.1))
     }
 
     /// The best worth of the plays that go on with `step` (landing as `landing` says) from
