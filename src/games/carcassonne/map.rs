@@ -12,6 +12,9 @@ use std::fmt;
 /// expansion's 92 included.
 pub const REACH: i32 = 96;
 const SIDE: i32 = 2 * REACH + 1;
+/// The most tiles a map holds: more than the 92 of both boxes together (a feature keeps its
+/// tiles as a set of 128 bits).
+pub const MAX_TILES: usize = 128;
 /// Followers each player owns.
 pub const FOLLOWERS: u8 = 7;
 
@@ -67,11 +70,28 @@ pub struct Follower {
 pub(super) struct Feature {
     pub(super) kind: Kind,
     pub(super) open: u16,
-    pub(super) tiles: Vec<u16>,
+    /// The tiles it covers (bit `i`: tile `i`), each counted once.
+    pub(super) tiles: u128,
+    /// The tile that names the feature's place in texts: the first tile of the larger side
+    /// at every union.
+    pub(super) first: u16,
     pub(super) pennants: u16,
-    pub(super) cities: Vec<u32>,
+    /// How many city segments its field segments touch, duplicates included: with the tiles,
+    /// the weight that picks the surviving root at a union.
+    pub(super) cities: u16,
     pub(super) followers: u8,
     pub(super) scored: bool,
+}
+
+impl Feature {
+    /// How many tiles it covers.
+    pub(super) fn size(&self) -> u32 {
+        self.tiles.count_ones()
+    }
+
+    fn weight(&self) -> u32 {
+        self.size() + u32::from(self.cities)
+    }
 }
 
 /// Why a tile cannot go where it was asked.
@@ -83,6 +103,8 @@ pub enum PlaceError {
     OutOfReach(i32, i32),
     /// No tile touches the spot.
     Alone(i32, i32),
+    /// The map holds [`MAX_TILES`] tiles already.
+    Full,
     /// An edge does not match its neighbour.
     Mismatch {
         /// Which edge of the new tile (0 north .. 3 west).
@@ -102,6 +124,7 @@ impl fmt::Display for PlaceError {
             PlaceError::Occupied(x, y) => write!(f, "({x},{y}) already holds a tile"),
             PlaceError::OutOfReach(x, y) => write!(f, "({x},{y}) is too far from the map"),
             PlaceError::Alone(x, y) => write!(f, "({x},{y}) touches no tile"),
+            PlaceError::Full => write!(f, "the map holds {MAX_TILES} tiles, its most"),
             PlaceError::Mismatch {
                 side,
                 ours,
@@ -307,6 +330,9 @@ impl Map {
         if self.tile_at(x, y).is_some() {
             return Err(PlaceError::Occupied(x, y));
         }
+        if self.tiles.len() >= MAX_TILES {
+            return Err(PlaceError::Full);
+        }
         let Some(shape) = shape_of(kind, rot) else {
             return Err(PlaceError::Alone(x, y));
         };
@@ -341,6 +367,9 @@ impl Map {
 
     /// Every legal placement of kind `kind`, in reading order (row, column, rotation).
     pub fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
+        if self.tiles.len() >= MAX_TILES {
+            return Vec::new();
+        }
         let mut spots = self.frontier.clone();
         spots.sort_by_key(|&(x, y)| (y, x));
         let mut out = Vec::new();
@@ -358,9 +387,10 @@ impl Map {
 
     /// Whether kind `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: u8) -> bool {
-        self.frontier.iter().any(|&(x, y)| {
-            (0..4).any(|rot| shape_of(kind, rot).is_some_and(|s| self.fits(s, x, y)))
-        })
+        self.tiles.len() < MAX_TILES
+            && self.frontier.iter().any(|&(x, y)| {
+                (0..4).any(|rot| shape_of(kind, rot).is_some_and(|s| self.fits(s, x, y)))
+            })
     }
 
     pub(super) fn find(&mut self, mut a: u32) -> u32 {
@@ -402,11 +432,7 @@ impl Map {
             self.features.get(ra as usize),
             self.features.get(rb as usize),
         ) {
-            (Some(fa), Some(fb))
-                if fa.tiles.len() + fa.cities.len() < fb.tiles.len() + fb.cities.len() =>
-            {
-                (rb, ra)
-            }
+            (Some(fa), Some(fb)) if fa.weight() < fb.weight() => (rb, ra),
             _ => (ra, rb),
         };
         let moved = match self.features.get_mut(small as usize) {
@@ -415,9 +441,10 @@ impl Map {
                 Feature {
                     kind: f.kind,
                     open: 0,
-                    tiles: Vec::new(),
+                    tiles: 0,
+                    first: f.first,
                     pennants: 0,
-                    cities: Vec::new(),
+                    cities: 0,
                     followers: 0,
                     scored: false,
                 },
@@ -429,13 +456,9 @@ impl Map {
         }
         if let Some(f) = self.features.get_mut(big as usize) {
             f.open = (f.open + moved.open).saturating_sub(if edge { 2 } else { 0 });
-            for t in moved.tiles {
-                if !f.tiles.contains(&t) {
-                    f.tiles.push(t);
-                }
-            }
+            f.tiles |= moved.tiles;
             f.pennants += moved.pennants;
-            f.cities.extend(moved.cities);
+            f.cities += moved.cities;
             f.followers += moved.followers;
         }
     }
@@ -452,9 +475,10 @@ impl Map {
             self.features.push(Feature {
                 kind: part.kind,
                 open: part.edges.count_ones() as u16,
-                tiles: vec![index as u16],
+                tiles: 1 << index,
+                first: index as u16,
                 pennants: u16::from(part.pennant),
-                cities: part.cities.iter().map(|&c| base + u32::from(c)).collect(),
+                cities: part.cities.len() as u16,
                 followers: 0,
                 scored: false,
             });
