@@ -1,24 +1,20 @@
-//! The map: placed tiles on a grid, the features they form (a union-find over the tiles' feature
-//! segments, grown as each tile is placed) and followers; scoring is in `scoring.rs`.
+//! The map: placed tiles on a grid (`grid.rs`: the cells, and the open spots with what each
+//! needs), the features they form (a union-find over the tiles' feature segments, grown as each
+//! tile is placed) and followers; scoring is in `scoring.rs`.
 //!
 //! Coordinates: x grows to the east, y to the south (as in JCZ); the start tile is at (0,0).
 //! A feature counts each tile once, even when it passes through a tile twice.
 
 use super::circus::{Animal, Circus};
+use super::grid::{cell, Grid, STEPS};
 use super::tiles::{facing_half, kind_named, shape_of, Edge, Kind, Shape, NONE};
 use std::fmt;
 
-/// The farthest a tile may lie from the start tile: room for every tile in one row, the
-/// expansion's 92 included.
-pub const REACH: i32 = 96;
-const SIDE: i32 = 2 * REACH + 1;
-/// The most tiles a map holds: more than the 92 of both boxes together (a feature keeps its
-/// tiles as a set of 128 bits).
-pub const MAX_TILES: usize = 128;
+pub use super::grid::{MAX_TILES, REACH};
+
 /// Followers each player owns.
 pub const FOLLOWERS: u8 = 7;
 
-const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 const DIRECTIONS: [&str; 4] = ["north", "east", "south", "west"];
 
 /// A tile on the map.
@@ -217,35 +213,26 @@ pub struct RingmasterBonus {
 /// The map with its features, followers, supplies and scores.
 #[derive(Clone, Debug)]
 pub struct Map {
-    pub(super) grid: Vec<u16>,
+    pub(super) grid: Grid,
     pub(super) tiles: Vec<Placed>,
     pub(super) parent: Vec<u32>,
     pub(super) features: Vec<Feature>,
     pub(super) followers: Vec<Follower>,
-    pub(super) frontier: Vec<(i32, i32)>,
     pub(super) supply: Vec<u8>,
     pub(super) scores: Vec<u32>,
     pub(super) history: Vec<Scored>,
     pub(super) circus: Option<Circus>,
 }
 
-fn cell(x: i32, y: i32) -> Option<usize> {
-    if x.abs() > REACH || y.abs() > REACH {
-        return None;
-    }
-    usize::try_from((y + REACH) * SIDE + x + REACH).ok()
-}
-
 impl Map {
     /// An empty map for `players` players (no start tile yet).
     pub fn new(players: usize) -> Map {
         Map {
-            grid: vec![0; (SIDE * SIDE) as usize],
+            grid: Grid::new(),
             tiles: Vec::with_capacity(72),
             parent: Vec::with_capacity(300),
             features: Vec::with_capacity(300),
             followers: Vec::new(),
-            frontier: Vec::new(),
             supply: vec![FOLLOWERS; players],
             scores: vec![0; players],
             history: Vec::new(),
@@ -311,11 +298,7 @@ impl Map {
 
     /// The index of the tile at a spot.
     pub fn tile_at(&self, x: i32, y: i32) -> Option<usize> {
-        let i = cell(x, y)?;
-        match self.grid.get(i).copied() {
-            Some(0) | None => None,
-            Some(n) => Some(usize::from(n) - 1),
-        }
+        self.grid.tile_at(x, y)
     }
 
     pub(super) fn placed_at(&self, x: i32, y: i32) -> Option<&Placed> {
@@ -358,39 +341,17 @@ impl Map {
         }
     }
 
-    fn fits(&self, shape: &Shape, x: i32, y: i32) -> bool {
-        STEPS.iter().enumerate().all(|(side, (dx, dy))| {
-            self.placed_at(x + dx, y + dy)
-                .is_none_or(|o| o.shape().edges[(side + 2) % 4] == shape.edges[side])
-        })
-    }
-
     /// Every legal placement of kind `kind`, in reading order (row, column, rotation).
     pub fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
         if self.tiles.len() >= MAX_TILES {
             return Vec::new();
         }
-        let mut spots = self.frontier.clone();
-        spots.sort_by_key(|&(x, y)| (y, x));
-        let mut out = Vec::new();
-        for (x, y) in spots {
-            for rot in 0..4 {
-                if let Some(shape) = shape_of(kind, rot) {
-                    if self.fits(shape, x, y) {
-                        out.push((x, y, rot));
-                    }
-                }
-            }
-        }
-        out
+        self.grid.legal(kind)
     }
 
     /// Whether kind `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: u8) -> bool {
-        self.tiles.len() < MAX_TILES
-            && self.frontier.iter().any(|&(x, y)| {
-                (0..4).any(|rot| shape_of(kind, rot).is_some_and(|s| self.fits(s, x, y)))
-            })
+        self.tiles.len() < MAX_TILES && self.grid.fits_anywhere(kind)
     }
 
     pub(super) fn find(&mut self, mut a: u32) -> u32 {
@@ -490,33 +451,21 @@ impl Map {
             y,
             base,
         });
-        if let Some(c) = cell(x, y) {
-            if let Some(slot) = self.grid.get_mut(c) {
-                *slot = (index + 1) as u16;
-            }
-        }
-        self.frontier.retain(|&spot| spot != (x, y));
+        self.grid.put(index, x, y, shape.edges);
         for (side, (dx, dy)) in STEPS.iter().enumerate() {
-            let (nx, ny) = (x + dx, y + dy);
-            match self.placed_at(nx, ny).copied() {
-                Some(other) => {
-                    let theirs = other.shape();
-                    let (a, b) = (shape.edge_part[side], theirs.edge_part[(side + 2) % 4]);
-                    if a != NONE && b != NONE {
-                        self.union(base + u32::from(a), other.base + u32::from(b), true);
-                    }
-                    for half in [2 * side, 2 * side + 1] {
-                        let a = shape.half_part[half];
-                        let b = theirs.half_part[facing_half(half)];
-                        if a != NONE && b != NONE {
-                            self.union(base + u32::from(a), other.base + u32::from(b), false);
-                        }
-                    }
-                }
-                None => {
-                    if cell(nx, ny).is_some() && !self.frontier.contains(&(nx, ny)) {
-                        self.frontier.push((nx, ny));
-                    }
+            let Some(other) = self.placed_at(x + dx, y + dy).copied() else {
+                continue;
+            };
+            let theirs = other.shape();
+            let (a, b) = (shape.edge_part[side], theirs.edge_part[(side + 2) % 4]);
+            if a != NONE && b != NONE {
+                self.union(base + u32::from(a), other.base + u32::from(b), true);
+            }
+            for half in [2 * side, 2 * side + 1] {
+                let a = shape.half_part[half];
+                let b = theirs.half_part[facing_half(half)];
+                if a != NONE && b != NONE {
+                    self.union(base + u32::from(a), other.base + u32::from(b), false);
                 }
             }
         }
