@@ -491,10 +491,6 @@ impl Map {
         figure: Figure,
     ) -> Result<Kind, FollowerError> {
         let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
-        let f = self
-            .features
-            .get(self.root(seg) as usize)
-            .ok_or(FollowerError::NoSuchPart)?;
         match figure {
             Figure::Meeple => {
                 if self.supply.get(seat).copied().unwrap_or(0) == 0 {
@@ -507,6 +503,10 @@ impl Map {
                 Some(_) => {}
             },
         }
+        let f = self
+            .features
+            .get(self.root(seg) as usize)
+            .ok_or(FollowerError::NoSuchPart)?;
         if f.followers > 0 {
             return Err(FollowerError::Occupied(f.kind));
         }

@@ -88,15 +88,15 @@ impl Map {
     }
 
     fn release(&mut self, root: u32) {
-        let mut kept = Vec::with_capacity(self.followers.len());
-        for f in std::mem::take(&mut self.followers) {
-            if self.root(self.follower_segment(&f)) == root {
+        let mut followers = std::mem::take(&mut self.followers);
+        followers.retain(|f| {
+            let home = self.root(self.follower_segment(f)) == root;
+            if home {
                 self.send_home(f.seat, f.figure);
-            } else {
-                kept.push(f);
             }
-        }
-        self.followers = kept;
+            !home
+        });
+        self.followers = followers;
         if let Some(f) = self.features.get_mut(root as usize) {
             f.followers = 0;
         }
