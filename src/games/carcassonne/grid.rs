@@ -148,7 +148,8 @@ impl Grid {
         }
     }
 
-    /// The rotations of kind `kind` (bits 0..4) that fit open cell `c`.
+    /// The rotations (bits 0..4) that fit open cell `c`, read in `row`, one kind's line of
+    /// the table.
     fn rotations(row: &[u8; 256], cells: &[u16], c: u16) -> u8 {
         cells
             .get(usize::from(c))
