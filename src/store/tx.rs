@@ -375,6 +375,19 @@ fn push_input<'a>(
         .push(", ")
         .push_bind(text)
         .push(");");
+    if let Input::Undo { back_to, .. } = input {
+        // The inputs it takes back stay in the log, marked with its number.
+        batch
+            .push("UPDATE inputs SET undone_by = (SELECT MAX(seq) FROM inputs WHERE game_id = ")
+            .push_bind(game_id)
+            .push(") WHERE game_id = ")
+            .push_bind(game_id)
+            .push(" AND seq >= ")
+            .push_bind(*back_to)
+            .push(" AND undone_by IS NULL AND seq < (SELECT MAX(seq) FROM inputs WHERE game_id = ")
+            .push_bind(game_id)
+            .push(");");
+    }
     Ok(())
 }
 
