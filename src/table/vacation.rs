@@ -135,6 +135,13 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
     }
     let channel = work.record.channel.clone();
     work.outcome.channel(&channel, text);
+    work.outcome.direct(
+        &user.id,
+        format!(
+            "Game #{id}: you are on vacation until {}; the channel is told. `vacation off` when you are back.",
+            format_instant(until)
+        ),
+    );
     if running && work.record.settings.away == AwayRule::Default && awaited_now {
         let mut live = work.live()?;
         resolve_if_all_in(work, &mut live)?;
