@@ -84,7 +84,9 @@ fn check_followers(m: &Match) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     #[test]
     fn random_games_play_out_cleanly(seed in any::<u64>(), players in 2usize..=6, bigtop in any::<bool>(), choices in proptest::collection::vec(any::<u16>(), 150)) {
