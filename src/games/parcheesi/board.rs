@@ -111,6 +111,15 @@ pub enum Spot {
 }
 
 impl Spot {
+    /// The spot as ring and home-row bit masks (nothing for the nest and HOME).
+    pub fn bits(self) -> (u128, u16) {
+        match self {
+            Spot::Ring(square) if square < RING => (1 << square, 0),
+            Spot::Row(step) if step <= HOME_STEP => (0, 1 << step),
+            _ => (0, 0),
+        }
+    }
+
     /// Steps this pawn of `colour` still has to make to reach HOME.
     pub fn distance_left(self, colour: Colour) -> u32 {
         match self {
@@ -192,26 +201,61 @@ impl Position {
             .sum()
     }
 
-    /// The ring squares and home-row squares occupied, as bit masks.
+    /// The ring squares and home-row squares occupied, as bit masks. A ring square holds
+    /// pawns of one colour only, so each colour's squares give the colour bits at once.
     pub fn occupancy(&self) -> Occupancy {
         let mut occ = Occupancy::default();
+        let mut squares = [0u128; 4];
         for (c, pawns) in self.pawns.iter().enumerate() {
             for spot in pawns {
                 match *spot {
-                    Spot::Ring(square) if square < RING => occ.add_ring(c, square),
+                    Spot::Ring(square) if square < RING => {
+                        let bit = 1u128 << square;
+                        occ.blockades |= squares[c] & bit;
+                        squares[c] |= bit;
+                    }
                     Spot::Row(step) if step <= ROW => {
                         let bit = 1u16 << step;
-                        if occ.row_one[c] & bit != 0 {
-                            occ.row_two[c] |= bit;
-                        } else {
-                            occ.row_one[c] |= bit;
-                        }
+                        occ.row_two[c] |= occ.row_one[c] & bit;
+                        occ.row_one[c] |= bit;
                     }
                     _ => {}
                 }
             }
         }
+        occ.any = squares[0] | squares[1] | squares[2] | squares[3];
+        occ.low = squares[1] | squares[3];
+        occ.high = squares[2] | squares[3];
         occ
+    }
+
+    /// The squares whose occupancy decides a move of `count` by pawn `pawn` of `colour` into
+    /// its home row or along the ring, as ring and home-row bit masks; a superset: the square
+    /// it stands on, those it passes and the one it lands on, and its whole home row when it
+    /// goes into it or moves in it. A pawn in the nest or HOME gives every square.
+    pub fn footprint(&self, colour: Colour, pawn: usize, count: u8) -> (u128, u16) {
+        const WHOLE_ROW: u16 = (1 << (HOME_STEP + 1)) - 1;
+        match self.spot(colour, pawn) {
+            Spot::Ring(square) => {
+                let to_turn_off = (colour.turn_off() + RING - square) % RING;
+                if count <= to_turn_off {
+                    (ring_span(square, count + 1), 0)
+                } else {
+                    (ring_span(square, to_turn_off + 1), WHOLE_ROW)
+                }
+            }
+            Spot::Row(_) => (0, WHOLE_ROW),
+            Spot::Nest | Spot::Home => (u128::MAX, u16::MAX),
+        }
+    }
+
+    /// Whether pawn `pawn` of `colour`, on the ring, passes its turn-off square with a move of
+    /// `count`: only then may it go round again instead of into its home row.
+    pub fn passes_turn_off(&self, colour: Colour, pawn: usize, count: u8) -> bool {
+        match self.pawns[colour.index()].get(pawn) {
+            Some(Spot::Ring(square)) => count > (colour.turn_off() + RING - square) % RING,
+            _ => false,
+        }
     }
 
     /// The pawn of `colour` standing on ring square `square`, if any (the first one).

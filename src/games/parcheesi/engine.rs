@@ -61,14 +61,19 @@ impl Roll {
             .map(|i| self.faces[i])
     }
 
+    /// The bits of `used` that stand for dice of this roll.
+    fn all(&self) -> u8 {
+        (1u8 << self.count.min(4)) - 1
+    }
+
     /// How many dice are left.
     pub fn dice_left(&self) -> u8 {
-        self.left().count() as u8
+        (!self.used & self.all()).count_ones() as u8
     }
 
     /// Whether the roll is all played.
     pub fn done(&self) -> bool {
-        self.dice_left() == 0
+        self.used & self.all() == self.all()
     }
 
     /// Whether a face is still there to play.
@@ -94,7 +99,7 @@ impl Roll {
 
     /// Marks every die as played (the rest is lost).
     pub fn finish(&mut self) {
-        self.used = (1 << self.count.min(4)) - 1;
+        self.used = self.all();
     }
 }
 
@@ -325,7 +330,7 @@ fn for_each_step(
             Spot::Ring(_) | Spot::Row(_) => {
                 for &die in &faces[..nfaces] {
                     for around in [false, true] {
-                        if around && !matches!(spot, Spot::Ring(_)) {
+                        if around && !pos.passes_turn_off(colour, p, die) {
                             continue;
                         }
                         if let Ok(landing) = board::try_move(pos, occ, colour, p, die, around) {
@@ -371,7 +376,135 @@ struct Search<'a> {
     bound: i32,
 }
 
+/// One pawn taking the dice left after a first step all by itself, worked out on the
+/// position before that step: the squares its moves depend on and where it ends. After a
+/// first step of another pawn that touches none of those squares, the same moves are legal
+/// and end the same way, so the first step begins a play using every die without a search.
+#[derive(Clone, Copy)]
+struct Run {
+    ring: u128,
+    row: u16,
+    end: Spot,
+}
+
+/// The runs of a query, worked out when first needed: by pawn, then by the face of the first
+/// step (the roll's first or second distinct face); `None` inside: the pawn has no run.
+struct Runs {
+    faces: [u8; 2],
+    known: [[Option<Option<Run>>; 2]; PAWNS],
+}
+
+impl Runs {
+    fn new(roll: &Roll) -> Runs {
+        let mut faces = [0u8; 2];
+        let mut n = 0;
+        for face in roll.left() {
+            if !faces[..n].contains(&face) && n < 2 {
+                faces[n] = face;
+                n += 1;
+            }
+        }
+        Runs {
+            faces,
+            known: [[None; 2]; PAWNS],
+        }
+    }
+}
+
 impl Search<'_> {
+    /// The worth of a first step `step` known without a search: the bound, when another pawn
+    /// has a run with the dice left that the step does not disturb (see [`Run`]). Only for
+    /// rolls of three or four dice left, where searching every first step costs most.
+    fn shortcut(
+        &self,
+        runs: &mut Runs,
+        pos: &Position,
+        occ: &Occupancy,
+        roll: &Roll,
+        step: Step,
+        landing: Landing,
+    ) -> Option<i32> {
+        let Step::Move { pawn, die, .. } = step else {
+            return None;
+        };
+        let face = runs.faces.iter().position(|f| *f == die)?;
+        if roll.dice_left() < 3 {
+            return None;
+        }
+        let (pawn, colour) = (usize::from(pawn), self.colour);
+        let (from_ring, from_row) = pos.spot(colour, pawn).bits();
+        let (to_ring, to_row) = landing.to.bits();
+        let (ring, row) = (from_ring | to_ring, from_row | to_row);
+        let mut rest = *roll;
+        rest.take(die);
+        let pips: u8 = roll.left().sum();
+        for other in (0..PAWNS).filter(|other| *other != pawn) {
+            let run = match runs.known[other][face] {
+                Some(run) => run,
+                None => {
+                    let run = self.run(pos, occ, &rest, other);
+                    runs.known[other][face] = Some(run);
+                    run
+                }
+            };
+            let Some(run) = run else { continue };
+            if run.ring & ring != 0 || run.row & row != 0 {
+                continue;
+            }
+            let mut end = *pos;
+            end.pawns[colour.index()][pawn] = landing.to;
+            end.pawns[colour.index()][other] = run.end;
+            if worth(&end, colour, self.limits, roll.dice_left(), pips) >= self.bound {
+                return Some(self.bound);
+            }
+        }
+        None
+    }
+
+    /// Whether `pawn` alone can play every die of `rest` (forward along the ring or into its
+    /// home row) from `pos`; its run if so.
+    fn run(&self, pos: &Position, occ: &Occupancy, rest: &Roll, pawn: usize) -> Option<Run> {
+        let mut dice = [0u8; 4];
+        let mut n = 0;
+        for face in rest.left() {
+            if let Some(slot) = dice.get_mut(n) {
+                *slot = face;
+                n += 1;
+            }
+        }
+        // One order only, the larger dice first: a run that fails in it leaves the first step
+        // to the search, which tries every order.
+        let dice = &mut dice[..n];
+        dice.sort_unstable_by(|a, b| b.cmp(a));
+        self.run_in_order(pos, occ, pawn, dice)
+    }
+
+    /// `pawn` playing `faces` in this order from `pos`, if every move is legal.
+    fn run_in_order(
+        &self,
+        pos: &Position,
+        occ: &Occupancy,
+        pawn: usize,
+        faces: &[u8],
+    ) -> Option<Run> {
+        let colour = self.colour;
+        let (mut pos, mut occ) = (*pos, *occ);
+        let (mut ring, mut row) = (0u128, 0u16);
+        for &die in faces {
+            let (r, w) = pos.footprint(colour, pawn, die);
+            ring |= r;
+            row |= w;
+            let landing = board::try_move(&pos, &occ, colour, pawn, die, false).ok()?;
+            occ = occ.after(colour, pos.spot(colour, pawn), &landing);
+            board::apply(&mut pos, colour, pawn, landing);
+        }
+        Some(Run {
+            ring,
+            row,
+            end: pos.spot(colour, pawn),
+        })
+    }
+
     /// The best worth reachable from here (exact: see [`Search::bound`]).
     fn best(&self, pos: &Position, occ: &Occupancy, roll: &Roll, used: (u8, u8)) -> i32 {
         debug_assert_eq!(*occ, pos.occupancy());
@@ -447,8 +580,11 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     ); 32];
     let mut count = 0;
     let mut best = i32::MIN;
+    let mut runs = Runs::new(roll);
     for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
-        let value = search.after_step(pos, &occ, roll, (0, 0), step, landing);
+        let value = search
+            .shortcut(&mut runs, pos, &occ, roll, step, landing)
+            .unwrap_or_else(|| search.after_step(pos, &occ, roll, (0, 0), step, landing));
         best = best.max(value);
         if let Some(slot) = firsts.get_mut(count) {
             *slot = (step, value);
@@ -649,6 +785,119 @@ mod tests {
             .collect();
         steps.sort_by_key(|s| format!("{s}"));
         steps
+    }
+
+    #[test]
+    fn the_fast_engine_agrees_with_brute_force_on_clustered_doubles() {
+        // The mover's pawns within ten squares of each other and half the other pawns close
+        // by: where one pawn's run of the remaining dice crosses another's first step, so the
+        // shortcut must see that the two paths meet.
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..3000 {
+            let mut pos = Position::default();
+            let colour = Colour::ALL[case % 4];
+            let base = below(68);
+            let mut ring = [(None::<Colour>, 0u8); 68];
+            for c in Colour::ALL {
+                for pawn in 0..PAWNS {
+                    for _ in 0..50 {
+                        let square = if c == colour {
+                            (base + below(10)) % 68
+                        } else if below(2) == 0 {
+                            (base + below(20)) % 68
+                        } else {
+                            below(68)
+                        };
+                        let (owner, count) = ring[square];
+                        if count == 0 || (owner == Some(c) && count < 2) {
+                            ring[square] = (Some(c), count + 1);
+                            pos.pawns[c.index()][pawn] = Spot::Ring(square as u8);
+                            break;
+                        }
+                    }
+                }
+            }
+            let face = 1 + below(6) as u8;
+            let roll = Roll::new(face, face, true);
+            let limits = Limits {
+                together: pos.blockades(colour),
+                ..Limits::default()
+            };
+            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
+                .as_slice()
+                .to_vec();
+            fast.sort_by_key(|s| format!("{s}"));
+            assert_eq!(
+                fast,
+                slow_legal(&pos, &roll, colour, &limits),
+                "case {case}: {pos:?} {roll:?} {colour}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fast_engine_agrees_with_brute_force_on_crowded_doubles() {
+        // Every pawn of every colour out, doubles with four dice: where the shortcut of a run
+        // by another pawn answers most first steps.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut below = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..600 {
+            let mut pos = Position::default();
+            let mut ring = [(None::<Colour>, 0u8); 68];
+            for colour in Colour::ALL {
+                let mut rows = [0u8; 8];
+                for pawn in 0..PAWNS {
+                    loop {
+                        if below(8) == 0 {
+                            let step = 1 + below(7);
+                            if rows[step] < 2 {
+                                rows[step] += 1;
+                                pos.pawns[colour.index()][pawn] = Spot::Row(step as u8);
+                                break;
+                            }
+                        } else {
+                            let square = below(68);
+                            let (owner, count) = ring[square];
+                            if count == 0 || (owner == Some(colour) && count < 2) {
+                                ring[square] = (Some(colour), count + 1);
+                                pos.pawns[colour.index()][pawn] = Spot::Ring(square as u8);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            let colour = Colour::ALL[case % 4];
+            let face = 1 + below(6) as u8;
+            let roll = Roll::new(face, face, true);
+            let mut limits = Limits {
+                together: pos.blockades(colour),
+                ..Limits::default()
+            };
+            if below(3) == 0 {
+                limits.must_break = pos.blockades(colour);
+            }
+            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
+                .as_slice()
+                .to_vec();
+            fast.sort_by_key(|s| format!("{s}"));
+            assert_eq!(
+                fast,
+                slow_legal(&pos, &roll, colour, &limits),
+                "{pos:?} {roll:?} {colour}"
+            );
+        }
     }
 
     #[test]
