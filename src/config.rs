@@ -83,6 +83,7 @@ struct RawDatabase {
     busy_timeout: String,
     synchronous: String,
     keep_pictures: String,
+    lease: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -319,6 +320,7 @@ pub fn load(
                 .unwrap_or_default(),
             synchronous,
             keep_pictures: duration("database.keep_pictures", &raw.database.keep_pictures)?,
+            lease: lease(&raw.database.lease)?,
         },
         table: TableDefaults {
             prefix,
@@ -351,6 +353,16 @@ pub fn load(
             admins: raw.discord.admins,
         },
     })
+}
+
+/// `database.lease`: long enough for a post to go out, short enough for another process to
+/// take over soon (and well within the few minutes Discord keeps a post's nonce).
+fn lease(text: &str) -> Result<Duration, ConfigError> {
+    let expected = "a duration from 1s to 2m, like 30s";
+    parse_duration_within(text, Duration::minutes(2))
+        .ok()
+        .filter(|lease| *lease >= Duration::seconds(1))
+        .ok_or_else(|| ConfigError::value("database.lease", text, expected))
 }
 
 #[cfg(test)]
@@ -395,6 +407,15 @@ mod tests {
         assert_eq!(config.discord.attempts, 3);
         let default = load(None, std::iter::empty()).unwrap();
         assert_eq!(default.discord.api_url, None);
+        assert_eq!(default.store.lease, Duration::seconds(30));
+    }
+
+    #[test]
+    fn the_lease_is_bounded() {
+        assert_eq!(
+            refused(None, &[("REFEREE_DATABASE_LEASE", "1h")]),
+            "setting database.lease takes a duration from 1s to 2m, like 30s; got '1h'"
+        );
     }
 
     #[test]

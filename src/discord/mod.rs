@@ -17,6 +17,7 @@ pub use rest::{classify, Failure};
 use crate::config::DiscordSettings;
 use crate::store::StoreError;
 use crate::table::{GroupCommit, Service};
+use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use thiserror::Error;
@@ -80,10 +81,12 @@ impl Bot {
         self.settings.admins.contains(&id)
     }
 
-    /// Hands rows an interaction answered (or failed to) over to the outbox worker.
-    fn release(&self, ids: &[i64]) {
+    /// Hands rows an interaction answered (or failed to) over to the outbox worker (and, on
+    /// PostgreSQL, to the other processes' workers).
+    async fn release(&self, ids: &[i64]) -> Result<(), StoreError> {
         self.commits.release(ids);
         self.wake.notify_one();
+        self.service.store().unhold_posts(ids, Utc::now()).await
     }
 }
 
@@ -193,6 +196,9 @@ pub async fn run(
     // The worker ends after the pass it is in; then what can be delivered is flushed.
     let _ = worker.await;
     outbox::flush(&bot, &http).await;
+    if let Err(error) = bot.service.store().release_leases().await {
+        warn!(%error, "the leases on the outbox could not be given up; they run out by themselves");
+    }
     bot.service.store().close().await;
     match ended {
         Some(Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication))) => {
