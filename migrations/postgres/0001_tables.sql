@@ -1,4 +1,4 @@
--- The tables of SQLite's migrations 0001 to 0005 in PostgreSQL's dialect, and the leases that
+-- The tables of SQLite's migrations 0001 to 0006 in PostgreSQL's dialect, and the leases that
 -- let several processes share the outbox. Times are unix milliseconds, as in SQLite.
 
 -- One row per game; `record` is the table's JSON record (seats, phase, orders, game state).
@@ -34,6 +34,7 @@ CREATE TABLE inputs (
     seq      BIGINT NOT NULL,
     at       BIGINT NOT NULL,
     input    TEXT   NOT NULL,   -- JSON of table::Input
+    undone_by BIGINT,           -- the `!undo` input that took it back (its events with it)
     PRIMARY KEY (game_id, seq)
 );
 

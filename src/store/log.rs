@@ -15,6 +15,8 @@ pub struct StoredInput {
     pub at: DateTime<Utc>,
     /// What it was.
     pub input: Input,
+    /// The number of the `!undo` that took it back, if one did.
+    pub undone_by: Option<i64>,
 }
 
 /// One logged event with the input that caused it.
@@ -26,6 +28,8 @@ pub struct StoredEvent {
     pub input_seq: i64,
     /// The event.
     pub event: LogEvent,
+    /// Whether the GM took back the input that caused it (`!undo`).
+    pub undone: bool,
 }
 
 fn corrupt(what: &str, error: impl ToString) -> StoreError {
@@ -59,7 +63,7 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(
-                    "SELECT seq, at, input FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    "SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 )
                 .int(game_id)
                 .int(after)
@@ -79,8 +83,9 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(
-                    "SELECT seq, input_seq, round, visibility, body FROM events \
-                     WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    "SELECT e.seq, e.input_seq, e.round, e.visibility, e.body, i.undone_by \
+                     FROM events e LEFT JOIN inputs i ON i.game_id = e.game_id AND i.seq = e.input_seq \
+                     WHERE e.game_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?",
                 )
                 .int(game_id)
                 .int(after)
@@ -110,6 +115,7 @@ fn read_inputs(game_id: i64, rows: &[Row]) -> Result<Vec<StoredInput>, StoreErro
                 at: instant(row.int(1)?)?,
                 input: serde_json::from_str(row.text(2)?)
                     .map_err(|e| corrupt(&format!("input {seq} of game #{game_id}"), e))?,
+                undone_by: row.opt_int(3)?,
             })
         })
         .collect()
@@ -120,10 +126,12 @@ pub(super) async fn inputs(
     connection: Connection<'_>,
     game_id: i64,
 ) -> Result<Vec<StoredInput>, StoreError> {
-    let rows = Statement::new("SELECT seq, at, input FROM inputs WHERE game_id = ? ORDER BY seq")
-        .int(game_id)
-        .fetch_all(connection)
-        .await?;
+    let rows = Statement::new(
+        "SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? ORDER BY seq",
+    )
+    .int(game_id)
+    .fetch_all(connection)
+    .await?;
     read_inputs(game_id, &rows)
 }
 
@@ -136,8 +144,9 @@ pub(super) async fn events(
 ) -> Result<Vec<StoredEvent>, StoreError> {
     let round = round.map(|r| i64::try_from(r).unwrap_or(i64::MAX));
     let rows = Statement::new(
-        "SELECT seq, input_seq, round, visibility, body FROM events \
-             WHERE game_id = ? AND (? IS NULL OR round = ?) ORDER BY seq",
+        "SELECT e.seq, e.input_seq, e.round, e.visibility, e.body, i.undone_by \
+             FROM events e LEFT JOIN inputs i ON i.game_id = e.game_id AND i.seq = e.input_seq \
+             WHERE e.game_id = ? AND (? IS NULL OR e.round = ?) ORDER BY e.seq",
     )
     .int(game_id)
     .int(round)
@@ -164,6 +173,7 @@ fn read_events(game_id: i64, rows: &[Row]) -> Result<Vec<StoredEvent>, StoreErro
                     visibility,
                     body,
                 },
+                undone: row.opt_int(5)?.is_some(),
             })
         })
         .collect()

@@ -70,7 +70,7 @@ impl Tx {
         if let Some(change) = change {
             game(&mut statements, change.record, change.seats_changed, now)?;
             if let Some(input) = change.input {
-                statements.push(input_row(change.record.id, input, now)?);
+                input_rows(&mut statements, change.record.id, input, now)?;
                 events(&mut statements, change.record.id, change.events);
             }
             rows += 1 + change.events.len();
@@ -164,12 +164,14 @@ fn game<'a>(
     Ok(())
 }
 
-/// The input, numbered on from the game's last.
-fn input_row<'a>(
+/// The input, numbered on from the game's last; an undo also marks the inputs it takes back
+/// (they stay in the log, marked with its number).
+fn input_rows(
+    statements: &mut Vec<Statement<'_>>,
     game_id: i64,
     input: &Input,
     at: DateTime<Utc>,
-) -> Result<Statement<'a>, StoreError> {
+) -> Result<(), StoreError> {
     let text = serde_json::to_string(input).map_err(|error| StoreError::Corrupt {
         what: "input".to_string(),
         reason: error.to_string(),
@@ -184,7 +186,21 @@ fn input_row<'a>(
         .push(", ")
         .bind(Value::Owned(Some(text)))
         .push(")");
-    Ok(insert)
+    statements.push(insert);
+    if let Input::Undo { back_to, .. } = input {
+        statements.push(
+            Statement::new(
+                "UPDATE inputs SET undone_by = (SELECT MAX(seq) FROM inputs WHERE game_id = ?) \
+                 WHERE game_id = ? AND seq >= ? AND undone_by IS NULL \
+                 AND seq < (SELECT MAX(seq) FROM inputs WHERE game_id = ?)",
+            )
+            .int(game_id)
+            .int(game_id)
+            .int(*back_to)
+            .int(game_id),
+        );
+    }
+    Ok(())
 }
 
 /// The events, numbered on from the game's last and tied to its last input (the one this

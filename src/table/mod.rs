@@ -4,13 +4,18 @@
 //! messages queued meanwhile share one commit.
 
 pub mod apply;
+mod attendance;
 pub mod card;
 pub mod catalogue;
+mod endings;
 mod frame;
 pub mod group_commit;
 mod lifecycle;
 pub mod outcome;
+pub mod quiet_hours;
 mod rounds;
+pub mod undo;
+mod vacation;
 
 pub use crate::records::{
     Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,

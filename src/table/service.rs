@@ -10,6 +10,7 @@ use super::catalogue::Catalogue;
 use super::lifecycle;
 use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
+use super::undo::UndoTarget;
 use crate::chat::help::{channel_help, dm_help, games_text, rules_text};
 use crate::chat::parse::{clean, quote};
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
@@ -569,6 +570,29 @@ impl Service {
                 });
                 Ok(outcome.into())
             }
+            ChannelCommand::Undo => {
+                let Some(game) = game else {
+                    return Ok(Outcome::refusal(
+                        Audience::Channel(channel.to_string()),
+                        format!("{}: there is no game in this channel.", user.name),
+                    )
+                    .into());
+                };
+                // Only the GM's undo is worth rebuilding the game for; anyone else's is
+                // refused by the table as for every GM power.
+                let target = match admin || user.id == game.record.gm.id {
+                    true => self.undo_target(tx, game.record.id).await?,
+                    false => None,
+                };
+                let input = Input::Undo {
+                    user: user.clone(),
+                    admin,
+                    back_to: target.as_ref().map_or(0, |(back_to, _)| *back_to),
+                };
+                let target = target.map(|(_, target)| target);
+                self.apply_input(tx, Some(game.record), input, at, target.as_ref())
+                    .await
+            }
             ChannelCommand::Game { .. }
                 if game.as_ref().is_some_and(|game| {
                     is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
@@ -603,7 +627,7 @@ impl Service {
                     command,
                     mentioned,
                 };
-                self.apply_input(tx, game.map(|g| g.record), input, at)
+                self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
             }
         }
@@ -690,7 +714,25 @@ impl Service {
             user: user.clone(),
             command: dm.command,
         };
-        self.apply_input(tx, Some(game.record), input, at).await
+        self.apply_input(tx, Some(game.record), input, at, None)
+            .await
+    }
+
+    /// Where `!undo` would return in game `id`: its inputs are applied again from the log,
+    /// and the last resolution or turn not yet undone is found (its first input's number, and
+    /// the game before it). `None`: nothing has been played yet.
+    async fn undo_target(
+        &self,
+        tx: &mut Tx,
+        id: i64,
+    ) -> Result<Option<(i64, UndoTarget)>, StoreError> {
+        let inputs = tx.inputs(id).await?;
+        let mut rebuilt = audit::rebuild(self, id, &inputs);
+        rebuilt.by_ref().for_each(drop);
+        Ok(rebuilt
+            .history()
+            .last()
+            .map(|(back_to, target)| (back_to, target.clone())))
     }
 
     /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
@@ -701,12 +743,15 @@ impl Service {
         record: Option<GameRecord>,
         input: Input,
         at: At,
+        undo: Option<&UndoTarget>,
     ) -> Result<Handled, StoreError> {
         let new_id = match record {
             Some(_) => 0,
             None => tx.next_game_id().await?,
         };
-        let env = Env::new(&self.catalogue, &self.defaults, at.now).sent_at(at.sent);
+        let env = Env::new(&self.catalogue, &self.defaults, at.now)
+            .sent_at(at.sent)
+            .undoing(undo);
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), &input, new_id, &env)
@@ -859,7 +904,10 @@ impl Service {
         let lines: Vec<String> = events
             .iter()
             .filter(|e| e.event.visibility == LogVisibility::Public)
-            .map(|e| format!("- {}", e.event.line()))
+            .map(|e| match e.undone {
+                true => format!("- (undone by the GM) {}", e.event.line()),
+                false => format!("- {}", e.event.line()),
+            })
             .collect();
         Ok(if lines.is_empty() {
             format!(
@@ -894,7 +942,13 @@ impl Service {
                     _ => Input::Reminder,
                 };
                 let handled = self
-                    .apply_input(&mut tx, Some(game.record), input, At { now, sent: None })
+                    .apply_input(
+                        &mut tx,
+                        Some(game.record),
+                        input,
+                        At { now, sent: None },
+                        None,
+                    )
                     .await?;
                 write(&mut tx, &handled, now).await?;
                 if handled.outcome.events.is_empty() {

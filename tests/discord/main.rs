@@ -12,6 +12,7 @@ mod lifecycle;
 #[path = "../common/postgres.rs"]
 mod postgres;
 mod shards;
+mod toolkit;
 
 use fake::Posted;
 
