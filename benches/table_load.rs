@@ -1,9 +1,10 @@
-//! Load benchmark of the table: 100 concurrent games on a SQLite file, every command through
-//! the whole path (parse, authorise, apply, commit with events and outbox rows) and through
-//! the group commit the bot uses (messages queued while a commit is under way share the next
-//! one, each in its own savepoint), against the ceiling of bare one-row SQLite transactions on
-//! the same file with the same settings. Then latency at a steady offered load (200 commands/s
-//! by default), from submission to durable commit.
+//! Load benchmark of the table: 100 concurrent games on a SQLite file (or a PostgreSQL
+//! database), every command through the whole path (parse, authorise, apply, commit with
+//! events and outbox rows) and through the group commit the bot uses (messages queued while a
+//! commit is under way share the next one, each in its own savepoint), against the ceiling of
+//! bare one-row transactions on the same database with the same settings (on PostgreSQL
+//! through the store's pool of connections, so they also run side by side). Then latency at
+//! a steady offered load (200 commands/s by default), from submission to durable commit.
 //!
 //! Saturation is measured in alternating slices (commands, then bare transactions, and
 //! again), so both meet the same write-ahead log: a log that is growing, or being
@@ -12,12 +13,14 @@
 //!
 //! `cargo bench --bench table_load` (TABLE_LOAD_COMMANDS sets the commands per game and slice,
 //! TABLE_LOAD_SLICES the number of slices, TABLE_LOAD_RATE the offered load in commands/s and
-//! TABLE_LOAD_SECONDS how long it is offered).
+//! TABLE_LOAD_SECONDS how long it is offered). With TABLE_LOAD_BACKEND=postgres it runs on a
+//! fresh database of the PostgreSQL server TEST_POSTGRES_URL names.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use chrono::{DateTime, Utc};
+use referee::store::Pool;
 use referee::table::{Envelope, GroupCommit, Inbound, User};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -139,20 +142,30 @@ async fn bare_transactions(table: &GroupCommit, per_game: usize, first: usize) -
     let started = Instant::now();
     let mut tasks = Vec::new();
     for game in 0..GAMES {
-        let store = table.service().store().clone();
+        let pool = table.service().store().pool().clone();
         tasks.push(tokio::spawn(async move {
             for step in 0..per_game {
-                let mut tx = store
-                    .pool()
-                    .begin_with("BEGIN IMMEDIATE")
-                    .await
-                    .expect("begin");
-                sqlx::query("INSERT INTO bench (n) VALUES (?)")
-                    .bind((first + game * per_game + step) as i64)
-                    .execute(&mut *tx)
-                    .await
-                    .expect("insert");
-                tx.commit().await.expect("commit");
+                let n = (first + game * per_game + step) as i64;
+                match &pool {
+                    Pool::Sqlite(pool) => {
+                        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await.expect("begin");
+                        sqlx::query("INSERT INTO bench (n) VALUES (?)")
+                            .bind(n)
+                            .execute(&mut *tx)
+                            .await
+                            .expect("insert");
+                        tx.commit().await.expect("commit");
+                    }
+                    Pool::Postgres(pool) => {
+                        let mut tx = pool.begin().await.expect("begin");
+                        sqlx::query("INSERT INTO bench (n) VALUES ($1)")
+                            .bind(n)
+                            .execute(&mut *tx)
+                            .await
+                            .expect("insert");
+                        tx.commit().await.expect("commit");
+                    }
+                }
             }
         }));
     }
@@ -170,7 +183,20 @@ async fn main() {
     let rate = setting("TABLE_LOAD_RATE", 200);
     let seconds = setting("TABLE_LOAD_SECONDS", 10);
     let dir = tempfile::tempdir().expect("temp dir");
-    let url = common::file_url(dir.path());
+    let backend = std::env::var("TABLE_LOAD_BACKEND").unwrap_or_default();
+    let postgres = match backend.as_str() {
+        "" | "sqlite" => None,
+        "postgres" => Some(
+            common::postgres::fresh()
+                .await
+                .expect("TABLE_LOAD_BACKEND=postgres needs TEST_POSTGRES_URL"),
+        ),
+        other => panic!("TABLE_LOAD_BACKEND is sqlite or postgres, not {other}"),
+    };
+    let url = match &postgres {
+        Some(database) => database.url.clone(),
+        None => common::file_url(dir.path()),
+    };
     let service = common::service(&url).await;
     let now = Utc::now();
 
@@ -202,10 +228,7 @@ async fn main() {
                 .expect("setup");
         }
     }
-    sqlx::query("CREATE TABLE bench (n INTEGER)")
-        .execute(service.store().pool())
-        .await
-        .expect("table");
+    common::execute(&service, "CREATE TABLE bench (n BIGINT)").await;
     let table = Arc::new(GroupCommit::new(service.clone()));
 
     let mut load_time = Duration::ZERO;
@@ -225,13 +248,14 @@ async fn main() {
     let steady = offered_load(&table, rate, seconds, slices * per_slice, now).await;
     // How many commands changed a game (the five set-up inputs of each game aside; the rest
     // are answers: status, or a refusal).
-    let (changed,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM inputs WHERE seq > 5")
-        .fetch_one(service.store().pool())
-        .await
-        .expect("count");
+    let changed = common::number(&service, "SELECT COUNT(*) FROM inputs WHERE seq > 5").await;
 
     println!(
-        "table_load: {GAMES} games, {commands} commands through the whole path, in {slices} slices alternating with as many bare transactions"
+        "table_load on {}: {GAMES} games, {commands} commands through the whole path, in {slices} slices alternating with as many bare transactions",
+        match postgres {
+            Some(_) => "PostgreSQL",
+            None => "SQLite",
+        }
     );
     println!("  of which changed a game (orders, resolutions, rolls): {changed}");
     println!("  commands/s at saturation (group commit): {throughput:.0}");
@@ -240,7 +264,7 @@ async fn main() {
         percentile(&latencies, 0.5).as_secs_f64() * 1e3,
         percentile(&latencies, 0.99).as_secs_f64() * 1e3
     );
-    println!("  ceiling (bare one-row transactions, same file and settings): {ceiling:.0}/s");
+    println!("  ceiling (bare one-row transactions, same database and settings): {ceiling:.0}/s");
     println!(
         "  ratio: {:.0}% of the ceiling (target: at least 50%)",
         throughput / ceiling * 100.0

@@ -75,6 +75,8 @@ struct RawDiscord {
     retry: String,
     attempts: i64,
     admins: Vec<String>,
+    shards: i64,
+    shard_ids: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -83,6 +85,7 @@ struct RawDatabase {
     busy_timeout: String,
     synchronous: String,
     keep_pictures: String,
+    lease: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -131,6 +134,72 @@ pub struct DiscordSettings {
     pub attempts: u32,
     /// Discord user ids with admin powers (GM powers in every game).
     pub admins: Vec<String>,
+    /// The gateway shards this process connects (of how many the bot has).
+    pub shards: Shards,
+}
+
+/// Which of the bot's Discord gateway shards one process holds: `first` to `last`, both
+/// included, of `total`. Discord sends each server's events on shard
+/// `(server id >> 22) % total`, and direct messages on shard 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    /// How many shards the bot has, across all its processes.
+    pub total: u32,
+    /// The first shard of this process.
+    pub first: u32,
+    /// The last shard of this process (included).
+    pub last: u32,
+}
+
+impl Shards {
+    /// Whether this process holds every shard of the bot.
+    pub fn all(&self) -> bool {
+        self.first == 0 && self.last + 1 == self.total
+    }
+
+    /// The shard Discord sends the events of server `guild` on.
+    pub fn of_guild(&self, guild: u64) -> u32 {
+        u32::try_from((guild >> 22) % u64::from(self.total.max(1))).unwrap_or(0)
+    }
+}
+
+/// The most shards a bot may be told to have.
+const MAX_SHARDS: i64 = 1024;
+
+/// Reads a shard count and the range of shards one process holds (`first..last`, both
+/// included, or one number; empty: all of them). `names` are what the two are called in an
+/// error: the settings' keys or the command's options.
+pub fn read_shards(total: i64, ids: &str, names: (&str, &str)) -> Result<Shards, ConfigError> {
+    let count = u32::try_from(total)
+        .ok()
+        .filter(|n| (1..=MAX_SHARDS).contains(&i64::from(*n)))
+        .ok_or_else(|| {
+            ConfigError::value(
+                names.0,
+                total,
+                &format!("a number of shards from 1 to {MAX_SHARDS}"),
+            )
+        })?;
+    let expected = format!(
+        "the first and last shard of this process, like 0..{} (both included, each below {count}), or one shard",
+        count - 1
+    );
+    let number = |text: &str| text.trim().parse::<u32>().ok();
+    let (first, last) = match ids.trim() {
+        "" => (Some(0), Some(count - 1)),
+        text => match text.split_once("..") {
+            Some((first, last)) => (number(first), number(last)),
+            None => (number(text), number(text)),
+        },
+    };
+    match (first, last) {
+        (Some(first), Some(last)) if first <= last && last < count => Ok(Shards {
+            total: count,
+            first,
+            last,
+        }),
+        _ => Err(ConfigError::value(names.1, ids, &expected)),
+    }
 }
 
 fn duration(key: &str, value: &str) -> Result<Duration, ConfigError> {
@@ -319,6 +388,7 @@ pub fn load(
                 .unwrap_or_default(),
             synchronous,
             keep_pictures: duration("database.keep_pictures", &raw.database.keep_pictures)?,
+            lease: lease(&raw.database.lease)?,
         },
         table: TableDefaults {
             prefix,
@@ -349,8 +419,23 @@ pub fn load(
                 .unwrap_or_default(),
             attempts,
             admins: raw.discord.admins,
+            shards: read_shards(
+                raw.discord.shards,
+                &raw.discord.shard_ids,
+                ("discord.shards", "discord.shard_ids"),
+            )?,
         },
     })
+}
+
+/// `database.lease`: long enough for a post to go out, short enough for another process to
+/// take over soon (and well within the few minutes Discord keeps a post's nonce).
+fn lease(text: &str) -> Result<Duration, ConfigError> {
+    let expected = "a duration from 1s to 2m, like 30s";
+    parse_duration_within(text, Duration::minutes(2))
+        .ok()
+        .filter(|lease| *lease >= Duration::seconds(1))
+        .ok_or_else(|| ConfigError::value("database.lease", text, expected))
 }
 
 #[cfg(test)]
@@ -395,6 +480,43 @@ mod tests {
         assert_eq!(config.discord.attempts, 3);
         let default = load(None, std::iter::empty()).unwrap();
         assert_eq!(default.discord.api_url, None);
+        assert_eq!(
+            default.discord.shards,
+            Shards {
+                total: 1,
+                first: 0,
+                last: 0
+            }
+        );
+        assert_eq!(default.store.lease, Duration::seconds(30));
+    }
+
+    #[test]
+    fn a_process_holds_a_range_of_shards() {
+        let names = ("--shards", "--shard-ids");
+        let second = read_shards(2, "1..1", names).unwrap();
+        assert_eq!((second.first, second.last, second.all()), (1, 1, false));
+        assert_eq!(read_shards(4, "2", names).unwrap().first, 2);
+        assert!(read_shards(4, "", names).unwrap().all());
+        // A server id's high bits (its creation time) pick the shard.
+        assert_eq!(second.of_guild((5 << 22) + 123), 1);
+        assert_eq!(second.of_guild(41_771_983_423_143_937), 0);
+        assert_eq!(
+            read_shards(2, "1..2", names).unwrap_err().to_string(),
+            "setting --shard-ids takes the first and last shard of this process, like 0..1 (both included, each below 2), or one shard; got '1..2'"
+        );
+        assert_eq!(
+            read_shards(0, "", names).unwrap_err().to_string(),
+            "setting --shards takes a number of shards from 1 to 1024; got '0'"
+        );
+    }
+
+    #[test]
+    fn the_lease_is_bounded() {
+        assert_eq!(
+            refused(None, &[("REFEREE_DATABASE_LEASE", "1h")]),
+            "setting database.lease takes a duration from 1s to 2m, like 30s; got '1h'"
+        );
     }
 
     #[test]

@@ -29,6 +29,13 @@ enum Command {
         /// The SQLite file (default: the configured database, referee.db).
         #[arg(long)]
         db: Option<PathBuf>,
+        /// How many gateway shards the bot has across its processes (default: discord.shards).
+        #[arg(long)]
+        shards: Option<i64>,
+        /// The shards this process connects, FIRST..LAST (both included) or one number
+        /// (default: discord.shard_ids, or all of them).
+        #[arg(long, value_name = "FIRST..LAST")]
+        shard_ids: Option<String>,
     },
     /// A table on the console, typed live in the transcript format, on a SQLite file.
     Local {
@@ -157,16 +164,30 @@ async fn main() {
 async fn run(cli: Cli) -> Result<()> {
     let config = settings(cli.config.as_ref())?;
     match cli.command {
-        Command::Run { db } => {
+        Command::Run {
+            db,
+            shards,
+            shard_ids,
+        } => {
             let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
             if token.trim().is_empty() {
                 bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
             }
+            let mut discord = config.discord.clone();
+            if shards.is_some() || shard_ids.is_some() {
+                // Each option overrides its own setting; the other setting stays.
+                let held = discord.shards;
+                let total = shards.unwrap_or(i64::from(held.total));
+                let ids = shard_ids.unwrap_or_else(|| match held.all() {
+                    true => String::new(),
+                    false => format!("{}..{}", held.first, held.last),
+                });
+                discord.shards = config::read_shards(total, &ids, ("--shards", "--shard-ids"))?;
+            }
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
                 .await?
                 .running_since(chrono::Utc::now());
-            referee::discord::run(service, config.discord.clone(), token.trim(), config.tick)
-                .await?;
+            referee::discord::run(service, discord, token.trim(), config.tick).await?;
         }
         Command::Script {
             file,

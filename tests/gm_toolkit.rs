@@ -1,28 +1,40 @@
 //! The GM's toolkit on the console, each game replayed from its log afterwards: `!undo` of a
 //! TAG round with a teleport, of a Parcheesi turn and of a Carcassonne placement with a sealed
 //! draw; vacations (`vacation 5d`, both rules) and quiet hours across a daylight-saving
-//! change; `!who`; `!concede` and `!draw`.
+//! change; `!who`; `!concede` and `!draw`. Each runs on PostgreSQL too when a test server is
+//! set, and must say the same there.
 
 mod common;
 
-use common::{count, file_url, play, play_on, replay_every_game, service};
+use common::{count, databases, file_url, play_on, play_on_both, replay_every_game, service};
 use referee::records::{EventBody, Input};
 use referee::store::StoredEvent;
 
-/// Plays `transcript` from `start` on a file database; returns what was posted and the
-/// service (for reading the logs). Every game is replayed.
+/// Plays `transcript` from `start` on a file database, and again on PostgreSQL when a test
+/// server is set (both must say the same); returns what was posted and the SQLite service
+/// (for reading the logs). Every game is replayed on both.
 async fn play_kept(
     dir: &tempfile::TempDir,
     transcript: &str,
     start: &str,
 ) -> (String, referee::table::Service) {
-    let service = service(&file_url(dir.path())).await;
     let start = chrono::DateTime::parse_from_rfc3339(start)
         .unwrap()
         .with_timezone(&chrono::Utc);
-    let out = play_on(&service, transcript, start, &[]).await;
-    replay_every_game(&service).await;
-    (out, service)
+    let mut kept = None;
+    for database in databases(&file_url(dir.path())).await {
+        let service = service(&database.url).await;
+        let out = play_on(&service, transcript, start, &[]).await;
+        replay_every_game(&service).await;
+        match &kept {
+            None => kept = Some((out, service)),
+            Some((first, _)) => {
+                assert_eq!(*first, out, "SQLite and PostgreSQL said different things");
+                service.store().close().await;
+            }
+        }
+    }
+    kept.expect("SQLite is always there")
 }
 
 fn rolls<'a>(events: &'a [StoredEvent], purpose: &str) -> Vec<(&'a StoredEvent, u32)> {
@@ -101,7 +113,7 @@ async fn undo_of_a_tag_round_with_a_teleport_draws_a_fresh_square() {
 
 #[tokio::test]
 async fn undo_of_a_parcheesi_turn_goes_back_to_its_roll_and_then_further() {
-    let out = play(
+    let out = play_on_both(
         "alice #p: !new parcheesi seed=7\nalice #p: !join\nbob #p: !join\nalice #p: !start\nbob #p: !enter 1\nbob #p: !move 1 1\nalice #p: !enter 1\nbob #p: !move 1 2\nalice #p: !undo\nalice #p: !undo\nalice #p: !undo\nalice #p: !board\n",
     )
     .await;
@@ -153,7 +165,7 @@ async fn undo_of_a_carcassonne_circus_placement_draws_its_sealed_token_afresh() 
 
 #[tokio::test]
 async fn nothing_to_undo_before_play_and_nothing_after_the_seed_is_out() {
-    let out = play(
+    let out = play_on_both(
         "alice #tag: !new tag seed=7\nalice #tag: !undo\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice #tag: !undo\nalice #tag: !end\nalice #tag: !undo\n",
     )
     .await;
@@ -226,7 +238,7 @@ async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
         out.contains("It is bob's turn. Deadline: in 1 day 7 hours (2026-03-30 06:00 UTC)."),
         "{out}"
     );
-    let refused = play("alice #p: !new parcheesi quiet=23-8\nalice #q: !new parcheesi tz=Mars/Olympus quiet=23:00-08:00\nalice #r: !new parcheesi tz=Europe/Rome\n").await;
+    let refused = play_on_both("alice #p: !new parcheesi quiet=23-8\nalice #q: !new parcheesi tz=Mars/Olympus quiet=23:00-08:00\nalice #r: !new parcheesi tz=Europe/Rome\n").await;
     assert!(
         refused.contains(
             "#p <- alice: `quiet` takes two clock times, like quiet=23:00-08:00; got '23-8'"
@@ -239,7 +251,7 @@ async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
 
 #[tokio::test]
 async fn under_away_default_a_player_on_vacation_plays_by_the_default() {
-    let out = play(
+    let out = play_on_both(
         "alice #tag: !new tag seed=7 away=default\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nbob dm: vacation 3d\nalice dm: bid 5\ncarol dm: bid 4\nbob dm: vacation off\nbob dm: vacation off\ndan dm: vacation 2d\n",
     )
     .await;
@@ -265,7 +277,7 @@ async fn under_away_default_a_player_on_vacation_plays_by_the_default() {
 
 #[tokio::test]
 async fn who_counts_orders_on_time_late_and_missed() {
-    let out = play(
+    let out = play_on_both(
         "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice dm: bid 5\nalice #tag: !who\nclock +3d\nalice #tag: !deadline 2d\nclock +36h\ncarol dm: bid 3\nclock +1d\nalice #tag: !who\n",
     )
     .await;
@@ -281,7 +293,7 @@ async fn who_counts_orders_on_time_late_and_missed() {
 
 #[tokio::test]
 async fn concede_ranks_last_among_those_still_in_and_a_unanimous_draw_ends_the_game() {
-    let out = play(&format!(
+    let out = play_on_both(&format!(
         "{TAG_TO_ROUND_TWO}bob #tag: !concede\nbob #tag: !draw\nalice #tag: !draw\nalice #tag: !draw\ncarol #tag: !draw no\ncarol #tag: !draw\nalice #p: !new parcheesi seed=2\nalice #p: !join\nbob #p: !join\nalice #p: !start\nbob #p: !concede\n"
     ))
     .await;

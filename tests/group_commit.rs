@@ -1,13 +1,14 @@
-//! Group commit on a real SQLite file: several queued messages share one commit, each in its
-//! own savepoint, so a message that fails is taken back alone; every message is applied once,
-//! whether it comes twice in one batch or again after its batch; and a burst of concurrent
-//! submissions through the queue applies each message once, in one commit or several.
+//! Group commit on a real SQLite file (and on PostgreSQL when a test server is set): several
+//! queued messages share one commit, each in its own savepoint, so a message that fails is
+//! taken back alone; every message is applied once, whether it comes twice in one batch or
+//! again after its batch; and a burst of concurrent submissions through the queue applies
+//! each message once, in one commit or several.
 
 mod common;
 
-use common::{file_url, play_on, service, start_time};
+use common::{databases, file_url, number as count, play_on, service, start_time};
+use referee::store::Dialect;
 use referee::table::{Envelope, GroupCommit, Inbound, Service, Submission, User};
-use sqlx::Row;
 use std::sync::Arc;
 
 const SIGNUP: &str = "\
@@ -18,9 +19,9 @@ alice #dice: !join
 alice #dice: !start
 ";
 
-/// A dicey game of bob, carol and alice waiting for their guesses, on a file database.
-async fn game_waiting_for_guesses(dir: &tempfile::TempDir) -> Service {
-    let service = service(&file_url(dir.path())).await;
+/// A dicey game of bob, carol and alice waiting for their guesses, on the database `url`.
+async fn game_waiting_for_guesses(url: &str) -> Service {
+    let service = service(url).await;
     play_on(&service, SIGNUP, start_time(), &[]).await;
     service
 }
@@ -37,37 +38,35 @@ fn guess(id: &str, user: &str, face: u8) -> Submission {
 }
 
 async fn bodies(service: &Service) -> Vec<String> {
-    sqlx::query("SELECT body FROM outbox ORDER BY id")
-        .fetch_all(service.store().pool())
-        .await
-        .unwrap()
-        .iter()
-        .map(|row| row.get::<String, _>(0))
-        .collect()
+    common::texts(service, "SELECT body FROM outbox ORDER BY id").await
 }
 
-async fn count(service: &Service, sql: &str) -> i64 {
-    sqlx::query(sql)
-        .fetch_one(service.store().pool())
-        .await
-        .unwrap()
-        .get(0)
-}
+/// A trigger that makes the database refuse carol's receipt (a post naming `guess 6`).
+const REFUSE_CAROL_SQLITE: &str = "CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox \
+     WHEN NEW.body LIKE '%`guess 6`%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END";
+const REFUSE_CAROL_POSTGRES: &str = "CREATE FUNCTION refuse_carol() RETURNS trigger AS $$ \
+     BEGIN IF NEW.body LIKE '%`guess 6`%' THEN RAISE EXCEPTION 'disk says no'; END IF; \
+     RETURN NEW; END $$ LANGUAGE plpgsql; \
+     CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION refuse_carol()";
 
 #[tokio::test]
 async fn a_failing_message_in_a_batch_is_taken_back_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let service = game_waiting_for_guesses(&dir).await;
+    for database in databases(&file_url(dir.path())).await {
+        failing_message_taken_back(&database.url).await;
+    }
+}
+
+async fn failing_message_taken_back(url: &str) {
+    let service = game_waiting_for_guesses(url).await;
     let inputs_before = count(&service, "SELECT COUNT(*) FROM inputs").await;
     // The database refuses carol's receipt: her message fails after writing her order, the
     // game's record and her input, which her savepoint must take back.
-    sqlx::query(
-        "CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox WHEN NEW.body LIKE '%`guess 6`%' \
-         BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
-    )
-    .execute(service.store().pool())
-    .await
-    .unwrap();
+    let refuse = match service.store().dialect() {
+        Dialect::Sqlite => REFUSE_CAROL_SQLITE,
+        Dialect::Postgres => REFUSE_CAROL_POSTGRES,
+    };
+    common::execute(&service, refuse).await;
     let batch = [
         guess("m-bob", "bob", 2),
         guess("m-carol", "carol", 6),
@@ -103,10 +102,11 @@ async fn a_failing_message_in_a_batch_is_taken_back_alone() {
     );
     // Once the database accepts it, carol's message (the same id) is applied, once, and the
     // round resolves; bob's message sent again changes nothing.
-    sqlx::query("DROP TRIGGER refuse_carol")
-        .execute(service.store().pool())
-        .await
-        .unwrap();
+    let drop = match service.store().dialect() {
+        Dialect::Sqlite => "DROP TRIGGER refuse_carol",
+        Dialect::Postgres => "DROP TRIGGER refuse_carol ON outbox",
+    };
+    common::execute(&service, drop).await;
     let again = [guess("m-carol", "carol", 6), guess("m-bob", "bob", 5)];
     let results = service.handle_batch(&again, start_time()).await;
     assert!(results[0].as_ref().unwrap().receipt.fresh);
@@ -122,12 +122,19 @@ async fn a_failing_message_in_a_batch_is_taken_back_alone() {
     assert!(posted.iter().any(|b| b.contains("- carol: `guess 6`")));
     assert!(posted.iter().any(|b| b.contains("- bob: `guess 2`")));
     common::replay_every_game(&service).await;
+    service.store().close().await;
 }
 
 #[tokio::test]
 async fn a_message_twice_in_one_batch_is_applied_once() {
     let dir = tempfile::tempdir().unwrap();
-    let service = game_waiting_for_guesses(&dir).await;
+    for database in databases(&file_url(dir.path())).await {
+        twice_in_one_batch(&database.url).await;
+    }
+}
+
+async fn twice_in_one_batch(url: &str) {
+    let service = game_waiting_for_guesses(url).await;
     let batch = [
         guess("m-1", "bob", 2),
         guess("m-1", "bob", 4),
@@ -143,12 +150,19 @@ async fn a_message_twice_in_one_batch_is_applied_once() {
     assert!(posted.iter().any(|b| b.contains("`guess 2`")));
     assert!(!posted.iter().any(|b| b.contains("`guess 4`")));
     common::replay_every_game(&service).await;
+    service.store().close().await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_burst_through_the_queue_shares_commits_and_applies_each_message_once() {
     let dir = tempfile::tempdir().unwrap();
-    let service = service(&file_url(dir.path())).await;
+    for database in databases(&file_url(dir.path())).await {
+        burst_through_the_queue(&database.url).await;
+    }
+}
+
+async fn burst_through_the_queue(url: &str) {
+    let service = service(url).await;
     // Twenty games, each with its GM and three players.
     let mut signups = String::new();
     for game in 0..20 {
@@ -208,4 +222,5 @@ async fn a_burst_through_the_queue_shares_commits_and_applies_each_message_once(
         inputs_before + 60
     );
     common::replay_every_game(&service).await;
+    service.store().close().await;
 }

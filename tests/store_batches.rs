@@ -1,5 +1,7 @@
-//! The store's batched write and its direct-message lookup, on a real (in-memory) SQLite
-//! database.
+//! The store's batched write and its direct-message lookup, on a real database: an
+//! in-memory SQLite database, and PostgreSQL when a test server is set.
+
+mod common;
 
 use chrono::Utc;
 use referee::config;
@@ -7,10 +9,10 @@ use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, User
 use referee::store::{GameChange, OutboxPost, Store, StoreSettings, UserGames};
 use referee::table::{Catalogue, Envelope, Inbound, Service};
 
-async fn table_with_one_game() -> Service {
+async fn table_with_one_game(url: &str) -> Service {
     let config = config::load(None, std::iter::empty()).unwrap();
     let store = Store::open(&StoreSettings {
-        url: "sqlite::memory:".to_string(),
+        url: url.to_string(),
         ..config.store.clone()
     })
     .await
@@ -31,7 +33,13 @@ async fn table_with_one_game() -> Service {
 
 #[tokio::test]
 async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
-    let service = table_with_one_game().await;
+    for database in common::databases("sqlite::memory:").await {
+        thousands_of_rows(&database.url).await;
+    }
+}
+
+async fn thousands_of_rows(url: &str) {
+    let service = table_with_one_game(url).await;
     let store = service.store();
     let before = store.events(1, None).await.unwrap().len();
     let outbox_before = store.last_outbox_id().await.unwrap();
@@ -53,8 +61,11 @@ async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
         input: Some(&Input::Deadline),
         events: &events,
     };
-    tx.write(Some(&change), &posts, Utc::now()).await.unwrap();
+    let ids = tx.write(Some(&change), &posts, Utc::now()).await.unwrap();
     tx.commit().await.unwrap();
+    assert_eq!(ids.len(), 1_200);
+    assert!(ids.windows(2).all(|pair| pair[0] + 1 == pair[1]), "{ids:?}");
+    assert!(ids[0] > outbox_before);
 
     let inputs = store.inputs(1).await.unwrap();
     let last_input = inputs.last().unwrap().seq;
@@ -68,11 +79,18 @@ async fn a_change_of_thousands_of_rows_keeps_their_order_and_numbers() {
     let bodies: Vec<&str> = queued.iter().map(|row| row.body.as_str()).collect();
     let expected: Vec<&str> = texts.iter().map(String::as_str).collect();
     assert_eq!(bodies, expected);
+    store.close().await;
 }
 
 #[tokio::test]
 async fn a_gm_who_does_not_play_finds_their_game_by_direct_message() {
-    let service = table_with_one_game().await;
+    for database in common::databases("sqlite::memory:").await {
+        gm_by_direct_message(&database.url).await;
+    }
+}
+
+async fn gm_by_direct_message(url: &str) {
+    let service = table_with_one_game(url).await;
     let mut tx = service.store().begin().await.unwrap();
     let gm = User::named("gm");
     match tx.games_of_user_or_only(&gm.id).await.unwrap() {

@@ -1,9 +1,11 @@
-//! The table end to end: transcripts through the parser, the table, the SQLite store and the
-//! outbox, with the test-only game "dicey" (tests/common).
+//! The table end to end: transcripts through the parser, the table, the store and the
+//! outbox, with the test-only game "dicey" (tests/common). Every transcript plays on SQLite
+//! and again on PostgreSQL when a test server is set, and must say the same on both.
 
 mod common;
 
-use common::{count, file_url, play, play_on, service, start_time};
+use common::play_on_both as play;
+use common::{count, databases, file_url, play_on, service, start_time};
 use referee::table::audit::replay;
 
 const SIGNUP: &str = "\
@@ -231,21 +233,26 @@ async fn the_log_shows_every_roll_and_resolution_of_a_round() {
 #[tokio::test]
 async fn a_restart_resolves_an_overdue_deadline_exactly_once_and_replay_matches() {
     let dir = tempfile::tempdir().unwrap();
-    let url = file_url(dir.path());
-    let first = service(&url).await;
+    for database in databases(&file_url(dir.path())).await {
+        restart_resolves_once(&database.url).await;
+    }
+}
+
+async fn restart_resolves_once(url: &str) {
+    let first = service(url).await;
     let out = play_on(&first, &transcript("bob dm: guess 3\n"), start_time(), &[]).await;
     assert!(out.contains("order received"));
     first.store().close().await;
     // The bot comes back three days later: the 48h deadline is overdue.
     let later = start_time() + chrono::Duration::days(3);
-    let second = service(&url).await.running_since(later);
+    let second = service(url).await.running_since(later);
     let out = play_on(&second, "", later, &[]).await;
     assert_eq!(count(&out, "Orders for guesses for round 1"), 1);
     assert!(out.contains(
         "the deadline, 2026-01-03 00:00 UTC, passed while the bot was not running; resolved on its return"
     ), "{out}");
     second.store().close().await;
-    let third = service(&url).await;
+    let third = service(url).await;
     let out = play_on(&third, "", later + chrono::Duration::minutes(1), &[]).await;
     assert_eq!(
         count(&out, "Orders for guesses for round 1"),
@@ -255,13 +262,19 @@ async fn a_restart_resolves_an_overdue_deadline_exactly_once_and_replay_matches(
     let report = replay(&third, 1).await.unwrap();
     assert!(report.matches(), "{:?}", report.differences);
     assert!(report.inputs >= 7 && report.events > 10);
+    third.store().close().await;
 }
 
 #[tokio::test]
 async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
     let dir = tempfile::tempdir().unwrap();
-    let url = file_url(dir.path());
-    let service = service(&url).await;
+    for database in databases(&file_url(dir.path())).await {
+        replay_notices_tampering(&database.url).await;
+    }
+}
+
+async fn replay_notices_tampering(url: &str) {
+    let service = service(url).await;
     let out = play_on(
         &service,
         &transcript(
@@ -275,10 +288,7 @@ async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
     assert!(out.contains("Seed: `07000000"));
     let report = replay(&service, 1).await.unwrap();
     assert!(report.matches(), "{:?}", report.differences);
-    sqlx::query("UPDATE events SET body = '{\"Game\":\"The die shows 6.\"}' WHERE seq = (SELECT MIN(seq) FROM events WHERE body LIKE '%The die shows%')")
-        .execute(service.store().pool())
-        .await
-        .unwrap();
+    common::execute(&service, "UPDATE events SET body = '{\"Game\":\"The die shows 6.\"}' WHERE seq = (SELECT MIN(seq) FROM events WHERE body LIKE '%The die shows%')").await;
     let report = replay(&service, 1).await.unwrap();
     assert!(!report.matches());
     assert!(
@@ -286,6 +296,7 @@ async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
         "{:?}",
         report.differences
     );
+    service.store().close().await;
 }
 
 #[tokio::test]

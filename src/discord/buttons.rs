@@ -148,7 +148,7 @@ pub(super) async fn press(
                 .await
                 .map_err(DiscordError::from)
         };
-        bot.release(&all);
+        bot.release(&all).await?;
         answered
     }
     .instrument(span)

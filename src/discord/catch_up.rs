@@ -5,6 +5,11 @@
 //! it applied, and applies them oldest first through the same path as live messages. The
 //! message id is the idempotency key, so a message both read back and delivered live is
 //! applied once; an order that arrives this way after its phase ended is refused as late.
+//!
+//! With several shards each new session reads what its own shard carries: the channels of
+//! the servers Discord sends on that shard, and (on shard 0, which carries them) the direct
+//! messages. A process holding only some shards thus never reads back what another process
+//! receives live.
 
 use super::inbound::{snowflake_at, typed, Held};
 use super::{Bot, DiscordError};
@@ -22,19 +27,32 @@ struct Source {
     in_server: bool,
 }
 
-/// Reads and applies every message the bot missed; returns how many were read. The table is
-/// held for the whole catch-up, so live messages arriving meanwhile wait their turn behind
-/// the older ones.
-pub(super) async fn catch_up(bot: &Bot, http: &serenity::Http) -> Result<usize, DiscordError> {
+/// Reads and applies every message the bot missed on `shard`; returns how many were read.
+/// The table is held for the whole catch-up, so live messages arriving meanwhile wait their
+/// turn behind the older ones.
+pub(super) async fn catch_up(
+    bot: &Bot,
+    http: &serenity::Http,
+    shard: u32,
+) -> Result<usize, DiscordError> {
     let _turn = bot.commits.turn().await;
     let store = bot.service.store();
     let mut sources = Vec::new();
     for watched in store.open_game_channels().await? {
-        if let Ok(id) = watched.id.parse::<u64>() {
-            sources.push(source(bot, serenity::ChannelId::new(id), &watched, true).await?);
+        let Ok(id) = watched.id.parse::<u64>() else {
+            continue;
+        };
+        let channel = serenity::ChannelId::new(id);
+        if on_shard(bot, http, channel, shard).await {
+            sources.push(source(bot, channel, &watched, true).await?);
         }
     }
-    for watched in store.open_game_people().await? {
+    // Discord sends direct messages on shard 0.
+    let people = match shard {
+        0 => store.open_game_people().await?,
+        _ => Vec::new(),
+    };
+    for watched in people {
         let Ok(user) = watched.id.parse::<u64>() else {
             continue;
         };
@@ -63,6 +81,37 @@ pub(super) async fn catch_up(bot: &Bot, http: &serenity::Http) -> Result<usize, 
         );
     }
     Ok(missed.len())
+}
+
+/// Whether `channel`'s messages come on `shard`: always when this process holds every shard;
+/// otherwise by its server (asked of Discord once per channel). A channel whose server
+/// cannot be learnt is left to the next session.
+async fn on_shard(
+    bot: &Bot,
+    http: &serenity::Http,
+    channel: serenity::ChannelId,
+    shard: u32,
+) -> bool {
+    let held = bot.settings.shards;
+    if held.all() {
+        return true;
+    }
+    let mut servers = bot.servers.lock().await;
+    let server = match servers.get(&channel.get()) {
+        Some(server) => *server,
+        None => match channel.to_channel(http).await {
+            Ok(found) => {
+                let server = found.guild().map(|channel| channel.guild_id.get());
+                servers.insert(channel.get(), server);
+                server
+            }
+            Err(error) => {
+                warn!(%channel, %error, "the server of a game channel could not be learnt; its history is not read back now");
+                return false;
+            }
+        },
+    };
+    server.is_some_and(|server| held.of_guild(server) == shard)
 }
 
 /// Where to read `channel` from: after the last message applied from it, or else from the

@@ -245,7 +245,7 @@ async fn answer(
             bot.service.store().delivered(*id, Utc::now()).await?;
         }
     }
-    bot.release(&all);
+    bot.release(&all).await?;
     sent.map_err(DiscordError::from)
 }
 

@@ -6,15 +6,14 @@ use super::catch_up::catch_up;
 use super::inbound::{typed, Held};
 use super::{buttons, Bot, Context, DiscordError};
 use poise::serenity_prelude as serenity;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use tracing::warn;
 
 type Framework<'a> = poise::FrameworkContext<'a, Arc<Bot>, DiscordError>;
 
 /// Gateway events: typed messages go to the table; button presses are applied; a new
-/// session (READY, never a RESUME) reads back what was sent while the bot was away, and the
-/// first one lets deadlines fire.
+/// session of a shard (READY, never a RESUME) reads back what was sent on that shard while
+/// the bot was away, and once every shard of this process has done so deadlines fire.
 pub(super) async fn event(
     framework: Framework<'_>,
     event: &serenity::FullEvent,
@@ -30,8 +29,9 @@ pub(super) async fn event(
             interaction: serenity::Interaction::Component(press),
         } => buttons::press(bot, framework.serenity_context, press).await?,
         serenity::FullEvent::Ready { .. } => {
-            let caught_up = catch_up(bot, http).await;
-            bot.caught_up.store(true, Ordering::SeqCst);
+            let shard = framework.serenity_context.shard_id.0;
+            let caught_up = catch_up(bot, http, shard).await;
+            bot.shard_caught_up(shard);
             caught_up?;
         }
         _ => {}

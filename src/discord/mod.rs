@@ -17,6 +17,7 @@ pub use rest::{classify, Failure};
 use crate::config::DiscordSettings;
 use crate::store::StoreError;
 use crate::table::{GroupCommit, Service};
+use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use thiserror::Error;
@@ -62,8 +63,14 @@ pub struct Bot {
     wake: tokio::sync::Notify,
     /// Set at shutdown: the worker ends after its current pass.
     stopping: std::sync::atomic::AtomicBool,
-    /// Set once the first catch-up after start-up is done: deadlines fire only then.
+    /// Set once the first catch-up after start-up is done on every shard of this process:
+    /// deadlines fire only then.
     caught_up: std::sync::atomic::AtomicBool,
+    /// The shards whose first catch-up is done.
+    shards_caught_up: std::sync::Mutex<std::collections::HashSet<u32>>,
+    /// The server of each game channel looked up so far (`None`: not a server channel), to
+    /// know which shard's catch-up reads it.
+    servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
     /// Posts go out through here.
     rest: rest::Rest,
     /// This database's name, which makes its posts' nonces its own.
@@ -80,10 +87,27 @@ impl Bot {
         self.settings.admins.contains(&id)
     }
 
-    /// Hands rows an interaction answered (or failed to) over to the outbox worker.
-    fn release(&self, ids: &[i64]) {
+    /// Notes that `shard` has done its first catch-up; once every shard of this process has,
+    /// deadlines may fire.
+    fn shard_caught_up(&self, shard: u32) {
+        let mut done = self
+            .shards_caught_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        done.insert(shard);
+        let held = self.settings.shards;
+        if (held.first..=held.last).all(|shard| done.contains(&shard)) {
+            self.caught_up
+                .store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    /// Hands rows an interaction answered (or failed to) over to the outbox worker (and, on
+    /// PostgreSQL, to the other processes' workers).
+    async fn release(&self, ids: &[i64]) -> Result<(), StoreError> {
         self.commits.release(ids);
         self.wake.notify_one();
+        self.service.store().unhold_posts(ids, Utc::now()).await
     }
 }
 
@@ -133,6 +157,8 @@ pub async fn run(
         wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
+        shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
+        servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
         instance,
     });
@@ -177,8 +203,16 @@ pub async fn run(
     let http = client.http.clone();
     let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
     let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick));
+    let held = bot.settings.shards;
+    info!(
+        first = held.first,
+        last = held.last,
+        total = held.total,
+        "connecting the gateway shards"
+    );
     let ended = tokio::select! {
-        ended = client.start() => Some(ended),
+        // serenity starts the end of this range too: first..last is first to last, included.
+        ended = client.start_shard_range(held.first..held.last, held.total) => Some(ended),
         () = shutdown_signal() => None,
     };
     info!("stopping: no new messages are taken");
@@ -193,6 +227,9 @@ pub async fn run(
     // The worker ends after the pass it is in; then what can be delivered is flushed.
     let _ = worker.await;
     outbox::flush(&bot, &http).await;
+    if let Err(error) = bot.service.store().release_leases().await {
+        warn!(%error, "the leases on the outbox could not be given up; they run out by themselves");
+    }
     bot.service.store().close().await;
     match ended {
         Some(Err(serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication))) => {

@@ -72,22 +72,28 @@ pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
     }
 }
 
-/// One pass over the queue, oldest first. An audience whose oldest row is waiting (for a
-/// retry unless `now_or_never`, or for an interaction answering it) holds back its later
-/// rows. Returns how many rows were delivered.
+/// One pass over the queue, oldest first: the rows of the audiences this process holds the
+/// lease of (every row, on SQLite). An audience whose oldest row is waiting (for a retry
+/// unless `now_or_never`, or for an interaction answering it) holds back its later rows, and
+/// so does one whose lease another process took meanwhile. Returns how many rows were
+/// delivered.
 async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<usize, StoreError> {
     let mut delivery = bot.delivery.lock().await;
     let store = bot.service.store();
     let rows = {
         let _turn = bot.commits.turn().await;
-        store.undelivered(BATCH).await?
+        store.leased_posts(BATCH).await?
     };
     let mut held: HashSet<Audience> = HashSet::new();
     let mut delivered = 0;
     for row in rows {
         let now = Utc::now();
         let waiting = row.next_attempt > now && !now_or_never;
-        if held.contains(&row.audience) || bot.commits.is_held(row.id) || waiting {
+        if held.contains(&row.audience)
+            || bot.commits.is_held(row.id)
+            || waiting
+            || !store.renew_lease(&row.audience).await?
+        {
             held.insert(row.audience.clone());
             continue;
         }

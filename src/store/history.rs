@@ -1,9 +1,9 @@
 //! What a catch-up after downtime needs: the channels and people of the games not over, and
 //! how far each channel's history was already applied.
 
+use super::sql::{Row, Statement};
 use super::{Store, StoreError};
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 /// A place whose history may hold messages the bot missed, and from when to read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,11 +14,13 @@ pub struct Watched {
     pub since: DateTime<Utc>,
 }
 
-fn watched(rows: &[sqlx::sqlite::SqliteRow]) -> Vec<Watched> {
+fn watched(rows: &[Row]) -> Result<Vec<Watched>, StoreError> {
     rows.iter()
-        .map(|row| Watched {
-            id: row.get(0),
-            since: DateTime::from_timestamp_millis(row.get(1)).unwrap_or_default(),
+        .map(|row| {
+            Ok(Watched {
+                id: row.text(0)?.to_string(),
+                since: DateTime::from_timestamp_millis(row.int(1)?).unwrap_or_default(),
+            })
         })
         .collect()
 }
@@ -26,46 +28,53 @@ fn watched(rows: &[sqlx::sqlite::SqliteRow]) -> Vec<Watched> {
 impl Store {
     /// The channels of the games that are not over.
     pub async fn open_game_channels(&self) -> Result<Vec<Watched>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT channel, MIN(created_at) FROM games WHERE status <> 'over' \
-             GROUP BY channel ORDER BY channel",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(watched(&rows))
+        let rows = self
+            .fetch_all(Statement::new(
+                "SELECT channel, MIN(created_at) FROM games WHERE status <> 'over' \
+                 GROUP BY channel ORDER BY channel",
+            ))
+            .await?;
+        watched(&rows)
     }
 
     /// The players (seated or waiting) and GMs of the games that are not over: everyone who
     /// may send the bot a direct message that matters.
     pub async fn open_game_people(&self) -> Result<Vec<Watched>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT person, MIN(created_at) FROM ( \
-                 SELECT seats.user_id AS person, games.created_at AS created_at FROM seats \
-                 JOIN games ON games.id = seats.game_id WHERE games.status <> 'over' \
-                 UNION ALL \
-                 SELECT gm_id, created_at FROM games WHERE status <> 'over' AND gm_id <> '' \
-             ) GROUP BY person ORDER BY person",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        Ok(watched(&rows))
+        let rows = self
+            .fetch_all(Statement::new(
+                "SELECT person, MIN(created_at) FROM ( \
+                     SELECT seats.user_id AS person, games.created_at AS created_at FROM seats \
+                     JOIN games ON games.id = seats.game_id WHERE games.status <> 'over' \
+                     UNION ALL \
+                     SELECT gm_id, created_at FROM games WHERE status <> 'over' AND gm_id <> '' \
+                 ) AS people GROUP BY person ORDER BY person",
+            ))
+            .await?;
+        watched(&rows)
     }
 
     /// The number of the last message applied from `channel` (`None`: none yet).
     pub async fn last_position(&self, channel: &str) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT MAX(position) FROM inbound WHERE channel = ?")
-            .bind(channel)
-            .fetch_one(&self.pool)
+        let row = self
+            .fetch_optional(
+                Statement::new("SELECT MAX(position) FROM inbound WHERE channel = ?").text(channel),
+            )
             .await?;
-        Ok(row.get(0))
+        match row {
+            Some(row) => row.opt_int(0),
+            None => Ok(None),
+        }
     }
 
     /// This database's random name (drawn by its first migration), which makes the nonces of
     /// its posts its own.
     pub async fn instance(&self) -> Result<String, StoreError> {
-        let row = sqlx::query("SELECT value FROM meta WHERE key = 'instance'")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(row.get(0))
+        let row = self
+            .fetch_optional(Statement::new(
+                "SELECT value FROM meta WHERE key = 'instance'",
+            ))
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
+        Ok(row.text(0)?.to_string())
     }
 }

@@ -1,8 +1,10 @@
-//! The migrations in `migrations/`, embedded in the binary so it runs anywhere.
+//! The migrations, embedded in the binary so it runs anywhere: SQLite's in `migrations/`,
+//! PostgreSQL's in `migrations/postgres/` (the same tables in that dialect, numbered on their
+//! own).
 
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::SqlitePool;
+use sqlx::{PgPool, SqlitePool};
 use std::borrow::Cow;
 use std::future::Future;
 use std::pin::Pin;
@@ -40,15 +42,24 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     ),
 ];
 
+/// PostgreSQL's migrations.
+const POSTGRES: &[(i64, &str, &str)] = &[(
+    1,
+    "tables",
+    include_str!("../../migrations/postgres/0001_tables.sql"),
+)];
+
+/// One dialect's list of migrations.
 #[derive(Debug)]
-struct Embedded;
+struct Embedded(&'static [(i64, &'static str, &'static str)]);
 
 impl MigrationSource<'static> for Embedded {
     fn resolve(
         self,
     ) -> Pin<Box<dyn Future<Output = Result<Vec<Migration>, BoxDynError>> + Send + 'static>> {
-        Box::pin(async {
-            Ok(MIGRATIONS
+        let list = self.0;
+        Box::pin(async move {
+            Ok(list
                 .iter()
                 .map(|(version, description, sql)| {
                     Migration::new(
@@ -64,7 +75,13 @@ impl MigrationSource<'static> for Embedded {
     }
 }
 
-/// Applies every migration not yet applied.
-pub async fn run(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
-    Migrator::new(Embedded).await?.run(pool).await
+/// Applies every SQLite migration not yet applied.
+pub async fn run_sqlite(pool: &SqlitePool) -> Result<(), sqlx::migrate::MigrateError> {
+    Migrator::new(Embedded(MIGRATIONS)).await?.run(pool).await
+}
+
+/// Applies every PostgreSQL migration not yet applied (under sqlx's advisory lock, so
+/// processes starting together apply each once).
+pub async fn run_postgres(pool: &PgPool) -> Result<(), sqlx::migrate::MigrateError> {
+    Migrator::new(Embedded(POSTGRES)).await?.run(pool).await
 }

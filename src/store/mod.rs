@@ -1,22 +1,34 @@
-//! sqlx over SQLite: the only place that speaks SQL. WAL, foreign keys, a busy timeout,
-//! migrations applied at start-up, and one write transaction per batch of inbound messages
-//! (a savepoint each).
+//! sqlx over SQLite (the default: one process on one file) or PostgreSQL (several processes
+//! sharing one database), chosen by the scheme of `database.url`: the only place that speaks
+//! SQL. Migrations are applied at start-up, and one write transaction serves each batch of
+//! inbound messages (a savepoint each). The table sees one API whichever database is behind
+//! it; on PostgreSQL the same API holds across processes: a game read for a write is locked
+//! until the commit, a due deadline is claimed by one process, and each audience's posts are
+//! leased to one process at a time (`lease`).
 
 mod history;
+mod lease;
 mod log;
 mod migrations;
 mod outbox;
+mod postgres;
+mod sql;
+mod sqlite;
 mod tx;
+mod write;
 
 pub use history::Watched;
 pub use log::{StoredEvent, StoredInput};
 pub use outbox::OutboxRow;
-pub use tx::{GameChange, GameRow, OutboxPost, Tx, UserGames};
+pub use sql::Dialect;
+pub use tx::{GameRow, Tx, UserGames};
+pub use write::{GameChange, OutboxPost};
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
-use std::path::Path;
-use std::str::FromStr;
+use rand_core::{OsRng, RngCore};
+use sql::{Connection, Row, Statement};
+use sqlx::pool::PoolConnection;
+use sqlx::{PgPool, Postgres, Sqlite, SqlitePool};
+use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -29,6 +41,25 @@ pub enum StoreError {
     /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// `database.url` names neither database this program speaks.
+    #[error("database.url takes sqlite://FILE, sqlite::memory: or postgres://USER@HOST/DATABASE; got '{0}'")]
+    Url(String),
+    /// The PostgreSQL server could not be reached.
+    #[error("cannot reach the PostgreSQL server at {server}: {reason}")]
+    Unreachable {
+        /// Where it was looked for (host, port and database; never the password).
+        server: String,
+        /// Why (connection refused, no such host, timed out, ...).
+        reason: String,
+    },
+    /// The PostgreSQL server answered but would not let the bot in.
+    #[error("the PostgreSQL server at {server} refused the bot: {reason}")]
+    Refused {
+        /// Where (host, port and database).
+        server: String,
+        /// What the server said.
+        reason: String,
+    },
     /// The folder the database file would be in does not exist.
     #[error("the folder {0} does not exist; create it or give another path for the database")]
     NoFolder(String),
@@ -68,189 +99,166 @@ pub enum StoreError {
     },
 }
 
-/// Takes this process's turn at opening a database in the folder of `path`: an exclusive
-/// lock on the folder (not on the file, whose locks are SQLite's), held until the returned
-/// handle is dropped. A missing folder or a database file that cannot be written is said
-/// plainly.
-fn take_turn(path: &Path) -> Result<std::fs::File, StoreError> {
-    let shown = path.display().to_string();
-    let folder = match path.parent().filter(|f| !f.as_os_str().is_empty()) {
-        Some(folder) => folder,
-        None => Path::new("."),
-    };
-    if !folder.is_dir() {
-        return Err(StoreError::NoFolder(folder.display().to_string()));
-    }
-    let unreadable = |error: std::io::Error| StoreError::Unreadable {
-        path: shown.clone(),
-        reason: error.kind().to_string(),
-    };
-    if path.exists() {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|error| match error.kind() {
-                std::io::ErrorKind::PermissionDenied => StoreError::ReadOnly(shown.clone()),
-                _ => unreadable(error),
-            })?;
-    }
-    let turn = std::fs::File::open(folder).map_err(unreadable)?;
-    turn.lock().map_err(unreadable)?;
-    Ok(turn)
-}
-
-/// An error opening the file, in one sentence.
-fn opening(path: &Path, error: sqlx::Error) -> StoreError {
-    let shown = path.display().to_string();
-    match error.as_database_error().and_then(|e| e.code()).as_deref() {
-        // SQLITE_NOTADB
-        Some("26") => StoreError::Foreign(shown),
-        // SQLITE_READONLY, SQLITE_CANTOPEN
-        Some("8") | Some("14") => StoreError::ReadOnly(shown),
-        _ => StoreError::Database(error),
-    }
-}
-
-/// An error migrating the file, in one sentence: a file that is SQLite but not this program's
-/// (its tables clash) or one written by a newer version.
-fn migrating(path: &Path, error: sqlx::migrate::MigrateError) -> StoreError {
-    let shown = path.display().to_string();
-    use sqlx::migrate::MigrateError;
-    match error {
-        MigrateError::VersionMissing(_) => StoreError::Newer(shown),
-        MigrateError::ExecuteMigration(sqlx::Error::Database(e), _)
-            if e.message().contains("already exists") =>
-        {
-            StoreError::Foreign(shown)
-        }
-        MigrateError::Execute(error) | MigrateError::ExecuteMigration(error, _) => {
-            opening(path, error)
-        }
-        other => StoreError::Migrate(other),
+impl StoreError {
+    /// Whether the transaction lost a race with another process on the same database (a
+    /// deadlock PostgreSQL broke by failing this side): nothing of it was kept, and the
+    /// same work tried again in a new transaction goes through.
+    pub fn is_conflict(&self) -> bool {
+        let StoreError::Database(sqlx::Error::Database(error)) = self else {
+            return false;
+        };
+        // deadlock_detected, serialization_failure
+        matches!(error.code().as_deref(), Some("40P01") | Some("40001"))
     }
 }
 
 /// How the database is opened.
 #[derive(Clone, Debug)]
 pub struct StoreSettings {
-    /// `sqlite://path/to/file.db` or `sqlite::memory:`.
+    /// `sqlite://path/to/file.db`, `sqlite::memory:` or `postgres://user@host/database`.
     pub url: String,
-    /// How long a writer waits for a lock before failing.
+    /// SQLite: how long a writer waits for a lock before failing.
     pub busy_timeout: Duration,
     /// SQLite's `synchronous` setting: `full` (no committed order lost on power loss) or `normal`.
     pub synchronous: String,
     /// How long a delivered post keeps its picture or file.
     pub keep_pictures: chrono::Duration,
+    /// PostgreSQL: how long a process's claim on an audience's posts lasts unrenewed; after
+    /// that, another process takes over the posts of one that died.
+    pub lease: chrono::Duration,
+}
+
+/// The connection pool behind a store, for the benchmark and tests that measure or inspect
+/// the database itself.
+#[derive(Clone, Debug)]
+pub enum Pool {
+    /// SQLite: one connection (every write is serialised anyway).
+    Sqlite(SqlitePool),
+    /// PostgreSQL: a few connections.
+    Postgres(PgPool),
+}
+
+/// One connection taken from the pool.
+enum Pooled {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Pooled {
+    fn connection(&mut self) -> Connection<'_> {
+        match self {
+            Pooled::Sqlite(connection) => Connection::Sqlite(connection),
+            Pooled::Postgres(connection) => Connection::Postgres(connection),
+        }
+    }
 }
 
 /// The database.
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: Pool,
     keep_pictures: chrono::Duration,
+    lease: chrono::Duration,
+    /// This process's name in the leases it takes: its process id and a random part.
+    owner: Arc<str>,
+}
+
+/// Which database a URL names, or why it names none.
+fn dialect_of(url: &str) -> Result<Dialect, StoreError> {
+    if url.starts_with("sqlite:") {
+        Ok(Dialect::Sqlite)
+    } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(Dialect::Postgres)
+    } else {
+        // Only the scheme: the rest may hold a password.
+        let shown: String = url
+            .split("://")
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(40)
+            .collect();
+        Err(StoreError::Url(format!("{shown}://...")))
+    }
 }
 
 impl Store {
     /// Opens (creating if missing) the database and applies the migrations. Processes
-    /// opening one file at the same moment take turns (an exclusive lock on the file while
-    /// the journal mode is set and the migrations run), so a new database is migrated once.
+    /// opening one database at the same moment take turns, so a new database is migrated once.
     pub async fn open(settings: &StoreSettings) -> Result<Store, StoreError> {
-        let synchronous = match settings.synchronous.to_ascii_lowercase().as_str() {
-            "normal" => SqliteSynchronous::Normal,
-            "off" => SqliteSynchronous::Off,
-            "extra" => SqliteSynchronous::Extra,
-            _ => SqliteSynchronous::Full,
+        let pool = match dialect_of(&settings.url)? {
+            Dialect::Sqlite => Pool::Sqlite(sqlite::open(settings).await?),
+            Dialect::Postgres => Pool::Postgres(postgres::open(settings).await?),
         };
-        let options = SqliteConnectOptions::from_str(&settings.url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .foreign_keys(true)
-            .busy_timeout(settings.busy_timeout)
-            .synchronous(synchronous);
-        let path = options.get_filename().to_path_buf();
-        let in_memory = settings.url.contains(":memory:");
-        let _turn = if in_memory {
-            None
-        } else {
-            Some(take_turn(&path)?)
-        };
-        // One connection: every write is serialised anyway, and an in-memory database lives
-        // only as long as its connection.
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .min_connections(1)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_with(options)
-            .await
-            .map_err(|error| opening(&path, error))?;
-        migrations::run(&pool)
-            .await
-            .map_err(|error| migrating(&path, error))?;
-        Ok(Store {
-            pool,
-            keep_pictures: settings.keep_pictures,
-        })
+        Ok(Store::over(pool, settings))
     }
 
     /// Opens an existing database for reading only (replay, export, the audit page): nothing
     /// is created, migrated or written, so a backup on read-only media can be checked and a
-    /// mistyped path leaves no empty file behind. Where SQLite cannot even create its shared
-    /// memory file beside the database (a read-only folder), the file is read as immutable.
+    /// mistyped path leaves no empty file behind.
     pub async fn open_read_only(settings: &StoreSettings) -> Result<Store, StoreError> {
-        let options = SqliteConnectOptions::from_str(&settings.url)?
-            .read_only(true)
-            .create_if_missing(false)
-            .busy_timeout(settings.busy_timeout);
-        let path = options.get_filename().to_path_buf();
-        let in_memory = settings.url.contains(":memory:");
-        if !in_memory && !path.is_file() {
-            return Err(StoreError::Missing(path.display().to_string()));
-        }
-        if !in_memory {
-            std::fs::File::open(&path).map_err(|error| StoreError::Unreadable {
-                path: path.display().to_string(),
-                reason: error.kind().to_string(),
-            })?;
-        }
-        let opened = match Store::read_only_pool(options.clone()).await {
-            Ok(pool) => Ok(pool),
-            Err(_) => Store::read_only_pool(options.immutable(true)).await,
+        let pool = match dialect_of(&settings.url)? {
+            Dialect::Sqlite => Pool::Sqlite(sqlite::open_read_only(settings).await?),
+            Dialect::Postgres => Pool::Postgres(postgres::open_read_only(settings).await?),
         };
-        let pool = opened.map_err(|_| StoreError::Foreign(path.display().to_string()))?;
-        Ok(Store {
+        Ok(Store::over(pool, settings))
+    }
+
+    fn over(pool: Pool, settings: &StoreSettings) -> Store {
+        Store {
             pool,
             keep_pictures: settings.keep_pictures,
+            lease: settings.lease,
+            owner: format!("{}-{:08x}", std::process::id(), OsRng.next_u32()).into(),
+        }
+    }
+
+    /// Which database this is.
+    pub fn dialect(&self) -> Dialect {
+        match self.pool {
+            Pool::Sqlite(_) => Dialect::Sqlite,
+            Pool::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// Begins a write transaction: on SQLite `BEGIN IMMEDIATE` (so it never fails half-way
+    /// on a lock), on PostgreSQL a read-committed transaction whose reads of games lock them.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        Ok(match &self.pool {
+            Pool::Sqlite(pool) => Tx::sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Postgres(pool) => Tx::postgres(pool.begin().await?, self.lease),
         })
     }
 
-    /// A one-connection pool on `options` that holds the referee tables.
-    async fn read_only_pool(options: SqliteConnectOptions) -> Result<SqlitePool, sqlx::Error> {
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await?;
-        let tables: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name IN ('games', 'inputs', 'events')",
-        )
-        .fetch_one(&pool)
-        .await?;
-        if tables == 3 {
-            Ok(pool)
-        } else {
-            pool.close().await;
-            Err(sqlx::Error::RowNotFound)
-        }
-    }
-
-    /// Begins a write transaction (`BEGIN IMMEDIATE`, so it never fails half-way on a lock).
-    pub async fn begin(&self) -> Result<Tx, StoreError> {
-        Ok(Tx::new(self.pool.begin_with("BEGIN IMMEDIATE").await?))
-    }
-
-    /// The pool, for the benchmark's bare-transaction ceiling.
-    pub fn pool(&self) -> &SqlitePool {
+    /// The pool, for the benchmark's bare-transaction ceiling and tests that look inside.
+    pub fn pool(&self) -> &Pool {
         &self.pool
+    }
+
+    async fn acquire(&self) -> Result<Pooled, StoreError> {
+        Ok(match &self.pool {
+            Pool::Sqlite(pool) => Pooled::Sqlite(pool.acquire().await?),
+            Pool::Postgres(pool) => Pooled::Postgres(pool.acquire().await?),
+        })
+    }
+
+    /// Runs one statement on a pooled connection; returns how many rows it changed.
+    async fn execute(&self, statement: Statement<'_>) -> Result<u64, StoreError> {
+        let mut connection = self.acquire().await?;
+        Ok(statement.execute(connection.connection()).await?)
+    }
+
+    /// Runs one statement on a pooled connection and reads its rows.
+    async fn fetch_all(&self, statement: Statement<'_>) -> Result<Vec<Row>, StoreError> {
+        let mut connection = self.acquire().await?;
+        Ok(statement.fetch_all(connection.connection()).await?)
+    }
+
+    /// Runs one statement on a pooled connection and reads its first row, if any.
+    async fn fetch_optional(&self, statement: Statement<'_>) -> Result<Option<Row>, StoreError> {
+        let mut connection = self.acquire().await?;
+        Ok(statement.fetch_optional(connection.connection()).await?)
     }
 
     /// Drops the pictures and files of posts delivered longer ago than the retention setting
@@ -267,6 +275,29 @@ impl Store {
 
     /// Closes the database cleanly.
     pub async fn close(&self) {
-        self.pool.close().await;
+        match &self.pool {
+            Pool::Sqlite(pool) => pool.close().await,
+            Pool::Postgres(pool) => pool.close().await,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_url_of_another_database_is_refused_without_echoing_it() {
+        assert_eq!(dialect_of("sqlite://referee.db").unwrap(), Dialect::Sqlite);
+        assert_eq!(dialect_of("sqlite::memory:").unwrap(), Dialect::Sqlite);
+        assert_eq!(
+            dialect_of("postgres://bot@db/referee").unwrap(),
+            Dialect::Postgres
+        );
+        let refused = dialect_of("mysql://root:secret@db/referee").unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "database.url takes sqlite://FILE, sqlite::memory: or postgres://USER@HOST/DATABASE; got 'mysql://...'"
+        );
     }
 }

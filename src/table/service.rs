@@ -137,6 +137,10 @@ pub struct Committed {
     pub posts: Vec<i64>,
 }
 
+/// How many times a batch is tried when it keeps meeting another process's (a deadlock each
+/// time) before its messages fail.
+const BATCH_ATTEMPTS: u32 = 5;
+
 /// The same failure for every message of a batch that could not commit.
 fn failed_batch(messages: usize, error: &StoreError) -> Vec<Result<Committed, StoreError>> {
     (0..messages)
@@ -168,8 +172,8 @@ impl From<Outcome> for Handled {
 }
 
 /// Writes what a message produced: the change (record, input, events) and every post, in one
-/// batch.
-async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<(), StoreError> {
+/// batch; returns the posts' outbox rows.
+async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<Vec<i64>, StoreError> {
     let posts: Vec<OutboxPost> = handled
         .outcome
         .posts
@@ -276,7 +280,9 @@ impl Service {
     /// commit): each message in its own savepoint, so a message that fails is taken back alone
     /// and the others commit. Each is applied exactly once (a message id seen before, in an
     /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
-    /// commit: a receipt means the message's effects are durable.
+    /// commit: a receipt means the message's effects are durable. A batch that lost a race
+    /// with another process sharing the database (a deadlock) is taken back whole and applied
+    /// again.
     pub async fn handle_batch(
         &self,
         batch: &[Submission],
@@ -285,36 +291,62 @@ impl Service {
         let now = table_time(now);
         let span = info_span!("commit", messages = batch.len());
         async {
-            let mut tx = match self.store.begin().await {
-                Ok(tx) => tx,
-                Err(error) => return failed_batch(batch.len(), &error),
-            };
-            let mut results = Vec::with_capacity(batch.len());
-            for submission in batch {
-                if let Err(error) = tx.begin_message().await {
-                    return failed_batch(batch.len(), &error);
-                }
-                match self.apply_one(&mut tx, submission, now).await {
-                    Ok(applied) => match tx.keep_message().await {
-                        Ok(()) => results.push(Ok(applied)),
-                        Err(error) => return failed_batch(batch.len(), &error),
-                    },
-                    Err(error) => {
-                        warn!(%error, message = %submission.envelope.id, "a message failed and was taken back");
-                        if let Err(lost) = tx.undo_message().await {
-                            return failed_batch(batch.len(), &lost);
-                        }
-                        results.push(Err(error));
+            let mut attempt = 1;
+            loop {
+                match self.try_batch(batch, now).await {
+                    Err(conflict) if attempt < BATCH_ATTEMPTS => {
+                        warn!(%conflict, attempt, "the batch met another process's; applying it again");
+                        attempt += 1;
                     }
+                    Err(conflict) => return failed_batch(batch.len(), &conflict),
+                    Ok(results) => return results,
                 }
-            }
-            match tx.commit().await {
-                Ok(()) => results,
-                Err(error) => failed_batch(batch.len(), &error),
             }
         }
         .instrument(span)
         .await
+    }
+
+    /// One attempt at a batch: its results, or the conflict with another process for which
+    /// the whole transaction was taken back.
+    async fn try_batch(
+        &self,
+        batch: &[Submission],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Result<Committed, StoreError>>, StoreError> {
+        let mut tx = match self.store.begin().await {
+            Ok(tx) => tx,
+            Err(error) => return Ok(failed_batch(batch.len(), &error)),
+        };
+        let mut results = Vec::with_capacity(batch.len());
+        for submission in batch {
+            if let Err(error) = tx.begin_message().await {
+                return Ok(failed_batch(batch.len(), &error));
+            }
+            match self.apply_one(&mut tx, submission, now).await {
+                Ok(applied) => match tx.keep_message().await {
+                    Ok(()) => results.push(Ok(applied)),
+                    Err(error) => return Ok(failed_batch(batch.len(), &error)),
+                },
+                Err(error) if error.is_conflict() => {
+                    // Every lock the batch holds goes, so the other process can finish.
+                    tx.rollback().await?;
+                    return Err(error);
+                }
+                Err(error) => {
+                    warn!(%error, message = %submission.envelope.id, "a message failed and was taken back");
+                    if let Err(lost) = tx.undo_message().await {
+                        return Ok(failed_batch(batch.len(), &lost));
+                    }
+                    results.push(Err(error));
+                }
+            }
+        }
+        match tx.commit().await {
+            Ok(()) => Ok(results),
+            Err(error) if error.is_conflict() => Err(error),
+            Err(error) => Ok(failed_batch(batch.len(), &error)),
+        }
     }
 
     /// Applies one message inside the batch's transaction: claims its id, reads it, writes
@@ -364,15 +396,12 @@ impl Service {
                 }
                 Inbound::Direct { user, text } => self.direct(tx, user, text, at).await?,
             };
-            let before = match answers_itself {
-                true => Some(tx.last_outbox_id().await?),
-                false => None,
-            };
-            write(tx, &handled, now).await?;
-            let posts = match before {
-                Some(before) => tx.outbox_ids_after(before).await?,
-                None => Vec::new(),
-            };
+            let mut posts = write(tx, &handled, now).await?;
+            if *answers_itself {
+                tx.hold_posts(&posts, now).await?;
+            } else {
+                posts.clear();
+            }
             Ok(Committed {
                 receipt: Receipt {
                     fresh: true,
@@ -891,21 +920,20 @@ impl Service {
     }
 
     /// Fires every deadline and reminder due at `now`, each in its own transaction, each
-    /// exactly once. Returns how many fired.
+    /// exactly once: the game is claimed in the transaction that resolves it (on PostgreSQL a
+    /// game another process is resolving is left to it). Returns how many fired.
     pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
         let now = table_time(now);
         let mut fired = 0;
         loop {
-            let due = self.store.due(now).await?;
-            let Some((id, _)) = due.first().copied() else {
-                return Ok(fired);
-            };
-            let span = info_span!("deadline", game = id);
-            let progressed = async {
+            let span = info_span!("deadline", game = tracing::field::Empty);
+            let fired_one = async {
                 let mut tx = self.store.begin().await?;
-                let Some(game) = tx.game(id).await? else {
+                let Some(game) = tx.claim_due(now).await? else {
                     return Ok::<bool, StoreError>(false);
                 };
+                let id = game.id;
+                tracing::Span::current().record("game", id);
                 let input = match game.record.deadline {
                     Some(at) if self.running_since.is_some_and(|since| at < since) => {
                         Input::DeadlineMissed
@@ -922,37 +950,39 @@ impl Service {
                         None,
                     )
                     .await?;
-                let changed = !handled.outcome.events.is_empty();
                 write(&mut tx, &handled, now).await?;
+                if handled.outcome.events.is_empty() {
+                    warn!(
+                        game = id,
+                        "a due deadline changed nothing; it is cleared to avoid a loop"
+                    );
+                    clear_due(&mut tx, id, now).await?;
+                }
                 tx.commit().await?;
-                Ok(changed)
+                Ok(true)
             }
             .instrument(span)
             .await?;
-            if !progressed {
-                warn!(
-                    game = id,
-                    "a due deadline changed nothing; it is cleared to avoid a loop"
-                );
-                self.clear_due(id, now).await?;
+            if !fired_one {
+                return Ok(fired);
             }
             fired += 1;
         }
     }
+}
 
-    async fn clear_due(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        let mut tx = self.store.begin().await?;
-        if let Some(mut game) = tx.game(id).await? {
-            game.record.deadline = None;
-            game.record.remind_at = None;
-            let change = GameChange {
-                record: &game.record,
-                seats_changed: false,
-                input: None,
-                events: &[],
-            };
-            tx.write(Some(&change), &[], now).await?;
-        }
-        tx.commit().await
+/// Clears the deadline and reminder of game `id` (one that came due and changed nothing).
+async fn clear_due(tx: &mut Tx, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+    if let Some(mut game) = tx.game(id).await? {
+        game.record.deadline = None;
+        game.record.remind_at = None;
+        let change = GameChange {
+            record: &game.record,
+            seats_changed: false,
+            input: None,
+            events: &[],
+        };
+        tx.write(Some(&change), &[], now).await?;
     }
+    Ok(())
 }

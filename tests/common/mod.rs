@@ -3,6 +3,8 @@
 //! whole stack (parser, table, SQLite store, outbox).
 #![allow(dead_code)]
 
+pub mod postgres;
+
 use chrono::{DateTime, Duration, Utc};
 use referee::config;
 use referee::games::{
@@ -328,6 +330,77 @@ pub async fn play(transcript: &str) -> String {
     let out = play_on(&service, transcript, start_time(), &[]).await;
     replay_every_game(&service).await;
     out
+}
+
+/// Plays a transcript like [`play`], on an in-memory SQLite database and again on a fresh
+/// PostgreSQL database when a test server is set: both must say the same, line for line, and
+/// replay. Returns what was said.
+pub async fn play_on_both(transcript: &str) -> String {
+    let out = play(transcript).await;
+    if let Some(database) = postgres::fresh().await {
+        let service = service(&database.url).await;
+        let on_postgres = play_on(&service, transcript, start_time(), &[]).await;
+        replay_every_game(&service).await;
+        service.store().close().await;
+        assert_eq!(
+            out, on_postgres,
+            "SQLite and PostgreSQL said different things"
+        );
+    }
+    out
+}
+
+/// A database a test runs on, and what keeps it until the test ends.
+pub struct Database {
+    /// Its URL.
+    pub url: String,
+    /// The PostgreSQL database, dropped with this.
+    _postgres: Option<postgres::TestDatabase>,
+}
+
+/// The databases a test runs on: the SQLite database `sqlite` names, then a fresh PostgreSQL
+/// database when a test server is set.
+pub async fn databases(sqlite: &str) -> Vec<Database> {
+    let mut all = vec![Database {
+        url: sqlite.to_string(),
+        _postgres: None,
+    }];
+    if let Some(database) = postgres::fresh().await {
+        all.push(Database {
+            url: database.url.clone(),
+            _postgres: Some(database),
+        });
+    }
+    all
+}
+
+/// Runs a statement that gives one whole number (a count) on the database behind `service`,
+/// whichever it is.
+pub async fn number(service: &Service, sql: &str) -> i64 {
+    use referee::store::Pool;
+    match service.store().pool() {
+        Pool::Sqlite(pool) => sqlx::query_scalar(sql).fetch_one(pool).await.unwrap(),
+        Pool::Postgres(pool) => sqlx::query_scalar(sql).fetch_one(pool).await.unwrap(),
+    }
+}
+
+/// Runs statements that give nothing back on the database behind `service`.
+pub async fn execute(service: &Service, sql: &str) {
+    use referee::store::Pool;
+    use sqlx::Executor;
+    match service.store().pool() {
+        Pool::Sqlite(pool) => pool.execute(sql).await.map(|_| ()).unwrap(),
+        Pool::Postgres(pool) => pool.execute(sql).await.map(|_| ()).unwrap(),
+    }
+}
+
+/// Runs a statement that gives texts (one column) on the database behind `service`.
+pub async fn texts(service: &Service, sql: &str) -> Vec<String> {
+    use referee::store::Pool;
+    match service.store().pool() {
+        Pool::Sqlite(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+        Pool::Postgres(pool) => sqlx::query_scalar(sql).fetch_all(pool).await.unwrap(),
+    }
 }
 
 /// Replays every game on `service` (numbered from 1) and asserts each matches its log.

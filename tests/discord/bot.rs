@@ -44,9 +44,49 @@ impl Bot {
 
     /// Starts the bot on `db` with `settings`; deadlines are checked every second.
     pub fn start_with(fake: &FakeDiscord, db: &Path, settings: Settings) -> Bot {
-        let child = Command::new(env!("CARGO_BIN_EXE_referee"))
-            .args(["run", "--db"])
-            .arg(db)
+        let mut command = Bot::command(fake, settings);
+        command.args(["run", "--db"]).arg(db);
+        Bot {
+            child: command.spawn().unwrap(),
+        }
+    }
+
+    /// Starts one of the bot's processes on the PostgreSQL database `url`, holding
+    /// `shard_ids` (like `1..1`) of `shards` gateway shards; a process that dies loses its
+    /// claim on the posts it was delivering after `lease`.
+    pub fn start_shards(
+        fake: &FakeDiscord,
+        url: &str,
+        shards: u32,
+        shard_ids: &str,
+        lease: &str,
+    ) -> Bot {
+        let mut command = Bot::command(fake, Settings::default());
+        command
+            .args([
+                "run",
+                "--shards",
+                &shards.to_string(),
+                "--shard-ids",
+                shard_ids,
+            ])
+            .env("REFEREE_DATABASE_URL", url)
+            .env("REFEREE_DATABASE_LEASE", lease);
+        Bot {
+            child: command.spawn().unwrap(),
+        }
+    }
+
+    /// The process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// `referee` with the settings every test uses: the fake's address, the token, the
+    /// guild, deadlines checked every second.
+    fn command(fake: &FakeDiscord, settings: Settings) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        command
             .env("DISCORD_TOKEN", TOKEN)
             .env("REFEREE_DISCORD_API_URL", &fake.url)
             .env("REFEREE_DISCORD_GUILDS", GUILD.to_string())
@@ -56,10 +96,8 @@ impl Bot {
             .env("REFEREE_TABLE_TICK", "1s")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        Bot { child }
+            .stderr(Stdio::inherit());
+        command
     }
 
     /// SIGTERM, then the exit status must be success.

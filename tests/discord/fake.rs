@@ -1,9 +1,13 @@
 //! A Discord-compatible server on 127.0.0.1 for end-to-end tests: the gateway (HELLO,
 //! IDENTIFY, READY, heartbeats, RESUME, dispatches pushed by the test) and the REST routes
-//! the bot uses (current user, gateway discovery, messages with files and nonces, channel
-//! history, message deletion, DM channels, interaction responses, application commands). It
-//! keeps every channel's history (what users said, whether the bot was connected or not, and
-//! what the bot posted) and records what the bot did.
+//! the bot uses (current user, gateway discovery, channels, messages with files and nonces,
+//! channel history, message deletion, DM channels, interaction responses, application
+//! commands). It keeps every channel's history (what users said, whether the bot was
+//! connected or not, and what the bot posted) and records what the bot did.
+//!
+//! Shards as Discord has them: each IDENTIFY names its shard (`[id, total]`) and gets a session
+//! of its own; a server's events go to shard `(server id >> 22) % total`, direct messages to
+//! shard 0. Every channel is in the server [`GUILD`] unless a test puts it in another.
 
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -14,7 +18,7 @@ use axum::routing::{delete, get, post, put};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -141,7 +145,14 @@ struct Inner {
     /// Whether the bot lacks Manage Messages (deleting others' messages is refused).
     no_manage_messages: AtomicBool,
     deleted: Mutex<Vec<u64>>,
-    gateway: Mutex<Option<mpsc::UnboundedSender<String>>>,
+    /// The session of each shard the bot holds.
+    gateways: Mutex<BTreeMap<u32, mpsc::UnboundedSender<String>>>,
+    /// How many shards the bot said it has (at its last IDENTIFY).
+    shard_count: AtomicU32,
+    /// The server of each channel put in another than [`GUILD`].
+    servers: Mutex<HashMap<u64, u64>>,
+    /// Channels whose next post is accepted and never answered.
+    stall_channels: Mutex<HashSet<u64>>,
     fail_next: AtomicUsize,
     fail_status: AtomicU16,
     /// The `retry_after` of refused posts, in milliseconds.
@@ -181,6 +192,21 @@ impl Inner {
         }
     }
 
+    /// The server of a (non-DM) channel.
+    fn server_of(&self, channel: u64) -> u64 {
+        self.servers
+            .lock()
+            .unwrap()
+            .get(&channel)
+            .copied()
+            .unwrap_or(GUILD)
+    }
+
+    /// The shard a server's events go to.
+    fn shard_of(&self, guild: u64) -> u32 {
+        ((guild >> 22) % u64::from(self.shard_count.load(Ordering::SeqCst).max(1))) as u32
+    }
+
     fn remember(&self, channel: u64, message: Value) {
         self.history
             .lock()
@@ -212,6 +238,7 @@ impl FakeDiscord {
             .route("/api/v10/gateway/bot", get(gateway_url))
             .route("/api/v10/users/@me", get(current_user))
             .route("/api/v10/users/@me/channels", post(dm_channel))
+            .route("/api/v10/channels/:channel", get(get_channel))
             .route(
                 "/api/v10/channels/:channel/messages",
                 post(create_message).get(channel_history),
@@ -352,9 +379,31 @@ impl FakeDiscord {
         self.inner.snowflake()
     }
 
-    /// Whether the bot holds a gateway session.
+    /// Whether the bot holds a gateway session (on any shard).
     pub fn connected(&self) -> bool {
-        self.inner.gateway.lock().unwrap().is_some()
+        !self.inner.gateways.lock().unwrap().is_empty()
+    }
+
+    /// The shards the bot holds a session on.
+    pub fn shards(&self) -> Vec<u32> {
+        self.inner
+            .gateways
+            .lock()
+            .unwrap()
+            .keys()
+            .copied()
+            .collect()
+    }
+
+    /// Puts `channel` in the server `guild` (every other channel is in [`GUILD`]).
+    pub fn put_channel_in(&self, channel: u64, guild: u64) {
+        self.inner.servers.lock().unwrap().insert(channel, guild);
+    }
+
+    /// The next post to `channel` is created but never answered, as if the bot that sent it
+    /// died before Discord's answer reached it.
+    pub fn stall_next_post_to(&self, channel: u64) {
+        self.inner.stall_channels.lock().unwrap().insert(channel);
     }
 
     /// Waits until the bot's gateway session is ready (after IDENTIFY or RESUME).
@@ -408,12 +457,17 @@ impl FakeDiscord {
             .unwrap()
     }
 
-    /// Sends a dispatch event over the current gateway session (nothing when the bot is not
-    /// connected: Discord does not keep events for a session that is gone).
+    /// Sends a dispatch event over the session of the shard it belongs to: its server's, or
+    /// shard 0 for a direct message (nothing when that shard is not connected: Discord does
+    /// not keep events for a session that is gone).
     pub fn dispatch(&self, event: &str, data: Value) {
         let seq = self.inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+        let shard = data["guild_id"]
+            .as_str()
+            .and_then(|guild| guild.parse().ok())
+            .map_or(0, |guild| self.inner.shard_of(guild));
         let payload = json!({"op": 0, "t": event, "s": seq, "d": data});
-        if let Some(gateway) = self.inner.gateway.lock().unwrap().as_ref() {
+        if let Some(gateway) = self.inner.gateways.lock().unwrap().get(&shard) {
             let _ = gateway.send(payload.to_string());
         }
     }
@@ -421,8 +475,8 @@ impl FakeDiscord {
     /// Ends the bot's session for good (opcode 9, not resumable): the bot must IDENTIFY
     /// anew, and Discord keeps nothing of what happened meanwhile.
     pub fn invalidate_session(&self) {
-        let gateway = self.inner.gateway.lock().unwrap().take();
-        if let Some(gateway) = gateway {
+        let gateways = std::mem::take(&mut *self.inner.gateways.lock().unwrap());
+        for gateway in gateways.values() {
             let _ = gateway.send(json!({"op": 9, "d": false}).to_string());
         }
     }
@@ -434,8 +488,8 @@ impl FakeDiscord {
 
     /// Asks the bot to reconnect (opcode 7), as Discord does before moving a session.
     pub fn ask_reconnect(&self) {
-        let gateway = self.inner.gateway.lock().unwrap().take();
-        if let Some(gateway) = gateway {
+        let gateways = std::mem::take(&mut *self.inner.gateways.lock().unwrap());
+        for gateway in gateways.values() {
             let _ = gateway.send(json!({"op": 7, "d": null}).to_string());
         }
     }
@@ -445,8 +499,8 @@ impl FakeDiscord {
     pub fn message(&self, id: u64, user: (u64, &str), channel: Option<u64>, text: &str) -> Value {
         let channel_id = channel.unwrap_or(user.0 + DM_BASE);
         let mut message = message_json(id, channel_id, user_json(user.0, user.1, false), text);
-        if channel.is_some() {
-            message["guild_id"] = json!(GUILD.to_string());
+        if let Some(channel) = channel {
+            message["guild_id"] = json!(self.inner.server_of(channel).to_string());
             message["member"] = json!({"roles": [], "joined_at": "2025-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false, "flags": 0});
         }
         message
@@ -594,7 +648,7 @@ impl FakeDiscord {
         json!({
             "id": id.to_string(),
             "application_id": APP_ID.to_string(),
-            "guild_id": GUILD.to_string(),
+            "guild_id": self.inner.server_of(channel).to_string(),
             "channel_id": channel.to_string(),
             "member": {
                 "user": user_json(user.0, user.1, false),
@@ -687,6 +741,28 @@ async fn current_user(headers: HeaderMap) -> Response {
     }
     Json(json!({"id": BOT_ID.to_string(), "username": "referee", "discriminator": "0", "avatar": null, "bot": true, "verified": true, "mfa_enabled": false, "flags": 0}))
         .into_response()
+}
+
+/// GET a channel: a server's text channel, or a user's DM channel.
+async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) -> Json<Value> {
+    if channel >= DM_BASE {
+        let user = channel - DM_BASE;
+        return Json(json!({
+            "id": channel.to_string(),
+            "type": 1,
+            "last_message_id": null,
+            "recipients": [user_json(user, &format!("user{user}"), false)]
+        }));
+    }
+    Json(json!({
+        "id": channel.to_string(),
+        "type": 0,
+        "guild_id": inner.server_of(channel).to_string(),
+        "name": format!("channel-{channel}"),
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": false
+    }))
 }
 
 async fn dm_channel(Json(body): Json<Value>) -> Json<Value> {
@@ -852,10 +928,12 @@ async fn create_message(
             .unwrap()
             .insert((channel, nonce), message.clone());
     }
-    if inner
-        .stall_next
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-        .is_ok()
+    let stall_here = inner.stall_channels.lock().unwrap().remove(&channel);
+    if stall_here
+        || inner
+            .stall_next
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
     {
         tokio::time::sleep(Duration::from_secs(3600)).await;
     }
@@ -941,13 +1019,11 @@ async fn session(socket: WebSocket, inner: Arc<Inner>) {
     let (tx, rx) = mpsc::unbounded_channel::<String>();
     run_session(socket, &inner, &tx, rx).await;
     // The session is gone: events for it go nowhere (Discord does not keep them).
-    let mut gateway = inner.gateway.lock().unwrap();
-    if gateway
-        .as_ref()
-        .is_some_and(|current| current.same_channel(&tx))
-    {
-        *gateway = None;
-    }
+    inner
+        .gateways
+        .lock()
+        .unwrap()
+        .retain(|_, current| !current.same_channel(&tx));
 }
 
 async fn run_session(
@@ -960,6 +1036,8 @@ async fn run_session(
     if socket.send(Message::Text(hello.to_string())).await.is_err() {
         return;
     }
+    // The shard this connection speaks for, from its IDENTIFY or RESUME.
+    let mut shard = 0;
     loop {
         tokio::select! {
             outgoing = rx.recv() => match outgoing {
@@ -988,20 +1066,39 @@ async fn run_session(
                             tokio::time::sleep(Duration::from_millis(20)).await;
                         }
                         inner.identifies.fetch_add(1, Ordering::SeqCst);
+                        let named = &payload["d"]["shard"];
+                        shard = named[0].as_u64().unwrap_or(0) as u32;
+                        let total = named[1].as_u64().unwrap_or(1).max(1) as u32;
+                        inner.shard_count.store(total, Ordering::SeqCst);
+                        let mut guilds: Vec<u64> =
+                            inner.servers.lock().unwrap().values().copied().collect();
+                        guilds.push(GUILD);
+                        guilds.sort_unstable();
+                        guilds.dedup();
+                        let guilds: Vec<Value> = guilds
+                            .into_iter()
+                            .filter(|guild| inner.shard_of(*guild) == shard)
+                            .map(|guild| json!({"id": guild.to_string(), "unavailable": true}))
+                            .collect();
                         let addr = inner.addr.lock().unwrap().clone();
                         let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
                         Some(json!({"op": 0, "t": "READY", "s": seq, "d": {
                             "v": 10,
                             "user": {"id": BOT_ID.to_string(), "username": "referee", "discriminator": "0", "avatar": null, "bot": true, "verified": true, "mfa_enabled": false, "flags": 0},
-                            "guilds": [{"id": GUILD.to_string(), "unavailable": true}],
-                            "session_id": "session-1",
+                            "guilds": guilds,
+                            "session_id": format!("session-{shard}"),
                             "resume_gateway_url": format!("ws://{addr}/gateway"),
-                            "shard": [0, 1],
+                            "shard": [shard, total],
                             "application": {"id": APP_ID.to_string(), "flags": 0}
                         }}))
                     }
                     Some(6) => {
                         inner.resumes.fetch_add(1, Ordering::SeqCst);
+                        shard = payload["d"]["session_id"]
+                            .as_str()
+                            .and_then(|id| id.strip_prefix("session-"))
+                            .and_then(|id| id.parse().ok())
+                            .unwrap_or(0);
                         Some(json!({"op": 0, "t": "RESUMED", "s": seq, "d": {}}))
                     }
                     _ => None,
@@ -1012,7 +1109,7 @@ async fn run_session(
                         return;
                     }
                     if matches!(op.as_deref(), Some("READY") | Some("RESUMED")) {
-                        *inner.gateway.lock().unwrap() = Some(tx.clone());
+                        inner.gateways.lock().unwrap().insert(shard, tx.clone());
                     }
                 }
             }

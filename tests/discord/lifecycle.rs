@@ -43,6 +43,26 @@ fn run_without_a_token_ends_with_one_sentence() {
     );
 }
 
+#[test]
+fn run_with_an_unreachable_database_server_ends_with_one_sentence() {
+    // Port 9 (discard), where nothing listens.
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("run")
+        .env("DISCORD_TOKEN", TOKEN)
+        .env(
+            "REFEREE_DATABASE_URL",
+            "postgres://referee:secret@127.0.0.1:9/games",
+        )
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.trim(),
+        "referee: cannot reach the PostgreSQL server at 127.0.0.1:9/games: connection refused"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
     let fake = FakeDiscord::start().await;

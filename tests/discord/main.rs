@@ -1,7 +1,7 @@
 //! The real `referee run` binary against a Discord-compatible server on 127.0.0.1 (`fake`):
 //! what players see in channels, by DM and in interaction responses, when they type, press
-//! and use slash commands; what survives a crash and a restart; and that every game played
-//! here replays from its log.
+//! and use slash commands; what survives a crash and a restart; two processes sharing the
+//! games on PostgreSQL, one shard each; and that every game played here replays from its log.
 
 mod bot;
 mod commands;
@@ -9,6 +9,9 @@ mod delivery;
 mod fake;
 mod games;
 mod lifecycle;
+#[path = "../common/postgres.rs"]
+mod postgres;
+mod shards;
 mod toolkit;
 
 use fake::Posted;
