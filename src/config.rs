@@ -443,7 +443,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn environment_overrides_the_file() {
+    fn environment_overrides_the_file() -> Result<(), Box<dyn std::error::Error>> {
         let env = vec![
             (
                 "REFEREE_DATABASE_URL".to_string(),
@@ -453,16 +453,17 @@ mod tests {
             ("REFEREE_TABLE_EARLY".to_string(), "off".to_string()),
             ("REFEREE_LOCAL_ADMINS".to_string(), "root, gm".to_string()),
         ];
-        let config = load(None, env.into_iter()).unwrap();
+        let config = load(None, env.into_iter())?;
         assert_eq!(config.store.url, "sqlite::memory:");
         assert_eq!(config.table.prefix, "?");
         assert!(!config.table.early);
         assert_eq!(config.table.reminder, Duration::hours(12));
         assert_eq!(config.admins, vec!["root".to_string(), "gm".to_string()]);
+        Ok(())
     }
 
     #[test]
-    fn discord_settings_read_from_the_environment() {
+    fn discord_settings_read_from_the_environment() -> Result<(), Box<dyn std::error::Error>> {
         let env = vec![
             (
                 "REFEREE_DISCORD_API_URL".to_string(),
@@ -471,14 +472,14 @@ mod tests {
             ("REFEREE_DISCORD_GUILDS".to_string(), "1, 2".to_string()),
             ("REFEREE_DISCORD_ATTEMPTS".to_string(), "3".to_string()),
         ];
-        let config = load(None, env.into_iter()).unwrap();
+        let config = load(None, env.into_iter())?;
         assert_eq!(
             config.discord.api_url.as_deref(),
             Some("http://127.0.0.1:3000")
         );
         assert_eq!(config.discord.guilds, vec![1, 2]);
         assert_eq!(config.discord.attempts, 3);
-        let default = load(None, std::iter::empty()).unwrap();
+        let default = load(None, std::iter::empty())?;
         assert_eq!(default.discord.api_url, None);
         assert_eq!(
             default.discord.shards,
@@ -489,15 +490,16 @@ mod tests {
             }
         );
         assert_eq!(default.store.lease, Duration::seconds(30));
+        Ok(())
     }
 
     #[test]
-    fn a_process_holds_a_range_of_shards() {
+    fn a_process_holds_a_range_of_shards() -> Result<(), Box<dyn std::error::Error>> {
         let names = ("--shards", "--shard-ids");
-        let second = read_shards(2, "1..1", names).unwrap();
+        let second = read_shards(2, "1..1", names)?;
         assert_eq!((second.first, second.last, second.all()), (1, 1, false));
-        assert_eq!(read_shards(4, "2", names).unwrap().first, 2);
-        assert!(read_shards(4, "", names).unwrap().all());
+        assert_eq!(read_shards(4, "2", names)?.first, 2);
+        assert!(read_shards(4, "", names)?.all());
         // A server id's high bits (its creation time) pick the shard.
         assert_eq!(second.of_guild((5 << 22) + 123), 1);
         assert_eq!(second.of_guild(41_771_983_423_143_937), 0);
@@ -509,6 +511,7 @@ mod tests {
             read_shards(0, "", names).unwrap_err().to_string(),
             "setting --shards takes a number of shards from 1 to 1024; got '0'"
         );
+        Ok(())
     }
 
     #[test]
@@ -580,12 +583,12 @@ mod tests {
     }
 
     #[test]
-    fn a_file_with_some_settings_keeps_the_defaults_for_the_rest() {
+    fn a_file_with_some_settings_keeps_the_defaults_for_the_rest(
+    ) -> Result<(), Box<dyn std::error::Error>> {
         let config = load(
             Some(("my.toml", "[table]\nprefix = \"?\"\n")),
             std::iter::empty(),
-        )
-        .unwrap();
+        )?;
         assert_eq!(config.table.prefix, "?");
         assert_eq!(config.table.reminder, Duration::hours(12));
         assert_eq!(config.store.url, "sqlite://referee.db");
@@ -596,5 +599,6 @@ mod tests {
             [("REFEREE_LOG".to_string(), "info".to_string())].into_iter()
         )
         .is_ok());
+        Ok(())
     }
 }

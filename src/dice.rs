@@ -188,8 +188,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn same_seed_same_rolls_and_resume_continues_the_stream() {
-        let seed = Seed::parse("7").unwrap();
+    fn same_seed_same_rolls_and_resume_continues_the_stream(
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let seed = Seed::parse("7")?;
         let mut a = Dice::new(seed);
         let first: Vec<u32> = (0..5).map(|_| a.roll("d6", 6)).collect();
         let position = a.position();
@@ -201,11 +202,12 @@ mod tests {
         let resumed: Vec<u32> = (0..5).map(|_| c.roll("d6", 6)).collect();
         assert_eq!(rest, resumed);
         assert_eq!(a.take_draws().len(), 10);
+        Ok(())
     }
 
     #[test]
-    fn rolls_stay_in_range_and_cover_every_face() {
-        let mut dice = Dice::new(Seed::parse("1").unwrap());
+    fn rolls_stay_in_range_and_cover_every_face() -> Result<(), Box<dyn std::error::Error>> {
+        let mut dice = Dice::new(Seed::parse("1")?);
         let mut seen = [false; 6];
         for _ in 0..600 {
             let r = dice.roll("d6", 6);
@@ -213,23 +215,27 @@ mod tests {
             seen[r as usize - 1] = true;
         }
         assert!(seen.iter().all(|s| *s));
+        Ok(())
     }
 
     #[test]
-    fn seeds_parse_from_numbers_and_hex_and_refuse_words() {
+    fn seeds_parse_from_numbers_and_hex_and_refuse_words() -> Result<(), Box<dyn std::error::Error>>
+    {
         let hex64 = "00".repeat(31) + "ff";
-        assert_eq!(Seed::parse(&hex64).unwrap().0[31], 0xff);
-        assert_eq!(Seed::parse("258").unwrap().0[..2], [2, 1]);
+        assert_eq!(Seed::parse(&hex64)?.0[31], 0xff);
+        assert_eq!(Seed::parse("258")?.0[..2], [2, 1]);
         assert!(Seed::parse("tomorrow").is_err());
         assert_eq!(
-            Seed::parse("0").unwrap().commitment(),
+            Seed::parse("0")?.commitment(),
             "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
         );
+        Ok(())
     }
 
     #[test]
-    fn sealed_shuffles_are_marked_and_follow_the_same_stream() {
-        let seed = Seed::parse("3").unwrap();
+    fn sealed_shuffles_are_marked_and_follow_the_same_stream(
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let seed = Seed::parse("3")?;
         let (mut open, mut sealed) = (Dice::new(seed), Dice::new(seed));
         let (mut a, mut b): (Vec<u32>, Vec<u32>) = ((0..20).collect(), (0..20).collect());
         open.shuffle("deck", &mut a);
@@ -237,16 +243,18 @@ mod tests {
         assert_eq!(a, b);
         assert!(sealed.take_draws().iter().all(|draw| draw.sealed));
         assert!(open.take_draws().iter().all(|draw| !draw.sealed));
+        Ok(())
     }
 
     #[test]
-    fn shuffle_is_a_permutation() {
-        let mut dice = Dice::new(Seed::parse("3").unwrap());
+    fn shuffle_is_a_permutation() -> Result<(), Box<dyn std::error::Error>> {
+        let mut dice = Dice::new(Seed::parse("3")?);
         let mut items: Vec<u32> = (0..50).collect();
         dice.shuffle("deck", &mut items);
         let mut sorted = items.clone();
         sorted.sort();
         assert_eq!(sorted, (0..50).collect::<Vec<_>>());
         assert_ne!(items, sorted);
+        Ok(())
     }
 }

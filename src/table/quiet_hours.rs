@@ -147,8 +147,9 @@ mod tests {
     }
 
     #[test]
-    fn a_night_deadline_moves_to_the_morning_in_local_time_across_summer_time() {
-        let quiet = parse("23:00-08:00", "Europe/Rome").unwrap();
+    fn a_night_deadline_moves_to_the_morning_in_local_time_across_summer_time(
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let quiet = parse("23:00-08:00", "Europe/Rome")?;
         // Saturday 28 March 2026, 23:30 in Rome (CET, UTC+1): the night summer time begins.
         let night = utc("2026-03-28T22:30:00Z");
         // 08:00 on Sunday is already summer time (CEST, UTC+2): 06:00 UTC.
@@ -162,11 +163,13 @@ mod tests {
         let noon = utc("2026-03-29T10:00:00Z");
         assert_eq!(deadline(Some(&quiet), noon), noon);
         assert_eq!(deadline(None, night), night);
+        Ok(())
     }
 
     #[test]
-    fn a_reminder_in_the_quiet_hours_goes_before_them_or_after_them() {
-        let quiet = parse("23:00-08:00", "UTC").unwrap();
+    fn a_reminder_in_the_quiet_hours_goes_before_them_or_after_them(
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let quiet = parse("23:00-08:00", "UTC")?;
         let at = utc("2026-01-05T02:00:00Z");
         let deadline = utc("2026-01-05T12:00:00Z");
         assert_eq!(
@@ -186,10 +189,11 @@ mod tests {
             ),
             None
         );
+        Ok(())
     }
 
     #[test]
-    fn bad_windows_and_zones_are_refused_in_words() {
+    fn bad_windows_and_zones_are_refused_in_words() -> Result<(), Box<dyn std::error::Error>> {
         assert!(parse("23-08", "UTC")
             .unwrap_err()
             .0
@@ -200,8 +204,9 @@ mod tests {
             .0
             .contains("Europe/Rome"));
         assert_eq!(
-            describe(&parse("23:00-08:00", "Europe/Rome").unwrap()),
+            describe(&parse("23:00-08:00", "Europe/Rome")?),
             "23:00-08:00 Europe/Rome"
         );
+        Ok(())
     }
 }
