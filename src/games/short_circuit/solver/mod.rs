@@ -22,7 +22,7 @@ use super::circuit;
 use super::piece::{Kind, Piece};
 use super::position::{Grid, Position, Square, Supply};
 use layout::{capacity, Layout};
-use search::{Counts, Search};
+use search::{Search, UNLIMITED};
 use symmetry::Symmetry;
 
 /// Where a piece of a witness comes from.
@@ -108,6 +108,11 @@ pub fn solve(grid: &Grid, supply: &Supply) -> Solution {
 /// seconds at most; the positions of the benchmark need a few thousand at worst).
 pub const MATCH_BUDGET: u64 = 3_000_000;
 
+/// The allowances over the least joining cost with which the search first looks for a
+/// completion, before it looks at all of them: a completion that makes few detours is found
+/// quickly among few states, and a larger board offers many ways to wander first.
+const SLACK: [u32; 3] = [0, 4, 12];
+
 /// Like [`solve`], but gives up (`None`) after `steps` search steps, so a match never waits
 /// long on a huge, contrived position.
 pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution> {
@@ -125,14 +130,22 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
     if !enough_turns_and_span(grid, supply) || !layout.possible(room) {
         return Some(Solution::Impossible);
     }
-    let counts: Counts = [
-        clamp(supply.straight),
-        clamp(supply.turn),
-        clamp(supply.cross),
-        clamp(supply.thunder),
-    ];
     let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps);
-    if !search.run(counts) {
+    let least = search.root_need().unwrap_or(0);
+    let found = SLACK
+        .iter()
+        .map(|slack| clamp(least + slack).min(UNLIMITED - 1))
+        .chain([UNLIMITED])
+        .any(|allowance| {
+            search.run([
+                clamp(supply.straight),
+                clamp(supply.turn),
+                clamp(supply.cross),
+                clamp(supply.thunder),
+                allowance,
+            ])
+        });
+    if !found {
         return (search.steps_left > 0).then_some(Solution::Impossible);
     }
     let mut done = grid.clone();
