@@ -29,7 +29,8 @@
 //!   GM's hint) it searches within [`solver::MATCH_BUDGET`] steps (about two seconds); the
 //!   benchmark's positions need far fewer. Should a huge, contrived position exhaust it, an
 //!   impossible call in solver mode is played out as a challenge instead, and the revealed
-//!   answer says "undecided". `referee solve` uses the unbounded [`solve`].
+//!   answer says "undecided". `referee solve` runs the unbounded [`solve`] on a thread of its
+//!   own and prints "undecided" when its time budget (`--budget`, default a minute) runs out.
 
 pub mod circuit;
 pub mod game;
