@@ -23,6 +23,7 @@
 
 use super::super::piece::{Dir, Piece};
 use super::super::position::Grid;
+use std::cell::OnceCell;
 use std::collections::VecDeque;
 
 /// The distance between open squares that no path joins.
@@ -49,9 +50,9 @@ pub(super) enum Lead {
 pub(super) struct Layout<'a> {
     cols: usize,
     board: &'a [Option<Piece>],
-    /// `distance[u * n + v]`: the fewest empty squares on a path of open squares from `u` to
-    /// `v`, both counted (thunder squares cost nothing).
-    distance: Vec<u16>,
+    /// `distance[u][v]`: the fewest empty squares on a path of open squares from `u` to `v`,
+    /// both counted (thunder squares cost nothing); measured from `u` when first asked.
+    distance: Vec<OnceCell<Vec<u16>>>,
     /// The strands, ordered by their first square.
     strands: Vec<Strand>,
     /// How many strands close on themselves (loops of board pieces).
@@ -76,7 +77,7 @@ impl<'a> Layout<'a> {
         let mut layout = Layout {
             cols: grid.cols(),
             board: grid.cells(),
-            distance: Vec::new(),
+            distance: vec![OnceCell::new(); grid.cells().len()],
             strands: Vec::new(),
             closed: 0,
         };
@@ -96,7 +97,6 @@ impl<'a> Layout<'a> {
             }
         }
         layout.trace_strands();
-        layout.measure_distances();
         Some(layout)
     }
 
@@ -190,15 +190,14 @@ impl<'a> Layout<'a> {
         self.strands.sort_by_key(|strand| strand.first);
     }
 
-    fn measure_distances(&mut self) {
-        let n = self.board.len();
-        let mut distance = vec![UNREACHABLE; n * n];
-        let cost = |cell: usize| u16::from(self.board[cell].is_none());
-        let mut queue = VecDeque::new();
-        for source in (0..n).filter(|cell| self.is_open(*cell)) {
-            let row = &mut distance[source * n..(source + 1) * n];
+    /// The distances from open square `source` to every square, measured on first use.
+    fn distances_from(&self, source: usize) -> &[u16] {
+        self.distance[source].get_or_init(|| {
+            let n = self.board.len();
+            let cost = |cell: usize| u16::from(self.board[cell].is_none());
+            let mut row = vec![UNREACHABLE; n];
             row[source] = cost(source);
-            queue.push_back(source);
+            let mut queue = VecDeque::from([source]);
             while let Some(cell) = queue.pop_front() {
                 let here = row[cell];
                 for side in Dir::ALL {
@@ -219,12 +218,15 @@ impl<'a> Layout<'a> {
                     }
                 }
             }
-        }
-        self.distance = distance;
+            row
+        })
     }
 
     fn distance(&self, from: usize, to: usize) -> u16 {
-        self.distance[from * self.board.len() + to]
+        self.distances_from(from)
+            .get(to)
+            .copied()
+            .unwrap_or(UNREACHABLE)
     }
 
     /// The strands whose squares all lie at `pos` or later, in order.
