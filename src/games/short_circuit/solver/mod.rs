@@ -3,8 +3,8 @@
 //! First come checks that need no search ([`layout`]: parity, reach and joining cost of the
 //! board's strands, plus the four turns and the span a loop needs), which settle most
 //! impossible positions at once; then a frontier search ([`search`]) decides the rest, asking
-//! the joining-cost question again at every step. The search runs on the turned board
-//! ([`symmetry`]) whose pieces it meets first.
+//! the joining-cost question again at every step. The search runs on the turn of the board
+//! ([`symmetry`]) it expects to be quickest.
 //!
 //! Reaching the completion by legal turns: the solver judges the final configuration only.
 //! That suffices, because on a non-empty board the pieces a completion adds lie on one

@@ -1,6 +1,8 @@
-//! The eight symmetries of the rectangle: the search runs on the turned board whose first
-//! board piece comes earliest in row-major order (then the narrowest), so that little empty
-//! space is explored before the pieces constrain the search.
+//! The eight symmetries of the rectangle: the search runs on the narrowest turn of the board
+//! (its frontier spans one row, so fewer columns mean far fewer frontiers), and among those on
+//! the one whose first board piece comes earliest in row-major order, so that little empty
+//! space is explored before the pieces constrain the search. On the benchmark's boards the
+//! narrow turn beat the earliest piece as first criterion by a factor of two at the worst.
 
 use super::super::piece::{Dir, Piece};
 use super::super::position::{Grid, Square};
@@ -36,7 +38,7 @@ impl Symmetry {
                 })
                 .min()
                 .unwrap_or(0);
-            (first, cols)
+            (cols, first)
         };
         Symmetry::all().min_by_key(score).unwrap_or(Symmetry {
             flip_cols: false,
