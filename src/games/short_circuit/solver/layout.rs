@@ -13,9 +13,9 @@
 //!   the fewest); each loose end's path leads to another strand (unless a single strand is left
 //!   to close on itself), so the paths cost at least half the sum, over the loose ends, of the
 //!   distance to the nearest end of another strand; and the strands with the paths form one
-//!   cycle, which weighs at least a minimum spanning tree of the strands plus that tree's
-//!   heaviest edge (a cycle crosses the cut of that edge twice, and a cycle less one edge is a
-//!   spanning tree). Two paths share a square only at a crossroad (or a thunder piece read as
+//!   closed walk that also passes every thunder piece, which weighs at least a minimum spanning
+//!   tree of the strands and thunder pieces plus that tree's heaviest edge (the walk crosses
+//!   the cut of that edge twice, and the walk less one edge still joins them all). Two paths share a square only at a crossroad (or a thunder piece read as
 //!   one), so crossroads and thunder pieces of the supply may count twice against this cost.
 //!
 //! The search asks the same cost question at every step, for the strands still ahead of it and
@@ -28,6 +28,8 @@ use std::collections::VecDeque;
 
 /// The distance between open squares that no path joins.
 const UNREACHABLE: u16 = u16::MAX;
+/// Classes from this one on are thunder pieces to pass (see [`Layout::join_cost`]).
+const STOP_CLASSES: u16 = 1024;
 
 /// A path of board pieces whose loose ends point into open squares.
 #[derive(Clone, Copy, Debug)]
@@ -55,6 +57,8 @@ pub(super) struct Layout<'a> {
     distance: Vec<OnceCell<Vec<u16>>>,
     /// The strands, ordered by their first square.
     strands: Vec<Strand>,
+    /// The squares holding thunder pieces, in order.
+    thunder: Vec<usize>,
     /// How many strands close on themselves (loops of board pieces).
     closed: usize,
 }
@@ -79,6 +83,9 @@ impl<'a> Layout<'a> {
             board: grid.cells(),
             distance: vec![OnceCell::new(); grid.cells().len()],
             strands: Vec::new(),
+            thunder: (0..grid.cells().len())
+                .filter(|cell| grid.cells()[*cell] == Some(Piece::Thunder))
+                .collect(),
             closed: 0,
         };
         let n = layout.board.len();
@@ -235,6 +242,11 @@ impl<'a> Layout<'a> {
         &self.strands[start..]
     }
 
+    /// The squares holding thunder pieces at `pos` or later, in order.
+    pub(super) fn thunder_from(&self, pos: usize) -> &[usize] {
+        &self.thunder[self.thunder.partition_point(|cell| *cell < pos)..]
+    }
+
     /// Follows board pieces from `cell` (a board piece at `pos` or later, entered across
     /// `enter`) to where the path comes out: a loose end into an open square at `pos` or later,
     /// or back across the frontier of a search about to decide square `pos`.
@@ -258,11 +270,23 @@ impl<'a> Layout<'a> {
     }
 
     /// The least cost (empty squares, counted once per path) of connecting paths that join
-    /// `ends` into one loop: each item is the open square a loose end points into and the
-    /// partial path (class) it belongs to, each class having two ends. `None` if no paths join
-    /// them.
-    pub(super) fn join_cost(&self, ends: &[(usize, u16)]) -> Option<u32> {
-        let mut classes: Vec<u16> = ends.iter().map(|(_, class)| *class).collect();
+    /// `ends` into one loop passing every square of `stops` (thunder pieces not yet reached):
+    /// each end is the open square a loose end points into and the partial path (class) it
+    /// belongs to, each class having two ends. `None` if no paths join them.
+    pub(super) fn join_cost(&self, ends: &[(usize, u16)], stops: &[usize]) -> Option<u32> {
+        // A stop is a class of its own, whose two ends (in and out) are its own square; the
+        // nearest-end sum leaves stops out (a path may leave a stop and come back to it).
+        let mut items: Vec<(usize, u16, bool)> = ends
+            .iter()
+            .map(|(square, class)| (*square, *class, true))
+            .collect();
+        items.extend(
+            stops
+                .iter()
+                .enumerate()
+                .map(|(index, square)| (*square, STOP_CLASSES + index as u16, false)),
+        );
+        let mut classes: Vec<u16> = items.iter().map(|(_, class, _)| *class).collect();
         classes.sort_unstable();
         classes.dedup();
         if classes.len() <= 1 {
@@ -278,9 +302,9 @@ impl<'a> Layout<'a> {
         let index = |class: u16| classes.partition_point(|known| *known < class);
         let mut weight = vec![UNREACHABLE; k * k];
         let mut nearest_sum = 0u32;
-        for (at, (from, class)) in ends.iter().enumerate() {
+        for (at, (from, class, end)) in items.iter().enumerate() {
             let mut nearest = UNREACHABLE;
-            for (other_at, (to, other)) in ends.iter().enumerate() {
+            for (other_at, (to, other, _)) in items.iter().enumerate() {
                 if other == class || other_at == at {
                     continue;
                 }
@@ -292,7 +316,9 @@ impl<'a> Layout<'a> {
             if nearest == UNREACHABLE {
                 return None;
             }
-            nearest_sum += u32::from(nearest);
+            if *end {
+                nearest_sum += u32::from(nearest);
+            }
         }
         // Prim's minimum spanning tree over the classes.
         let mut best = vec![UNREACHABLE; k];
@@ -322,9 +348,7 @@ impl<'a> Layout<'a> {
     /// The conditions of the module's text for the whole board with `capacity` (see
     /// [`capacity`]): false proves the position impossible.
     pub(super) fn possible(&self, capacity: u32) -> bool {
-        let thunder: Vec<usize> = (0..self.board.len())
-            .filter(|cell| self.board[*cell] == Some(Piece::Thunder))
-            .collect();
+        let thunder = &self.thunder;
         if self.closed > 0 {
             return self.closed == 1 && self.strands.is_empty() && thunder.is_empty();
         }
@@ -350,7 +374,10 @@ impl<'a> Layout<'a> {
             .enumerate()
             .flat_map(|(index, strand)| strand.ends.map(|end| (end, index as u16)))
             .collect();
-        reached && self.join_cost(&ends).is_some_and(|cost| cost <= capacity)
+        reached
+            && self
+                .join_cost(&ends, thunder)
+                .is_some_and(|cost| cost <= capacity)
     }
 
     /// For each open square, the index of the first square of its region of open squares

@@ -128,8 +128,8 @@ impl<'a> Search<'a> {
     }
 
     /// The joining cost of the state: the frontier's partial paths (following them through
-    /// board pieces ahead, and merging paths that board pieces ahead join) and the strands
-    /// wholly ahead.
+    /// board pieces ahead, and merging paths that board pieces ahead join), the strands
+    /// wholly ahead and the thunder pieces ahead.
     fn need(&self, pos: usize, front: &Front) -> Option<u32> {
         let (row, col) = (pos / self.cols, pos % self.cols);
         let mut parent: [u8; 256] = std::array::from_fn(|label| label as u8);
@@ -172,7 +172,7 @@ impl<'a> Search<'a> {
                 ends.extend(strand.ends.map(|end| (end, class)));
             }
         }
-        self.layout.join_cost(&ends)
+        self.layout.join_cost(&ends, self.layout.thunder_from(pos))
     }
 
     /// Empty squares that open ends point at: each needs a piece from the supply.
