@@ -104,8 +104,9 @@ pub fn solve(grid: &Grid, supply: &Supply) -> Solution {
     solve_within(grid, supply, u64::MAX).unwrap_or(Solution::Impossible)
 }
 
-/// Search steps the game allows itself when it consults the solver during a match (a few
-/// seconds at most; the positions of the benchmark need a few thousand at worst).
+/// Search steps the game allows itself when it consults the solver during a match (about a
+/// second; nearly every position of the benchmark needs a few thousand, its hardest ones up to
+/// about three million).
 pub const MATCH_BUDGET: u64 = 3_000_000;
 
 /// The allowances over the least joining cost with which the search first looks for a
