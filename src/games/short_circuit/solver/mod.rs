@@ -112,7 +112,7 @@ pub const MATCH_BUDGET: u64 = 3_000_000;
 /// The allowances over the least joining cost with which the search first looks for a
 /// completion, before it looks at all of them: a completion that makes few detours is found
 /// quickly among few states, and a larger board offers many ways to wander first.
-const SLACK: [u32; 5] = [0, 3, 6, 12, 24];
+const SLACK: [u32; 3] = [0, 4, 12];
 
 /// Like [`solve`], but gives up (`None`) after `steps` search steps, so a match never waits
 /// long on a huge, contrived position.
