@@ -3,13 +3,17 @@
 //! acrobats and ringmasters are all accounted for), never lower a score, never score a feature
 //! twice, account for every point, end with a ranking, and load back from their saved state.
 //! `PROPTEST_CASES` raises the number of games (64 by default).
+//!
+//! The legal placements the map keeps up to date as tiles are placed equal, for every kind of
+//! tile at every turn, a search from scratch with the placement check (16 games by default,
+//! `PROPTEST_CASES` raises it too).
 
 use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::circus::animal_tokens;
-use referee::games::carcassonne::map::{Figure, FOLLOWERS};
+use referee::games::carcassonne::map::{Figure, Map, FOLLOWERS, REACH};
 use referee::games::carcassonne::play::{Match, Stage};
-use referee::games::carcassonne::tiles::{base_box, bigtop_box, START};
+use referee::games::carcassonne::tiles::{base_box, bigtop_box, kind_named, KINDS, START};
 use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Phase, Player, Rules};
 
@@ -80,7 +84,9 @@ fn check_followers(m: &Match) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     #[test]
     fn random_games_play_out_cleanly(seed in any::<u64>(), players in 2usize..=6, bigtop in any::<bool>(), choices in proptest::collection::vec(any::<u16>(), 150)) {
@@ -136,6 +142,76 @@ proptest! {
             prop_assert_eq!(c.revealed().len(), circus_tiles, "every circus tile's token is revealed by the end");
         }
     }
+}
+
+/// Every legal placement of `kind`, searched from scratch: each cell next to a tile, in
+/// reading order, with each rotation the placement check accepts.
+fn legal_from_scratch(map: &Map, kind: u8) -> Vec<(i32, i32, u8)> {
+    let mut spots: Vec<(i32, i32)> = map
+        .tiles()
+        .iter()
+        .flat_map(|t| [(0, -1), (1, 0), (0, 1), (-1, 0)].map(|(dx, dy)| (t.y + dy, t.x + dx)))
+        .collect();
+    spots.sort_unstable();
+    spots.dedup();
+    spots
+        .into_iter()
+        .flat_map(|(y, x)| (0..4).map(move |rot| (x, y, rot)))
+        .filter(|&(x, y, rot)| map.check(kind, x, y, rot).is_ok())
+        .collect()
+}
+
+fn kept_legal_equals_search(map: &Map) -> Result<(), TestCaseError> {
+    for kind in 0..KINDS as u8 {
+        let legal = map.legal(kind);
+        prop_assert_eq!(&legal, &legal_from_scratch(map, kind), "kind {}", kind);
+        prop_assert_eq!(map.fits_somewhere(kind), !legal.is_empty(), "kind {}", kind);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(16),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn kept_legal_placements_equal_a_search_from_scratch(seed in any::<u64>(), bigtop in any::<bool>(), choices in proptest::collection::vec(any::<u16>(), 150)) {
+        let mut m = new_match(seed, 2, bigtop);
+        let mut pick = choices.into_iter().cycle();
+        loop {
+            match m.stage() {
+                Stage::Place(kind) => {
+                    kept_legal_equals_search(&m.map)?;
+                    let legal = m.map.legal(kind);
+                    let (x, y, r) = legal[usize::from(pick.next().unwrap_or(0)) % legal.len()];
+                    prop_assert!(m.place(x, y, r).is_ok());
+                }
+                Stage::Follower(_) => {
+                    let options = m.choices().all();
+                    let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
+                    prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
+                }
+                Stage::Over => break,
+            }
+        }
+        kept_legal_equals_search(&m.map)?;
+    }
+}
+
+#[test]
+fn a_row_of_tiles_to_the_edge_of_reach_offers_no_spot_beyond_it() {
+    // The start tile D and straight roads U eastwards, out to the farthest column.
+    let mut row = vec![('D', 0, 0, 0)];
+    row.extend((1..=REACH).map(|x| ('U', x, 0, 0)));
+    let (Ok(map), Some(u)) = (Map::with_tiles(2, &row), kind_named("U")) else {
+        panic!("the row was refused");
+    };
+    let legal = map.legal(u);
+    assert!(legal.iter().all(|&(x, _, _)| x <= REACH));
+    assert!(legal.contains(&(-1, 0, 0)));
+    assert_eq!(legal, legal_from_scratch(&map, u));
 }
 
 #[test]

@@ -167,7 +167,9 @@ fn random_game(seed: u64, players: usize, auto: bool) -> (Match, usize) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     #[test]
     fn random_games_end_and_keep_the_board_lawful(

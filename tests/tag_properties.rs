@@ -145,7 +145,9 @@ fn check_board(state: &TagState) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     #[test]
     fn random_games_end_cleanly(players in 3usize..=30, seed in any::<u64>()) {

@@ -48,6 +48,14 @@ pub enum ChannelCommand {
     Resume,
     /// GM: `!end`.
     End,
+    /// GM: `!undo`, take back the last resolution or turn.
+    Undo,
+    /// `!who`: each player's orders and turns on time, late and missed, and last action.
+    Who,
+    /// `!concede`: the player leaves, ranked last among those still in.
+    Concede,
+    /// `!draw` (a vote for a draw) or `!draw no` (withdrawn).
+    Draw(bool),
     /// Any other word: a public action of the game (`!move 2 5`).
     Game {
         /// The command word, lowercase, without prefix.
@@ -68,6 +76,8 @@ pub enum DmCommand {
     Rules(String),
     /// GM before the start: `setup key=value ...`, secret options of the game.
     Setup(Vec<(String, String)>),
+    /// `vacation 5d`: away for that long (`None`: `vacation off`, back now).
+    Vacation(#[serde(with = "crate::duration::optional_duration_serde")] Option<Duration>),
     /// Anything else: a secret order for the game.
     Order(String),
 }

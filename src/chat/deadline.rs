@@ -9,3 +9,10 @@ pub fn format_deadline(at: DateTime<Utc>) -> String {
     let unix = at.timestamp();
     format!("<t:{unix}:R> (<t:{unix}:f>)")
 }
+
+/// An instant that is not a deadline ("until ..."): the date and time first, then how far
+/// off, each in the reader's own time zone (the console writes them out).
+pub fn format_instant(at: DateTime<Utc>) -> String {
+    let unix = at.timestamp();
+    format!("<t:{unix}:f> (<t:{unix}:R>)")
+}

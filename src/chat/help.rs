@@ -22,6 +22,10 @@ pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "pause", usage: "pause", about: "GM: stops the clock" },
     CommandHelp { name: "resume", usage: "resume", about: "GM: restarts the clock with the time that was left" },
     CommandHelp { name: "end", usage: "end", about: "GM: ends the game now and reveals the seed" },
+    CommandHelp { name: "undo", usage: "undo", about: "GM: takes back the last resolution or turn (it stays in the log, marked undone; the dice are not rolled back)" },
+    CommandHelp { name: "who", usage: "who", about: "shows each player's orders and turns on time, late and missed, and their last action" },
+    CommandHelp { name: "concede", usage: "concede", about: "you leave the game, ranked last among the players still in" },
+    CommandHelp { name: "draw", usage: "draw [no]", about: "votes for a draw (`draw no` takes it back); the game ends in a draw when every player still in has voted" },
 ];
 
 /// The help text for the channel: the list, one command explained, or a game's commands.
@@ -151,7 +155,7 @@ pub fn games_text(games: &[&'static dyn Rules], prefix: &str) -> String {
 pub fn dm_help(game: Option<&dyn Rules>) -> String {
     let orders = game.map(|rules| rules.orders()).unwrap_or(&[]);
     let mut text = format!(
-        "By direct message to me, no prefix: {}`status` (where you stand and what you have sent), `help`, `rules <game>`. Put `#<game number>` in front when you sit in more than one game, like `#3 status`.",
+        "By direct message to me, no prefix: {}`status` (where you stand and what you have sent), `help`, `rules <game>`. Put `#<game number>` in front when you sit in more than one game, like `#3 status`. Away for a while? `vacation 5d` tells the table (`vacation off` when you are back).",
         if orders.is_empty() && game.is_some() { "" } else { "your secret orders, " }
     );
     if let (Some(rules), false) = (game, orders.is_empty()) {

@@ -128,6 +128,17 @@ pub fn parse_channel(line: &str, prefix: &str) -> Result<Option<ChannelCommand>,
         "pause" => no_args(ChannelCommand::Pause),
         "resume" => no_args(ChannelCommand::Resume),
         "end" => no_args(ChannelCommand::End),
+        "undo" => no_args(ChannelCommand::Undo),
+        "who" => no_args(ChannelCommand::Who),
+        "concede" => no_args(ChannelCommand::Concede),
+        "draw" => match args.to_lowercase().as_str() {
+            "" | "yes" => Ok(Some(ChannelCommand::Draw(true))),
+            "no" | "off" => Ok(Some(ChannelCommand::Draw(false))),
+            _ => refuse(format!(
+                "`{prefix}draw` votes for a draw and `{prefix}draw no` takes the vote back; got '{}'",
+                quote(args)
+            )),
+        },
         _ => Ok(Some(ChannelCommand::Game {
             word,
             args: args.to_string(),
@@ -247,6 +258,29 @@ pub fn parse_dm(text: &str) -> Result<Dm, ParseError> {
         (Some("help"), None, _) => DmCommand::Help,
         (Some("help" | "rules"), Some(game), None) => DmCommand::Rules(game.to_string()),
         (Some("rules"), None, _) => DmCommand::Rules(String::new()),
+        (Some("vacation"), Some("off" | "over" | "end"), None) => DmCommand::Vacation(None),
+        (Some("vacation"), _, _) => {
+            let length = text
+                .split_whitespace()
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join(" ");
+            match parse_duration_within(&length, a_year()) {
+                Ok(length) => DmCommand::Vacation(Some(length)),
+                Err(TimeError::TooLong(_)) => {
+                    return refuse(format!(
+                        "a vacation is at most a year; got '{}'",
+                        quote(&length)
+                    ))
+                }
+                Err(TimeError::Unreadable) => {
+                    return refuse(format!(
+                        "`vacation` takes how long you are away, like `vacation 5d`, or `vacation off` when you are back; got '{}'",
+                        quote(&length)
+                    ))
+                }
+            }
+        }
         (Some("setup"), _, _) => {
             let options = parse_options(text.split_whitespace().skip(1), "setup")?;
             if options.is_empty() {

@@ -26,7 +26,7 @@ struct Source {
 /// held for the whole catch-up, so live messages arriving meanwhile wait their turn behind
 /// the older ones.
 pub(super) async fn catch_up(bot: &Bot, http: &serenity::Http) -> Result<usize, DiscordError> {
-    let _turn = bot.table.lock().await;
+    let _turn = bot.commits.turn().await;
     let store = bot.service.store();
     let mut sources = Vec::new();
     for watched in store.open_game_channels().await? {

@@ -30,6 +30,7 @@ pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
         rules(),
         play(),
         order(),
+        vacation(),
         resolve(),
         deadline(),
         kick(),
@@ -37,6 +38,10 @@ pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
         pause(),
         resume(),
         end(),
+        undo(),
+        who(),
+        concede(),
+        draw(),
     ]
 }
 
@@ -388,8 +393,31 @@ async fn order(
     #[autocomplete = "own_games"]
     game: Option<String>,
 ) -> Result<(), DiscordError> {
+    direct_command(ctx, "order", order, game).await
+}
+
+/// Tell the table you are away (like 5d), or back (off); only you see the answer.
+#[poise::command(slash_command)]
+async fn vacation(
+    ctx: Context<'_>,
+    #[description = "How long you are away, like 5d; or off when you are back"] length: String,
+    #[description = "Which of your games, when you play several"]
+    #[autocomplete = "own_games"]
+    game: Option<String>,
+) -> Result<(), DiscordError> {
+    direct_command(ctx, "vacation", format!("vacation {}", length.trim()), game).await
+}
+
+/// Hands `text` to the table as a direct message from the invoker (for one of their games,
+/// when `game` names it); only the invoker sees the answer.
+async fn direct_command(
+    ctx: Context<'_>,
+    name: &str,
+    text: String,
+    game: Option<String>,
+) -> Result<(), DiscordError> {
     let bot = ctx.data().clone();
-    let span = info_span!("command", name = "order", user = %ctx.author().id);
+    let span = info_span!("command", name, user = %ctx.author().id);
     async move {
         let poise::Context::Application(app) = ctx else {
             return Ok(());
@@ -398,8 +426,8 @@ async fn order(
         let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
         let who = user(&interaction.user, nick);
         let text = match game {
-            Some(game) => format!("#{} {}", game.trim().trim_start_matches('#'), order.trim()),
-            None => order.trim().to_string(),
+            Some(game) => format!("#{} {}", game.trim().trim_start_matches('#'), text.trim()),
+            None => text.trim().to_string(),
         };
         let audience = Audience::Direct(who.id.clone());
         let inbound = Inbound::Direct { user: who, text };
@@ -464,4 +492,31 @@ async fn resume(ctx: Context<'_>) -> Result<(), DiscordError> {
 #[poise::command(slash_command)]
 async fn end(ctx: Context<'_>) -> Result<(), DiscordError> {
     channel_command(ctx, "end".to_string(), Privacy::Public).await
+}
+
+/// Take back the last resolution or turn (the GM).
+#[poise::command(slash_command)]
+async fn undo(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "undo".to_string(), Privacy::Public).await
+}
+
+/// Each player's orders and turns on time, late and missed, and last action.
+#[poise::command(slash_command)]
+async fn who(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "who".to_string(), Privacy::Public).await
+}
+
+/// Leave the game, ranked last among the players still in.
+#[poise::command(slash_command)]
+async fn concede(ctx: Context<'_>) -> Result<(), DiscordError> {
+    channel_command(ctx, "concede".to_string(), Privacy::Public).await
+}
+
+/// Vote for a draw, or take your vote back.
+#[poise::command(slash_command)]
+async fn draw(
+    ctx: Context<'_>,
+    #[description = "no: take your vote back"] vote: Option<String>,
+) -> Result<(), DiscordError> {
+    channel_command(ctx, words("draw", &[vote]), Privacy::Public).await
 }

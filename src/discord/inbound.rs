@@ -5,7 +5,7 @@
 
 use super::Bot;
 use crate::store::{OutboxRow, StoreError};
-use crate::table::{Envelope, Inbound, Receipt, User};
+use crate::table::{Committed, Envelope, Inbound, Receipt, Submission, User};
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
@@ -137,36 +137,44 @@ pub(super) enum Held {
     Yes,
 }
 
-/// Applies one inbound message (once per id) and returns what became of it with the outbox
-/// rows it queued. With `reserve`, those rows are kept from the worker: the caller answers
-/// with them itself and then marks them delivered or releases them.
+/// Applies one inbound message (once per id), possibly in one commit with others queued
+/// meanwhile, and returns what became of it once that commit is durable. With
+/// `answers_itself`, the outbox rows it queued come back too and are kept from the worker: the
+/// caller answers with them itself and then marks them delivered or releases them.
 pub(super) async fn submit(
     bot: &Bot,
     envelope: &Envelope,
     inbound: Inbound,
-    reserve: bool,
+    answers_itself: bool,
     held: Held,
 ) -> Result<(Receipt, Vec<OutboxRow>), StoreError> {
-    let store = bot.service.store();
-    let applied = {
-        let _turn = match held {
-            Held::No => Some(bot.table.lock().await),
-            Held::Yes => None,
-        };
-        let before = store.last_outbox_id().await?;
-        let receipt = bot.service.handle(envelope, &inbound, Utc::now()).await?;
-        let rows = match receipt.fresh {
-            true => store.undelivered_after(before).await?,
-            false => Vec::new(),
-        };
-        if reserve {
-            let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-            bot.reserve(&ids);
+    let committed = match held {
+        Held::No => {
+            bot.commits
+                .submit(envelope.clone(), inbound, answers_itself, Utc::now())
+                .await?
         }
-        (receipt, rows)
+        // A catch-up's typed messages: the outbox worker answers them.
+        Held::Yes => {
+            let submission = Submission {
+                envelope: envelope.clone(),
+                inbound,
+                answers_itself: false,
+            };
+            let mut results = bot
+                .service
+                .handle_batch(std::slice::from_ref(&submission), Utc::now())
+                .await;
+            results.pop().unwrap_or_else(|| Ok(Committed::default()))?
+        }
     };
+    let rows = bot
+        .service
+        .store()
+        .undelivered_rows(&committed.posts)
+        .await?;
     bot.wake.notify_one();
-    Ok(applied)
+    Ok((committed.receipt, rows))
 }
 
 /// How often delivered posts older than the retention setting lose their pictures.
@@ -190,7 +198,7 @@ pub(super) async fn ticker(bot: Arc<Bot>, tick: std::time::Duration) {
             }
         }
         let fired = {
-            let _turn = bot.table.lock().await;
+            let _turn = bot.commits.turn().await;
             bot.service.fire_due(Utc::now()).await
         };
         match fired {

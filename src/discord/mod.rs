@@ -16,9 +16,8 @@ pub use rest::{classify, Failure};
 
 use crate::config::DiscordSettings;
 use crate::store::StoreError;
-use crate::table::Service;
+use crate::table::{GroupCommit, Service};
 use poise::serenity_prelude as serenity;
-use std::collections::HashSet;
 use std::sync::Arc;
 use thiserror::Error;
 use tracing::{info, warn};
@@ -53,13 +52,12 @@ pub struct Bot {
     service: Service,
     settings: DiscordSettings,
     prefix: String,
-    /// Held while one inbound message is applied (and while the worker reads the queue), so
-    /// messages are applied one at a time, in order of arrival.
-    table: tokio::sync::Mutex<()>,
+    /// The queue in front of the table: inbound messages are applied in order of arrival,
+    /// those that wait meanwhile sharing one commit; its turn is also taken to fire deadlines
+    /// and to read the outbox. It holds the rows an interaction answers itself.
+    commits: GroupCommit,
     /// Held while outbox rows are being sent, so no row is sent by two deliverers.
     delivery: tokio::sync::Mutex<outbox::Delivery>,
-    /// Rows an interaction answers itself; the worker leaves them alone.
-    reserved: std::sync::Mutex<HashSet<i64>>,
     /// Wakes the outbox worker when something was queued.
     wake: tokio::sync::Notify,
     /// Set at shutdown: the worker ends after its current pass.
@@ -82,26 +80,10 @@ impl Bot {
         self.settings.admins.contains(&id)
     }
 
-    fn reserve(&self, ids: &[i64]) {
-        if let Ok(mut reserved) = self.reserved.lock() {
-            reserved.extend(ids);
-        }
-    }
-
+    /// Hands rows an interaction answered (or failed to) over to the outbox worker.
     fn release(&self, ids: &[i64]) {
-        if let Ok(mut reserved) = self.reserved.lock() {
-            for id in ids {
-                reserved.remove(id);
-            }
-        }
+        self.commits.release(ids);
         self.wake.notify_one();
-    }
-
-    fn is_reserved(&self, id: i64) -> bool {
-        self.reserved
-            .lock()
-            .map(|reserved| reserved.contains(&id))
-            .unwrap_or(false)
     }
 }
 
@@ -143,12 +125,11 @@ pub async fn run(
     let prefix = service.defaults().prefix.clone();
     let instance = service.store().instance().await?;
     let bot = Arc::new(Bot {
+        commits: GroupCommit::new(service.clone()),
         service,
         settings,
         prefix,
-        table: tokio::sync::Mutex::new(()),
         delivery: tokio::sync::Mutex::new(outbox::Delivery::default()),
-        reserved: std::sync::Mutex::new(HashSet::new()),
         wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
@@ -203,8 +184,8 @@ pub async fn run(
     info!("stopping: no new messages are taken");
     shards.shutdown_all().await;
     ticker.abort();
-    // The message in flight finishes: its lock is released only after its commit.
-    let table = bot.table.lock().await;
+    // The batch in flight finishes: the turn is free only after its commit.
+    let table = bot.commits.turn().await;
     bot.stopping
         .store(true, std::sync::atomic::Ordering::SeqCst);
     bot.wake.notify_one();

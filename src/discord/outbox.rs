@@ -79,7 +79,7 @@ async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<us
     let mut delivery = bot.delivery.lock().await;
     let store = bot.service.store();
     let rows = {
-        let _turn = bot.table.lock().await;
+        let _turn = bot.commits.turn().await;
         store.undelivered(BATCH).await?
     };
     let mut held: HashSet<Audience> = HashSet::new();
@@ -87,7 +87,7 @@ async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<us
     for row in rows {
         let now = Utc::now();
         let waiting = row.next_attempt > now && !now_or_never;
-        if held.contains(&row.audience) || bot.is_reserved(row.id) || waiting {
+        if held.contains(&row.audience) || bot.commits.is_held(row.id) || waiting {
             held.insert(row.audience.clone());
             continue;
         }
@@ -246,7 +246,7 @@ async fn give_up(
             return Ok(());
         }
     }
-    let _turn = bot.table.lock().await;
+    let _turn = bot.commits.turn().await;
     let mut tx = store.begin().await?;
     let games = match &row.audience {
         Audience::Channel(channel) => match tx.game_in_channel(channel).await {

@@ -6,7 +6,7 @@ use crate::duration::duration_serde;
 use crate::games::{Options, Phase, Player, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A person on the platform: a stable id and a display name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,6 +36,83 @@ pub struct SeatRecord {
     pub symbol: Option<String>,
     /// False once the player left or was removed (seats never renumber).
     pub present: bool,
+    /// Until when the player is on vacation (`vacation 5d` by DM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_until: Option<DateTime<Utc>>,
+    /// How much vacation the player has taken in this game.
+    #[serde(default = "no_time", with = "duration_serde")]
+    pub away_taken: Duration,
+    /// How the player has kept the game's deadlines, for `!who`.
+    #[serde(default)]
+    pub attendance: Attendance,
+}
+
+impl SeatRecord {
+    /// A new sign-up, with the symbol or colour asked for.
+    pub fn new(user: User, symbol: Option<String>) -> SeatRecord {
+        SeatRecord {
+            user,
+            symbol,
+            present: true,
+            away_until: None,
+            away_taken: Duration::zero(),
+            attendance: Attendance::default(),
+        }
+    }
+
+    /// Whether the player is on vacation at `now`.
+    pub fn away_at(&self, now: DateTime<Utc>) -> bool {
+        self.away_until.is_some_and(|until| until > now)
+    }
+}
+
+fn no_time() -> Duration {
+    Duration::zero()
+}
+
+/// How a player has kept the deadlines: orders and turns in before the phase's first
+/// deadline, after it (the deadline had been extended or resolved late), or never.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attendance {
+    /// Orders and turns in before the first deadline of their phase.
+    pub on_time: u32,
+    /// Orders and turns in after it.
+    pub late: u32,
+    /// Phases that ended without the player's order or move.
+    pub missed: u32,
+    /// The player's last accepted order or move: when, and what.
+    pub last: Option<(DateTime<Utc>, String)>,
+}
+
+/// A player who conceded, and who was still in the game then: the conceder ranks just below
+/// them (and above players already out).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Concession {
+    /// The seat that conceded.
+    pub seat: Seat,
+    /// The seats still in the game when it did.
+    pub still_in: Vec<Seat>,
+}
+
+/// What a player's vacation does to the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AwayRule {
+    /// A deadline that falls in the vacation moves, once, to its end, for everyone.
+    #[default]
+    Extend,
+    /// The player's default order is used (their turns time out at once).
+    Default,
+}
+
+/// Hours without deadlines or reminders, in a time zone: `quiet=23:00-08:00 tz=Europe/Rome`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuietHours {
+    /// When they begin, in minutes after local midnight.
+    pub from: u32,
+    /// When they end, in minutes after local midnight (before `from`: the next day).
+    pub to: u32,
+    /// The IANA time zone they are read in (`UTC` by default).
+    pub tz: String,
 }
 
 /// Where the game is in its life.
@@ -93,6 +170,20 @@ pub struct Settings {
     pub deadline: Option<Duration>,
     /// The most players seated (more go on the waitlist, for games that have one).
     pub max_players: Option<usize>,
+    /// The vacation each player may take in this game (`vacation=14d`; zero: none).
+    #[serde(default = "default_vacation", with = "duration_serde")]
+    pub vacation: Duration,
+    /// What a vacation does to the game (`away=extend` or `away=default`).
+    #[serde(default)]
+    pub away: AwayRule,
+    /// Hours when no deadline falls and no reminder is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet: Option<QuietHours>,
+}
+
+/// The vacation each player may take in a game unless `!new` says otherwise.
+pub fn default_vacation() -> Duration {
+    Duration::days(14)
 }
 
 /// Everything the table keeps about one game.
@@ -132,6 +223,27 @@ pub struct GameRecord {
     pub remind_at: Option<DateTime<Utc>>,
     /// The secret orders in for the current phase.
     pub orders: BTreeMap<Seat, StoredOrder>,
+    /// The current phase's deadline as first set, before any extension (`!who` counts an
+    /// order or move after it as late).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_deadline: Option<DateTime<Utc>>,
+    /// Seats of the current orders phase whose default order is used because they are on
+    /// vacation (`away=default`): the round does not wait for them.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub excused: BTreeSet<Seat>,
+    /// Whether the current orders phase waits for its deadline even with every order in (it
+    /// was put back by `!undo`, so players may change their orders until then).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub held: bool,
+    /// Whether the current phase's deadline was already extended for a vacation (once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub extended: bool,
+    /// Players who conceded, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conceded: Vec<Concession>,
+    /// Players who voted for a draw (`!draw`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub draw_votes: BTreeSet<Seat>,
     /// The dice stream's position.
     pub dice_position: u128,
     /// The game's own state (`None` before the start).

@@ -30,6 +30,16 @@ pub enum Input {
         /// What was asked.
         command: DmCommand,
     },
+    /// The GM took back the last resolution or turn (`!undo`): the game is back as it was
+    /// before input `back_to`; the inputs from there on stay in the log, marked undone.
+    Undo {
+        /// Who asked (the GM or a server admin).
+        user: User,
+        /// Whether the asker is a server admin.
+        admin: bool,
+        /// The first input taken back.
+        back_to: i64,
+    },
     /// The current phase's deadline passed.
     Deadline,
     /// The current phase's deadline passed while the bot was not running; it resolves late,

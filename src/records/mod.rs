@@ -10,7 +10,10 @@ mod log;
 mod post;
 
 pub use card::{Button, Card, Field, MAX_FIELDS};
-pub use game::{GameRecord, SeatRecord, Settings, Status, StoredOrder, User};
+pub use game::{
+    default_vacation, Attendance, AwayRule, Concession, GameRecord, QuietHours, SeatRecord,
+    Settings, Status, StoredOrder, User,
+};
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};
 pub use post::{Attachment, Audience};

@@ -16,6 +16,8 @@ pub struct StoredInput {
     pub at: DateTime<Utc>,
     /// What it was.
     pub input: Input,
+    /// The number of the `!undo` that took it back, if one did.
+    pub undone_by: Option<i64>,
 }
 
 /// One logged event with the input that caused it.
@@ -27,6 +29,8 @@ pub struct StoredEvent {
     pub input_seq: i64,
     /// The event.
     pub event: LogEvent,
+    /// Whether the GM took back the input that caused it (`!undo`).
+    pub undone: bool,
 }
 
 fn corrupt(what: &str, error: impl ToString) -> StoreError {
@@ -58,7 +62,7 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<StoredInput>, StoreError> {
         let rows = sqlx::query(
-            "SELECT seq, at, input FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            "SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
         )
         .bind(game_id)
         .bind(after)
@@ -76,8 +80,9 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let rows = sqlx::query(
-            "SELECT seq, input_seq, round, visibility, body FROM events \
-             WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+            "SELECT e.seq, e.input_seq, e.round, e.visibility, e.body, i.undone_by IS NOT NULL \
+             FROM events e LEFT JOIN inputs i ON i.game_id = e.game_id AND i.seq = e.input_seq \
+             WHERE e.game_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?",
         )
         .bind(game_id)
         .bind(after)
@@ -107,6 +112,7 @@ fn read_inputs(game_id: i64, rows: &[SqliteRow]) -> Result<Vec<StoredInput>, Sto
                 at: instant(row.get(1))?,
                 input: serde_json::from_str(row.get::<&str, _>(2))
                     .map_err(|e| corrupt(&format!("input {seq} of game #{game_id}"), e))?,
+                undone_by: row.get(3),
             })
         })
         .collect()
@@ -117,10 +123,11 @@ pub async fn inputs(
     connection: &mut SqliteConnection,
     game_id: i64,
 ) -> Result<Vec<StoredInput>, StoreError> {
-    let rows = sqlx::query("SELECT seq, at, input FROM inputs WHERE game_id = ? ORDER BY seq")
-        .bind(game_id)
-        .fetch_all(&mut *connection)
-        .await?;
+    let rows =
+        sqlx::query("SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? ORDER BY seq")
+            .bind(game_id)
+            .fetch_all(&mut *connection)
+            .await?;
     read_inputs(game_id, &rows)
 }
 
@@ -132,8 +139,9 @@ pub async fn events(
     round: Option<u64>,
 ) -> Result<Vec<StoredEvent>, StoreError> {
     let rows = sqlx::query(
-        "SELECT seq, input_seq, round, visibility, body FROM events \
-             WHERE game_id = ? AND (? IS NULL OR round = ?) ORDER BY seq",
+        "SELECT e.seq, e.input_seq, e.round, e.visibility, e.body, i.undone_by IS NOT NULL \
+             FROM events e LEFT JOIN inputs i ON i.game_id = e.game_id AND i.seq = e.input_seq \
+             WHERE e.game_id = ? AND (? IS NULL OR e.round = ?) ORDER BY e.seq",
     )
     .bind(game_id)
     .bind(round.map(|r| r as i64))
@@ -160,6 +168,7 @@ fn read_events(game_id: i64, rows: &[SqliteRow]) -> Result<Vec<StoredEvent>, Sto
                     visibility,
                     body,
                 },
+                undone: row.get::<Option<bool>, _>(5).unwrap_or(false),
             })
         })
         .collect()

@@ -33,6 +33,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "outbox files",
         include_str!("../../migrations/0005_outbox_files.sql"),
     ),
+    (
+        6,
+        "inputs undone",
+        include_str!("../../migrations/0006_inputs_undone.sql"),
+    ),
 ];
 
 #[derive(Debug)]

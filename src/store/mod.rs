@@ -1,5 +1,6 @@
 //! sqlx over SQLite: the only place that speaks SQL. WAL, foreign keys, a busy timeout,
-//! migrations applied at start-up, and one write transaction per inbound message.
+//! migrations applied at start-up, and one write transaction per batch of inbound messages
+//! (a savepoint each).
 
 mod history;
 mod log;
@@ -53,6 +54,10 @@ pub enum StoreError {
     /// The file is not a database this program wrote.
     #[error("{0} is not a referee database")]
     Foreign(String),
+    /// The group commit this message shared with others failed as a whole: nothing of the
+    /// batch was written, so every message of it may be sent again.
+    #[error("database error: the messages committed together failed: {0}")]
+    Batch(String),
     /// A stored row does not read back.
     #[error("stored {what} is unreadable: {reason}")]
     Corrupt {

@@ -105,6 +105,24 @@ impl Store {
         rows.iter().map(read_row).collect()
     }
 
+    /// The outbox messages among `ids` still to deliver, in order (what an interaction
+    /// answers itself).
+    pub async fn undelivered_rows(&self, ids: &[i64]) -> Result<Vec<OutboxRow>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut query = sqlx::QueryBuilder::<sqlx::Sqlite>::new(format!(
+            "SELECT {COLUMNS} FROM outbox WHERE delivered_at IS NULL AND failed IS NULL AND id IN ("
+        ));
+        let mut list = query.separated(", ");
+        for id in ids {
+            list.push_bind(*id);
+        }
+        query.push(") ORDER BY id");
+        let rows = query.build().fetch_all(&self.pool).await?;
+        rows.iter().map(read_row).collect()
+    }
+
     /// The number of the newest outbox message (0 when there is none).
     pub async fn last_outbox_id(&self) -> Result<i64, StoreError> {
         let row = sqlx::query("SELECT COALESCE(MAX(id), 0) FROM outbox")

@@ -236,6 +236,51 @@ impl Tx {
         super::log::inputs(&mut self.tx, game_id).await
     }
 
+    /// Opens a savepoint for one message of a group commit: [`Tx::keep_message`] keeps what
+    /// the message wrote, [`Tx::undo_message`] takes it back, and either way the transaction
+    /// goes on with the next message.
+    pub async fn begin_message(&mut self) -> Result<(), StoreError> {
+        sqlx::query("SAVEPOINT message")
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Keeps what the message since [`Tx::begin_message`] wrote.
+    pub async fn keep_message(&mut self) -> Result<(), StoreError> {
+        sqlx::query("RELEASE message")
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Takes back everything the message since [`Tx::begin_message`] wrote. Fails when
+    /// SQLite has already rolled back the whole transaction (a full disk, an I/O error):
+    /// then nothing of the batch can commit.
+    pub async fn undo_message(&mut self) -> Result<(), StoreError> {
+        sqlx::query("ROLLBACK TO message; RELEASE message")
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// The number of the newest outbox row, as this transaction sees it (0 when none).
+    pub async fn last_outbox_id(&mut self) -> Result<i64, StoreError> {
+        let row = sqlx::query("SELECT COALESCE(MAX(id), 0) FROM outbox")
+            .fetch_one(&mut *self.tx)
+            .await?;
+        Ok(row.get(0))
+    }
+
+    /// The outbox rows queued after row `after` in this transaction, in order.
+    pub async fn outbox_ids_after(&mut self, after: i64) -> Result<Vec<i64>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM outbox WHERE id > ? ORDER BY id")
+            .bind(after)
+            .fetch_all(&mut *self.tx)
+            .await?;
+        Ok(rows.iter().map(|row| row.get(0)).collect())
+    }
+
     /// Commits everything.
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;
@@ -330,6 +375,19 @@ fn push_input<'a>(
         .push(", ")
         .push_bind(text)
         .push(");");
+    if let Input::Undo { back_to, .. } = input {
+        // The inputs it takes back stay in the log, marked with its number.
+        batch
+            .push("UPDATE inputs SET undone_by = (SELECT MAX(seq) FROM inputs WHERE game_id = ")
+            .push_bind(game_id)
+            .push(") WHERE game_id = ")
+            .push_bind(game_id)
+            .push(" AND seq >= ")
+            .push_bind(*back_to)
+            .push(" AND undone_by IS NULL AND seq < (SELECT MAX(seq) FROM inputs WHERE game_id = ")
+            .push_bind(game_id)
+            .push(");");
+    }
     Ok(())
 }
 

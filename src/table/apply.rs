@@ -4,7 +4,8 @@
 
 use super::catalogue::Catalogue;
 use super::outcome::Outcome;
-use super::{lifecycle, rounds};
+use super::undo::UndoTarget;
+use super::{attendance, endings, lifecycle, rounds, undo, vacation};
 use crate::chat::{ChannelCommand, DmCommand};
 use crate::dice::Dice;
 use crate::games::{Ctx, Game, Refusal, Rules};
@@ -40,6 +41,9 @@ pub struct Env<'a> {
     /// its deadline is refused. Not logged: an input accepted live passes this check again
     /// on replay, where it is absent.
     pub(crate) sent: Option<DateTime<Utc>>,
+    /// For an undo (`Input::Undo`): where the game returns, rebuilt from its log by the
+    /// caller (the live table, or the replay).
+    pub(crate) undo: Option<&'a UndoTarget>,
 }
 
 impl<'a> Env<'a> {
@@ -54,6 +58,15 @@ impl<'a> Env<'a> {
             defaults,
             now: table_time(now),
             sent: None,
+            undo: None,
+        }
+    }
+
+    /// The same, for an undo returning to `target`.
+    pub fn undoing(self, target: Option<&'a UndoTarget>) -> Env<'a> {
+        Env {
+            undo: target,
+            ..self
         }
     }
 
@@ -208,6 +221,13 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
         Input::Direct { user, .. } => {
             Outcome::refusal(Audience::Direct(user.id.clone()), refusal.0)
         }
+        Input::Undo { user, .. } => match record {
+            Some(record) => Outcome::refusal(
+                Audience::Channel(record.channel.clone()),
+                format!("{}: {}", user.name, refusal.0),
+            ),
+            None => Outcome::default(),
+        },
         Input::Deadline | Input::DeadlineMissed | Input::Reminder => match record {
             Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
             None => Outcome::default(),
@@ -234,6 +254,9 @@ fn without_game(
         Input::Direct { .. } => Err(Refusal::new(format!(
             "You are not in any game. Sign up with `{prefix}join` in a game's channel."
         ))),
+        Input::Undo { .. } => Err(Refusal::new(format!(
+            "There is no game in this channel. `{prefix}new <game>` opens one."
+        ))),
         Input::Deadline | Input::DeadlineMissed | Input::Reminder => Ok(None),
     }
 }
@@ -245,6 +268,15 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::Deadline => rounds::deadline_passed(work, false),
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
+        Input::Undo {
+            user,
+            admin,
+            back_to,
+        } => {
+            work.require_gm(user, *admin, "undo")?;
+            let target = work.env.undo;
+            undo::undo(work, target, *back_to)
+        }
         Input::Direct { user, command } => match command {
             DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
             DmCommand::Help => {
@@ -258,6 +290,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 "`rules <game>` is answered before a game is loaded.",
             )),
             DmCommand::Order(text) => rounds::order(work, user, text),
+            DmCommand::Vacation(length) => vacation::take(work, user, *length),
         },
         Input::Channel {
             user,
@@ -312,6 +345,17 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                     lifecycle::end(work)
                 }
                 ChannelCommand::Game { word, args } => rounds::act(work, user, word, args),
+                ChannelCommand::Who => {
+                    let channel = work.record.channel.clone();
+                    let text = attendance::who(&work.record, work.env.now);
+                    work.outcome.channel(&channel, text);
+                    Ok(false)
+                }
+                ChannelCommand::Concede => endings::concede(work, user),
+                ChannelCommand::Draw(vote) => endings::draw(work, user, *vote),
+                ChannelCommand::Undo => Err(Refusal::new(format!(
+                    "`{prefix}undo` is worked out from the game's log before it is applied."
+                ))),
                 ChannelCommand::Games
                 | ChannelCommand::Help(_)
                 | ChannelCommand::Rules(_)

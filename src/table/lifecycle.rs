@@ -10,14 +10,16 @@ use crate::chat::mention;
 use crate::dice::{Dice, Seed};
 use crate::duration::{a_year, format_duration, parse_duration, parse_duration_within};
 use crate::games::{Options, Phase, Player, Refusal};
-use crate::records::{GameRecord, SeatRecord, Settings, Status, User};
+use crate::records::{AwayRule, GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
 /// The longest symbol or colour a player may ask for at `!join` (every game may set less).
 const MAX_SYMBOL: usize = 20;
 
 /// Option keys the table reads itself; every other key goes to the game.
-pub const TABLE_OPTIONS: &[&str] = &["seed", "deadline", "early", "reminder", "max"];
+pub const TABLE_OPTIONS: &[&str] = &[
+    "seed", "deadline", "early", "reminder", "max", "vacation", "away", "quiet", "tz",
+];
 
 /// The table's own options of `!new` in words, each with its default on this bot.
 pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, String)> {
@@ -51,6 +53,25 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
             ),
         ),
         ("max", "the most players (default: the game's most)".to_string()),
+        (
+            "vacation",
+            format!(
+                "how much vacation each player may take with `vacation 5d` by DM, like 14d, or 0 for none (default {})",
+                format_duration(crate::records::default_vacation())
+            ),
+        ),
+        (
+            "away",
+            "extend or default: a deadline that falls while an awaited player is on vacation moves once, for everyone, to its end; or the player's default order is used (default extend)".to_string(),
+        ),
+        (
+            "quiet",
+            "hours without deadlines or reminders, like 23:00-08:00: a deadline falling in them moves to their end (default: none)".to_string(),
+        ),
+        (
+            "tz",
+            "the time zone the quiet hours are read in, like Europe/Rome (default UTC)".to_string(),
+        ),
     ]
 }
 
@@ -96,7 +117,28 @@ pub fn new_game(
         reminder: env.defaults.reminder,
         deadline: env.defaults.deadline,
         max_players: rules.players().1,
+        vacation: crate::records::default_vacation(),
+        away: AwayRule::Extend,
+        quiet: None,
     };
+    let given = |wanted: &str| {
+        options
+            .iter()
+            .find(|(key, _)| key == wanted)
+            .map(|(_, v)| v.as_str())
+    };
+    match (given("quiet"), given("tz")) {
+        (Some(window), tz) => {
+            settings.quiet = Some(super::quiet_hours::parse(window, tz.unwrap_or("UTC"))?)
+        }
+        (None, Some(tz)) => {
+            super::quiet_hours::zone(tz)?;
+            return Err(Refusal::new(
+                "`tz` sets the time zone of the quiet hours: give them too, like quiet=23:00-08:00 tz=Europe/Rome",
+            ));
+        }
+        (None, None) => {}
+    }
     let mut game_options = Options::new();
     for (key, value) in options {
         match key.as_str() {
@@ -104,6 +146,21 @@ pub fn new_game(
             "deadline" => settings.deadline = Some(duration_option(key, value)?),
             "early" => settings.early = on_off(key, value)?,
             "reminder" => settings.reminder = duration_option(key, value)?,
+            "vacation" if value == "0" => settings.vacation = chrono::Duration::zero(),
+            "vacation" => settings.vacation = duration_option(key, value)?,
+            "away" => {
+                settings.away = match value.to_ascii_lowercase().as_str() {
+                    "extend" => AwayRule::Extend,
+                    "default" => AwayRule::Default,
+                    _ => {
+                        return Err(Refusal::new(format!(
+                            "`away` is extend or default; got '{}'",
+                            crate::chat::parse::quote(value)
+                        )))
+                    }
+                }
+            }
+            "quiet" | "tz" => {}
             "max" => {
                 let (least, most) = rules.players();
                 let max = value
@@ -141,6 +198,12 @@ pub fn new_game(
         deadline: None,
         remind_at: None,
         orders: BTreeMap::new(),
+        first_deadline: None,
+        excused: Default::default(),
+        held: false,
+        extended: false,
+        conceded: Vec::new(),
+        draw_votes: Default::default(),
         dice_position: 0,
         state: None,
     };
@@ -211,6 +274,28 @@ fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String 
         parts.push(format!(
             "reminder={}: reminders go out that long before a deadline",
             format_duration(record.settings.reminder)
+        ));
+    }
+    if given_key("vacation") {
+        parts.push(if record.settings.vacation > chrono::Duration::zero() {
+            format!(
+                "vacation={}: each player may be away that long in all, with `vacation 5d` by DM",
+                format_duration(record.settings.vacation)
+            )
+        } else {
+            "vacation=0: no vacations".to_string()
+        });
+    }
+    if given_key("away") {
+        parts.push(match record.settings.away {
+            AwayRule::Extend => "away=extend: a deadline that falls while an awaited player is on vacation moves once to its end".to_string(),
+            AwayRule::Default => "away=default: a player on vacation plays by the game's default".to_string(),
+        });
+    }
+    if let Some(quiet) = &record.settings.quiet {
+        parts.push(format!(
+            "quiet={}: no deadline falls and no reminder goes out in those hours",
+            super::quiet_hours::describe(quiet)
         ));
     }
     if let (true, Some(max)) = (given_key("max"), record.settings.max_players) {
@@ -323,11 +408,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
     rules.check_symbol(symbol, &taken)?;
     let seated = record.seats.iter().filter(|s| s.present).count();
     let full = record.settings.max_players.is_some_and(|max| seated >= max);
-    let entry = SeatRecord {
-        user: user.clone(),
-        symbol: symbol.map(str::to_string),
-        present: true,
-    };
+    let entry = SeatRecord::new(user.clone(), symbol.map(str::to_string));
     let id = record.id;
     let channel = record.channel.clone();
     let with = symbol.map(|s| format!(" as {s}")).unwrap_or_default();
@@ -405,15 +486,22 @@ fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
 /// `!leave`.
 pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let who = user.id.clone();
-    remove(work, &who, "left")
+    remove(work, &who, "left", true)
 }
 
 /// `!kick @player`.
 pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
-    remove(work, who, "was removed by the GM")
+    remove(work, who, "was removed by the GM", true)
 }
 
-fn remove(work: &mut Work<'_>, who: &str, how: &str) -> Result<bool, Refusal> {
+/// Takes a player out of the game (`how` they went, for the channel); a seat of a running
+/// game with a waitlist goes to the next on it when `refill`.
+pub(super) fn remove(
+    work: &mut Work<'_>,
+    who: &str,
+    how: &str,
+    refill: bool,
+) -> Result<bool, Refusal> {
     let id = work.record.id;
     let channel = work.record.channel.clone();
     if work.record.status == Status::Over {
@@ -452,7 +540,7 @@ fn remove(work: &mut Work<'_>, who: &str, how: &str) -> Result<bool, Refusal> {
         return Ok(true);
     }
     let mut live = work.live()?;
-    let replacement = if live.rules.waitlist() && !work.record.waitlist.is_empty() {
+    let replacement = if refill && live.rules.waitlist() && !work.record.waitlist.is_empty() {
         let next = work.record.waitlist.remove(0);
         work.record.seats[seat] = next.clone();
         Some(Player {

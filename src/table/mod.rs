@@ -1,14 +1,21 @@
 //! The game master: sign-ups, seats, GM powers, phases, deadlines, reminders, orders,
-//! resolution, the audit log and replay. `apply` is the pure core; `service` wraps it in one
-//! database transaction per inbound message.
+//! resolution, the audit log and replay. `apply` is the pure core; `service` wraps it in a
+//! database transaction (a savepoint per inbound message), and `group_commit` lets the
+//! messages queued meanwhile share one commit.
 
 pub mod apply;
+mod attendance;
 pub mod card;
 pub mod catalogue;
+mod endings;
 mod frame;
+pub mod group_commit;
 mod lifecycle;
 pub mod outcome;
+pub mod quiet_hours;
 mod rounds;
+pub mod undo;
+mod vacation;
 
 pub use crate::records::{
     Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,
@@ -19,4 +26,5 @@ pub use catalogue::Catalogue;
 pub use outcome::{Outcome, Post};
 pub mod audit;
 pub mod service;
-pub use service::{Envelope, Inbound, Receipt, Service};
+pub use group_commit::GroupCommit;
+pub use service::{Committed, Envelope, Inbound, Receipt, Service, Submission};

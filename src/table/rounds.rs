@@ -5,6 +5,7 @@ use super::apply::{table_time, Live, Work};
 use super::catalogue::Catalogue;
 use super::frame::framed;
 use super::outcome::Post;
+use super::{attendance, endings, quiet_hours, vacation};
 use crate::chat::deadline::format_deadline;
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
@@ -23,7 +24,7 @@ pub fn awaited(record: &GameRecord) -> Vec<Seat> {
         Some(Phase::Orders { seats, .. }) => seats
             .iter()
             .copied()
-            .filter(|seat| !record.orders.contains_key(seat))
+            .filter(|seat| !record.orders.contains_key(seat) && !record.excused.contains(seat))
             .collect(),
         _ => Vec::new(),
     }
@@ -88,13 +89,18 @@ pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {
     )
 }
 
-/// Sets the deadline of the current phase and the reminder before it.
+/// Sets the deadline of the current phase and the reminder before it, both out of the game's
+/// quiet hours.
 pub fn schedule(work: &mut Work<'_>, deadline: Option<DateTime<Utc>>) {
     let now = work.env.now;
+    let quiet = work.record.settings.quiet.clone();
+    let deadline = deadline.map(|at| quiet_hours::deadline(quiet.as_ref(), at));
     work.record.deadline = deadline;
-    work.record.remind_at = deadline
-        .and_then(|at| at.checked_sub_signed(work.record.settings.reminder))
-        .filter(|at| *at > now);
+    work.record.remind_at = deadline.and_then(|at| {
+        at.checked_sub_signed(work.record.settings.reminder)
+            .filter(|remind| *remind > now)
+            .and_then(|remind| quiet_hours::reminder(quiet.as_ref(), remind, at, now))
+    });
 }
 
 /// Everything that follows a change of the game: dice draws and game events into the log and
@@ -155,19 +161,21 @@ pub fn after_change(
             (_, None) => work.record.round + 1,
         };
         work.record.orders.clear();
+        work.record.excused.clear();
+        work.record.held = false;
+        work.record.extended = false;
         work.record.phase_started = Some(work.env.now);
     }
+    let phase = match phase {
+        Phase::Over { ranking } => Phase::Over {
+            ranking: endings::final_ranking(&work.record, ranking),
+        },
+        phase => phase,
+    };
     work.record.phase = Some(phase.clone());
     work.keep(live);
     if let Phase::Over { ranking } = &phase {
-        work.record.status = Status::Over;
-        work.record.deadline = None;
-        work.record.remind_at = None;
-        let places = places(&work.record, ranking);
-        public.push(format!("Final ranking:\n{}", places.join("\n")));
-        public.push(seed_reveal(&work.record, &work.env.defaults.prefix));
-        work.outcome
-            .table_event(round, format!("game over: {}", places.join("; ")));
+        public.extend(game_over(work, ranking));
     } else if new_phase && work.record.status == Status::Running {
         let limit = work
             .record
@@ -176,6 +184,10 @@ pub fn after_change(
             .or_else(|| live.game.time_limit(&work.record.all_options()));
         let deadline = limit.and_then(|limit| work.env.now.checked_add_signed(limit));
         schedule(work, deadline);
+        work.record.first_deadline = work.record.deadline;
+        if let Some(text) = vacation::on_new_phase(work) {
+            public.push(text);
+        }
         public.push(describe_phase(&work.record));
     }
     if !public.is_empty() {
@@ -201,6 +213,23 @@ pub fn after_change(
         work.outcome.direct(&user, text);
     }
     Ok(())
+}
+
+/// The game is over with `ranking`: no more deadlines; the final ranking and the seed's
+/// reveal, to post.
+pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
+    work.record.status = Status::Over;
+    work.record.deadline = None;
+    work.record.remind_at = None;
+    let places = places(&work.record, ranking);
+    work.outcome.table_event(
+        work.record.round,
+        format!("game over: {}", places.join("; ")),
+    );
+    vec![
+        format!("Final ranking:\n{}", places.join("\n")),
+        seed_reveal(&work.record, &work.env.defaults.prefix),
+    ]
 }
 
 /// Whether `next` continues `current`: the same turn, or the same orders round (its set of
@@ -316,11 +345,12 @@ fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted.
+/// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted;
+/// the round resolves when it was the last awaited.
 pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
     running(&work.record)?;
     let id = work.record.id;
-    let Some(seat) = work.record.seat_of(&user.id) else {
+    if work.record.seat_of(&user.id).is_none() {
         if user.id == work.record.gm.id {
             let live = work.live()?;
             let answer = live.game.gm_query(text).ok_or_else(|| {
@@ -334,7 +364,27 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
             return Ok(false);
         }
         return Err(Refusal::new(format!("You are not playing in game #{id}.")));
-    };
+    }
+    let mut live = work.live()?;
+    accept_order(work, &mut live, user, text, true)?;
+    resolve_if_all_in(work, &mut live)?;
+    Ok(true)
+}
+
+/// Checks and stores a player's order for the current phase; with `tell`, the player gets
+/// the receipt by DM (an order put back in force by an undo is not receipted again).
+pub fn accept_order(
+    work: &mut Work<'_>,
+    live: &mut Live,
+    user: &User,
+    text: &str,
+    tell: bool,
+) -> Result<(), Refusal> {
+    let id = work.record.id;
+    let seat = work
+        .record
+        .seat_of(&user.id)
+        .ok_or_else(|| Refusal::new(format!("You are not playing in game #{id}.")))?;
     let label = match &work.record.phase {
         Some(Phase::Orders { seats, label }) if seats.contains(&seat) => label.clone(),
         _ => {
@@ -348,7 +398,6 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
         work,
         &format!("order `{}`", crate::chat::parse::quote(text)),
     )?;
-    let mut live = work.live()?;
     let canonical = live.game.check_order(seat, text)?;
     let note = live
         .game
@@ -365,6 +414,8 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
             at: work.env.now,
         },
     );
+    work.record.excused.remove(&seat);
+    attendance::note(work, seat, &format!("order for {label}"));
     work.outcome.events.push(LogEvent {
         round: work.record.round,
         visibility: LogVisibility::Sealed,
@@ -374,27 +425,42 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
             receipt: receipt.clone(),
         },
     });
-    work.outcome.direct(
-        &user.id,
-        format!(
-            "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. You can replace it until the deadline{}.{note}",
-            if replaced { "order replaced" } else { "order received" },
-            work.record.deadline.map(|at| format!(", {}", format_deadline(at))).unwrap_or_default()
-        ),
-    );
-    resolve_if_all_in(work, &mut live)?;
-    Ok(true)
+    if tell {
+        work.outcome.direct(
+            &user.id,
+            format!(
+                "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. You can replace it until the deadline{}.{note}",
+                if replaced { "order replaced" } else { "order received" },
+                work.record.deadline.map(|at| format!(", {}", format_deadline(at))).unwrap_or_default()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Posts `text` to the game's channel with the board, as text and as a picture.
+pub fn post_board(work: &mut Work<'_>, live: &Live, text: String) {
+    let board = live.game.board();
+    work.outcome.posts.push(Post {
+        to: Audience::Channel(work.record.channel.clone()),
+        text: format!("{text}\n{}", board.text),
+        svg: board
+            .svg
+            .map(|svg| framed(&svg, &work.record, &live.game.marks())),
+        card: None,
+        file: None,
+    });
 }
 
 /// Resolves the orders phase now if the table allows early resolution and every order is in.
 pub fn resolve_if_all_in(work: &mut Work<'_>, live: &mut Live) -> Result<(), Refusal> {
-    let all_in = match &work.record.phase {
-        Some(Phase::Orders { seats, .. }) => {
-            seats.iter().all(|s| work.record.orders.contains_key(s))
-        }
-        _ => false,
-    };
-    if work.record.settings.early && all_in && work.record.status == Status::Running {
+    let all_in = matches!(&work.record.phase, Some(Phase::Orders { .. }))
+        && awaited(&work.record).is_empty();
+    if work.record.settings.early
+        && !work.record.held
+        && all_in
+        && work.record.status == Status::Running
+    {
         resolve_orders(work, live, "every order is in")?;
     }
     Ok(())
@@ -421,10 +487,14 @@ fn resolve_orders(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<
             let name = work.record.name(*seat);
             match work.record.orders.get(seat) {
                 Some(order) => format!("{name}: `{}` (receipt `{}`)", order.text, order.receipt),
+                None if work.record.excused.contains(seat) => {
+                    format!("{name}: no order (on vacation: the game's default)")
+                }
                 None => format!("{name}: no order (the game's default)"),
             }
         })
         .collect();
+    attendance::count_orders(work, seats.iter().copied());
     work.outcome.events.push(LogEvent {
         round,
         visibility: LogVisibility::Public,
@@ -442,6 +512,7 @@ fn time_out(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<(), Re
     };
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.timeout(&mut ctx);
+    attendance::count_turn(work, seat, None);
     let text = format!("{}'s turn ends ({reason}).", work.record.name(seat));
     work.outcome.events.push(LogEvent {
         round: work.record.round,
@@ -476,7 +547,9 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
         _ => return Ok(false),
     };
     let when = due.format("%Y-%m-%d %H:%M UTC");
-    let reason = if missed {
+    let reason = if let Some(away) = vacation::due_for_vacation(work) {
+        away
+    } else if missed {
         format!(
             "the deadline, {when}, passed while the bot was not running; resolved on its return"
         )
@@ -703,6 +776,7 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.act(seat, word, args, &mut ctx)?;
     let round = work.record.round;
+    attendance::note(work, seat, &format!("`{prefix}{word}`"));
     work.outcome.events.push(LogEvent {
         round,
         visibility: LogVisibility::Public,
@@ -711,6 +785,11 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
             work.record.name(seat)
         )),
     });
+    let turn_before = (work.record.round, work.record.phase.clone());
+    let in_time = attendance::in_time(work);
     after_change(work, &mut live, events, None, false)?;
+    if (work.record.round, work.record.phase.clone()) != turn_before {
+        attendance::count_turn(work, seat, Some(in_time));
+    }
     Ok(true)
 }

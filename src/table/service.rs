@@ -1,6 +1,7 @@
-//! The table as a service: one inbound message = one database transaction. It parses the
-//! text, finds the game, applies the input with the pure core, and writes the new record, the
-//! replay and audit logs, the outbox rows and the message id (the idempotency key) together.
+//! The table as a service: one inbound message = one savepoint of a database transaction
+//! that several queued messages may share (group commit). It parses the text, finds the game,
+//! applies the input with the pure core, and writes the new record, the replay and audit
+//! logs, the outbox rows and the message id (the idempotency key) together.
 
 use super::apply::{apply, table_time, Env, TableDefaults};
 use super::audit;
@@ -9,6 +10,7 @@ use super::catalogue::Catalogue;
 use super::lifecycle;
 use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
+use super::undo::UndoTarget;
 use crate::chat::help::{channel_help, dm_help, games_text, rules_text};
 use crate::chat::parse::{clean, quote};
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
@@ -112,6 +114,34 @@ pub struct Receipt {
     /// Whether it was a player's secret order posted in the game channel: not taken; the
     /// platform deletes it where it can and then calls [`Service::warn_exposed_order`].
     pub exposed_order: bool,
+}
+
+/// One message of a group commit ([`Service::handle_batch`]).
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// Its id and where it came from.
+    pub envelope: Envelope,
+    /// Its words.
+    pub inbound: Inbound,
+    /// Whether the caller delivers the posts it queues itself (the answer to a slash command
+    /// or a button): their outbox rows are then listed in [`Committed::posts`].
+    pub answers_itself: bool,
+}
+
+/// What became of one message of a group commit, once the commit is durable.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Committed {
+    /// What the platform's answer needs to know.
+    pub receipt: Receipt,
+    /// The outbox rows the message queued, when its caller answers itself.
+    pub posts: Vec<i64>,
+}
+
+/// The same failure for every message of a batch that could not commit.
+fn failed_batch(messages: usize, error: &StoreError) -> Vec<Result<Committed, StoreError>> {
+    (0..messages)
+        .map(|_| Err(StoreError::Batch(error.to_string())))
+        .collect()
 }
 
 /// What handling one message produced, before it is written: the outcome (posts and events),
@@ -228,7 +258,78 @@ impl Service {
         inbound: &Inbound,
         now: DateTime<Utc>,
     ) -> Result<Receipt, StoreError> {
+        let submission = Submission {
+            envelope: envelope.clone(),
+            inbound: inbound.clone(),
+            answers_itself: false,
+        };
+        let mut results = self
+            .handle_batch(std::slice::from_ref(&submission), now)
+            .await;
+        match results.pop() {
+            Some(result) => result.map(|applied| applied.receipt),
+            None => Err(StoreError::Batch("no message was applied".to_string())),
+        }
+    }
+
+    /// Handles several inbound messages in order, in one transaction with one commit (group
+    /// commit): each message in its own savepoint, so a message that fails is taken back alone
+    /// and the others commit. Each is applied exactly once (a message id seen before, in an
+    /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
+    /// commit: a receipt means the message's effects are durable.
+    pub async fn handle_batch(
+        &self,
+        batch: &[Submission],
+        now: DateTime<Utc>,
+    ) -> Vec<Result<Committed, StoreError>> {
         let now = table_time(now);
+        let span = info_span!("commit", messages = batch.len());
+        async {
+            let mut tx = match self.store.begin().await {
+                Ok(tx) => tx,
+                Err(error) => return failed_batch(batch.len(), &error),
+            };
+            let mut results = Vec::with_capacity(batch.len());
+            for submission in batch {
+                if let Err(error) = tx.begin_message().await {
+                    return failed_batch(batch.len(), &error);
+                }
+                match self.apply_one(&mut tx, submission, now).await {
+                    Ok(applied) => match tx.keep_message().await {
+                        Ok(()) => results.push(Ok(applied)),
+                        Err(error) => return failed_batch(batch.len(), &error),
+                    },
+                    Err(error) => {
+                        warn!(%error, message = %submission.envelope.id, "a message failed and was taken back");
+                        if let Err(lost) = tx.undo_message().await {
+                            return failed_batch(batch.len(), &lost);
+                        }
+                        results.push(Err(error));
+                    }
+                }
+            }
+            match tx.commit().await {
+                Ok(()) => results,
+                Err(error) => failed_batch(batch.len(), &error),
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Applies one message inside the batch's transaction: claims its id, reads it, writes
+    /// what it changed and queued.
+    async fn apply_one(
+        &self,
+        tx: &mut Tx,
+        submission: &Submission,
+        now: DateTime<Utc>,
+    ) -> Result<Committed, StoreError> {
+        let Submission {
+            envelope,
+            inbound,
+            answers_itself,
+        } = submission;
         let inbound = &inbound.cleaned();
         let id = envelope.id.as_str();
         let span = match inbound {
@@ -238,10 +339,9 @@ impl Service {
             Inbound::Direct { user, .. } => info_span!("dm", id, user = %user.name),
         };
         async {
-            let mut tx = self.store.begin().await?;
             let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
             if !tx.claim(id, place, now).await? {
-                return Ok(Receipt::default());
+                return Ok(Committed::default());
             }
             let at = At {
                 now,
@@ -260,16 +360,26 @@ impl Service {
                         text,
                         mentioned: &envelope.mentioned,
                     };
-                    self.channel(&mut tx, channel, said, at).await?
+                    self.channel(tx, channel, said, at).await?
                 }
-                Inbound::Direct { user, text } => self.direct(&mut tx, user, text, at).await?,
+                Inbound::Direct { user, text } => self.direct(tx, user, text, at).await?,
             };
-            write(&mut tx, &handled, now).await?;
-            tx.commit().await?;
-            Ok(Receipt {
-                fresh: true,
-                refused: handled.outcome.refused,
-                exposed_order: handled.outcome.exposed_order,
+            let before = match answers_itself {
+                true => Some(tx.last_outbox_id().await?),
+                false => None,
+            };
+            write(tx, &handled, now).await?;
+            let posts = match before {
+                Some(before) => tx.outbox_ids_after(before).await?,
+                None => Vec::new(),
+            };
+            Ok(Committed {
+                receipt: Receipt {
+                    fresh: true,
+                    refused: handled.outcome.refused,
+                    exposed_order: handled.outcome.exposed_order,
+                },
+                posts,
             })
         }
         .instrument(span)
@@ -431,6 +541,29 @@ impl Service {
                 });
                 Ok(outcome.into())
             }
+            ChannelCommand::Undo => {
+                let Some(game) = game else {
+                    return Ok(Outcome::refusal(
+                        Audience::Channel(channel.to_string()),
+                        format!("{}: there is no game in this channel.", user.name),
+                    )
+                    .into());
+                };
+                // Only the GM's undo is worth rebuilding the game for; anyone else's is
+                // refused by the table as for every GM power.
+                let target = match admin || user.id == game.record.gm.id {
+                    true => self.undo_target(tx, game.record.id).await?,
+                    false => None,
+                };
+                let input = Input::Undo {
+                    user: user.clone(),
+                    admin,
+                    back_to: target.as_ref().map_or(0, |(back_to, _)| *back_to),
+                };
+                let target = target.map(|(_, target)| target);
+                self.apply_input(tx, Some(game.record), input, at, target.as_ref())
+                    .await
+            }
             ChannelCommand::Game { .. }
                 if game.as_ref().is_some_and(|game| {
                     is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
@@ -465,7 +598,7 @@ impl Service {
                     command,
                     mentioned,
                 };
-                self.apply_input(tx, game.map(|g| g.record), input, at)
+                self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
             }
         }
@@ -552,7 +685,25 @@ impl Service {
             user: user.clone(),
             command: dm.command,
         };
-        self.apply_input(tx, Some(game.record), input, at).await
+        self.apply_input(tx, Some(game.record), input, at, None)
+            .await
+    }
+
+    /// Where `!undo` would return in game `id`: its inputs are applied again from the log,
+    /// and the last resolution or turn not yet undone is found (its first input's number, and
+    /// the game before it). `None`: nothing has been played yet.
+    async fn undo_target(
+        &self,
+        tx: &mut Tx,
+        id: i64,
+    ) -> Result<Option<(i64, UndoTarget)>, StoreError> {
+        let inputs = tx.inputs(id).await?;
+        let mut rebuilt = audit::rebuild(self, id, &inputs);
+        rebuilt.by_ref().for_each(drop);
+        Ok(rebuilt
+            .history()
+            .last()
+            .map(|(back_to, target)| (back_to, target.clone())))
     }
 
     /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
@@ -563,12 +714,15 @@ impl Service {
         record: Option<GameRecord>,
         input: Input,
         at: At,
+        undo: Option<&UndoTarget>,
     ) -> Result<Handled, StoreError> {
         let new_id = match record {
             Some(_) => 0,
             None => tx.next_game_id().await?,
         };
-        let env = Env::new(&self.catalogue, &self.defaults, at.now).sent_at(at.sent);
+        let env = Env::new(&self.catalogue, &self.defaults, at.now)
+            .sent_at(at.sent)
+            .undoing(undo);
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), &input, new_id, &env)
@@ -721,7 +875,10 @@ impl Service {
         let lines: Vec<String> = events
             .iter()
             .filter(|e| e.event.visibility == LogVisibility::Public)
-            .map(|e| format!("- {}", e.event.line()))
+            .map(|e| match e.undone {
+                true => format!("- (undone by the GM) {}", e.event.line()),
+                false => format!("- {}", e.event.line()),
+            })
             .collect();
         Ok(if lines.is_empty() {
             format!(
@@ -757,7 +914,13 @@ impl Service {
                     _ => Input::Reminder,
                 };
                 let handled = self
-                    .apply_input(&mut tx, Some(game.record), input, At { now, sent: None })
+                    .apply_input(
+                        &mut tx,
+                        Some(game.record),
+                        input,
+                        At { now, sent: None },
+                        None,
+                    )
                     .await?;
                 let changed = !handled.outcome.events.is_empty();
                 write(&mut tx, &handled, now).await?;

@@ -252,3 +252,66 @@ async fn an_order_read_back_after_its_round_resolved_is_refused_as_late() {
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_during_a_burst_loses_no_acknowledged_message_and_applies_each_once() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    let ready = fake.say(ALICE, Some(CHANNEL), "!status");
+    db.settled(&fake, ready).await;
+
+    // A burst of commands from three players: the bot applies them in shared commits, and
+    // is killed while the burst is still being applied and answered.
+    const BURST: usize = 90;
+    let players = [ALICE, BOB, CAROL];
+    let mut ids = Vec::new();
+    for n in 1..=BURST {
+        ids.push(fake.say(players[n % 3], Some(CHANNEL), &format!("!zz{n}")));
+    }
+    let answer = |n: usize| format!("There is no command `!zz{n}` in tag.");
+    fake.wait("the first answers", || {
+        count(&fake, |p| p.content.contains("There is no command `!zz")) >= 5
+    })
+    .await;
+    bot.kill();
+    fake.wait_disconnected().await;
+    let acknowledged: Vec<usize> = (1..=BURST)
+        .filter(|n| count(&fake, |p| p.content.contains(&answer(*n))) > 0)
+        .collect();
+    assert!(
+        acknowledged.len() < BURST,
+        "the kill came after the whole burst was answered"
+    );
+    // Every message answered before the kill is in the database.
+    for n in &acknowledged {
+        assert!(
+            db.applied(ids[n - 1]).await,
+            "answered message {n} was lost"
+        );
+    }
+
+    // After the restart the rest is read back from the channel's history: every message is
+    // answered exactly once, in the order it was sent.
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, ids[BURST - 1]).await;
+    let answered: Vec<usize> = fake
+        .posts()
+        .iter()
+        .filter(|p| in_channel(p))
+        .filter_map(|p| {
+            let rest = p.content.split("There is no command `!zz").nth(1)?;
+            rest.split('`').next()?.parse().ok()
+        })
+        .collect();
+    let expected: Vec<usize> = (1..=BURST).collect();
+    assert_eq!(answered, expected, "each answered once, in order");
+    for id in &ids {
+        assert!(db.applied(*id).await);
+    }
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}

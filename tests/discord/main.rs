@@ -9,6 +9,7 @@ mod delivery;
 mod fake;
 mod games;
 mod lifecycle;
+mod toolkit;
 
 use fake::Posted;
 

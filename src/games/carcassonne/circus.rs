@@ -399,6 +399,10 @@ impl Map {
         let Some(t) = self.tiles.get(placed) else {
             return Vec::new();
         };
+        // Without the expansion or a meeple in supply no spot can take an acrobat.
+        if self.circus.is_none() || self.supply.get(seat).is_none_or(|&s| s == 0) {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         for dy in -1..=1 {
             for dx in -1..=1 {

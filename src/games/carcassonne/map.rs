@@ -1,21 +1,20 @@
-//! The map: placed tiles on a grid, the features they form (a union-find over the tiles' feature
-//! segments, grown as each tile is placed) and followers; scoring is in `scoring.rs`.
+//! The map: placed tiles on a grid (`grid.rs`: the cells, and the open spots with what each
+//! needs), the features they form (a union-find over the tiles' feature segments, grown as each
+//! tile is placed) and followers; scoring is in `scoring.rs`.
 //!
 //! Coordinates: x grows to the east, y to the south (as in JCZ); the start tile is at (0,0).
 //! A feature counts each tile once, even when it passes through a tile twice.
 
 use super::circus::{Animal, Circus};
+use super::grid::{cell, Grid, STEPS};
 use super::tiles::{facing_half, kind_named, shape_of, Edge, Kind, Shape, NONE};
 use std::fmt;
 
-/// The farthest a tile may lie from the start tile: room for every tile in one row, the
-/// expansion's 92 included.
-pub const REACH: i32 = 96;
-const SIDE: i32 = 2 * REACH + 1;
+pub use super::grid::{MAX_TILES, REACH};
+
 /// Followers each player owns.
 pub const FOLLOWERS: u8 = 7;
 
-const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
 const DIRECTIONS: [&str; 4] = ["north", "east", "south", "west"];
 
 /// A tile on the map.
@@ -67,11 +66,28 @@ pub struct Follower {
 pub(super) struct Feature {
     pub(super) kind: Kind,
     pub(super) open: u16,
-    pub(super) tiles: Vec<u16>,
+    /// The tiles it covers (bit `i`: tile `i`), each counted once.
+    pub(super) tiles: u128,
+    /// The tile that names the feature's place in texts: the first tile of the larger side
+    /// at every union.
+    pub(super) first: u16,
     pub(super) pennants: u16,
-    pub(super) cities: Vec<u32>,
+    /// How many city segments its field segments touch, duplicates included: with the tiles,
+    /// the weight that picks the surviving root at a union.
+    pub(super) cities: u16,
     pub(super) followers: u8,
     pub(super) scored: bool,
+}
+
+impl Feature {
+    /// How many tiles it covers.
+    pub(super) fn size(&self) -> u32 {
+        self.tiles.count_ones()
+    }
+
+    fn weight(&self) -> u32 {
+        self.size() + u32::from(self.cities)
+    }
 }
 
 /// Why a tile cannot go where it was asked.
@@ -83,6 +99,8 @@ pub enum PlaceError {
     OutOfReach(i32, i32),
     /// No tile touches the spot.
     Alone(i32, i32),
+    /// The map holds [`MAX_TILES`] tiles already.
+    Full,
     /// An edge does not match its neighbour.
     Mismatch {
         /// Which edge of the new tile (0 north .. 3 west).
@@ -102,6 +120,7 @@ impl fmt::Display for PlaceError {
             PlaceError::Occupied(x, y) => write!(f, "({x},{y}) already holds a tile"),
             PlaceError::OutOfReach(x, y) => write!(f, "({x},{y}) is too far from the map"),
             PlaceError::Alone(x, y) => write!(f, "({x},{y}) touches no tile"),
+            PlaceError::Full => write!(f, "the map holds {MAX_TILES} tiles, its most"),
             PlaceError::Mismatch {
                 side,
                 ours,
@@ -194,35 +213,26 @@ pub struct RingmasterBonus {
 /// The map with its features, followers, supplies and scores.
 #[derive(Clone, Debug)]
 pub struct Map {
-    pub(super) grid: Vec<u16>,
+    pub(super) grid: Grid,
     pub(super) tiles: Vec<Placed>,
     pub(super) parent: Vec<u32>,
     pub(super) features: Vec<Feature>,
     pub(super) followers: Vec<Follower>,
-    pub(super) frontier: Vec<(i32, i32)>,
     pub(super) supply: Vec<u8>,
     pub(super) scores: Vec<u32>,
     pub(super) history: Vec<Scored>,
     pub(super) circus: Option<Circus>,
 }
 
-fn cell(x: i32, y: i32) -> Option<usize> {
-    if x.abs() > REACH || y.abs() > REACH {
-        return None;
-    }
-    usize::try_from((y + REACH) * SIDE + x + REACH).ok()
-}
-
 impl Map {
     /// An empty map for `players` players (no start tile yet).
     pub fn new(players: usize) -> Map {
         Map {
-            grid: vec![0; (SIDE * SIDE) as usize],
+            grid: Grid::new(),
             tiles: Vec::with_capacity(72),
             parent: Vec::with_capacity(300),
             features: Vec::with_capacity(300),
             followers: Vec::new(),
-            frontier: Vec::new(),
             supply: vec![FOLLOWERS; players],
             scores: vec![0; players],
             history: Vec::new(),
@@ -288,11 +298,7 @@ impl Map {
 
     /// The index of the tile at a spot.
     pub fn tile_at(&self, x: i32, y: i32) -> Option<usize> {
-        let i = cell(x, y)?;
-        match self.grid.get(i).copied() {
-            Some(0) | None => None,
-            Some(n) => Some(usize::from(n) - 1),
-        }
+        self.grid.tile_at(x, y)
     }
 
     pub(super) fn placed_at(&self, x: i32, y: i32) -> Option<&Placed> {
@@ -306,6 +312,9 @@ impl Map {
         }
         if self.tile_at(x, y).is_some() {
             return Err(PlaceError::Occupied(x, y));
+        }
+        if self.tiles.len() >= MAX_TILES {
+            return Err(PlaceError::Full);
         }
         let Some(shape) = shape_of(kind, rot) else {
             return Err(PlaceError::Alone(x, y));
@@ -332,35 +341,17 @@ impl Map {
         }
     }
 
-    fn fits(&self, shape: &Shape, x: i32, y: i32) -> bool {
-        STEPS.iter().enumerate().all(|(side, (dx, dy))| {
-            self.placed_at(x + dx, y + dy)
-                .is_none_or(|o| o.shape().edges[(side + 2) % 4] == shape.edges[side])
-        })
-    }
-
     /// Every legal placement of kind `kind`, in reading order (row, column, rotation).
     pub fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
-        let mut spots = self.frontier.clone();
-        spots.sort_by_key(|&(x, y)| (y, x));
-        let mut out = Vec::new();
-        for (x, y) in spots {
-            for rot in 0..4 {
-                if let Some(shape) = shape_of(kind, rot) {
-                    if self.fits(shape, x, y) {
-                        out.push((x, y, rot));
-                    }
-                }
-            }
+        if self.tiles.len() >= MAX_TILES {
+            return Vec::new();
         }
-        out
+        self.grid.legal(kind)
     }
 
     /// Whether kind `kind` fits anywhere.
     pub fn fits_somewhere(&self, kind: u8) -> bool {
-        self.frontier.iter().any(|&(x, y)| {
-            (0..4).any(|rot| shape_of(kind, rot).is_some_and(|s| self.fits(s, x, y)))
-        })
+        self.tiles.len() < MAX_TILES && self.grid.fits_anywhere(kind)
     }
 
     pub(super) fn find(&mut self, mut a: u32) -> u32 {
@@ -402,11 +393,7 @@ impl Map {
             self.features.get(ra as usize),
             self.features.get(rb as usize),
         ) {
-            (Some(fa), Some(fb))
-                if fa.tiles.len() + fa.cities.len() < fb.tiles.len() + fb.cities.len() =>
-            {
-                (rb, ra)
-            }
+            (Some(fa), Some(fb)) if fa.weight() < fb.weight() => (rb, ra),
             _ => (ra, rb),
         };
         let moved = match self.features.get_mut(small as usize) {
@@ -415,9 +402,10 @@ impl Map {
                 Feature {
                     kind: f.kind,
                     open: 0,
-                    tiles: Vec::new(),
+                    tiles: 0,
+                    first: f.first,
                     pennants: 0,
-                    cities: Vec::new(),
+                    cities: 0,
                     followers: 0,
                     scored: false,
                 },
@@ -429,13 +417,9 @@ impl Map {
         }
         if let Some(f) = self.features.get_mut(big as usize) {
             f.open = (f.open + moved.open).saturating_sub(if edge { 2 } else { 0 });
-            for t in moved.tiles {
-                if !f.tiles.contains(&t) {
-                    f.tiles.push(t);
-                }
-            }
+            f.tiles |= moved.tiles;
             f.pennants += moved.pennants;
-            f.cities.extend(moved.cities);
+            f.cities += moved.cities;
             f.followers += moved.followers;
         }
     }
@@ -452,9 +436,10 @@ impl Map {
             self.features.push(Feature {
                 kind: part.kind,
                 open: part.edges.count_ones() as u16,
-                tiles: vec![index as u16],
+                tiles: 1 << index,
+                first: index as u16,
                 pennants: u16::from(part.pennant),
-                cities: part.cities.iter().map(|&c| base + u32::from(c)).collect(),
+                cities: part.cities.len() as u16,
                 followers: 0,
                 scored: false,
             });
@@ -466,33 +451,21 @@ impl Map {
             y,
             base,
         });
-        if let Some(c) = cell(x, y) {
-            if let Some(slot) = self.grid.get_mut(c) {
-                *slot = (index + 1) as u16;
-            }
-        }
-        self.frontier.retain(|&spot| spot != (x, y));
+        self.grid.put(index, x, y, shape.edges);
         for (side, (dx, dy)) in STEPS.iter().enumerate() {
-            let (nx, ny) = (x + dx, y + dy);
-            match self.placed_at(nx, ny).copied() {
-                Some(other) => {
-                    let theirs = other.shape();
-                    let (a, b) = (shape.edge_part[side], theirs.edge_part[(side + 2) % 4]);
-                    if a != NONE && b != NONE {
-                        self.union(base + u32::from(a), other.base + u32::from(b), true);
-                    }
-                    for half in [2 * side, 2 * side + 1] {
-                        let a = shape.half_part[half];
-                        let b = theirs.half_part[facing_half(half)];
-                        if a != NONE && b != NONE {
-                            self.union(base + u32::from(a), other.base + u32::from(b), false);
-                        }
-                    }
-                }
-                None => {
-                    if cell(nx, ny).is_some() && !self.frontier.contains(&(nx, ny)) {
-                        self.frontier.push((nx, ny));
-                    }
+            let Some(other) = self.placed_at(x + dx, y + dy).copied() else {
+                continue;
+            };
+            let theirs = other.shape();
+            let (a, b) = (shape.edge_part[side], theirs.edge_part[(side + 2) % 4]);
+            if a != NONE && b != NONE {
+                self.union(base + u32::from(a), other.base + u32::from(b), true);
+            }
+            for half in [2 * side, 2 * side + 1] {
+                let a = shape.half_part[half];
+                let b = theirs.half_part[facing_half(half)];
+                if a != NONE && b != NONE {
+                    self.union(base + u32::from(a), other.base + u32::from(b), false);
                 }
             }
         }
@@ -518,10 +491,6 @@ impl Map {
         figure: Figure,
     ) -> Result<Kind, FollowerError> {
         let seg = self.segment(tile, part).ok_or(FollowerError::NoSuchPart)?;
-        let f = self
-            .features
-            .get(self.root(seg) as usize)
-            .ok_or(FollowerError::NoSuchPart)?;
         match figure {
             Figure::Meeple => {
                 if self.supply.get(seat).copied().unwrap_or(0) == 0 {
@@ -534,6 +503,10 @@ impl Map {
                 Some(_) => {}
             },
         }
+        let f = self
+            .features
+            .get(self.root(seg) as usize)
+            .ok_or(FollowerError::NoSuchPart)?;
         if f.followers > 0 {
             return Err(FollowerError::Occupied(f.kind));
         }

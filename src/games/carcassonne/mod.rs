@@ -29,11 +29,12 @@
 //! - The saved state is the deck order and the list of moves; loading replays them, so a
 //!   corrupt save is refused rather than trusted.
 
-// The pieces: the tiles and the map with its features (tiles, map), scoring (scoring),
-// the circus (circus), a match's moves and stages (play), players' words (parse), pictures
-// (render); and for the table: options and set-up (rules), the game contract (game), the
-// turn flow (turn) and the texts (texts).
+// The pieces: the tiles and the map with its features (tiles, map) on a grid of cells and
+// open spots (grid), scoring (scoring), the circus (circus), a match's moves and stages (play),
+// players' words (parse), pictures (render); and for the table: options and set-up (rules),
+// the game contract (game), the turn flow (turn) and the texts (texts).
 pub mod circus;
+mod grid;
 pub mod map;
 pub mod parse;
 pub mod play;

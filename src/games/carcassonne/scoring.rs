@@ -88,15 +88,15 @@ impl Map {
     }
 
     fn release(&mut self, root: u32) {
-        let mut kept = Vec::with_capacity(self.followers.len());
-        for f in std::mem::take(&mut self.followers) {
-            if self.root(self.follower_segment(&f)) == root {
+        let mut followers = std::mem::take(&mut self.followers);
+        followers.retain(|f| {
+            let home = self.root(self.follower_segment(f)) == root;
+            if home {
                 self.send_home(f.seat, f.figure);
-            } else {
-                kept.push(f);
             }
-        }
-        self.followers = kept;
+            !home
+        });
+        self.followers = followers;
         if let Some(f) = self.features.get_mut(root as usize) {
             f.followers = 0;
         }
@@ -121,7 +121,7 @@ impl Map {
             if f.open > 0 || f.scored {
                 continue;
             }
-            let size = f.tiles.len() as u32;
+            let size = f.size();
             let points = match f.kind {
                 Kind::City => 2 * size + 2 * u32::from(f.pennants),
                 _ => size,
@@ -186,12 +186,11 @@ impl Map {
             if f.scored {
                 continue;
             }
-            let at = f
+            let at = self
                 .tiles
-                .first()
-                .and_then(|&t| self.tiles.get(usize::from(t)))
+                .get(usize::from(f.first))
                 .map_or((0, 0), |t| (t.x, t.y));
-            let size = f.tiles.len() as u32;
+            let size = f.size();
             match f.kind {
                 Kind::Road => self.award(Kind::Road, root, false, size, size, at),
                 Kind::City => {
@@ -205,27 +204,45 @@ impl Map {
                 Kind::Field => fields.push((root, at)),
             }
         }
+        let touching = if fields.is_empty() {
+            Vec::new()
+        } else {
+            self.completed_cities_by_field()
+        };
         for (root, at) in fields {
-            let cities = self
-                .features
-                .get(root as usize)
-                .map(|f| f.cities.clone())
-                .unwrap_or_default();
-            let mut done: Vec<u32> = Vec::new();
-            for c in cities {
-                let r = self.find(c);
-                let complete = self.features.get(r as usize).is_some_and(|f| f.open == 0);
-                if complete && !done.contains(&r) {
-                    done.push(r);
-                }
-            }
-            let n = done.len() as u32;
+            let n = touching.iter().filter(|&&(field, _)| field == root).count() as u32;
             self.award(Kind::Field, root, false, n, 3 * n, at);
         }
         self.history
             .get(start..)
             .map(<[Scored]>::to_vec)
             .unwrap_or_default()
+    }
+
+    /// Every (field, completed city) pair where a segment of the field touches a segment of
+    /// the city, each pair once.
+    fn completed_cities_by_field(&mut self) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for t in 0..self.tiles.len() {
+            let Some(&placed) = self.tiles.get(t) else {
+                continue;
+            };
+            for (i, part) in placed.shape().parts.iter().enumerate() {
+                for &c in &part.cities {
+                    let city = self.find(placed.base + u32::from(c));
+                    if self
+                        .features
+                        .get(city as usize)
+                        .is_some_and(|f| f.open == 0)
+                    {
+                        pairs.push((self.find(placed.base + i as u32), city));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
     }
 
     /// The feature (root) under a follower.
@@ -238,10 +255,7 @@ impl Map {
     pub fn is_complete(&self, root: u32) -> bool {
         match self.features.get(root as usize) {
             Some(f) if f.kind == Kind::Monastery => {
-                let at = f
-                    .tiles
-                    .first()
-                    .and_then(|&t| self.tiles.get(usize::from(t)));
+                let at = self.tiles.get(usize::from(f.first));
                 at.is_some_and(|t| self.neighbours(t.x, t.y) == 9)
             }
             Some(f) => f.kind != Kind::Field && f.open == 0,

@@ -361,98 +361,124 @@ fn worth(pos: &Position, colour: Colour, limits: &Limits, dice: u8, pips: u8) ->
     (i32::from(dice) << 6) | (i32::from(pips) << 1) | i32::from(broken)
 }
 
-/// What stays the same through the search of one query.
-struct Query<'a> {
+/// The search of one query: what stays the same through it.
+struct Search<'a> {
     colour: Colour,
     limits: &'a Limits,
     swap: u16,
+    /// The most any play could be worth: a search stops as soon as it reaches it, so every
+    /// worth it returns is exact.
+    bound: i32,
 }
 
-/// The best worth reachable from here; stops early when `bound` is reached.
-fn search(
-    query: &Query<'_>,
-    pos: &Position,
-    occ: &Occupancy,
-    roll: &Roll,
-    used: (u8, u8),
-    bound: i32,
-) -> i32 {
-    let Query {
-        colour,
-        limits,
-        swap,
-    } = *query;
-    debug_assert_eq!(*occ, pos.occupancy());
-    let mut best = worth(pos, colour, limits, used.0, used.1);
-    if best >= bound || roll.done() {
-        return best;
+impl Search<'_> {
+    /// The best worth reachable from here (exact: see [`Search::bound`]).
+    fn best(&self, pos: &Position, occ: &Occupancy, roll: &Roll, used: (u8, u8)) -> i32 {
+        debug_assert_eq!(*occ, pos.occupancy());
+        let (colour, swap, bound) = (self.colour, self.swap, self.bound);
+        if roll.done() {
+            return worth(pos, colour, self.limits, used.0, used.1);
+        }
+        // With dice left, stopping here is worth less than the bound: it is weighed only
+        // when no step reaches the bound.
+        let mut best = i32::MIN;
+        for_each_step(pos, occ, roll, colour, swap, |step, landing| {
+            best = best.max(self.after_step(pos, occ, roll, used, step, landing));
+            best >= bound
+        });
+        if best >= bound {
+            return best;
+        }
+        best.max(worth(pos, colour, self.limits, used.0, used.1))
     }
-    for_each_step(pos, occ, roll, colour, swap, |step, landing| {
+
+    /// The best worth of the plays that go on with `step` (landing as `landing` says) from
+    /// here, where `used` dice and pips are played already. The board's occupancy after the
+    /// step is worked out only when dice are left to search with.
+    fn after_step(
+        &self,
+        pos: &Position,
+        occ: &Occupancy,
+        roll: &Roll,
+        used: (u8, u8),
+        step: Step,
+        landing: Landing,
+    ) -> i32 {
         let (dice, pips) = cost(step, roll);
-        let after = occ.after(colour, pos.spot(colour, step.pawn()), &landing);
+        let used = (used.0 + dice, used.1 + pips);
         let mut child = *pos;
         let mut next = *roll;
-        play(&mut child, &mut next, colour, step, landing);
-        let value = search(
-            query,
-            &child,
-            &after,
-            &next,
-            (used.0 + dice, used.1 + pips),
-            bound,
-        );
-        best = best.max(value);
-        best >= bound
-    });
-    best
+        play(&mut child, &mut next, self.colour, step, landing);
+        if next.done() {
+            return worth(&child, self.colour, self.limits, used.0, used.1);
+        }
+        let after = occ.after(self.colour, pos.spot(self.colour, step.pawn()), &landing);
+        self.best(&child, &after, &next, used)
+    }
 }
 
 /// The legal steps for `colour` with what is left of `roll`: the first steps of the plays that
 /// use the most dice (then the most pips; then, under `blockade_limit`, break the stale
 /// blockades). Empty when no die can be played.
+///
+/// One pass over the first steps: each is searched for the best play it begins, stopping as
+/// soon as one reaches the most any play could be worth (every die, every pip, the stale
+/// blockades broken), which is the usual case; a first step that cannot is searched to the
+/// end, so its exact worth is known. The legal steps are those whose worth is the greatest.
 pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits) -> Steps {
     let dice_left = roll.dice_left();
     let pips_left: u8 = roll.left().sum();
     let bound = (i32::from(dice_left) << 6) | (i32::from(pips_left) << 1) | 1;
     let swap = interchangeable(limits);
-    // First the value of the best play (stopping as soon as one uses every die), then the
-    // first steps that reach it (each search stopping as soon as it does).
     let occ = pos.occupancy();
-    let query = Query {
+    let search = Search {
         colour,
         limits,
         swap,
+        bound,
     };
-    let best = search(&query, pos, &occ, roll, (0, 0), bound);
+    // Each first step with its worth, and the greatest worth met.
+    let mut firsts = [(
+        Step::Enter {
+            pawn: 0,
+            by_sum: false,
+        },
+        0i32,
+    ); 32];
+    let mut count = 0;
+    let mut best = i32::MIN;
+    for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
+        let value = search.after_step(pos, &occ, roll, (0, 0), step, landing);
+        best = best.max(value);
+        if let Some(slot) = firsts.get_mut(count) {
+            *slot = (step, value);
+            count += 1;
+        }
+        false
+    });
     let mut steps = Steps::default();
     if best < 1 << 6 {
         return steps;
     }
-    for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
-        let (dice, pips) = cost(step, roll);
-        let after = occ.after(colour, pos.spot(colour, step.pawn()), &landing);
-        let mut child = *pos;
-        let mut next = *roll;
-        play(&mut child, &mut next, colour, step, landing);
-        let value = search(&query, &child, &after, &next, (dice, pips), best);
-        if value == best {
-            steps.push(step);
-            for q in twins_of(pos, colour, swap, step.pawn()) {
-                steps.push(match step {
-                    Step::Enter { by_sum, .. } => Step::Enter {
-                        pawn: q as u8,
-                        by_sum,
-                    },
-                    Step::Move { die, around, .. } => Step::Move {
-                        pawn: q as u8,
-                        die,
-                        around,
-                    },
-                });
-            }
+    for &(step, value) in firsts.iter().take(count) {
+        if value != best {
+            continue;
         }
-        false
-    });
+        steps.push(step);
+        for q in twins_of(pos, colour, swap, step.pawn()) {
+            steps.push(match step {
+                Step::Enter { by_sum, .. } => Step::Enter {
+                    pawn: q as u8,
+                    by_sum,
+                },
+                Step::Move { die, around, .. } => Step::Move {
+                    pawn: q as u8,
+                    die,
+                    around,
+                },
+            });
+        }
+    }
     steps
 }
 

@@ -88,7 +88,7 @@ pub async fn export(
     let events = async |after| store.events_after(id, after, PAGE).await;
     write_array(out, "events", events, |event: &StoredEvent| {
         (secret || event.event.visibility == LogVisibility::Public).then(|| {
-            json!({"round": event.event.round, "input": event.input_seq, "visibility": event.event.visibility, "text": event.event.line()})
+            json!({"round": event.event.round, "input": event.input_seq, "visibility": event.event.visibility, "text": event.event.line(), "undone": event.undone})
         })
     }, |event| event.seq)
     .await?;
@@ -99,7 +99,7 @@ pub async fn export(
             "inputs",
             inputs,
             |input: &StoredInput| {
-                Some(json!({"seq": input.seq, "at": input.at, "input": input.input}))
+                Some(json!({"seq": input.seq, "at": input.at, "input": input.input, "undone_by": input.undone_by}))
             },
             |input| input.seq,
         )

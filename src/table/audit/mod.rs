@@ -8,6 +8,7 @@ mod replay;
 
 pub use export::export;
 pub use page::{audit_page, page};
+pub(crate) use replay::rebuild;
 pub use replay::{replay, ReplayReport};
 
 use crate::store::StoreError;

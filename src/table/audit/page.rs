@@ -38,6 +38,8 @@ pub async fn audit_page(service: &Service, id: i64) -> Result<String, AuditError
 struct Roll<'a> {
     number: usize,
     draw: &'a Draw,
+    /// Drawn by a resolution the GM took back (`!undo`): still a draw of the stream.
+    undone: bool,
 }
 
 /// What the page shows of one round.
@@ -69,10 +71,17 @@ pub fn page(
                 // Once the seed is out every draw can be computed by anyone, so the sealed
                 // ones are shown too (and must be: the check follows the whole stream).
                 if public || over {
-                    round.rolls.push(Roll { number, draw });
+                    round.rolls.push(Roll {
+                        number,
+                        draw,
+                        undone: stored.undone,
+                    });
                     checked.push(json!({"n": number, "sides": draw.sides, "result": draw.result}));
                 }
             }
+            _ if public && stored.undone => round
+                .lines
+                .push(format!("(undone by the GM) {}", event.line())),
             _ if public => round.lines.push(event.line()),
             _ => {}
         }
@@ -208,9 +217,10 @@ fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
         for roll in &round.rolls {
             let _ = writeln!(
                 html,
-                "<tr class=\"roll\" id=\"draw-{n}\" data-verified=\"pending\"><td>{n}</td><td>{purpose}</td><td>d{sides}</td><td class=\"result\">{result}</td><td class=\"check\">not checked</td></tr>",
+                "<tr class=\"roll\" id=\"draw-{n}\" data-verified=\"pending\"><td>{n}</td><td>{purpose}{undone}</td><td>d{sides}</td><td class=\"result\">{result}</td><td class=\"check\">not checked</td></tr>",
                 n = roll.number,
                 purpose = escape(&roll.draw.purpose),
+                undone = if roll.undone { " (undone by the GM)" } else { "" },
                 sides = roll.draw.sides,
                 result = roll.draw.result
             );

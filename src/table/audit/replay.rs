@@ -2,11 +2,12 @@
 //! event and in its final state with what the log and the game row hold.
 
 use super::AuditError;
-use crate::records::GameRecord;
 use crate::records::LogEvent;
+use crate::records::{GameRecord, Input};
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Env};
 use crate::table::service::Service;
+use crate::table::undo::History;
 
 /// What a replay found.
 #[derive(Debug)]
@@ -29,7 +30,7 @@ impl ReplayReport {
 }
 
 /// One logged input applied again.
-pub(super) struct Step {
+pub(crate) struct Step {
     /// Its place in the game's input log.
     pub seq: i64,
     /// Whether it changed the game again (every logged input did, live).
@@ -46,30 +47,68 @@ pub(super) struct Step {
 
 /// Applies game `id`'s logged inputs again, in order, as the live table did: the record is
 /// read back from its stored form before every input, so whatever the stored form keeps is
-/// what the next input sees.
-pub(super) fn rebuild<'a>(
+/// what the next input sees; an undo returns where the game's history says.
+pub(crate) fn rebuild<'a>(service: &'a Service, id: i64, inputs: &'a [StoredInput]) -> Rebuild<'a> {
+    Rebuild {
+        service,
+        id,
+        inputs: inputs.iter(),
+        record: None,
+        history: History::new(),
+    }
+}
+
+/// The steps of [`rebuild`], one per logged input, with the game's history of resolutions
+/// and turns so far.
+pub(crate) struct Rebuild<'a> {
     service: &'a Service,
     id: i64,
-    inputs: &'a [StoredInput],
-) -> impl Iterator<Item = Step> + 'a {
-    let mut record: Option<GameRecord> = None;
-    inputs.iter().map(move |input| {
-        let env = Env::new(service.catalogue(), service.defaults(), input.at);
-        let applied = apply(record.as_ref(), &input.input, id, &env);
+    inputs: std::slice::Iter<'a, StoredInput>,
+    record: Option<GameRecord>,
+    history: History,
+}
+
+impl Rebuild<'_> {
+    /// The resolutions and turns of the inputs applied so far (where an undo would return).
+    pub(crate) fn history(&self) -> &History {
+        &self.history
+    }
+}
+
+impl Iterator for Rebuild<'_> {
+    type Item = Step;
+
+    fn next(&mut self) -> Option<Step> {
+        let input = self.inputs.next()?;
+        let target = match &input.input {
+            Input::Undo { back_to, .. } => self.history.target(*back_to).cloned(),
+            _ => None,
+        };
+        let env = Env::new(self.service.catalogue(), self.service.defaults(), input.at)
+            .undoing(target.as_ref());
+        let applied = apply(self.record.as_ref(), &input.input, self.id, &env);
         let (after, unreadable) = match applied.record.as_ref().map(as_stored).transpose() {
             Ok(after) => (after, None),
             Err(error) => (applied.record.clone(), Some(error.to_string())),
         };
-        let before = std::mem::replace(&mut record, after.clone());
-        Step {
+        if applied.changed {
+            self.history.note(
+                input.seq,
+                &input.input,
+                self.record.as_ref(),
+                after.as_ref(),
+            );
+        }
+        let before = std::mem::replace(&mut self.record, after.clone());
+        Some(Step {
             seq: input.seq,
             changed: applied.changed,
             events: applied.outcome.events,
             before,
             after,
             unreadable,
-        }
-    })
+        })
+    }
 }
 
 /// The record as the store gives it back: written to JSON and read again.

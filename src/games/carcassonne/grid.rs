@@ -1,0 +1,190 @@
+//! The grid under the map: what each cell holds (nothing, a tile, or an open spot: an empty
+//! cell next to a tile, with what its placed neighbours show on each side), and the open spots
+//! in reading order. Placing a tile changes only its cell and the up to four cells around it,
+//! so listing a tile's legal placements reads a table per open spot instead of checking every
+//! spot's neighbours.
+//!
+//! A spot's needs are one byte, two bits per side (north in the low bits, then east, south,
+//! west): 0 where no tile touches that side, else the code of the edge the neighbour shows
+//! there. A table, built at compile time, gives for each tile kind and each such byte the
+//! rotations that fit.
+
+use super::tiles::{Edge, TileKind, BASE, BIGTOP, KINDS};
+
+/// The farthest a tile may lie from the start tile: room for every tile in one row, the
+/// expansion's 92 included.
+pub const REACH: i32 = 96;
+const SIDE: i32 = 2 * REACH + 1;
+/// The most tiles a map holds: more than the 92 of both boxes together (a feature keeps its
+/// tiles as a set of 128 bits).
+pub const MAX_TILES: usize = 128;
+
+/// Steps to the neighbour on each side: north, east, south, west.
+pub(super) const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+
+/// A cell's value with this bit is an open spot (its low byte holds the needs); otherwise 0
+/// is empty and `i + 1` holds tile `i`.
+const OPEN: u16 = 0x8000;
+
+/// The code of an edge in a spot's needs (0 stands for "no neighbour").
+const fn code(edge: Edge) -> u8 {
+    match edge {
+        Edge::Field => 1,
+        Edge::Road => 2,
+        Edge::City => 3,
+    }
+}
+
+const fn kind_at(k: usize) -> &'static TileKind {
+    if k < BASE.len() {
+        &BASE[k]
+    } else {
+        &BIGTOP[k - BASE.len()]
+    }
+}
+
+/// For each kind and each needs byte, the rotations that fit, as bits 0..4.
+const fn fit_table() -> [[u8; 256]; KINDS] {
+    let mut table = [[0u8; 256]; KINDS];
+    let mut k = 0;
+    while k < KINDS {
+        let edges = kind_at(k).edges;
+        let mut needs = 0;
+        while needs < 256 {
+            let mut rot = 0;
+            while rot < 4 {
+                let mut fits = true;
+                let mut side = 0;
+                while side < 4 {
+                    let wanted = (needs >> (2 * side)) & 3;
+                    // Turned `rot` quarter turns clockwise, side `side` shows the printed
+                    // edge `rot` places anticlockwise of it (as in `tiles::shape`).
+                    let shown = code(edges[(side + 4 - rot) % 4]) as usize;
+                    if wanted != 0 && wanted != shown {
+                        fits = false;
+                    }
+                    side += 1;
+                }
+                if fits {
+                    table[k][needs] |= 1 << rot;
+                }
+                rot += 1;
+            }
+            needs += 1;
+        }
+        k += 1;
+    }
+    table
+}
+
+static FITS: [[u8; 256]; KINDS] = fit_table();
+
+/// The index of the cell at (x,y) (`None` beyond [`REACH`]); indices grow in reading order.
+pub(super) fn cell(x: i32, y: i32) -> Option<usize> {
+    if x.abs() > REACH || y.abs() > REACH {
+        return None;
+    }
+    usize::try_from((y + REACH) * SIDE + x + REACH).ok()
+}
+
+/// The spot of cell `c`.
+fn spot(c: u16) -> (i32, i32) {
+    let c = i32::from(c);
+    (c % SIDE - REACH, c / SIDE - REACH)
+}
+
+/// The cells and the open spots.
+#[derive(Clone, Debug)]
+pub(super) struct Grid {
+    cells: Vec<u16>,
+    /// The open cells, ascending, which is reading order (row, then column).
+    open: Vec<u16>,
+}
+
+impl Grid {
+    /// An empty grid.
+    pub(super) fn new() -> Grid {
+        Grid {
+            cells: vec![0; (SIDE * SIDE) as usize],
+            open: Vec::with_capacity(128),
+        }
+    }
+
+    /// The index of the tile at (x,y).
+    pub(super) fn tile_at(&self, x: i32, y: i32) -> Option<usize> {
+        let value = *self.cells.get(cell(x, y)?)?;
+        (value != 0 && value & OPEN == 0).then(|| usize::from(value) - 1)
+    }
+
+    /// Puts tile `index` (below [`MAX_TILES`]), showing `edges` (north, east, south, west), at
+    /// the free cell (x,y); the empty cells around it open, and open ones learn what it shows.
+    pub(super) fn put(&mut self, index: usize, x: i32, y: i32, edges: [Edge; 4]) {
+        let Some(c) = cell(x, y) else {
+            return;
+        };
+        if self.cells.get(c).is_some_and(|&v| v & OPEN != 0) {
+            if let Ok(i) = self.open.binary_search(&(c as u16)) {
+                self.open.remove(i);
+            }
+        }
+        if let Some(slot) = self.cells.get_mut(c) {
+            *slot = (index + 1) as u16;
+        }
+        for (side, (dx, dy)) in STEPS.iter().enumerate() {
+            let Some(n) = cell(x + dx, y + dy) else {
+                continue;
+            };
+            let need = u16::from(code(edges[side])) << (2 * ((side + 2) % 4));
+            match self.cells.get_mut(n) {
+                Some(v) if *v == 0 => {
+                    *v = OPEN | need;
+                    if let Err(i) = self.open.binary_search(&(n as u16)) {
+                        self.open.insert(i, n as u16);
+                    }
+                }
+                Some(v) if *v & OPEN != 0 => *v |= need,
+                _ => {}
+            }
+        }
+    }
+
+    /// The rotations (bits 0..4) that fit open cell `c`, read in `row`, one kind's line of
+    /// the table.
+    fn rotations(row: &[u8; 256], cells: &[u16], c: u16) -> u8 {
+        cells
+            .get(usize::from(c))
+            .map_or(0, |&v| row[usize::from(v as u8)])
+    }
+
+    /// Every placement of kind `kind` that fits an open spot, in reading order (row, column,
+    /// rotation).
+    pub(super) fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
+        let Some(row) = FITS.get(usize::from(kind)) else {
+            return Vec::new();
+        };
+        // Each spot writes all four rotations and keeps those that fit: no branch to guess.
+        let mut out = vec![(0, 0, 0); 4 * self.open.len()];
+        let mut n = 0;
+        for &c in &self.open {
+            let fits = Self::rotations(row, &self.cells, c);
+            let (x, y) = spot(c);
+            for rot in 0..4u8 {
+                if let Some(slot) = out.get_mut(n) {
+                    *slot = (x, y, rot);
+                }
+                n += usize::from((fits >> rot) & 1);
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    /// Whether kind `kind` fits any open spot.
+    pub(super) fn fits_anywhere(&self, kind: u8) -> bool {
+        FITS.get(usize::from(kind)).is_some_and(|row| {
+            self.open
+                .iter()
+                .any(|&c| Self::rotations(row, &self.cells, c) != 0)
+        })
+    }
+}

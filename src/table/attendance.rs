@@ -1,0 +1,89 @@
+//! Who keeps the deadlines (`!who`): per player, the orders and turns in before their phase's
+//! first deadline, in after it (the deadline had been extended, or the phase resolved late),
+//! and missed, with the player's last action. A GM of a month-long game sees at a glance who
+//! is late and how often.
+
+use super::apply::Work;
+use crate::chat::deadline::{format_deadline, format_instant};
+use crate::games::Seat;
+use crate::records::GameRecord;
+
+/// Notes `what` as the last action of `seat`, now.
+pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
+    let now = work.env.now;
+    if let Some(record) = work.record.seats.get_mut(seat) {
+        record.attendance.last = Some((now, what.to_string()));
+    }
+}
+
+/// Whether an action now is before the current phase's first deadline.
+pub fn in_time(work: &Work<'_>) -> bool {
+    work.record
+        .first_deadline
+        .is_none_or(|deadline| work.env.now <= deadline)
+}
+
+/// Counts the orders phase about to resolve: each of `seats` sent its order on time, late, or
+/// not at all.
+pub fn count_orders(work: &mut Work<'_>, seats: impl IntoIterator<Item = Seat>) {
+    let first = work.record.first_deadline;
+    for seat in seats {
+        let sent = work.record.orders.get(&seat).map(|order| order.at);
+        if let Some(record) = work.record.seats.get_mut(seat) {
+            let attendance = &mut record.attendance;
+            match sent {
+                Some(at) if first.is_none_or(|deadline| at <= deadline) => attendance.on_time += 1,
+                Some(_) => attendance.late += 1,
+                None => attendance.missed += 1,
+            }
+        }
+    }
+}
+
+/// Counts a turn that ended: played in time (`Some(true)`), late (`Some(false)`), or timed
+/// out (`None`).
+pub fn count_turn(work: &mut Work<'_>, seat: Seat, played: Option<bool>) {
+    if let Some(record) = work.record.seats.get_mut(seat) {
+        let attendance = &mut record.attendance;
+        match played {
+            Some(true) => attendance.on_time += 1,
+            Some(false) => attendance.late += 1,
+            None => attendance.missed += 1,
+        }
+    }
+}
+
+/// `!who`: one line per player.
+pub fn who(record: &GameRecord, now: chrono::DateTime<chrono::Utc>) -> String {
+    let mut lines = vec![format!(
+        "Game #{}: orders and turns on time, late (after the first deadline) and missed:",
+        record.id
+    )];
+    for seat in record.seats.iter().filter(|seat| seat.present) {
+        let a = &seat.attendance;
+        let mut line = format!(
+            "- {}: {} on time, {} late, {} missed; ",
+            seat.user.name, a.on_time, a.late, a.missed
+        );
+        match &a.last {
+            Some((at, what)) => {
+                line.push_str(&format!("last action {}: {what}", format_deadline(*at)))
+            }
+            None => line.push_str("no action yet"),
+        }
+        if let Some(until) = seat.away_until.filter(|until| *until > now) {
+            line.push_str(&format!("; on vacation until {}", format_instant(until)));
+        }
+        line.push('.');
+        lines.push(line);
+    }
+    let total: u32 = record
+        .seats
+        .iter()
+        .map(|s| s.attendance.on_time + s.attendance.late + s.attendance.missed)
+        .sum();
+    if total == 0 {
+        lines.push("No phase has ended yet.".to_string());
+    }
+    lines.join("\n")
+}

@@ -1,0 +1,171 @@
+//! `!undo`: the GM takes back the last resolution or turn. The game is rebuilt from its log:
+//! its inputs are applied again in order, and the state before the first input of the last
+//! resolution or turn is where it returns. Nothing is erased: the undone inputs and their
+//! events stay in the audit log, marked undone, and the undo is itself an input of the log,
+//! so `referee replay` rebuilds the same game. The dice are not rolled back: what the next
+//! resolution draws comes fresh from the stream, so an undo never gives a second roll.
+//!
+//! A resolution or turn is a run of inputs that changed the game's state, all made in one
+//! phase (the same round, the same turn or orders): a round of secret orders is undone from
+//! the input that resolved it (the orders sent before it stay in force, the last one too when
+//! it was what resolved the round); a turn from its first move.
+
+use super::apply::{Live, Work};
+use super::rounds::{self, describe_phase, schedule};
+use crate::chat::DmCommand;
+use crate::games::{Phase, Refusal};
+use crate::records::{GameRecord, Input, Status};
+
+/// Where an undo returns: the game's record before the first input taken back, and that
+/// input (an order that resolved its round is kept in force).
+#[derive(Clone, Debug)]
+pub struct UndoTarget {
+    /// The record before the first input taken back.
+    pub before: GameRecord,
+    /// The first input taken back.
+    pub first: Input,
+}
+
+/// One resolution or turn: where it began and in which phase.
+struct Unit {
+    start: i64,
+    key: (u64, Option<Phase>),
+    target: UndoTarget,
+}
+
+/// The resolutions and turns of a game as its inputs are applied again in order, with the
+/// undos among them taking theirs away.
+#[derive(Default)]
+pub struct History {
+    units: Vec<Unit>,
+}
+
+impl History {
+    /// A history with nothing in it.
+    pub fn new() -> History {
+        History::default()
+    }
+
+    /// Notes input `seq` applied to `before` giving `after`.
+    pub fn note(
+        &mut self,
+        seq: i64,
+        input: &Input,
+        before: Option<&GameRecord>,
+        after: Option<&GameRecord>,
+    ) {
+        if let Input::Undo { back_to, .. } = input {
+            self.units.retain(|unit| unit.start < *back_to);
+            return;
+        }
+        let (Some(before), Some(after)) = (before, after) else {
+            return;
+        };
+        let played = before.state != after.state
+            || before.phase != after.phase
+            || before.round != after.round;
+        if before.state.is_none() || before.status != Status::Running || !played {
+            return;
+        }
+        let key = (before.round, before.phase.clone());
+        if self.units.last().is_some_and(|unit| unit.key == key) {
+            return;
+        }
+        self.units.push(Unit {
+            start: seq,
+            key,
+            target: UndoTarget {
+                before: before.clone(),
+                first: input.clone(),
+            },
+        });
+    }
+
+    /// The last resolution or turn not yet undone: its first input and where an undo returns.
+    pub fn last(&self) -> Option<(i64, &UndoTarget)> {
+        self.units.last().map(|unit| (unit.start, &unit.target))
+    }
+
+    /// Where the undo back to input `back_to` returns.
+    pub fn target(&self, back_to: i64) -> Option<&UndoTarget> {
+        self.units
+            .iter()
+            .find(|unit| unit.start == back_to)
+            .map(|unit| &unit.target)
+    }
+}
+
+/// What an undo takes back, in words: "the resolution of moves for round 2", "bob's turn".
+fn taken_back(target: &UndoTarget) -> String {
+    match &target.before.phase {
+        Some(Phase::Orders { label, .. }) => format!("the resolution of {label}"),
+        Some(Phase::Turn { seat }) => format!("{}'s turn", target.before.name(*seat)),
+        _ => "the last change".to_string(),
+    }
+}
+
+/// Applies an undo: the record returns to `target` (keeping the dice's position, so the next
+/// draws are fresh), an order that resolved the round is back in force, the deadline starts
+/// again, and the channel is told what was taken back.
+pub(super) fn undo(
+    work: &mut Work<'_>,
+    target: Option<&UndoTarget>,
+    back_to: i64,
+) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    match work.record.status {
+        Status::Over => {
+            return Err(Refusal::new(format!(
+                "Game #{id} is over and its seed is revealed, so nothing can be taken back."
+            )))
+        }
+        Status::SignUp => return Err(Refusal::new(format!("Game #{id} has not started yet."))),
+        Status::Running | Status::Paused { .. } => {}
+    }
+    let Some(target) = target else {
+        return Err(Refusal::new(format!(
+            "There is nothing to undo in game #{id} yet: no round has been resolved and no turn played."
+        )));
+    };
+    let dice_position = work.record.dice_position;
+    work.record = target.before.clone();
+    work.record.dice_position = dice_position;
+    work.record.status = Status::Running;
+    work.record.extended = false;
+    work.record.held = matches!(work.record.phase, Some(Phase::Orders { .. }));
+    let mut live: Live = work.live()?;
+    if let Input::Direct {
+        user,
+        command: DmCommand::Order(text),
+    } = &target.first
+    {
+        rounds::accept_order(work, &mut live, user, text, false)?;
+    }
+    let limit = work
+        .record
+        .settings
+        .deadline
+        .or_else(|| live.game.time_limit(&work.record.all_options()));
+    schedule(
+        work,
+        limit.and_then(|limit| work.env.now.checked_add_signed(limit)),
+    );
+    work.record.first_deadline = work.record.deadline;
+    let what = taken_back(target);
+    work.outcome.table_event(
+        work.record.round,
+        format!("undo: the GM took back {what} (inputs from {back_to} on)"),
+    );
+    let mut text = format!(
+        "The GM took back {what}: game #{id} is back where it was before. What was undone stays in the log, marked undone; the dice are not rolled back, so what is drawn next comes fresh."
+    );
+    if let Some(Phase::Orders { label, .. }) = &work.record.phase {
+        text.push_str(&format!(
+            " The orders sent for {label} are back in force; you can change them until the deadline, when the round resolves."
+        ));
+    }
+    text.push(' ');
+    text.push_str(&describe_phase(&work.record));
+    rounds::post_board(work, &live, text);
+    Ok(true)
+}

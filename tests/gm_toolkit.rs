@@ -1,0 +1,305 @@
+//! The GM's toolkit on the console, each game replayed from its log afterwards: `!undo` of a
+//! TAG round with a teleport, of a Parcheesi turn and of a Carcassonne placement with a sealed
+//! draw; vacations (`vacation 5d`, both rules) and quiet hours across a daylight-saving
+//! change; `!who`; `!concede` and `!draw`.
+
+mod common;
+
+use common::{count, file_url, play, play_on, replay_every_game, service};
+use referee::records::{EventBody, Input};
+use referee::store::StoredEvent;
+
+/// Plays `transcript` from `start` on a file database; returns what was posted and the
+/// service (for reading the logs). Every game is replayed.
+async fn play_kept(
+    dir: &tempfile::TempDir,
+    transcript: &str,
+    start: &str,
+) -> (String, referee::table::Service) {
+    let service = service(&file_url(dir.path())).await;
+    let start = chrono::DateTime::parse_from_rfc3339(start)
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let out = play_on(&service, transcript, start, &[]).await;
+    replay_every_game(&service).await;
+    (out, service)
+}
+
+fn rolls<'a>(events: &'a [StoredEvent], purpose: &str) -> Vec<(&'a StoredEvent, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event.body {
+            EventBody::Roll(draw) if draw.purpose.contains(purpose) => Some((e, draw.result)),
+            _ => None,
+        })
+        .collect()
+}
+
+const TAG_TO_ROUND_TWO: &str = "\
+alice #tag: !new tag seed=7
+alice #tag: !join
+bob #tag: !join
+carol #tag: !join
+alice #tag: !start
+alice dm: bid 5
+bob dm: bid 5
+carol dm: bid 3
+alice dm: move n stomp
+bob dm: move n stomp
+carol dm: move se stomp
+";
+
+#[tokio::test]
+async fn undo_of_a_tag_round_with_a_teleport_draws_a_fresh_square() {
+    let dir = tempfile::tempdir().unwrap();
+    // Round 1 tags alice, so round 2 allows teleports; alice teleports; the GM takes the
+    // round back; carol changes her order; the round resolves again.
+    let transcript = format!(
+        "{TAG_TO_ROUND_TWO}alice dm: move teleport stomp\nbob dm: move w stride\ncarol dm: move n stomp\nbob #tag: !undo\nalice #tag: !undo\ncarol dm: move e stomp\nalice #tag: !resolve\nalice #tag: !log 2\n"
+    );
+    let (out, service) = play_kept(&dir, &transcript, "2026-01-01T00:00:00Z").await;
+    assert!(
+        out.contains("Step 1: alice (A) teleports from b5 to c5 (-5)."),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- bob: Only the GM (alice) or a server admin can use `!undo`."));
+    assert!(out.contains("#tag <- The GM took back the resolution of moves for round 2: game #1 is back where it was before."), "{out}");
+    assert!(out.contains("The orders sent for moves for round 2 are back in force; you can change them until the deadline, when the round resolves."));
+    // carol's change does not resolve the round at once: the others may change theirs too.
+    assert!(
+        out.contains("dm carol <- Game #1: order replaced for moves for round 2: `move e stomp`.")
+    );
+    assert_eq!(
+        count(&out, "Orders for moves for round 2 (forced by the GM)"),
+        1
+    );
+    // The fresh draw puts alice elsewhere, and the log shows both squares.
+    assert!(
+        out.contains("Step 1: alice (A) teleports from b5 to e3 (-5)."),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- - (undone by the GM) roll d25 for teleport of alice: 23"));
+    assert!(out.contains("#tag <- - roll d25 for teleport of alice: 15"));
+    assert!(out.contains("#tag <- - undo: the GM took back the resolution of moves for round 2"));
+    let events = service.store().events(1, None).await.unwrap();
+    let teleports = rolls(&events, "teleport of alice");
+    assert_eq!(teleports.len(), 2);
+    assert!(teleports[0].0.undone && !teleports[1].0.undone);
+    // The undone inputs stay in the log, marked with the undo's number.
+    let inputs = service.store().inputs(1).await.unwrap();
+    let undo = inputs
+        .iter()
+        .find(|i| matches!(i.input, Input::Undo { .. }))
+        .unwrap();
+    let undone: Vec<i64> = inputs
+        .iter()
+        .filter(|i| i.undone_by == Some(undo.seq))
+        .map(|i| i.seq)
+        .collect();
+    assert_eq!(undone, vec![14], "the order that resolved round 2");
+}
+
+#[tokio::test]
+async fn undo_of_a_parcheesi_turn_goes_back_to_its_roll_and_then_further() {
+    let out = play(
+        "alice #p: !new parcheesi seed=7\nalice #p: !join\nbob #p: !join\nalice #p: !start\nbob #p: !enter 1\nbob #p: !move 1 1\nalice #p: !enter 1\nbob #p: !move 1 2\nalice #p: !undo\nalice #p: !undo\nalice #p: !undo\nalice #p: !board\n",
+    )
+    .await;
+    // bob's half-played turn, then alice's turn, then bob's first turn are taken back.
+    assert!(
+        out.contains("#p <- The GM took back bob's turn: game #1 is back where it was before."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#p <- The GM took back alice's turn: game #1 is back where it was before.")
+    );
+    assert_eq!(count(&out, "The GM took back"), 3);
+    // Back at bob's first roll: 5 and 1, with his pawns in the nest.
+    assert!(
+        out.contains("#p <- Parcheesi · red (bob) to play 5 1"),
+        "{out}"
+    );
+    assert!(out.contains("red    bob          1 nest · 2 nest · 3 nest · 4 nest"));
+}
+
+#[tokio::test]
+async fn undo_of_a_carcassonne_circus_placement_draws_its_sealed_token_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let head: String = include_str!("transcripts/carcassonne_2p_seed3.txt")
+        .lines()
+        .take(14)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let transcript =
+        format!("{head}ann #carc: !undo\nbob #carc: !place -2 -1 90\nbob #carc: !meeple d\n");
+    let (out, service) = play_kept(&dir, &transcript, "2026-01-01T00:00:00Z").await;
+    assert!(
+        out.contains("#carc <- The GM took back bob's turn"),
+        "{out}"
+    );
+    assert_eq!(
+        count(&out, "The Big Top stands on the circus tile at (-2,-1) now"),
+        2
+    );
+    // The token under the Big Top is a sealed draw: the undone one stays in the log, and the
+    // placement made again draws the next number of the stream.
+    let events = service.store().events(1, None).await.unwrap();
+    let tokens = rolls(&events, "animal token under the Big Top");
+    assert_eq!(tokens.len(), 2);
+    assert!(tokens[0].0.undone && !tokens[1].0.undone);
+    assert!(tokens[1].0.seq > tokens[0].0.seq);
+    assert_ne!(tokens[0].1, tokens[1].1, "seed 3 draws 15 then 9");
+}
+
+#[tokio::test]
+async fn nothing_to_undo_before_play_and_nothing_after_the_seed_is_out() {
+    let out = play(
+        "alice #tag: !new tag seed=7\nalice #tag: !undo\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice #tag: !undo\nalice #tag: !end\nalice #tag: !undo\n",
+    )
+    .await;
+    assert!(
+        out.contains("#tag <- alice: Game #1 has not started yet."),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- alice: There is nothing to undo in game #1 yet: no round has been resolved and no turn played."));
+    assert!(
+        out.contains("#tag <- alice: there is no game in this channel."),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_vacation_moves_a_deadline_once_out_of_the_quiet_hours_across_summer_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // 25 March 2026, 23:30 in Rome (CET, UTC+1). Summer time begins on the 29th.
+    let transcript = "\
+alice #tag: !new tag seed=7 quiet=23:00-08:00 tz=Europe/Rome vacation=7d
+alice #tag: !join
+bob #tag: !join
+carol #tag: !join
+alice #tag: !start
+bob dm: vacation 9d
+bob dm: vacation 6d
+alice dm: bid 5
+carol dm: bid 3
+alice #tag: !status
+bob dm: vacation 2d
+clock +7d
+alice #tag: !who
+";
+    let (out, _) = play_kept(&dir, transcript, "2026-03-25T22:30:00Z").await;
+    assert!(out.contains("Settings: vacation=7d: each player may be away that long in all, with `vacation 5d` by DM; quiet=23:00-08:00 Europe/Rome: no deadline falls and no reminder goes out in those hours."), "{out}");
+    // The bids' 4 days end at 00:30 on 30 March, summer time: moved to 08:00 CEST, 06:00 UTC
+    // (a fixed offset would say 07:00).
+    assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days 7 hours (2026-03-30 06:00 UTC)."), "{out}");
+    assert!(out.contains("dm bob <- Game #1 allows 7d of vacation per player and you have 7d left; send `vacation 7d` or less."));
+    // bob's vacation ends at 00:30 CEST on 1 April: the deadline moves once, to 08:00.
+    assert!(out.contains("#tag <- bob is on vacation for 6d, until 2026-03-31 22:30 UTC (in 6 days); 1d of vacation left in this game."), "{out}");
+    assert!(out.contains(
+        "The deadline moves to 2026-04-01 06:00 UTC (in 6 days 7 hours) for bob's vacation."
+    ));
+    assert!(out.contains("Waiting for bids by direct message from bob. Deadline: in 6 days 7 hours (2026-04-01 06:00 UTC)."));
+    // A vacation sent while away replaces the rest of the current one; the deadline, moved
+    // once, stays.
+    assert!(out.contains("#tag <- bob is on vacation for 2d, until 2026-03-27 22:30 UTC (in 2 days); 5d of vacation left in this game."), "{out}");
+    assert!(out.contains("#tag <- Orders for bids (the deadline passed):"));
+    // The reminder went out before the quiet hours, not in them.
+    assert!(out.contains("dm bob <- Reminder for game #1 in #tag: your order for bids is still missing. Deadline: in 12 hours (2026-04-01 06:00 UTC)."), "{out}");
+    assert!(
+        out.contains("- bob: 0 on time, 0 late, 1 missed; no action yet."),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
+    let dir = tempfile::tempdir().unwrap();
+    // Parcheesi turns last a day: a turn begun at 23:30 on 28 March in Rome (CET) would end
+    // at 00:30 on the 30th, summer time since the night before; it moves to 08:00 CEST.
+    let (out, _) = play_kept(
+        &dir,
+        "alice #p: !new parcheesi seed=7 quiet=23:00-08:00 tz=Europe/Rome\nalice #p: !join\nbob #p: !join\nalice #p: !start\n",
+        "2026-03-28T22:30:00Z",
+    )
+    .await;
+    assert!(
+        out.contains("It is bob's turn. Deadline: in 1 day 7 hours (2026-03-30 06:00 UTC)."),
+        "{out}"
+    );
+    let refused = play("alice #p: !new parcheesi quiet=23-8\nalice #q: !new parcheesi tz=Mars/Olympus quiet=23:00-08:00\nalice #r: !new parcheesi tz=Europe/Rome\n").await;
+    assert!(
+        refused.contains(
+            "#p <- alice: `quiet` takes two clock times, like quiet=23:00-08:00; got '23-8'"
+        ),
+        "{refused}"
+    );
+    assert!(refused.contains("#q <- alice: `tz` takes a time zone name like Europe/Rome, America/New_York or UTC; got 'Mars/Olympus'"));
+    assert!(refused.contains("#r <- alice: `tz` sets the time zone of the quiet hours: give them too, like quiet=23:00-08:00 tz=Europe/Rome"));
+}
+
+#[tokio::test]
+async fn under_away_default_a_player_on_vacation_plays_by_the_default() {
+    let out = play(
+        "alice #tag: !new tag seed=7 away=default\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nbob dm: vacation 3d\nalice dm: bid 5\ncarol dm: bid 4\nbob dm: vacation off\nbob dm: vacation off\ndan dm: vacation 2d\n",
+    )
+    .await;
+    assert!(
+        out.contains("Settings: away=default: a player on vacation plays by the game's default."),
+        "{out}"
+    );
+    assert!(out.contains(
+        "Meanwhile their default order is used and their turns are played by the game's default."
+    ));
+    // The bids resolve once alice and carol are in: bob's default is his minimum bid.
+    assert!(
+        out.contains("#tag <- Orders for bids (every order is in):"),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- - bob: no order (on vacation: the game's default)"));
+    assert!(out.contains("#tag <- bob on vacation: the game's default plays for them."));
+    assert!(out.contains("Waiting for moves for round 1 by direct message from alice and carol."));
+    assert!(out.contains("#tag <- bob is back from vacation."));
+    assert!(out.contains("dm bob <- You are not on vacation in game #1."));
+    assert!(out.contains("dm dan <- You are not playing in any game, so 'vacation 2d' was not taken as an order."), "{out}");
+}
+
+#[tokio::test]
+async fn who_counts_orders_on_time_late_and_missed() {
+    let out = play(
+        "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice dm: bid 5\nalice #tag: !who\nclock +3d\nalice #tag: !deadline 2d\nclock +36h\ncarol dm: bid 3\nclock +1d\nalice #tag: !who\n",
+    )
+    .await;
+    assert!(out.contains(
+        "#tag <- Game #1: orders and turns on time, late (after the first deadline) and missed:"
+    ));
+    assert!(out.contains("No phase has ended yet."), "{out}");
+    // alice bid in time; carol after the first deadline (the GM had extended it); bob never.
+    assert!(out.contains("#tag <- - alice: 1 on time, 0 late, 0 missed; last action 5 days 12 hours ago (2026-01-01 00:00 UTC): order for bids."), "{out}");
+    assert!(out.contains("#tag <- - bob: 0 on time, 0 late, 1 missed; no action yet."));
+    assert!(out.contains("#tag <- - carol: 0 on time, 1 late, 0 missed; last action 1 day ago (2026-01-05 12:00 UTC): order for bids."), "{out}");
+}
+
+#[tokio::test]
+async fn concede_ranks_last_among_those_still_in_and_a_unanimous_draw_ends_the_game() {
+    let out = play(&format!(
+        "{TAG_TO_ROUND_TWO}bob #tag: !concede\nbob #tag: !draw\nalice #tag: !draw\nalice #tag: !draw\ncarol #tag: !draw no\ncarol #tag: !draw\nalice #p: !new parcheesi seed=2\nalice #p: !join\nbob #p: !join\nalice #p: !start\nbob #p: !concede\n"
+    ))
+    .await;
+    assert!(
+        out.contains(
+            "#tag <- bob concedes: they leave the game and rank last among the players still in."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- bob: You are not playing in game #1."));
+    assert!(out.contains("#tag <- alice votes for a draw in game #1 (1 of 2). The game ends in a draw when carol also types `!draw`; `!draw no` takes a vote back."));
+    assert!(out.contains("#tag <- alice: You have already voted for a draw in game #1; `!draw no` takes the vote back."));
+    assert!(out.contains("#tag <- carol: You have not voted for a draw in game #1."));
+    assert!(out.contains("#tag <- Game #1 ends in a draw: alice and carol agree, and share first place.\n#tag <- Final ranking:\n#tag <- 1. alice, carol\n#tag <- 2. bob\n"), "{out}");
+    assert!(out.contains("#tag <- Seed: `07"));
+    // Two players: the one left wins.
+    assert!(
+        out.contains("#p <- Final ranking:\n#p <- 1. alice\n#p <- 2. bob\n"),
+        "{out}"
+    );
+}

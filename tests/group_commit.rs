@@ -1,0 +1,211 @@
+//! Group commit on a real SQLite file: several queued messages share one commit, each in its
+//! own savepoint, so a message that fails is taken back alone; every message is applied once,
+//! whether it comes twice in one batch or again after its batch; and a burst of concurrent
+//! submissions through the queue applies each message once, in one commit or several.
+
+mod common;
+
+use common::{file_url, play_on, service, start_time};
+use referee::table::{Envelope, GroupCommit, Inbound, Service, Submission, User};
+use sqlx::Row;
+use std::sync::Arc;
+
+const SIGNUP: &str = "\
+alice #dice: !new dicey seed=7
+bob #dice: !join
+carol #dice: !join
+alice #dice: !join
+alice #dice: !start
+";
+
+/// A dicey game of bob, carol and alice waiting for their guesses, on a file database.
+async fn game_waiting_for_guesses(dir: &tempfile::TempDir) -> Service {
+    let service = service(&file_url(dir.path())).await;
+    play_on(&service, SIGNUP, start_time(), &[]).await;
+    service
+}
+
+fn guess(id: &str, user: &str, face: u8) -> Submission {
+    Submission {
+        envelope: Envelope::id(id),
+        inbound: Inbound::Direct {
+            user: User::named(user),
+            text: format!("guess {face}"),
+        },
+        answers_itself: false,
+    }
+}
+
+async fn bodies(service: &Service) -> Vec<String> {
+    sqlx::query("SELECT body FROM outbox ORDER BY id")
+        .fetch_all(service.store().pool())
+        .await
+        .unwrap()
+        .iter()
+        .map(|row| row.get::<String, _>(0))
+        .collect()
+}
+
+async fn count(service: &Service, sql: &str) -> i64 {
+    sqlx::query(sql)
+        .fetch_one(service.store().pool())
+        .await
+        .unwrap()
+        .get(0)
+}
+
+#[tokio::test]
+async fn a_failing_message_in_a_batch_is_taken_back_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = game_waiting_for_guesses(&dir).await;
+    let inputs_before = count(&service, "SELECT COUNT(*) FROM inputs").await;
+    // The database refuses carol's receipt: her message fails after writing her order, the
+    // game's record and her input, which her savepoint must take back.
+    sqlx::query(
+        "CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox WHEN NEW.body LIKE '%`guess 6`%' \
+         BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+    )
+    .execute(service.store().pool())
+    .await
+    .unwrap();
+    let batch = [
+        guess("m-bob", "bob", 2),
+        guess("m-carol", "carol", 6),
+        guess("m-alice", "alice", 3),
+    ];
+    let results = service.handle_batch(&batch, start_time()).await;
+    assert!(results[0].as_ref().unwrap().receipt.fresh);
+    let failure = results[1].as_ref().unwrap_err().to_string();
+    assert!(failure.contains("disk says no"), "{failure}");
+    assert!(results[2].as_ref().unwrap().receipt.fresh);
+    // bob's and alice's orders are in and answered; carol's left no trace, not even her
+    // message id, and the round still waits for her.
+    let posted = bodies(&service).await;
+    assert!(posted
+        .iter()
+        .any(|b| b.contains("order received for guesses for round 1: `guess 2`")));
+    assert!(posted
+        .iter()
+        .any(|b| b.contains("order received for guesses for round 1: `guess 3`")));
+    assert!(!posted.iter().any(|b| b.contains("`guess 6`")));
+    assert!(!posted.iter().any(|b| b.contains("Orders for guesses")));
+    assert_eq!(
+        count(&service, "SELECT COUNT(*) FROM inputs").await,
+        inputs_before + 2
+    );
+    assert_eq!(
+        count(
+            &service,
+            "SELECT COUNT(*) FROM inbound WHERE message_id = 'm-carol'"
+        )
+        .await,
+        0
+    );
+    // Once the database accepts it, carol's message (the same id) is applied, once, and the
+    // round resolves; bob's message sent again changes nothing.
+    sqlx::query("DROP TRIGGER refuse_carol")
+        .execute(service.store().pool())
+        .await
+        .unwrap();
+    let again = [guess("m-carol", "carol", 6), guess("m-bob", "bob", 5)];
+    let results = service.handle_batch(&again, start_time()).await;
+    assert!(results[0].as_ref().unwrap().receipt.fresh);
+    assert!(!results[1].as_ref().unwrap().receipt.fresh);
+    let posted = bodies(&service).await;
+    assert_eq!(
+        posted
+            .iter()
+            .filter(|b| b.contains("Orders for guesses for round 1"))
+            .count(),
+        1
+    );
+    assert!(posted.iter().any(|b| b.contains("- carol: `guess 6`")));
+    assert!(posted.iter().any(|b| b.contains("- bob: `guess 2`")));
+    common::replay_every_game(&service).await;
+}
+
+#[tokio::test]
+async fn a_message_twice_in_one_batch_is_applied_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = game_waiting_for_guesses(&dir).await;
+    let batch = [
+        guess("m-1", "bob", 2),
+        guess("m-1", "bob", 4),
+        guess("m-2", "carol", 5),
+    ];
+    let results = service.handle_batch(&batch, start_time()).await;
+    let fresh: Vec<bool> = results
+        .iter()
+        .map(|r| r.as_ref().unwrap().receipt.fresh)
+        .collect();
+    assert_eq!(fresh, [true, false, true]);
+    let posted = bodies(&service).await;
+    assert!(posted.iter().any(|b| b.contains("`guess 2`")));
+    assert!(!posted.iter().any(|b| b.contains("`guess 4`")));
+    common::replay_every_game(&service).await;
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_burst_through_the_queue_shares_commits_and_applies_each_message_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service(&file_url(dir.path())).await;
+    // Twenty games, each with its GM and three players.
+    let mut signups = String::new();
+    for game in 0..20 {
+        signups.push_str(&format!(
+            "gm{game} #g{game}: !new dicey seed={game} to=1000\na{game} #g{game}: !join\nb{game} #g{game}: !join\nc{game} #g{game}: !join\ngm{game} #g{game}: !start\n"
+        ));
+    }
+    play_on(&service, &signups, start_time(), &[]).await;
+    let inputs_before = count(&service, "SELECT COUNT(*) FROM inputs").await;
+    let table = Arc::new(GroupCommit::new(service.clone()));
+    // Every player of every game guesses at once (some messages delivered twice).
+    let mut tasks = Vec::new();
+    for game in 0..20 {
+        for (n, player) in ["a", "b", "c"].into_iter().enumerate() {
+            for _copy in 0..2 {
+                let table = table.clone();
+                let user = format!("{player}{game}");
+                tasks.push(tokio::spawn(async move {
+                    let committed = table
+                        .submit(
+                            Envelope::id(format!("guess-{game}-{player}")),
+                            Inbound::Direct {
+                                user: User::named(&user),
+                                text: format!("guess {}", n + 1),
+                            },
+                            false,
+                            start_time(),
+                        )
+                        .await
+                        .unwrap();
+                    committed.receipt.fresh
+                }));
+            }
+        }
+    }
+    let mut fresh = 0;
+    for task in tasks {
+        fresh += usize::from(task.await.unwrap());
+    }
+    assert_eq!(fresh, 60, "each of the 60 messages applied once");
+    assert!(
+        table.commits() <= 30,
+        "120 submissions took {} commits: queued messages share them",
+        table.commits()
+    );
+    // Each game's round resolved once, with its three guesses.
+    let posted = bodies(&service).await;
+    assert_eq!(
+        posted
+            .iter()
+            .filter(|b| b.starts_with("Orders for guesses for round 1 (every order is in)"))
+            .count(),
+        20
+    );
+    assert_eq!(
+        count(&service, "SELECT COUNT(*) FROM inputs").await,
+        inputs_before + 60
+    );
+    common::replay_every_game(&service).await;
+}
