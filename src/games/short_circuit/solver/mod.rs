@@ -133,19 +133,25 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
     }
     let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps);
     let least = search.root_need().unwrap_or(0);
-    let found = SLACK
+    let mut allowances: Vec<u8> = SLACK
         .iter()
-        .map(|slack| clamp(least + slack).min(UNLIMITED - 1))
+        .map(|slack| match least + slack {
+            // An allowance as large as the supply's capacity never binds: the exhaustive run.
+            allowance if allowance >= room => UNLIMITED,
+            allowance => clamp(allowance).min(UNLIMITED - 1),
+        })
         .chain([UNLIMITED])
-        .any(|allowance| {
-            search.run([
-                clamp(supply.straight),
-                clamp(supply.turn),
-                clamp(supply.cross),
-                clamp(supply.thunder),
-                allowance,
-            ])
-        });
+        .collect();
+    allowances.dedup();
+    let found = allowances.into_iter().any(|allowance| {
+        search.run([
+            clamp(supply.straight),
+            clamp(supply.turn),
+            clamp(supply.cross),
+            clamp(supply.thunder),
+            allowance,
+        ])
+    });
     if !found {
         return (search.steps_left > 0).then_some(Solution::Impossible);
     }
