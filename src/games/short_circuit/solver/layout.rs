@@ -15,14 +15,18 @@
 //!   distance to the nearest end of another strand; and the strands with the paths form one
 //!   closed walk that also passes every thunder piece, which weighs at least a minimum spanning
 //!   tree of the strands and thunder pieces plus that tree's heaviest edge (the walk crosses
-//!   the cut of that edge twice, and the walk less one edge still joins them all). Two paths share a square only at a crossroad (or a thunder piece read as
-//!   one), so crossroads and thunder pieces of the supply may count twice against this cost.
+//!   the cut of that edge twice, and the walk less one edge still joins them all), and at least
+//!   the least tour through them ([`super::tour`]: each strand entered at one end and left at
+//!   the other), which is far tighter when they lie apart. Two paths share a square only at a
+//!   crossroad (or a thunder piece read as one), so crossroads and thunder pieces of the
+//!   supply may count twice against this cost.
 //!
 //! The search asks the same cost question at every step, for the strands still ahead of it and
 //! the partial paths it has built ([`Layout::lead`] follows a path into board pieces ahead).
 
 use super::super::piece::{Dir, Piece};
 use super::super::position::Grid;
+use super::tour;
 use std::cell::OnceCell;
 use std::collections::VecDeque;
 
@@ -301,16 +305,21 @@ impl<'a> Layout<'a> {
         let k = classes.len();
         let index = |class: u16| classes.partition_point(|known| *known < class);
         let mut weight = vec![UNREACHABLE; k * k];
+        let m = items.len();
+        let mut pair = vec![UNREACHABLE; m * m];
         let mut nearest_sum = 0u32;
+        let item_class: Vec<usize> = items.iter().map(|(_, class, _)| index(*class)).collect();
         for (at, (from, class, end)) in items.iter().enumerate() {
+            let row = self.distances_from(*from);
             let mut nearest = UNREACHABLE;
             for (other_at, (to, other, _)) in items.iter().enumerate() {
-                if other == class || other_at == at {
+                if other == class {
                     continue;
                 }
-                let cost = self.distance(*from, *to);
+                let cost = row[*to];
                 nearest = nearest.min(cost);
-                let slot = &mut weight[index(*class) * k + index(*other)];
+                pair[at * m + other_at] = cost;
+                let slot = &mut weight[item_class[at] * k + item_class[other_at]];
                 *slot = (*slot).min(cost);
             }
             if nearest == UNREACHABLE {
@@ -342,7 +351,30 @@ impl<'a> Layout<'a> {
                 }
             }
         }
-        Some((tree + heaviest).max(nearest_sum.div_ceil(2)))
+        let mut least = (tree + heaviest).max(nearest_sum.div_ceil(2));
+        // The classes for the least tour: partial paths and strands (two ends each), then the
+        // thunder stops.
+        let mut ports = vec![Vec::with_capacity(2); k];
+        for (at, (_, class, _)) in items.iter().enumerate() {
+            ports[index(*class)].push(at);
+        }
+        let mut taken = Vec::with_capacity(k);
+        let mut stops = Vec::with_capacity(k);
+        for ends in &ports {
+            match *ends.as_slice() {
+                [one, other] => taken.push([one, other]),
+                [stop] => stops.push(stop),
+                _ => return Some(least),
+            }
+        }
+        let cost = |from: usize, to: usize| match pair[from * m + to] {
+            UNREACHABLE => u32::MAX,
+            cost => u32::from(cost),
+        };
+        if let Some(sample) = tour::sample(taken, stops, cost) {
+            least = least.max(tour::least_tour(&sample, cost)?);
+        }
+        Some(least)
     }
 
     /// The conditions of the module's text for the whole board with `capacity` (see

@@ -17,6 +17,7 @@
 mod layout;
 mod search;
 mod symmetry;
+mod tour;
 
 use super::circuit;
 use super::piece::{Kind, Piece};
