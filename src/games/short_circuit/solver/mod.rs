@@ -106,9 +106,9 @@ pub fn solve(grid: &Grid, supply: &Supply) -> Solution {
 }
 
 /// Search steps the game allows itself when it consults the solver during a match (about a
-/// second; nearly every position of the benchmark needs a few thousand, its hardest ones up to
-/// about three million).
-pub const MATCH_BUDGET: u64 = 3_000_000;
+/// second, at a microsecond or so a step; nearly every position of the benchmark needs a few
+/// thousand, its hardest ones under seventy thousand).
+pub const MATCH_BUDGET: u64 = 1_000_000;
 
 /// The allowances over the least joining cost with which the search first looks for a
 /// completion, before it looks at all of them: a completion that makes few detours is found
