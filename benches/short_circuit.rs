@@ -1,8 +1,15 @@
-//! Times the Short Circuit solver on a fixed, seeded set of 600 positions (boards 5x5 to
-//! 10x10, 24 to 40 pieces in all, completable and impossible, many with thunder pieces).
-//! Run with `cargo bench --bench short_circuit`.
+//! Times the Short Circuit solver on fixed, seeded sets of positions: 600 random ones on boards
+//! 5x5 to 10x10 (24 to 40 pieces in all), 600 random ones up to 16x16 (24 to 64 pieces), and a
+//! hard family of the kinds that once took seconds: large boards with a few pieces and too few
+//! or plenty of pieces to join them, parity walls (an odd number of ends to join across a
+//! region), many thunder pieces, and empty boards. Every witness is checked.
+//! Run with `cargo bench --bench short_circuit`; SHORT_CIRCUIT_BENCH_SEED=N (mixed into every
+//! set's seed) and SHORT_CIRCUIT_BENCH_HARD=N (positions per hard kind, 40 by default) look
+//! for worst cases beyond the fixed set.
 
-use referee::games::short_circuit::{solve, Grid, Piece, Position, Solution, Square, Supply};
+use referee::games::short_circuit::{
+    solve, Dir, Grid, Kind, Piece, Position, Solution, Square, Supply,
+};
 use std::time::{Duration, Instant};
 
 /// A small seeded generator (splitmix64), so the set is the same on every machine.
@@ -100,10 +107,13 @@ fn outline(inside: &[bool], cols: usize, rows: usize) -> Option<Vec<(Square, Pie
     Some(cells)
 }
 
-fn random_position(rng: &mut Rng) -> Position {
-    let side = 5 + rng.below(6);
-    let (cols, rows) = (side, 5 + rng.below(6));
-    let total = 24 + rng.below(17);
+/// A random position on a board up to `max_side` squares each way: the pieces of a random loop
+/// shared between the board (some as thunder) and the supply, extra pieces up to a total of
+/// 24 to `max_total`, and one flaw in three (a piece turned wrong, turns taken away, a stray
+/// piece).
+fn random_position(rng: &mut Rng, max_side: usize, max_total: usize) -> Position {
+    let (cols, rows) = (5 + rng.below(max_side - 4), 5 + rng.below(max_side - 4));
+    let total = 24 + rng.below(max_total - 23);
     let blocks = 2 + rng.below((total / 2).max(3));
     let mut cells = random_loop(rng, cols, rows, blocks);
     while cells.len() > total {
@@ -122,15 +132,7 @@ fn random_position(rng: &mut Rng) -> Position {
             *supply.count_mut(piece.kind()) += 1;
         }
     }
-    for _ in cells.len()..total {
-        let kind = [0, 0, 0, 1, 1, 1, 1, 2, 3][rng.below(9)];
-        match kind {
-            0 => supply.straight += 1,
-            1 => supply.turn += 1,
-            2 => supply.cross += 1,
-            _ => supply.thunder += 1,
-        }
-    }
+    add_random_pieces(rng, &mut supply, total.saturating_sub(cells.len()));
     match rng.below(4) {
         // Turn a placed piece the wrong way.
         0 if on_board > 0 => {
@@ -157,9 +159,181 @@ fn random_position(rng: &mut Rng) -> Position {
     Position { grid, supply }
 }
 
-fn main() {
-    let mut rng = Rng(0x5c5c_2026);
-    let positions: Vec<Position> = (0..600).map(|_| random_position(&mut rng)).collect();
+/// Adds `count` pieces of random kinds (turns and straights most often).
+fn add_random_pieces(rng: &mut Rng, supply: &mut Supply, count: usize) {
+    for _ in 0..count {
+        match [0, 0, 0, 1, 1, 1, 1, 2, 3][rng.below(9)] {
+            0 => supply.straight += 1,
+            1 => supply.turn += 1,
+            2 => supply.cross += 1,
+            _ => supply.thunder += 1,
+        }
+    }
+}
+
+/// Takes up to `count` pieces away from the supply, at random.
+fn take_random_pieces(rng: &mut Rng, supply: &mut Supply, count: usize) {
+    for _ in 0..count {
+        let kinds: Vec<Kind> = Kind::ALL
+            .into_iter()
+            .filter(|kind| supply.count(*kind) > 0)
+            .collect();
+        if kinds.is_empty() {
+            return;
+        }
+        *supply.count_mut(kinds[rng.below(kinds.len())]) -= 1;
+    }
+}
+
+/// The kinds of hard position, in the order [`hard_position`] takes them.
+const HARD_KINDS: [&str; 5] = [
+    "sparse loop",
+    "scattered",
+    "parity wall",
+    "thunder",
+    "empty",
+];
+
+/// A position of the hard family, of kind `kind` (an index into [`HARD_KINDS`]).
+fn hard_position(rng: &mut Rng, kind: usize) -> Position {
+    let (cols, rows) = (12 + rng.below(5), 12 + rng.below(5));
+    let mut grid = Grid::new(cols, rows).unwrap();
+    let mut supply = Supply::default();
+    match kind {
+        // A long loop with only a few of its pieces on the board; the supply holds the rest,
+        // or lacks a few of them, or has plenty more.
+        0 => {
+            let cells = random_loop(rng, cols, rows, 30);
+            let keep = 2 + rng.below(4);
+            for (index, (square, piece)) in cells.iter().enumerate() {
+                if index * keep / cells.len() != (index + 1) * keep / cells.len() {
+                    grid.set(*square, Some(*piece));
+                } else {
+                    *supply.count_mut(piece.kind()) += 1;
+                }
+            }
+            match rng.below(3) {
+                0 => {
+                    let count = 1 + rng.below(3);
+                    take_random_pieces(rng, &mut supply, count);
+                }
+                1 => {
+                    let count = 5 + rng.below(10);
+                    add_random_pieces(rng, &mut supply, count);
+                }
+                _ => {}
+            }
+        }
+        // Two to four pieces far apart, their ends pointing onto the board, and a supply of
+        // 16 to 64 random pieces.
+        1 => {
+            for _ in 0..2 + rng.below(3) {
+                let square = Square {
+                    col: rng.below(cols),
+                    row: rng.below(rows),
+                };
+                let piece = Piece::SHAPES[rng.below(7)];
+                let inside = piece.ends().is_some_and(|ends| {
+                    Dir::ALL.into_iter().all(|side| {
+                        ends & side.bit() == 0 || grid.neighbour(square, side).is_some()
+                    })
+                });
+                if inside {
+                    grid.set(square, Some(piece));
+                }
+            }
+            let count = 16 + rng.below(49);
+            add_random_pieces(rng, &mut supply, count);
+        }
+        // A wall across the board, `┌ ─ ┼ ─ ... ┐`, whose crossroads send ends into the regions
+        // on both sides; with an odd number of them neither region can pair its ends up. One
+        // wall in three has a thunder piece in it, joining the regions.
+        2 => {
+            let wall = 2 + rng.below(rows - 4);
+            let crossings = 1 + rng.below(4);
+            let mut pieces = vec![Piece::Horizontal; cols];
+            pieces[0] = Piece::EastSouth;
+            pieces[cols - 1] = Piece::SouthWest;
+            for _ in 0..crossings {
+                pieces[1 + rng.below(cols - 2)] = Piece::Cross;
+            }
+            if rng.below(3) == 0 {
+                pieces[1 + rng.below(cols - 2)] = Piece::Thunder;
+            }
+            for (col, piece) in pieces.into_iter().enumerate() {
+                grid.set(Square { col, row: wall }, Some(piece));
+            }
+            let count = 16 + rng.below(49);
+            add_random_pieces(rng, &mut supply, count);
+            if rng.below(2) == 0 {
+                grid = transpose(&grid);
+            }
+        }
+        // A random loop with about half its pieces on the board, half of those as thunder,
+        // up to six stray thunder pieces, and the supply short by up to two pieces.
+        3 => {
+            let blocks = 8 + rng.below(20);
+            let cells = random_loop(rng, cols, rows, blocks);
+            for (square, piece) in &cells {
+                match rng.below(4) {
+                    0 => grid.set(*square, Some(*piece)),
+                    1 => grid.set(*square, Some(Piece::Thunder)),
+                    2 if rng.below(4) == 0 => supply.thunder += 1,
+                    _ => *supply.count_mut(piece.kind()) += 1,
+                }
+            }
+            for _ in 0..rng.below(7) {
+                let square = Square {
+                    col: rng.below(cols),
+                    row: rng.below(rows),
+                };
+                if grid.get(square).is_none() {
+                    grid.set(square, Some(Piece::Thunder));
+                }
+            }
+            let count = rng.below(3);
+            take_random_pieces(rng, &mut supply, count);
+        }
+        // An empty board and a random supply of 4 to 64 pieces, one in three with fewer
+        // than four turns and thunder pieces between them.
+        _ => {
+            let count = 4 + rng.below(61);
+            add_random_pieces(rng, &mut supply, count);
+            if rng.below(3) == 0 {
+                supply.turn = rng.below(4) as u32;
+                supply.thunder = 0;
+            }
+        }
+    }
+    Position { grid, supply }
+}
+
+/// The board mirrored in its main diagonal.
+fn transpose(grid: &Grid) -> Grid {
+    let mut turned = Grid::new(grid.rows(), grid.cols()).unwrap();
+    for square in grid.squares() {
+        let piece = grid.get(square).map(|piece| match piece {
+            Piece::Vertical => Piece::Horizontal,
+            Piece::Horizontal => Piece::Vertical,
+            Piece::EastSouth => Piece::EastSouth,
+            Piece::WestNorth => Piece::WestNorth,
+            Piece::NorthEast => Piece::SouthWest,
+            Piece::SouthWest => Piece::NorthEast,
+            other => other,
+        });
+        turned.set(
+            Square {
+                col: square.row,
+                row: square.col,
+            },
+            piece,
+        );
+    }
+    turned
+}
+
+/// Solves every position, checks every witness, and prints the timings of the set.
+fn measure(name: &str, positions: &[Position]) {
     let mut times: Vec<(Duration, usize)> = Vec::new();
     let (mut completable, mut impossible, mut with_thunder) = (0, 0, 0);
     for (index, position) in positions.iter().enumerate() {
@@ -171,30 +345,71 @@ fn main() {
         times.push((started.elapsed(), index));
         match answer {
             Solution::Completable(witness) => {
-                assert_eq!(witness.check(), Ok(()), "witness of position {index} fails");
+                assert_eq!(
+                    witness.check(),
+                    Ok(()),
+                    "{name}: witness of position {index} fails"
+                );
                 completable += 1;
             }
             Solution::Impossible => impossible += 1,
         }
     }
     times.sort();
-    let median = times[times.len() / 2].0;
-    let (worst, _) = times[times.len() - 1];
+    let ms = |time: Duration| time.as_secs_f64() * 1000.0;
+    let rank =
+        |fraction: f64| times[((times.len() as f64 * fraction).ceil() as usize).max(1) - 1].0;
     println!(
-        "short_circuit solver: {} positions ({completable} completable, {impossible} impossible, {with_thunder} with thunder)",
+        "{name}: {} positions ({completable} completable, {impossible} impossible, {with_thunder} with thunder)",
         positions.len()
     );
     println!(
-        "median {:.3} ms, 90th percentile {:.3} ms, worst {:.3} ms",
-        median.as_secs_f64() * 1000.0,
-        times[times.len() * 9 / 10].0.as_secs_f64() * 1000.0,
-        worst.as_secs_f64() * 1000.0
+        "  median {:.3} ms, 90th percentile {:.3} ms, 99th percentile {:.3} ms, max {:.3} ms",
+        ms(rank(0.5)),
+        ms(rank(0.9)),
+        ms(rank(0.99)),
+        ms(times[times.len() - 1].0)
     );
-    for (time, index) in times.iter().rev().take(3) {
+    for (time, index) in times.iter().rev().take(2) {
         println!(
-            "slow: {:.3} ms\n{}",
-            time.as_secs_f64() * 1000.0,
+            "  slow: {:.3} ms\n{}",
+            ms(*time),
             positions[*index].to_text()
         );
     }
+}
+
+/// A whole-number setting from the environment, or `default`.
+fn setting(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    // Other seeds give other positions of the same kinds: the fixed set is what the figures
+    // compare, and other seeds look for worst cases it does not hold.
+    let salt = setting("SHORT_CIRCUIT_BENCH_SEED", 0);
+    let per_kind = setting("SHORT_CIRCUIT_BENCH_HARD", 40) as usize;
+    let mut rng = Rng(0x5c5c_2026 ^ salt);
+    let small: Vec<Position> = (0..600)
+        .map(|_| random_position(&mut rng, 10, 40))
+        .collect();
+    measure("random up to 10x10", &small);
+    let mut rng = Rng(0x5c5c_2016 ^ salt);
+    let large: Vec<Position> = (0..600)
+        .map(|_| random_position(&mut rng, 16, 64))
+        .collect();
+    measure("random up to 16x16", &large);
+    let mut rng = Rng(0x5c5c_4a2d ^ salt);
+    let mut hard = Vec::new();
+    for (kind, name) in HARD_KINDS.iter().enumerate() {
+        let family: Vec<Position> = (0..per_kind)
+            .map(|_| hard_position(&mut rng, kind))
+            .collect();
+        measure(&format!("hard: {name}"), &family);
+        hard.extend(family);
+    }
+    measure("hard family", &hard);
 }

@@ -69,10 +69,13 @@ enum Command {
         db: Option<PathBuf>,
     },
     /// Solves a Short Circuit position (the rules page's text format): prints `completable`
-    /// with a witness board, or `impossible`.
+    /// with a witness board, `impossible`, or `undecided` when the budget runs out first.
     Solve {
         /// The position file.
         file: PathBuf,
+        /// How long the solver may think, such as `500ms`, `5s`, `2m` or `1h`.
+        #[arg(long, default_value = "1m")]
+        budget: String,
     },
     /// Writes a game's audit page: one HTML file where the reader's browser checks the seed
     /// against its commitment and re-derives every roll (only what is public while the game
@@ -126,6 +129,43 @@ enum Access {
     Play,
     /// Only reads an existing file (replay, export): nothing is created or written.
     Read,
+}
+
+/// Reads `referee solve --budget`: a duration in the players' words, or milliseconds (`500ms`).
+fn solve_budget(text: &str) -> Option<std::time::Duration> {
+    match text.trim().strip_suffix("ms") {
+        Some(millis) => millis
+            .trim()
+            .parse()
+            .ok()
+            .map(std::time::Duration::from_millis),
+        None => referee::duration::parse_duration(text)?.to_std().ok(),
+    }
+}
+
+/// Solves `position` on a thread of its own and waits at most `limit` for the answer (the
+/// position text of `referee solve`); `None` when the time runs out first (the thread is left
+/// to end with the process).
+fn solve_within_time(
+    position: referee::games::short_circuit::Position,
+    limit: std::time::Duration,
+) -> Option<String> {
+    let (answer, received) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let solution = referee::games::short_circuit::solve(&position.grid, &position.supply);
+        let _ = answer.send(solution.to_text());
+    });
+    received.recv_timeout(limit).ok()
+}
+
+/// Writes `text` to standard output; a reader that stopped reading (`referee solve f | head -1`)
+/// is not an error.
+fn print_tolerating_closed_pipe(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        result => Ok(result?),
+    }
 }
 
 async fn service(config: &Config, url: Option<String>, access: Access) -> Result<Service> {
@@ -284,13 +324,20 @@ async fn run(cli: Cli) -> Result<()> {
                 );
             }
         }
-        Command::Solve { file } => {
+        Command::Solve { file, budget } => {
+            let limit = solve_budget(&budget).with_context(|| {
+                format!("--budget {budget} is not a time such as 500ms, 5s, 2m or 1h")
+            })?;
             let text = std::fs::read_to_string(&file)
                 .with_context(|| format!("cannot read the position {}", file.display()))?;
-            let answer = referee::games::short_circuit::solve_text(&text).with_context(|| {
-                format!("{} is not a position in the text format", file.display())
-            })?;
-            println!("{answer}");
+            let position =
+                referee::games::short_circuit::Position::parse(&text).with_context(|| {
+                    format!("{} is not a position in the text format", file.display())
+                })?;
+            let answer = solve_within_time(position, limit).unwrap_or_else(|| {
+                format!("undecided: the solver did not settle this position within {budget}\n")
+            });
+            print_tolerating_closed_pipe(&format!("{answer}\n"))?;
         }
         Command::Export { game, db, secret } => {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;

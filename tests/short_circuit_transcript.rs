@@ -1,6 +1,7 @@
 //! Short Circuit through the real binary: the GM's secret setup by DM, placements and
 //! refusals, the GM's hint by DM, an impossible call answered by completing the track, a
-//! player losing on time; and `referee solve FILE` on the rules page's position format.
+//! player losing on time; and `referee solve FILE` on the rules page's position format, with
+//! its time budget, a closed output pipe, a byte-order mark and a supply key given twice.
 
 mod common;
 
@@ -101,4 +102,80 @@ fn solve_reads_the_position_format_and_prints_a_witness() {
         err.contains("is not a position in the text format"),
         "{err}"
     );
+}
+
+#[test]
+fn solve_keeps_to_its_budget_and_its_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let position = dir.path().join("position.txt");
+    let example = "size 6x6\nsupply straight=3 turn=4 cross=1 thunder=0\n. . . . . .\n. ┌ ─ ┐ . .\n. │ . │ . .\n. └ ─ ┼ ─ ┐\n. . . │ . │\n. . . └ ─ ┘\n";
+    std::fs::write(&position, format!("\u{feff}{example}")).unwrap();
+    let (ok, out, err) = referee(&["solve", position.to_str().unwrap()], None);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("completable\n"),
+        "a byte-order mark is read: {out}"
+    );
+
+    // A reader that stops reading is no reason to panic.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["solve", position.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success() && !err.contains("panicked"),
+        "{err}"
+    );
+
+    std::fs::write(
+        &position,
+        example.replace("straight=3", "straight=3 straight=4"),
+    )
+    .unwrap();
+    let (ok, _, err) = referee(&["solve", position.to_str().unwrap()], None);
+    assert!(!ok);
+    assert!(
+        err.contains("the supply line gives `straight` twice; give each kind once"),
+        "{err}"
+    );
+
+    // A wall with a crossroad, a thunder piece and too few straights to get round it: the
+    // solver needs far longer than a millisecond to prove it impossible.
+    let mut wall = "size 13x16\nsupply straight=2 turn=13 cross=1 thunder=2\n".to_string();
+    for row in 0..16 {
+        let line = match row {
+            7 => "┌ ┼ ─ ─ ─ ─ ─ ─ ─ ─ ─ ⚡ ┐",
+            _ => ". . . . . . . . . . . . .",
+        };
+        wall.push_str(line);
+        wall.push('\n');
+    }
+    std::fs::write(&position, wall).unwrap();
+    let (ok, out, err) = referee(
+        &["solve", "--budget", "1ms", position.to_str().unwrap()],
+        None,
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "undecided: the solver did not settle this position within 1ms\n\n"
+    );
+    std::fs::write(&position, example).unwrap();
+    let (ok, out, _) = referee(
+        &["solve", "--budget", "5s", position.to_str().unwrap()],
+        None,
+    );
+    assert!(ok);
+    assert!(out.starts_with("completable\n"), "{out}");
+    let (ok, _, err) = referee(
+        &["solve", "--budget", "soon", position.to_str().unwrap()],
+        None,
+    );
+    assert!(!ok);
+    assert!(err.contains("--budget soon is not a time"), "{err}");
 }

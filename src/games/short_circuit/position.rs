@@ -6,8 +6,9 @@
 //! . ┌ ─ ┐ . .
 //! ...
 //! ```
-//! `size` is columns x rows. Printing follows the rules page exactly; reading forgives extra
-//! spaces, blank lines, `#` comments anywhere and supply keys in any order (a missing key is 0).
+//! `size` is columns x rows. Printing follows the rules page exactly; reading forgives a
+//! byte-order mark, extra spaces, blank lines, `#` comments anywhere and supply keys in any
+//! order (a missing key is 0, a key given twice is refused).
 
 use super::piece::{Dir, Kind, Piece};
 use serde::{Deserialize, Serialize};
@@ -222,6 +223,8 @@ pub struct FormatError {
 impl Position {
     /// Reads the position text format.
     pub fn parse(text: &str) -> Result<Position, FormatError> {
+        // Some editors start a UTF-8 file with a byte-order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text
             .lines()
             .enumerate()
@@ -333,6 +336,7 @@ fn parse_supply(text: &str) -> Result<Supply, String> {
         format!("expected `supply straight=.. turn=.. cross=.. thunder=..`, found `{text}`")
     })?;
     let mut supply = Supply::default();
+    let mut given = [false; 4];
     for item in rest.split_whitespace() {
         let (key, value) = item
             .split_once('=')
@@ -345,6 +349,12 @@ fn parse_supply(text: &str) -> Result<Supply, String> {
             .ok()
             .filter(|count| *count <= 64)
             .ok_or_else(|| format!("`{value}` is not a count from 0 to 64"))?;
+        if std::mem::replace(&mut given[kind.index()], true) {
+            return Err(format!(
+                "the supply line gives `{}` twice; give each kind once",
+                kind.name()
+            ));
+        }
         *supply.count_mut(kind) = count;
     }
     Ok(supply)
@@ -398,6 +408,24 @@ supply straight=3 turn=4 cross=1 thunder=0
         let error = Position::parse(&RULES_EXAMPLE.replace("┼", "X")).unwrap_err();
         assert_eq!(error.line, 6);
         assert!(Position::parse("size 1x40\nsupply\n").is_err());
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_read_and_a_supply_key_given_twice_is_refused() {
+        let marked = format!("\u{feff}{RULES_EXAMPLE}");
+        assert_eq!(Position::parse(&marked).unwrap().to_text(), RULES_EXAMPLE);
+        let twice = RULES_EXAMPLE.replace("straight=3", "straight=3 straight=4");
+        let error = Position::parse(&twice).unwrap_err();
+        assert_eq!(error.line, 2);
+        assert_eq!(
+            error.reason,
+            "the supply line gives `straight` twice; give each kind once"
+        );
+        let synonym = RULES_EXAMPLE.replace("turn=4", "turn=4 corner=1");
+        assert!(Position::parse(&synonym)
+            .unwrap_err()
+            .reason
+            .contains("`turn` twice"));
     }
 
     #[test]
