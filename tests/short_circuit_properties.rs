@@ -215,7 +215,9 @@ fn figure_eight(dx: usize, dy: usize, mirrored: bool) -> Vec<(Square, Piece)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     /// Random commands, legal or not, never panic; whatever the solver says along the way is
     /// backed by a witness; the match ends only as the rules say.
@@ -390,7 +392,9 @@ fn brute_force(position: &Position) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+    ))]
 
     /// On boards small enough to try every filling, the solver's answer is exactly right.
     #[test]
@@ -586,7 +590,9 @@ impl Walk<'_> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
+    ))]
 
     /// On 16x16 boards holding most of a random loop (a few of its pieces in the supply, some
     /// read as thunder, and one flaw in two: a piece taken away or swapped, a stray piece, a
