@@ -787,18 +787,33 @@ mod tests {
         steps
     }
 
+    /// A small xorshift generator: `below(n)` gives a number under `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    }
+
+    /// The fast engine's legal first steps are the brute force's, in any order.
+    fn assert_agrees(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits, case: usize) {
+        let mut fast: Vec<Step> = legal_steps(pos, roll, colour, limits).as_slice().to_vec();
+        fast.sort_by_key(|s| format!("{s}"));
+        assert_eq!(
+            fast,
+            slow_legal(pos, roll, colour, limits),
+            "case {case}: {pos:?} {roll:?} {colour}"
+        );
+    }
+
     #[test]
     fn the_fast_engine_agrees_with_brute_force_on_clustered_doubles() {
         // The mover's pawns within ten squares of each other and half the other pawns close
         // by: where one pawn's run of the remaining dice crosses another's first step, so the
         // shortcut must see that the two paths meet.
-        let mut seed = 0x1234_5678_9abc_def1u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut below = xorshift(0x1234_5678_9abc_def1u64);
         for case in 0..3000 {
             let mut pos = Position::default();
             let colour = Colour::ALL[case % 4];
@@ -829,15 +844,7 @@ mod tests {
                 together: pos.blockades(colour),
                 ..Limits::default()
             };
-            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
-                .as_slice()
-                .to_vec();
-            fast.sort_by_key(|s| format!("{s}"));
-            assert_eq!(
-                fast,
-                slow_legal(&pos, &roll, colour, &limits),
-                "case {case}: {pos:?} {roll:?} {colour}"
-            );
+            assert_agrees(&pos, &roll, colour, &limits, case);
         }
     }
 
@@ -845,13 +852,7 @@ mod tests {
     fn the_fast_engine_agrees_with_brute_force_on_crowded_doubles() {
         // Every pawn of every colour out, doubles with four dice: where the shortcut of a run
         // by another pawn answers most first steps.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut below = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for case in 0..600 {
             let mut pos = Position::default();
             let mut ring = [(None::<Colour>, 0u8); 68];
@@ -888,27 +889,13 @@ mod tests {
             if below(3) == 0 {
                 limits.must_break = pos.blockades(colour);
             }
-            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
-                .as_slice()
-                .to_vec();
-            fast.sort_by_key(|s| format!("{s}"));
-            assert_eq!(
-                fast,
-                slow_legal(&pos, &roll, colour, &limits),
-                "{pos:?} {roll:?} {colour}"
-            );
+            assert_agrees(&pos, &roll, colour, &limits, case);
         }
     }
 
     #[test]
     fn the_fast_engine_agrees_with_brute_force_on_random_positions() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut below = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut below = xorshift(0x2545_f491_4f6c_dd1du64);
         for case in 0..3000 {
             let mut pos = Position::default();
             for colour in Colour::ALL {
@@ -946,15 +933,7 @@ mod tests {
             if below(4) == 0 {
                 limits.must_break = pos.blockades(colour);
             }
-            let mut fast: Vec<Step> = legal_steps(&pos, &roll, colour, &limits)
-                .as_slice()
-                .to_vec();
-            fast.sort_by_key(|s| format!("{s}"));
-            assert_eq!(
-                fast,
-                slow_legal(&pos, &roll, colour, &limits),
-                "{pos:?} {roll:?} {colour}"
-            );
+            assert_agrees(&pos, &roll, colour, &limits, case);
         }
     }
 }
