@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
 use referee::games::short_circuit::circuit::check_loop;
 use referee::games::short_circuit::{
-    solve, Dir, Grid, Kind, Piece, Position, Solution, Square, SHORT_CIRCUIT_RULES,
+    solve, Dir, Grid, Kind, Piece, Position, Solution, Square, Supply, SHORT_CIRCUIT_RULES,
 };
 use referee::games::{Ctx, Game, Options, Phase, Player, Rules};
 
@@ -214,6 +214,15 @@ fn figure_eight(dx: usize, dy: usize, mirrored: bool) -> Vec<(Square, Piece)> {
     cells
 }
 
+/// Whether `grid`, filled with `need` new straights, turns and crosses, is a finished loop the
+/// supply can pay for (thunder pieces standing in for any kind that runs short).
+fn completes(grid: &Grid, need: [u32; 3], supply: &Supply) -> bool {
+    let short = need[0].saturating_sub(supply.straight)
+        + need[1].saturating_sub(supply.turn)
+        + need[2].saturating_sub(supply.cross);
+    short <= supply.thunder && check_loop(grid).is_ok()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
@@ -383,11 +392,7 @@ fn brute_force(position: &Position) -> bool {
             }
             grid.set(*square, piece);
         }
-        let supply = &position.supply;
-        let short = need[0].saturating_sub(supply.straight)
-            + need[1].saturating_sub(supply.turn)
-            + need[2].saturating_sub(supply.cross);
-        short <= supply.thunder && check_loop(&grid).is_ok()
+        completes(&grid, need, &position.supply)
     })
 }
 
@@ -425,7 +430,7 @@ proptest! {
                 _ => {}
             }
         }
-        let supply = referee::games::short_circuit::Supply {
+        let supply = Supply {
             straight: rng.below(4) as u32,
             turn: rng.below(5) as u32,
             cross: rng.below(3) as u32,
@@ -581,11 +586,7 @@ impl Walk<'_> {
             }
             grid.set(square, Some(piece));
         }
-        let supply = &self.position.supply;
-        let short = need[0].saturating_sub(supply.straight)
-            + need[1].saturating_sub(supply.turn)
-            + need[2].saturating_sub(supply.cross);
-        short <= supply.thunder && check_loop(&grid).is_ok()
+        completes(&grid, need, &self.position.supply)
     }
 }
 
@@ -606,7 +607,7 @@ proptest! {
         }
         let taken = (1 + rng.below(5)).min(cells.len() - 1);
         let mut grid = Grid::new(16, 16).unwrap();
-        let mut supply = referee::games::short_circuit::Supply::default();
+        let mut supply = Supply::default();
         for (index, (square, piece)) in cells.iter().enumerate() {
             if index < taken {
                 let kind = if rng.below(4) == 0 { Kind::Thunder } else { piece.kind() };
