@@ -228,9 +228,9 @@ fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
         html.push_str("</table>\n");
     }
     if let Some(board) = &round.board {
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<figure class=\"board\">{board}<figcaption>The board after round {number}.</figcaption></figure>\n"
+            "<figure class=\"board\">{board}<figcaption>The board after round {number}.</figcaption></figure>"
         );
     }
     html.push_str("</section>\n");
