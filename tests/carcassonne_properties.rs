@@ -83,6 +83,26 @@ fn check_followers(m: &Match) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Plays one random step of `m` picked by `pick`: a legal placement of the drawn tile, or one
+/// of the follower choices. False once the game is over.
+fn random_step(m: &mut Match, pick: &mut impl Iterator<Item = u16>) -> Result<bool, TestCaseError> {
+    match m.stage() {
+        Stage::Place(kind) => {
+            let legal = m.map.legal(kind);
+            prop_assert!(!legal.is_empty(), "a drawn tile always fits somewhere");
+            let (x, y, r) = legal[usize::from(pick.next().unwrap_or(0)) % legal.len()];
+            prop_assert!(m.place(x, y, r).is_ok());
+        }
+        Stage::Follower(_) => {
+            let options = m.choices().all();
+            let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
+            prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
+        }
+        Stage::Over => return Ok(false),
+    }
+    Ok(true)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(
         std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
@@ -96,19 +116,8 @@ proptest! {
         let mut turns = 0;
         let mut scores = m.map.scores().to_vec();
         loop {
-            match m.stage() {
-                Stage::Place(kind) => {
-                    let legal = m.map.legal(kind);
-                    prop_assert!(!legal.is_empty(), "a drawn tile always fits somewhere");
-                    let (x, y, r) = legal[usize::from(pick.next().unwrap_or(0)) % legal.len()];
-                    prop_assert!(m.place(x, y, r).is_ok());
-                }
-                Stage::Follower(_) => {
-                    let options = m.choices().all();
-                    let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
-                    prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
-                }
-                Stage::Over => break,
+            if !random_step(&mut m, &mut pick)? {
+                break;
             }
             if !matches!(m.stage(), Stage::Follower(_)) {
                 check_followers(&m)?;
@@ -181,19 +190,11 @@ proptest! {
         let mut m = new_match(seed, 2, bigtop);
         let mut pick = choices.into_iter().cycle();
         loop {
-            match m.stage() {
-                Stage::Place(kind) => {
-                    kept_legal_equals_search(&m.map)?;
-                    let legal = m.map.legal(kind);
-                    let (x, y, r) = legal[usize::from(pick.next().unwrap_or(0)) % legal.len()];
-                    prop_assert!(m.place(x, y, r).is_ok());
-                }
-                Stage::Follower(_) => {
-                    let options = m.choices().all();
-                    let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
-                    prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
-                }
-                Stage::Over => break,
+            if matches!(m.stage(), Stage::Place(_)) {
+                kept_legal_equals_search(&m.map)?;
+            }
+            if !random_step(&mut m, &mut pick)? {
+                break;
             }
         }
         kept_legal_equals_search(&m.map)?;
