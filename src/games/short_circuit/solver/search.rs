@@ -50,6 +50,9 @@ pub(super) struct Search<'a> {
     memo: HashMap<(usize, u128), Memo>,
     /// Search steps left before giving up (0: given up; nothing is then proved).
     pub steps_left: u64,
+    /// Whether the allowance cut something off in the subtree being explored: a failure it
+    /// did not touch holds for every allowance, and is recorded so.
+    allowance_cut: bool,
 }
 
 impl<'a> Search<'a> {
@@ -73,6 +76,7 @@ impl<'a> Search<'a> {
             choice: vec![None; board.len()],
             memo: HashMap::new(),
             steps_left,
+            allowance_cut: false,
         }
     }
 
@@ -85,7 +89,8 @@ impl<'a> Search<'a> {
     /// completions whose joining cost stays within its allowance (each piece placed uses one;
     /// [`UNLIMITED`] explores everything); the readings are then in `choice`. Runs with growing
     /// allowances share what they learn: a state that failed with some allowance fails with a
-    /// smaller one.
+    /// smaller one, and one whose failure the allowance never cut into fails with any, so the
+    /// later runs do not search it again.
     pub(super) fn run(&mut self, counts: Counts) -> bool {
         self.dfs(0, [0u8; SLOTS], counts)
     }
@@ -107,21 +112,44 @@ impl<'a> Search<'a> {
             }
         };
         let [straight, turn, cross, thunder, allowance] = counts.map(u32::from);
-        let room = match counts[ALLOWANCE] {
-            UNLIMITED => capacity(straight, turn, cross, thunder),
-            _ => capacity(straight, turn, cross, thunder).min(allowance),
-        };
-        if known.need.is_none_or(|need| need > room)
-            || known.failed.iter().any(|failed| dominated(&counts, failed))
+        let room = capacity(straight, turn, cross, thunder);
+        match known.need {
+            None => return false,
+            Some(need) if need > room => return false,
+            Some(need) if counts[ALLOWANCE] != UNLIMITED && need > allowance => {
+                self.allowance_cut = true;
+                return false;
+            }
+            Some(_) => {}
+        }
+        // A failure that held for every allowance, if one dominates, says the most.
+        let mut cut_failure = false;
+        for failed in known
+            .failed
+            .iter()
+            .filter(|failed| dominated(&counts, failed))
         {
+            if failed[ALLOWANCE] == UNLIMITED {
+                return false;
+            }
+            cut_failure = true;
+        }
+        if cut_failure {
+            self.allowance_cut = true;
             return false;
         }
+        let cut_before = std::mem::replace(&mut self.allowance_cut, false);
         if self.explore(pos, front, counts) {
             return true;
         }
+        let mut failed = counts;
+        if !self.allowance_cut {
+            failed[ALLOWANCE] = UNLIMITED;
+        }
+        self.allowance_cut |= cut_before;
         if self.steps_left > 0 {
             if let Some(memo) = self.memo.get_mut(&key) {
-                memo.failed.push(counts);
+                memo.failed.push(failed);
             }
         }
         false
@@ -263,7 +291,10 @@ impl<'a> Search<'a> {
                     next_counts[use_kind.index()] -= 1;
                     match next_counts[ALLOWANCE] {
                         UNLIMITED => {}
-                        0 => continue,
+                        0 => {
+                            self.allowance_cut = true;
+                            continue;
+                        }
                         _ => next_counts[ALLOWANCE] -= 1,
                     }
                     Source::Supply(use_kind)
