@@ -56,42 +56,49 @@ pub(super) fn least_tour(ports: &[[usize; 2]], cost: impl Fn(usize, usize) -> u3
         let closing = cost(start[1], start[0]);
         return (closing < NONE).then_some(closing);
     }
-    // best[(mask * n + last) * 2 + out]: the cheapest path leaving `start` by its end 1,
-    // passing the classes of `mask` and leaving class `last` by its end `out`.
+    // best[mask * width + last * 2 + out]: the cheapest path leaving `start` by its end 1,
+    // passing the classes of `mask` and leaving class `last` by its end `out`;
+    // join[(last * 2 + out) * width + next * 2 + enter]: the cost from that end of `last` to
+    // end `enter` of `next` (read once here, as the loop below reads it 2^n times).
     let n = others.len();
+    let width = 2 * n;
     let full = 1usize << n;
-    let mut best = vec![NONE; full * n * 2];
+    let mut join = Vec::with_capacity(width * width);
+    for from in others.iter().flatten() {
+        for to in others.iter().flatten() {
+            join.push(cost(*from, *to));
+        }
+    }
+    let mut best = vec![NONE; full * width];
     for (next, ends) in others.iter().enumerate() {
         for enter in 0..2 {
-            let slot = &mut best[((1 << next) * n + next) * 2 + (1 - enter)];
+            let slot = &mut best[(1 << next) * width + next * 2 + (1 - enter)];
             *slot = (*slot).min(cost(start[1], ends[enter]));
         }
     }
     for mask in 1..full {
-        for last in (0..n).filter(|last| mask & (1 << last) != 0) {
-            for out in 0..2 {
-                let so_far = best[(mask * n + last) * 2 + out];
-                if so_far >= NONE {
-                    continue;
-                }
-                let from = others[last][out];
-                for (next, ends) in others.iter().enumerate() {
-                    if mask & (1 << next) != 0 {
-                        continue;
-                    }
-                    for enter in 0..2 {
-                        let through = so_far + cost(from, ends[enter]);
-                        let slot = &mut best[((mask | 1 << next) * n + next) * 2 + (1 - enter)];
-                        *slot = (*slot).min(through);
-                    }
-                }
+        for from in 0..width {
+            // Entries for classes outside `mask` were never reached and stay at NONE.
+            let so_far = best[mask * width + from];
+            if so_far >= NONE {
+                continue;
+            }
+            let row = &join[from * width..(from + 1) * width];
+            let mut free = (full - 1) & !mask;
+            while free != 0 {
+                let next = free.trailing_zeros() as usize;
+                free &= free - 1;
+                // Entering `next` by one end leaves it by the other.
+                let target = (mask | 1 << next) * width + next * 2;
+                best[target + 1] = best[target + 1].min(so_far + row[next * 2]);
+                best[target] = best[target].min(so_far + row[next * 2 + 1]);
             }
         }
     }
     let mut least = NONE;
     for last in 0..n {
         for out in 0..2 {
-            let so_far = best[((full - 1) * n + last) * 2 + out];
+            let so_far = best[(full - 1) * width + last * 2 + out];
             least = least.min(so_far + cost(others[last][out], start[0]));
         }
     }
