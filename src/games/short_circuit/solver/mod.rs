@@ -1,9 +1,10 @@
 //! The exact completion solver: can the board be completed with the remaining supply?
 //!
 //! First come checks that need no search ([`layout`]: parity, reach and joining cost of the
-//! board's strands, plus the four turns and the span a loop needs), which settle most
-//! impossible positions at once; then a frontier search ([`search`]) decides the rest, asking
-//! the joining-cost question again at every step. The search runs on the turn of the board
+//! board's strands; [`lines`]: the pieces every row and column between the board pieces
+//! holds, which crossroads cannot halve; plus the four turns and the span a loop needs), which
+//! settle most impossible positions at once; then a frontier search ([`search`]) decides the
+//! rest, asking the joining-cost and row questions again at every step. The search runs on the turn of the board
 //! ([`symmetry`]) it expects to be quickest.
 //!
 //! Reaching the completion by legal turns: the solver judges the final configuration only.
@@ -15,6 +16,7 @@
 //! loop), the circuit is completed all the same.
 
 mod layout;
+mod lines;
 mod search;
 mod symmetry;
 mod tour;
@@ -129,7 +131,10 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
         return Some(Solution::Impossible);
     };
     let room = capacity(supply.straight, supply.turn, supply.cross, supply.thunder);
-    if !enough_turns_and_span(grid, supply) || !layout.possible(room) {
+    if !enough_turns_and_span(grid, supply)
+        || lines::least_pieces(turned.cells(), turned.cols()) > supply.total()
+        || !layout.possible(room)
+    {
         return Some(Solution::Impossible);
     }
     let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps);

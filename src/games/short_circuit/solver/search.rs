@@ -9,7 +9,8 @@
 //! Pruning: ends may not point off the board; board pieces must fit exactly; board thunder
 //! pieces take any reading for free; each open end pointing at an empty square needs a piece;
 //! the cost of joining the partial paths and the strands ahead into one loop (see
-//! [`super::layout`]) must be within the remaining supply's capacity; a state (square,
+//! [`super::layout`]) must be within the remaining supply's capacity, and the rows still
+//! ahead must get the pieces they need (see [`super::lines`]); a state (square,
 //! frontier) that failed with some supply fails with any smaller supply (memoised with this
 //! dominance); and a thunder piece from the supply is used for a shape only when that shape's
 //! own kind has run out (a thunder can do everything another piece can, so keeping it is never
@@ -17,6 +18,7 @@
 
 use super::super::piece::{Dir, Kind, Piece};
 use super::layout::{capacity, Layout, Lead};
+use super::lines;
 use super::Source;
 use std::collections::HashMap;
 
@@ -45,6 +47,9 @@ pub(super) struct Search<'a> {
     layout: &'a Layout<'a>,
     /// `mandatory_from[i]`: some board piece stands on a square with index `i` or later.
     mandatory_from: Vec<bool>,
+    /// `rows_ahead[r]`: the fewest pieces to place in rows `r` onwards once the loop has a
+    /// part above them (see [`super::lines`]).
+    rows_ahead: Vec<u32>,
     /// The reading chosen for each square on the way to the solution found.
     pub choice: Vec<Option<(Piece, Source)>>,
     memo: HashMap<(usize, u128), Memo>,
@@ -73,6 +78,7 @@ impl<'a> Search<'a> {
             board,
             layout,
             mandatory_from,
+            rows_ahead: lines::rows_ahead(board, cols),
             choice: vec![None; board.len()],
             memo: HashMap::new(),
             steps_left,
@@ -203,28 +209,34 @@ impl<'a> Search<'a> {
         self.layout.join_cost(&ends, self.layout.thunder_from(pos))
     }
 
-    /// Empty squares that open ends point at: each needs a piece from the supply.
+    /// The fewest pieces still to place: one on each empty square an open end points at (in
+    /// the row being decided, or below the squares decided in it), and, once the loop has
+    /// begun, what the rows below need (see [`super::lines`]), which the squares pointed at
+    /// below count towards.
     fn pieces_needed(&self, pos: usize, front: &Front) -> usize {
         let (row, col) = (pos / self.cols, pos % self.cols);
         let empty = |index: usize| self.board.get(index).is_some_and(Option::is_none);
-        let mut need = 0;
+        let (mut this_row, mut next_row) = (0, 0);
         for (slot, label) in front.iter().take(self.cols).enumerate() {
             if *label == 0 {
                 continue;
             }
-            let target = if slot < col {
-                (row + 1) * self.cols + slot
+            if slot < col {
+                next_row += usize::from(empty((row + 1) * self.cols + slot));
             } else {
-                row * self.cols + slot
-            };
-            if empty(target) {
-                need += 1;
+                this_row += usize::from(empty(row * self.cols + slot));
             }
         }
         if front[self.cols] != 0 && front[col] == 0 && empty(pos) {
-            need += 1;
+            this_row += 1;
         }
-        need
+        let loop_begun = front.iter().take(self.cols + 1).any(|label| *label != 0);
+        let ahead = |row: usize| match loop_begun {
+            true => self.rows_ahead.get(row).map_or(0, |need| *need as usize),
+            false => 0,
+        };
+        let next_row_need = ahead(row + 1) - ahead(row + 2);
+        this_row + next_row.max(next_row_need) + ahead(row + 2)
     }
 
     /// Forward check: the east and south neighbours, if they hold board pieces other than

@@ -1,0 +1,167 @@
+//! A count of pieces that crossroads cannot halve, taken row by row (and column by column).
+//!
+//! The joining cost of [`super::layout`] counts squares once per path, so a crossroad, which
+//! carries two paths, pays for two; with crossroads in the supply that bound can let through
+//! positions that lack pieces. Rows give a count of pieces instead: the loop passes every board
+//! piece, so it crosses the boundary between two rows at least twice whenever board pieces lie
+//! on both sides of it (or a board piece's end points across it), and a square carries at most
+//! one crossing of each boundary it touches, since a crossroad's other strand runs along its
+//! row. So every row from the first the loop must reach to the last holds at least two squares
+//! of the loop that cross into it from above, and two that cross out of it below (one square
+//! can do both), board pieces that can make a crossing counting for it.
+
+use super::super::piece::{Dir, Piece};
+
+/// For each row (or column) of a board, how many board squares can carry the loop across its
+/// near side and across its far side, and the first and last lines the loop must reach.
+struct Crossings {
+    near: Vec<u32>,
+    far: Vec<u32>,
+    span: Option<(usize, usize)>,
+}
+
+impl Crossings {
+    /// Counts the rows of `board` (`cols` columns, row-major), or its columns if `!by_rows`.
+    fn new(board: &[Option<Piece>], cols: usize, by_rows: bool) -> Crossings {
+        let rows = board.len() / cols.max(1);
+        let (lines, near_side, far_side) = match by_rows {
+            true => (rows, Dir::North, Dir::South),
+            false => (cols, Dir::West, Dir::East),
+        };
+        let mut crossings = Crossings {
+            near: vec![0; lines],
+            far: vec![0; lines],
+            span: None,
+        };
+        for (index, cell) in board.iter().enumerate() {
+            let Some(piece) = cell else {
+                continue;
+            };
+            let line = match by_rows {
+                true => index / cols,
+                false => index % cols,
+            };
+            // A thunder piece may be read with or without either end, so it can cross either
+            // side but forces the loop into neither neighbouring line.
+            let (to_near, to_far) = match piece {
+                Piece::Thunder => (true, true),
+                fixed => (fixed.connects(near_side), fixed.connects(far_side)),
+            };
+            let forced = *piece != Piece::Thunder;
+            crossings.near[line] += u32::from(to_near);
+            crossings.far[line] += u32::from(to_far);
+            let low = match forced && to_near {
+                true => line.saturating_sub(1),
+                false => line,
+            };
+            let high = match forced && to_far {
+                true => (line + 1).min(lines - 1),
+                false => line,
+            };
+            crossings.span = Some(match crossings.span {
+                None => (low, high),
+                Some((first, last)) => (first.min(low), last.max(high)),
+            });
+        }
+        crossings
+    }
+
+    /// The fewest pieces a completion places in lines `from` onwards when the loop already
+    /// has a part in an earlier line.
+    fn need_from(&self, from: usize) -> u32 {
+        let Some((_, last)) = self.span else {
+            return 0;
+        };
+        (from..=last)
+            .map(|line| {
+                let into = 2u32.saturating_sub(self.near[line]);
+                let out = match line < last {
+                    true => 2u32.saturating_sub(self.far[line]),
+                    false => 0,
+                };
+                into.max(out)
+            })
+            .sum()
+    }
+
+    /// The fewest pieces a completion places in these lines.
+    fn need(&self) -> u32 {
+        match self.span {
+            None => 0,
+            // Every board piece lies in one line and none has an end across it: the loop
+            // still leaves the line (it cannot close within one), on one side or the other.
+            Some((first, last)) if first == last => 2u32.saturating_sub(self.near[first]) + 2,
+            Some((first, _)) => 2u32.saturating_sub(self.far[first]) + self.need_from(first + 1),
+        }
+    }
+}
+
+/// The fewest pieces any completion of `board` (`cols` columns, row-major) places: the larger
+/// of the counts by rows and by columns.
+pub(super) fn least_pieces(board: &[Option<Piece>], cols: usize) -> u32 {
+    Crossings::new(board, cols, true)
+        .need()
+        .max(Crossings::new(board, cols, false).need())
+}
+
+/// For each row `r` (and one past the last), the fewest pieces a completion places in rows
+/// `r` onwards when the loop already has a part in an earlier row: what a search sweeping
+/// the rows in order still has to place.
+pub(super) fn rows_ahead(board: &[Option<Piece>], cols: usize) -> Vec<u32> {
+    let crossings = Crossings::new(board, cols, true);
+    (0..=crossings.near.len())
+        .map(|row| crossings.need_from(row))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::short_circuit::position::Position;
+
+    fn board(text: &str) -> (Vec<Option<Piece>>, usize) {
+        let position = Position::parse(text).unwrap();
+        (position.grid.cells().to_vec(), position.grid.cols())
+    }
+
+    #[test]
+    fn two_straights_far_apart_need_two_pieces_in_every_row_between() {
+        // Rows 0 and 5 each need the two squares the straight's ends point at, turning down or
+        // up; rows 1 to 4 need two squares each: 12 pieces, though crossroads could halve the
+        // joining cost.
+        let (cells, cols) = board(
+            "size 4x6\nsupply straight=0 turn=0 cross=0 thunder=0\n\
+             . ─ . .\n. . . .\n. . . .\n. . . .\n. . . .\n. ─ . .\n",
+        );
+        assert_eq!(least_pieces(&cells, cols), 12);
+        assert_eq!(rows_ahead(&cells, cols), [12, 10, 8, 6, 4, 2, 0]);
+    }
+
+    #[test]
+    fn pieces_crossing_a_boundary_count_for_it() {
+        let (cells, cols) = board(
+            "size 4x4\nsupply straight=0 turn=0 cross=0 thunder=0\n\
+             . . . .\n. ┌ . .\n│ . . │\n. . . .\n",
+        );
+        // By rows: the turn crosses down out of row 1 (one more square is needed there), the
+        // straights cross both ways in row 2 and point into row 3, which needs two squares.
+        assert_eq!(Crossings::new(&cells, cols, true).need(), 1 + 2);
+        // By columns: only the turn crosses a column boundary (out of column 1 to the east),
+        // and column 1 still needs two squares crossing into it from the west, so each of
+        // columns 0 to 3 needs two squares.
+        assert_eq!(Crossings::new(&cells, cols, false).need(), 2 + 2 + 2 + 2);
+        assert_eq!(least_pieces(&cells, cols), 8);
+    }
+
+    #[test]
+    fn an_empty_board_needs_nothing_and_one_line_needs_a_neighbour() {
+        let (cells, cols) =
+            board("size 3x3\nsupply straight=0 turn=0 cross=0 thunder=0\n. . .\n. . .\n. . .\n");
+        assert_eq!(least_pieces(&cells, cols), 0);
+        let (cells, cols) =
+            board("size 3x3\nsupply straight=0 turn=0 cross=0 thunder=0\n. . .\n. ⚡ .\n. . .\n");
+        // The thunder piece can cross either way itself: one more square in its row, two in
+        // a neighbouring row.
+        assert_eq!(least_pieces(&cells, cols), 3);
+    }
+}
