@@ -9,8 +9,16 @@
 //! row. So every row from the first the loop must reach to the last holds at least two squares
 //! of the loop that cross into it from above, and two that cross out of it below (one square
 //! can do both), board pieces that can make a crossing counting for it.
+//!
+//! Columns give the same count to a search sweeping the rows ([`ColumnsAhead`]), though the
+//! loop's part already built may cross a column boundary any number of times: what remains of
+//! the loop is a set of paths through the undecided squares, each joining two open ends, so a
+//! boundary with open ends on both sides that no partial path spans, or with board pieces
+//! ahead on a side without open ends, is crossed at least twice by them, and one with an odd
+//! number of open ends on a side at least once.
 
 use super::super::piece::{Dir, Piece};
+use super::super::position::MAX_SIDE;
 
 /// For each row (or column) of a board, how many board squares can carry the loop across its
 /// near side and across its far side, and the first and last lines the loop must reach.
@@ -114,6 +122,103 @@ pub(super) fn rows_ahead(board: &[Option<Piece>], cols: usize) -> Vec<u32> {
         .collect()
 }
 
+/// For each square of a board, the board pieces at it and after it (row-major), column by
+/// column: how many there are, and how many can cross into the column to the west and into the
+/// column to the east.
+pub(super) struct ColumnsAhead {
+    cols: usize,
+    /// `counts[square * cols + column]`: [pieces, crossing west, crossing east].
+    counts: Vec<[u8; 3]>,
+}
+
+impl ColumnsAhead {
+    /// Counts `board` (`cols` columns, row-major).
+    pub(super) fn new(board: &[Option<Piece>], cols: usize) -> ColumnsAhead {
+        let mut counts = vec![[0u8; 3]; (board.len() + 1) * cols];
+        for (square, cell) in board.iter().enumerate().rev() {
+            let (done, here) = counts.split_at_mut((square + 1) * cols);
+            let row = &mut done[square * cols..];
+            row.copy_from_slice(&here[..cols]);
+            if let Some(piece) = cell {
+                let column = &mut row[square % cols];
+                let (west, east) = match piece {
+                    Piece::Thunder => (true, true),
+                    fixed => (fixed.connects(Dir::West), fixed.connects(Dir::East)),
+                };
+                column[0] = column[0].saturating_add(1);
+                column[1] = column[1].saturating_add(u8::from(west));
+                column[2] = column[2].saturating_add(u8::from(east));
+            }
+        }
+        ColumnsAhead { cols, counts }
+    }
+
+    /// The fewest pieces a completion still places on squares `square` onwards, counted
+    /// column by column, when the loop's part already built has open ends pointing at squares
+    /// in these columns (`ends`: column, and the partial path it belongs to, numbered below
+    /// [`MAX_SIDE`] + 2).
+    pub(super) fn need(&self, square: usize, ends: &[(usize, u8)]) -> u32 {
+        let cols = self.cols;
+        let Some(ahead) = self.counts.get(square * cols..(square + 1) * cols) else {
+            return 0;
+        };
+        if ends.is_empty() || cols < 2 {
+            return 0;
+        }
+        let mut targets = [0u32; MAX_SIDE];
+        let mut spans = [0i32; MAX_SIDE + 1];
+        let mut first_end = [usize::MAX; MAX_SIDE + 2];
+        for &(column, path) in ends {
+            let (Some(count), Some(first)) = (
+                targets.get_mut(column),
+                first_end.get_mut(usize::from(path)),
+            ) else {
+                return 0;
+            };
+            *count += 1;
+            match *first {
+                usize::MAX => *first = column,
+                other => {
+                    spans[other.min(column)] += 1;
+                    spans[other.max(column)] -= 1;
+                }
+            }
+        }
+        let all_ends = ends.len() as u32;
+        let all_pieces: u32 = ahead.iter().map(|column| u32::from(column[0])).sum();
+        // crossings[b]: the fewest crossings of the boundary east of column b.
+        let mut crossings = [0u32; MAX_SIDE];
+        let (mut ends_west, mut pieces_west, mut spanned) = (0u32, 0u32, 0i32);
+        for boundary in 0..cols - 1 {
+            ends_west += targets[boundary];
+            pieces_west += u32::from(ahead[boundary][0]);
+            spanned += spans[boundary];
+            let ends_east = all_ends - ends_west;
+            let pieces_east = all_pieces - pieces_west;
+            let stranded =
+                (ends_west == 0 && pieces_west > 0) || (ends_east == 0 && pieces_east > 0);
+            let apart = ends_west > 0 && ends_east > 0 && spanned == 0;
+            crossings[boundary] = match stranded || apart {
+                true => 2,
+                false => ends_west % 2,
+            };
+        }
+        (0..cols)
+            .map(|column| {
+                let west = match column {
+                    0 => 0,
+                    _ => crossings[column - 1].saturating_sub(u32::from(ahead[column][1])),
+                };
+                let east = match column + 1 < cols {
+                    true => crossings[column].saturating_sub(u32::from(ahead[column][2])),
+                    false => 0,
+                };
+                west.max(east)
+            })
+            .sum()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +256,28 @@ mod tests {
         // columns 0 to 3 needs two squares.
         assert_eq!(Crossings::new(&cells, cols, false).need(), 2 + 2 + 2 + 2);
         assert_eq!(least_pieces(&cells, cols), 8);
+    }
+
+    #[test]
+    fn columns_count_the_paths_the_open_ends_still_need() {
+        let (cells, cols) = board(
+            "size 6x3\nsupply straight=0 turn=0 cross=0 thunder=0\n\
+             . . . . . .\n. . . . . .\n. . . . . ┐\n",
+        );
+        let ahead = ColumnsAhead::new(&cells, cols);
+        // Row 1 to decide, and one partial path whose two ends point at its first two squares:
+        // the turn ahead lies east of both, so its path crosses every boundary east of column
+        // 1 twice (the turn crossing west itself makes one of the two at column 5), and the
+        // path's ends cross the first boundary once.
+        assert_eq!(ahead.need(6, &[(0, 1), (1, 1)]), 1 + 2 + 2 + 2 + 2 + 1);
+        // Two partial paths, one ending in column 0 and one in column 5: the remaining paths
+        // must join them, crossing every boundary twice.
+        assert_eq!(
+            ahead.need(12, &[(0, 1), (0, 1), (5, 2), (5, 2)]),
+            2 + 2 + 2 + 2 + 2 + 1
+        );
+        // Nothing ahead and no open end: nothing to count.
+        assert_eq!(ahead.need(18, &[]), 0);
     }
 
     #[test]

@@ -50,6 +50,8 @@ pub(super) struct Search<'a> {
     /// `rows_ahead[r]`: the fewest pieces to place in rows `r` onwards once the loop has a
     /// part above them (see [`super::lines`]).
     rows_ahead: Vec<u32>,
+    /// The board pieces ahead, column by column, for the count of pieces by columns.
+    columns_ahead: lines::ColumnsAhead,
     /// The reading chosen for each square on the way to the solution found.
     pub choice: Vec<Option<(Piece, Source)>>,
     memo: HashMap<(usize, u128), Memo>,
@@ -79,6 +81,7 @@ impl<'a> Search<'a> {
             layout,
             mandatory_from,
             rows_ahead: lines::rows_ahead(board, cols),
+            columns_ahead: lines::ColumnsAhead::new(board, cols),
             choice: vec![None; board.len()],
             memo: HashMap::new(),
             steps_left,
@@ -239,6 +242,20 @@ impl<'a> Search<'a> {
         this_row + next_row.max(next_row_need) + ahead(row + 2)
     }
 
+    /// The fewest pieces still to place, counted column by column (see [`super::lines`]).
+    fn columns_needed(&self, pos: usize, front: &Front) -> usize {
+        let col = pos % self.cols;
+        let mut ends = [(0usize, 0u8); SLOTS];
+        let mut count = 0;
+        for (slot, label) in front.iter().take(self.cols + 1).enumerate() {
+            if *label != 0 {
+                ends[count] = (if slot == self.cols { col } else { slot }, *label);
+                count += 1;
+            }
+        }
+        self.columns_ahead.need(pos, &ends[..count]) as usize
+    }
+
     /// Forward check: the east and south neighbours, if they hold board pieces other than
     /// thunder, must have an end facing this square exactly when `option` has one facing them.
     fn fits_ahead(&self, pos: usize, option: Option<Piece>) -> bool {
@@ -258,7 +275,7 @@ impl<'a> Search<'a> {
             .take(ALLOWANCE)
             .map(|count| usize::from(*count))
             .sum();
-        if self.pieces_needed(pos, &front) > total {
+        if self.pieces_needed(pos, &front) > total || self.columns_needed(pos, &front) > total {
             return false;
         }
         let (row, col) = (pos / self.cols, pos % self.cols);
