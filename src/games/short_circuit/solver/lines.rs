@@ -20,6 +20,12 @@
 use super::super::piece::{Dir, Piece};
 use super::super::position::MAX_SIDE;
 
+/// Whether the loop can leave `piece` across `side`: a thunder piece may be read with an end
+/// on any side.
+fn can_cross(piece: Piece, side: Dir) -> bool {
+    piece == Piece::Thunder || piece.connects(side)
+}
+
 /// For each row (or column) of a board, how many board squares can carry the loop across its
 /// near side and across its far side, and the first and last lines the loop must reach.
 struct Crossings {
@@ -49,12 +55,9 @@ impl Crossings {
                 true => index / cols,
                 false => index % cols,
             };
-            // A thunder piece may be read with or without either end, so it can cross either
-            // side but forces the loop into neither neighbouring line.
-            let (to_near, to_far) = match piece {
-                Piece::Thunder => (true, true),
-                fixed => (fixed.connects(near_side), fixed.connects(far_side)),
-            };
+            // A thunder piece can cross either side but forces the loop into neither
+            // neighbouring line.
+            let (to_near, to_far) = (can_cross(*piece, near_side), can_cross(*piece, far_side));
             let forced = *piece != Piece::Thunder;
             crossings.near[line] += u32::from(to_near);
             crossings.far[line] += u32::from(to_far);
@@ -141,10 +144,7 @@ impl ColumnsAhead {
             row.copy_from_slice(&here[..cols]);
             if let Some(piece) = cell {
                 let column = &mut row[square % cols];
-                let (west, east) = match piece {
-                    Piece::Thunder => (true, true),
-                    fixed => (fixed.connects(Dir::West), fixed.connects(Dir::East)),
-                };
+                let (west, east) = (can_cross(*piece, Dir::West), can_cross(*piece, Dir::East));
                 column[0] = column[0].saturating_add(1);
                 column[1] = column[1].saturating_add(u8::from(west));
                 column[2] = column[2].saturating_add(u8::from(east));
