@@ -4,8 +4,8 @@
 //! board's strands; [`lines`]: the pieces every row and column between the board pieces
 //! holds, which crossroads cannot halve; plus the four turns and the span a loop needs), which
 //! settle most impossible positions at once; then a frontier search ([`search`]) decides the
-//! rest, asking the joining-cost and row questions again at every step. The search runs on the turn of the board
-//! ([`symmetry`]) it expects to be quickest.
+//! rest, asking the joining-cost and line questions again at every step. The search runs on
+//! the turn of the board ([`symmetry`]) it expects to be quickest.
 //!
 //! Reaching the completion by legal turns: the solver judges the final configuration only.
 //! That suffices, because on a non-empty board the pieces a completion adds lie on one

@@ -35,16 +35,26 @@ impl Symmetry {
     pub(super) fn best(grid: &Grid) -> Symmetry {
         let score = |symmetry: &Symmetry| {
             let (cols, _) = symmetry.size(grid);
-            let mut placed: Vec<usize> = grid
+            // The two earliest pieces in the turned board's row-major order.
+            let (first, second) = grid
                 .squares()
                 .filter(|square| grid.get(*square).is_some())
                 .map(|square| {
                     let there = symmetry.square(square, grid.cols(), grid.rows());
                     there.row * cols + there.col
                 })
-                .collect();
-            placed.sort_unstable();
-            let second = placed.get(1).or(placed.first()).copied().unwrap_or(0);
+                .fold((usize::MAX, usize::MAX), |(first, second), at| {
+                    match at < first {
+                        true => (at, first),
+                        false => (first, second.min(at)),
+                    }
+                });
+            // A lone piece counts as its own second; an empty board has none.
+            let second = match (first, second) {
+                (usize::MAX, _) => 0,
+                (only, usize::MAX) => only,
+                (_, second) => second,
+            };
             let rows_before = second / cols + 1;
             ((rows_before * rows_before) << cols, second)
         };
