@@ -565,6 +565,25 @@ fn the_solver_finds_witnesses_and_proves_impossibility() {
 }
 
 #[test]
+fn crossing_strands_that_must_turn_back_count_against_the_turns() {
+    // A full row of pieces, crossed at b, f (the thunder, read as a crossroad), g and m. The
+    // strands crossing it must pair up above the row (two U-turns, four turns) and the six
+    // ends below it must pair up beneath (three U-turns, six turns): ten turns, and the supply
+    // holds nine turn and thunder pieces. Squares and pieces by rows and columns are plenty.
+    let mut rows = vec![". . . . . . . . . . . . . ."; 11];
+    rows.push("┌ ┼ ─ ─ ─ ⚡ ┼ ─ ─ ─ ─ ─ ┼ ┐");
+    rows.extend([". . . . . . . . . . . . . ."; 3]);
+    let lacking = position(&rows, "straight=13 turn=7 cross=5 thunder=2");
+    assert_eq!(solve(&lacking.grid, &lacking.supply), Solution::Impossible);
+    let enough = position(&rows, "straight=13 turn=8 cross=5 thunder=2");
+    let Solution::Completable(witness) = solve(&enough.grid, &enough.supply) else {
+        panic!("a tenth turn completes the circuit");
+    };
+    assert_eq!(witness.check(), Ok(()));
+    assert_eq!(witness.supply_left.turn + witness.supply_left.thunder, 0);
+}
+
+#[test]
 fn a_bounded_search_gives_up_rather_than_guess() {
     let empty = position(
         &[". . . .", ". . . .", ". . . ."],

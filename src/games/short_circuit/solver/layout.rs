@@ -27,6 +27,7 @@
 use super::super::piece::{Dir, Piece};
 use super::super::position::Grid;
 use super::tour;
+use super::turns::End;
 use std::cell::OnceCell;
 use std::collections::VecDeque;
 
@@ -42,12 +43,14 @@ pub(super) struct Strand {
     pub first: usize,
     /// The open squares its two loose ends point into.
     pub ends: [usize; 2],
+    /// The way each loose end points.
+    pub headings: [Dir; 2],
 }
 
 /// Where a partial path that runs into board pieces ahead of the search comes out.
 pub(super) enum Lead {
-    /// At a loose end pointing into this open square, not yet decided.
-    End(usize),
+    /// At a loose end pointing into this open square, not yet decided, this way.
+    End(usize, Dir),
     /// Back across the search's frontier, at this frontier slot.
     Back(usize),
 }
@@ -63,6 +66,9 @@ pub(super) struct Layout<'a> {
     strands: Vec<Strand>,
     /// The squares holding thunder pieces, in order.
     thunder: Vec<usize>,
+    /// The squares holding thunder pieces that can be read as turns (no two loose ends point
+    /// into one from opposite sides), in order.
+    turnable: Vec<usize>,
     /// How many strands close on themselves (loops of board pieces).
     closed: usize,
 }
@@ -90,6 +96,7 @@ impl<'a> Layout<'a> {
             thunder: (0..grid.cells().len())
                 .filter(|cell| grid.cells()[*cell] == Some(Piece::Thunder))
                 .collect(),
+            turnable: Vec::new(),
             closed: 0,
         };
         let n = layout.board.len();
@@ -108,6 +115,20 @@ impl<'a> Layout<'a> {
             }
         }
         layout.trace_strands();
+        layout.turnable = layout
+            .thunder
+            .iter()
+            .copied()
+            .filter(|cell| {
+                let mut pointing = 0u8;
+                for end in layout.loose_ends().filter(|end| end.square == *cell) {
+                    pointing |= end.heading.bit();
+                }
+                let across = Dir::East.bit() | Dir::West.bit();
+                let along = Dir::North.bit() | Dir::South.bit();
+                pointing & across != across && pointing & along != along
+            })
+            .collect();
         Some(layout)
     }
 
@@ -163,6 +184,7 @@ impl<'a> Layout<'a> {
                 seen[cell][strand_of(piece, sides[0])] = true;
                 let mut first = cell;
                 let mut ends = Vec::with_capacity(2);
+                let mut headings = Vec::with_capacity(2);
                 let mut closed = false;
                 for &side in sides {
                     let (mut at, mut exit) = (cell, side);
@@ -170,6 +192,7 @@ impl<'a> Layout<'a> {
                         let enter = exit.opposite();
                         let Some(there) = self.fixed(next) else {
                             ends.push(next);
+                            headings.push(exit);
                             break;
                         };
                         let strand = strand_of(there, enter);
@@ -188,11 +211,12 @@ impl<'a> Layout<'a> {
                         break;
                     }
                 }
-                match (closed, ends.as_slice()) {
-                    (true, _) => self.closed += 1,
-                    (false, &[one, other]) => self.strands.push(Strand {
+                match (closed, ends.as_slice(), headings.as_slice()) {
+                    (true, _, _) => self.closed += 1,
+                    (false, &[one, other], &[one_way, other_way]) => self.strands.push(Strand {
                         first,
                         ends: [one, other],
+                        headings: [one_way, other_way],
                     }),
                     _ => {}
                 }
@@ -246,6 +270,22 @@ impl<'a> Layout<'a> {
         &self.strands[start..]
     }
 
+    /// The loose ends of the strands (see [`super::turns`]).
+    pub(super) fn loose_ends(&self) -> impl Iterator<Item = End> + '_ {
+        self.strands.iter().flat_map(|strand| {
+            [0, 1].map(|at| End {
+                square: strand.ends[at],
+                heading: strand.headings[at],
+            })
+        })
+    }
+
+    /// How many thunder pieces at `pos` or later can be read as turns.
+    pub(super) fn turnable_from(&self, pos: usize) -> u32 {
+        let later = &self.turnable[self.turnable.partition_point(|cell| *cell < pos)..];
+        later.len() as u32
+    }
+
     /// The squares holding thunder pieces at `pos` or later, in order.
     pub(super) fn thunder_from(&self, pos: usize) -> &[usize] {
         &self.thunder[self.thunder.partition_point(|cell| *cell < pos)..]
@@ -266,7 +306,7 @@ impl<'a> Layout<'a> {
                 };
             }
             if self.fixed(next).is_none() {
-                return Some(Lead::End(next));
+                return Some(Lead::End(next, exit));
             }
             (cell, enter) = (next, exit.opposite());
         }
@@ -275,14 +315,14 @@ impl<'a> Layout<'a> {
 
     /// The least cost (empty squares, counted once per path) of connecting paths that join
     /// `ends` into one loop passing every square of `stops` (thunder pieces not yet reached):
-    /// each end is the open square a loose end points into and the partial path (class) it
-    /// belongs to, each class having two ends. `None` if no paths join them.
-    pub(super) fn join_cost(&self, ends: &[(usize, u16)], stops: &[usize]) -> Option<u32> {
+    /// each end is a loose end and the partial path (class) it belongs to, each class having
+    /// two ends. `None` if no paths join them.
+    pub(super) fn join_cost(&self, ends: &[(End, u16)], stops: &[usize]) -> Option<u32> {
         // A stop is a class of its own, whose two ends (in and out) are its own square; the
         // nearest-end sum leaves stops out (a path may leave a stop and come back to it).
         let mut items: Vec<(usize, u16, bool)> = ends
             .iter()
-            .map(|(square, class)| (*square, *class, true))
+            .map(|(end, class)| (end.square, *class, true))
             .collect();
         items.extend(
             stops
@@ -296,7 +336,7 @@ impl<'a> Layout<'a> {
         if classes.len() <= 1 {
             return match ends {
                 [(one, _), (other, _), ..] => {
-                    let cost = self.distance(*one, *other);
+                    let cost = self.distance(one.square, other.square);
                     (cost != UNREACHABLE).then_some(u32::from(cost))
                 }
                 _ => Some(0),
@@ -400,11 +440,10 @@ impl<'a> Layout<'a> {
                 .all(|cell| region[*cell] == region[thunder[0]]),
             false => thunder.iter().all(|cell| ends_in[region[*cell]] > 0),
         };
-        let ends: Vec<(usize, u16)> = self
-            .strands
-            .iter()
+        let ends: Vec<(End, u16)> = self
+            .loose_ends()
             .enumerate()
-            .flat_map(|(index, strand)| strand.ends.map(|end| (end, index as u16)))
+            .map(|(at, end)| (end, (at / 2) as u16))
             .collect();
         reached
             && self

@@ -2,10 +2,11 @@
 //!
 //! First come checks that need no search ([`layout`]: parity, reach and joining cost of the
 //! board's strands; [`lines`]: the pieces every row and column between the board pieces
-//! holds, which crossroads cannot halve; plus the four turns and the span a loop needs), which
-//! settle most impossible positions at once; then a frontier search ([`search`]) decides the
-//! rest, asking the joining-cost and line questions again at every step. The search runs on
-//! the turn of the board ([`symmetry`]) it expects to be quickest.
+//! holds, which crossroads cannot halve; [`turns`]: the turns that joining the strands takes;
+//! plus the four turns and the span a loop needs), which settle most impossible positions at
+//! once; then a frontier search ([`search`]) decides the rest, asking the joining-cost, line
+//! and (when the supply has few turns to spare) turn questions again at every step. The search
+//! runs on the turn of the board ([`symmetry`]) it expects to be quickest.
 //!
 //! Reaching the completion by legal turns: the solver judges the final configuration only.
 //! That suffices, because on a non-empty board the pieces a completion adds lie on one
@@ -20,6 +21,7 @@ mod lines;
 mod search;
 mod symmetry;
 mod tour;
+mod turns;
 
 use super::circuit;
 use super::piece::{Kind, Piece};
@@ -117,6 +119,11 @@ pub const MATCH_BUDGET: u64 = 1_000_000;
 /// quickly among few states, and a larger board offers many ways to wander first.
 const SLACK: [u32; 3] = [0, 4, 12];
 
+/// The search counts turns at every step (see [`turns`]) only when the supply holds fewer than
+/// this many turns beyond what the board's strands take: with more to spare the count hardly
+/// ever prunes, and it costs a few microseconds a step.
+const TURN_SPARE: u32 = 6;
+
 /// Like [`solve`], but gives up (`None`) after `steps` search steps, so a match never waits
 /// long on a huge, contrived position.
 pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution> {
@@ -131,13 +138,17 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
         return Some(Solution::Impossible);
     };
     let room = capacity(supply.straight, supply.turn, supply.cross, supply.thunder);
+    let turns_needed = turns::least_turns(&layout.loose_ends().collect::<Vec<_>>(), turned.cols());
+    let turns_held = supply.turn + supply.thunder + layout.turnable_from(0);
     if !enough_turns_and_span(grid, supply)
         || lines::least_pieces(turned.cells(), turned.cols()) > supply.total()
         || !layout.possible(room)
+        || turns_needed > turns_held
     {
         return Some(Solution::Impossible);
     }
     let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps);
+    search.count_turns = turns_held < turns_needed + TURN_SPARE;
     let least = search.root_need().unwrap_or(0);
     let mut allowances: Vec<u8> = SLACK
         .iter()

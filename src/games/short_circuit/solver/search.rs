@@ -9,8 +9,9 @@
 //! Pruning: ends may not point off the board; board pieces must fit exactly; board thunder
 //! pieces take any reading for free; each open end pointing at an empty square needs a piece;
 //! the cost of joining the partial paths and the strands ahead into one loop (see
-//! [`super::layout`]) must be within the remaining supply's capacity, and the rows still
-//! ahead must get the pieces they need (see [`super::lines`]); a state (square,
+//! [`super::layout`]) must be within the remaining supply's capacity, the rows still ahead
+//! must get the pieces they need (see [`super::lines`]), and, when counted, the open ends must
+//! be joined with the turn and thunder pieces left (see [`super::turns`]); a state (square,
 //! frontier) that failed with some supply fails with any smaller supply (memoised with this
 //! dominance); and a thunder piece from the supply is used for a shape only when that shape's
 //! own kind has run out (a thunder can do everything another piece can, so keeping it is never
@@ -19,6 +20,7 @@
 use super::super::piece::{Dir, Kind, Piece};
 use super::layout::{capacity, Layout, Lead};
 use super::lines;
+use super::turns::{self, End, Within};
 use super::Source;
 use std::collections::HashMap;
 
@@ -35,8 +37,29 @@ pub(super) const UNLIMITED: u8 = u8::MAX;
 struct Memo {
     /// The least capacity its joining cost needs (`None`: it cannot be joined at all).
     need: Option<u32>,
+    /// The turn and thunder pieces of the supply its completion needs.
+    turns: Turns,
     /// Supplies with which it failed.
     failed: Vec<Counts>,
+}
+
+/// What is known of the turn and thunder pieces of the supply a state's completion needs
+/// (see [`super::turns`]).
+#[derive(Clone, Copy)]
+struct Turns {
+    /// At least this many.
+    least: u32,
+    /// Some pairing of the ends takes this many, so a supply of this many or more needs no
+    /// closer look; `None` once the pairing search gave up on the state.
+    most: Option<u32>,
+}
+
+impl Turns {
+    /// Nothing more to learn.
+    const SETTLED: Turns = Turns {
+        least: 0,
+        most: None,
+    };
 }
 
 /// One run of the search over a (turned) board.
@@ -57,6 +80,9 @@ pub(super) struct Search<'a> {
     memo: HashMap<(usize, u128), Memo>,
     /// Search steps left before giving up (0: given up; nothing is then proved).
     pub steps_left: u64,
+    /// Whether to count the turns each state needs (see [`super::turns`]); set when the
+    /// supply has few to spare.
+    pub count_turns: bool,
     /// Whether the allowance cut something off in the subtree being explored: a failure it
     /// did not touch holds for every allowance, and is recorded so.
     allowance_cut: bool,
@@ -85,13 +111,14 @@ impl<'a> Search<'a> {
             choice: vec![None; board.len()],
             memo: HashMap::new(),
             steps_left,
+            count_turns: false,
             allowance_cut: false,
         }
     }
 
     /// The joining cost of the whole board (`None`: it cannot be joined at all).
     pub(super) fn root_need(&self) -> Option<u32> {
-        self.need(0, &[0u8; SLOTS])
+        self.need(0, &[0u8; SLOTS]).0
     }
 
     /// Whether the board can be completed with the pieces `counts` holds, looking only at
@@ -110,19 +137,51 @@ impl<'a> Search<'a> {
         }
         self.steps_left -= 1;
         let key = (pos, encode(&front, self.cols));
-        let known = match self.memo.get(&key) {
-            Some(memo) => memo,
+        let (need, turns) = match self.memo.get(&key) {
+            Some(memo) => (memo.need, memo.turns),
             None => {
-                let need = self.need(pos, &front);
-                self.memo.entry(key).or_insert(Memo {
-                    need,
-                    failed: Vec::new(),
-                })
+                let (need, turns) = self.need(pos, &front);
+                self.memo.insert(
+                    key,
+                    Memo {
+                        need,
+                        turns,
+                        failed: Vec::new(),
+                    },
+                );
+                (need, turns)
             }
         };
         let [straight, turn, cross, thunder, allowance] = counts.map(u32::from);
+        let turns_left = turn + thunder;
+        if turns.least > turns_left {
+            return false;
+        }
+        if turns.most.is_some_and(|most| most > turns_left) {
+            let learnt = self.turns_within(pos, &front, turns_left);
+            let turns = match learnt {
+                Within::Found(most) => Turns {
+                    most: Some(most),
+                    ..turns
+                },
+                Within::Beyond => Turns {
+                    least: turns_left + 1,
+                    ..turns
+                },
+                Within::Unknown => Turns {
+                    most: None,
+                    ..turns
+                },
+            };
+            if let Some(memo) = self.memo.get_mut(&key) {
+                memo.turns = turns;
+            }
+            if learnt == Within::Beyond {
+                return false;
+            }
+        }
         let room = capacity(straight, turn, cross, thunder);
-        match known.need {
+        match need {
             None => return false,
             Some(need) if need > room => return false,
             Some(need) if counts[ALLOWANCE] != UNLIMITED && need > allowance => {
@@ -131,6 +190,9 @@ impl<'a> Search<'a> {
             }
             Some(_) => {}
         }
+        let Some(known) = self.memo.get(&key) else {
+            return false;
+        };
         // A failure that held for every allowance, if one dominates, says the most.
         let mut cut_failure = false;
         for failed in known
@@ -164,10 +226,11 @@ impl<'a> Search<'a> {
         false
     }
 
-    /// The joining cost of the state: the frontier's partial paths (following them through
-    /// board pieces ahead, and merging paths that board pieces ahead join), the strands
-    /// wholly ahead and the thunder pieces ahead.
-    fn need(&self, pos: usize, front: &Front) -> Option<u32> {
+    /// The open ends of the state, each with its class (the ends of one partial path or strand
+    /// share it): the frontier's partial paths (following them through board pieces ahead,
+    /// and merging paths that board pieces ahead join) and the strands wholly ahead. `None` if
+    /// a frontier end points off the board.
+    fn open_ends(&self, pos: usize, front: &Front) -> Option<Vec<(End, u16)>> {
         let (row, col) = (pos / self.cols, pos % self.cols);
         let mut parent: [u8; 256] = std::array::from_fn(|label| label as u8);
         fn root(parent: &[u8; 256], mut label: u8) -> u8 {
@@ -176,22 +239,25 @@ impl<'a> Search<'a> {
             }
             label
         }
-        let mut ends: Vec<(usize, u16)> = Vec::new();
+        let mut ends: Vec<(End, u16)> = Vec::new();
         for (slot, &label) in front.iter().take(self.cols + 1).enumerate() {
             if label == 0 {
                 continue;
             }
-            let (target, enter) = if slot == self.cols {
-                (pos, Dir::West)
+            let (square, heading) = if slot == self.cols {
+                (pos, Dir::East)
             } else if slot < col {
-                ((row + 1) * self.cols + slot, Dir::North)
+                ((row + 1) * self.cols + slot, Dir::South)
             } else {
-                (row * self.cols + slot, Dir::North)
+                (row * self.cols + slot, Dir::South)
             };
-            match self.board.get(target)? {
-                None | Some(Piece::Thunder) => ends.push((target, u16::from(label))),
-                Some(_) => match self.layout.lead(target, enter, pos) {
-                    Some(Lead::End(open)) => ends.push((open, u16::from(label))),
+            let end = End { square, heading };
+            match self.board.get(square)? {
+                None | Some(Piece::Thunder) => ends.push((end, u16::from(label))),
+                Some(_) => match self.layout.lead(square, heading.opposite(), pos) {
+                    Some(Lead::End(square, heading)) => {
+                        ends.push((End { square, heading }, u16::from(label)));
+                    }
                     Some(Lead::Back(other)) => {
                         let (one, two) = (root(&parent, label), root(&parent, front[other]));
                         parent[usize::from(one)] = two;
@@ -206,10 +272,55 @@ impl<'a> Search<'a> {
         for (index, strand) in self.layout.strands_from(pos).iter().enumerate() {
             if strand.ends.iter().all(|end| *end >= pos) {
                 let class = 256 + index as u16;
-                ends.extend(strand.ends.map(|end| (end, class)));
+                ends.extend([0, 1].map(|at| {
+                    let (square, heading) = (strand.ends[at], strand.headings[at]);
+                    (End { square, heading }, class)
+                }));
             }
         }
-        self.layout.join_cost(&ends, self.layout.thunder_from(pos))
+        Some(ends)
+    }
+
+    /// What the state needs: the joining cost of its open ends and the thunder pieces ahead,
+    /// and a bracket on the turn and thunder pieces of the supply that joining them takes,
+    /// beyond the board's thunder pieces ahead.
+    fn need(&self, pos: usize, front: &Front) -> (Option<u32>, Turns) {
+        let Some(ends) = self.open_ends(pos, front) else {
+            return (None, Turns::SETTLED);
+        };
+        let turns = match self.count_turns {
+            true => {
+                let headed: Vec<End> = ends.iter().map(|(end, _)| *end).collect();
+                let free = self.layout.turnable_from(pos);
+                let (least, most) = turns::bracket(&headed, self.cols);
+                Turns {
+                    least: least.saturating_sub(free),
+                    most: Some(most.saturating_sub(free)),
+                }
+            }
+            false => Turns::SETTLED,
+        };
+        (
+            self.layout.join_cost(&ends, self.layout.thunder_from(pos)),
+            turns,
+        )
+    }
+
+    /// Whether the state's open ends can be joined with `turns_left` turn and thunder pieces of
+    /// the supply (the board's thunder pieces ahead that can be read as turns helping), as far
+    /// as the pairings of its ends tell (see [`turns::within`]).
+    fn turns_within(&self, pos: usize, front: &Front, turns_left: u32) -> Within {
+        let ends: Vec<End> = self
+            .open_ends(pos, front)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(end, _)| end)
+            .collect();
+        let free = self.layout.turnable_from(pos);
+        match turns::within(&ends, self.cols, turns_left + free) {
+            Within::Found(turns) => Within::Found(turns.saturating_sub(free)),
+            other => other,
+        }
     }
 
     /// The fewest pieces still to place: one on each empty square an open end points at (in
