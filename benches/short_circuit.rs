@@ -2,7 +2,8 @@
 //! 5x5 to 10x10 (24 to 40 pieces in all), 600 random ones up to 16x16 (24 to 64 pieces), and a
 //! hard family of the kinds that once took seconds: large boards with a few pieces and too few
 //! or plenty of pieces to join them, parity walls (an odd number of ends to join across a
-//! region), many thunder pieces, and empty boards. Every witness is checked.
+//! region), many thunder pieces, empty boards, and walls whose crossing strands need every turn
+//! of the supply. Every witness is checked.
 //! Run with `cargo bench --bench short_circuit`; SHORT_CIRCUIT_BENCH_SEED=N (mixed into every
 //! set's seed) and SHORT_CIRCUIT_BENCH_HARD=N (positions per hard kind, 40 by default) look
 //! for worst cases beyond the fixed set.
@@ -186,12 +187,13 @@ fn take_random_pieces(rng: &mut Rng, supply: &mut Supply, count: usize) {
 }
 
 /// The kinds of hard position, in the order [`hard_position`] takes them.
-const HARD_KINDS: [&str; 5] = [
+const HARD_KINDS: [&str; 6] = [
     "sparse loop",
     "scattered",
     "parity wall",
     "thunder",
     "empty",
+    "turn-short wall",
 ];
 
 /// A position of the hard family, of kind `kind` (an index into [`HARD_KINDS`]).
@@ -296,12 +298,46 @@ fn hard_position(rng: &mut Rng, kind: usize) -> Position {
         }
         // An empty board and a random supply of 4 to 64 pieces, one in three with fewer
         // than four turns and thunder pieces between them.
-        _ => {
+        4 => {
             let count = 4 + rng.below(61);
             add_random_pieces(rng, &mut supply, count);
             if rng.below(3) == 0 {
                 supply.turn = rng.below(4) as u32;
                 supply.thunder = 0;
+            }
+        }
+        // A wall like the parity wall's, crossed two or four times (one crossing in three a
+        // thunder piece, which must read as a crossroad), and a supply with straights and
+        // crossroads to spare but turns for the crossing strands only just, or one short: each
+        // pair of strands turns back above the wall and below it, two turns each, and the wall's
+        // own ends turn back with the strands below.
+        _ => {
+            let wall = 2 + rng.below(rows - 4);
+            let crossings = 2 * (1 + rng.below(2));
+            let mut pieces = vec![Piece::Horizontal; cols];
+            pieces[0] = Piece::EastSouth;
+            pieces[cols - 1] = Piece::SouthWest;
+            let mut placed = 0;
+            while placed < crossings {
+                let col = 1 + rng.below(cols - 2);
+                if pieces[col] == Piece::Horizontal {
+                    pieces[col] = match rng.below(3) {
+                        0 => Piece::Thunder,
+                        _ => Piece::Cross,
+                    };
+                    placed += 1;
+                }
+            }
+            for (col, piece) in pieces.into_iter().enumerate() {
+                grid.set(Square { col, row: wall }, Some(piece));
+            }
+            let turns = (2 * crossings + 2 - rng.below(2)) as u32;
+            supply.thunder = (rng.below(3) as u32).min(turns);
+            supply.turn = turns - supply.thunder;
+            supply.straight = (cols + rows) as u32;
+            supply.cross = rng.below(4) as u32;
+            if rng.below(2) == 0 {
+                grid = transpose(&grid);
             }
         }
     }
