@@ -306,8 +306,8 @@ fn hard_position(rng: &mut Rng, kind: usize) -> Position {
                 supply.thunder = 0;
             }
         }
-        // A wall like the parity wall's, crossed two or four times (one crossing in three a
-        // thunder piece, which must read as a crossroad), and a supply with straights and
+        // A wall like the parity wall's, crossed two or four times (one wall in three with a
+        // thunder piece as a crossing, which must read as a crossroad), and a supply with straights and
         // crossroads to spare but turns for the crossing strands only just, or one short: each
         // pair of strands turns back above the wall and below it, two turns each, and the wall's
         // own ends turn back with the strands below.
@@ -321,9 +321,9 @@ fn hard_position(rng: &mut Rng, kind: usize) -> Position {
             while placed < crossings {
                 let col = 1 + rng.below(cols - 2);
                 if pieces[col] == Piece::Horizontal {
-                    pieces[col] = match rng.below(3) {
-                        0 => Piece::Thunder,
-                        _ => Piece::Cross,
+                    pieces[col] = match placed == 0 && rng.below(3) == 0 {
+                        true => Piece::Thunder,
+                        false => Piece::Cross,
                     };
                     placed += 1;
                 }

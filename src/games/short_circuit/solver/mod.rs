@@ -119,9 +119,10 @@ pub const MATCH_BUDGET: u64 = 1_000_000;
 /// quickly among few states, and a larger board offers many ways to wander first.
 const SLACK: [u32; 3] = [0, 4, 12];
 
-/// The search counts turns at every step (see [`turns`]) only when the supply holds fewer than
-/// this many turns beyond what the board's strands take: with more to spare the count hardly
-/// ever prunes, and it costs a few microseconds a step.
+/// The search counts turns at every step (see [`turns`]) only when the supply's turn and
+/// thunder pieces, with the board's thunder pieces that can turn, are fewer than this many
+/// beyond what the board's strands take: with more to spare the count hardly ever prunes, and
+/// it costs a few microseconds a step.
 const TURN_SPARE: u32 = 6;
 
 /// Like [`solve`], but gives up (`None`) after `steps` search steps, so a match never waits
@@ -138,17 +139,19 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
         return Some(Solution::Impossible);
     };
     let room = capacity(supply.straight, supply.turn, supply.cross, supply.thunder);
-    let turns_needed = turns::least_turns(&layout.loose_ends().collect::<Vec<_>>(), turned.cols());
-    let turns_held = supply.turn + supply.thunder + layout.turnable_from(0);
     if !enough_turns_and_span(grid, supply)
         || lines::least_pieces(turned.cells(), turned.cols()) > supply.total()
         || !layout.possible(room)
-        || turns_needed > turns_held
     {
         return Some(Solution::Impossible);
     }
-    let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps);
-    search.count_turns = turns_held < turns_needed + TURN_SPARE;
+    let turns_needed = turns::least_turns(&layout.loose_ends().collect::<Vec<_>>(), turned.cols());
+    let turns_held = supply.turn + supply.thunder + layout.turnable_from(0);
+    if turns_needed > turns_held {
+        return Some(Solution::Impossible);
+    }
+    let count_turns = turns_held < turns_needed + TURN_SPARE;
+    let mut search = Search::new(turned.cells(), turned.cols(), &layout, steps, count_turns);
     let least = search.root_need().unwrap_or(0);
     let mut allowances: Vec<u8> = SLACK
         .iter()

@@ -37,7 +37,7 @@ pub(super) const UNLIMITED: u8 = u8::MAX;
 struct Memo {
     /// The least capacity its joining cost needs (`None`: it cannot be joined at all).
     need: Option<u32>,
-    /// The turn and thunder pieces of the supply its completion needs.
+    /// What is known of the turn and thunder pieces of the supply its completion needs.
     turns: Turns,
     /// Supplies with which it failed.
     failed: Vec<Counts>,
@@ -80,21 +80,22 @@ pub(super) struct Search<'a> {
     memo: HashMap<(usize, u128), Memo>,
     /// Search steps left before giving up (0: given up; nothing is then proved).
     pub steps_left: u64,
-    /// Whether to count the turns each state needs (see [`super::turns`]); set when the
-    /// supply has few to spare.
-    pub count_turns: bool,
+    /// Whether to count the turns each state needs (see [`super::turns`]).
+    count_turns: bool,
     /// Whether the allowance cut something off in the subtree being explored: a failure it
     /// did not touch holds for every allowance, and is recorded so.
     allowance_cut: bool,
 }
 
 impl<'a> Search<'a> {
-    /// A search over `board` (`cols` columns, row-major) with `layout` built from it.
+    /// A search over `board` (`cols` columns, row-major) with `layout` built from it, giving up
+    /// after `steps_left` steps, and counting turns at every step if `count_turns`.
     pub(super) fn new(
         board: &'a [Option<Piece>],
         cols: usize,
         layout: &'a Layout<'a>,
         steps_left: u64,
+        count_turns: bool,
     ) -> Search<'a> {
         let mut mandatory_from = vec![false; board.len() + 1];
         for index in (0..board.len()).rev() {
@@ -111,7 +112,7 @@ impl<'a> Search<'a> {
             choice: vec![None; board.len()],
             memo: HashMap::new(),
             steps_left,
-            count_turns: false,
+            count_turns,
             allowance_cut: false,
         }
     }
@@ -153,53 +154,22 @@ impl<'a> Search<'a> {
             }
         };
         let [straight, turn, cross, thunder, allowance] = counts.map(u32::from);
+        let room = capacity(straight, turn, cross, thunder);
         let turns_left = turn + thunder;
+        let Some(need) = need.filter(|need| *need <= room) else {
+            return false;
+        };
         if turns.least > turns_left {
             return false;
         }
-        if turns.most.is_some_and(|most| most > turns_left) {
-            let learnt = self.turns_within(pos, &front, turns_left);
-            let turns = match learnt {
-                Within::Found(most) => Turns {
-                    most: Some(most),
-                    ..turns
-                },
-                Within::Beyond => Turns {
-                    least: turns_left + 1,
-                    ..turns
-                },
-                Within::Unknown => Turns {
-                    most: None,
-                    ..turns
-                },
-            };
-            if let Some(memo) = self.memo.get_mut(&key) {
-                memo.turns = turns;
-            }
-            if learnt == Within::Beyond {
-                return false;
-            }
-        }
-        let room = capacity(straight, turn, cross, thunder);
-        match need {
-            None => return false,
-            Some(need) if need > room => return false,
-            Some(need) if counts[ALLOWANCE] != UNLIMITED && need > allowance => {
-                self.allowance_cut = true;
-                return false;
-            }
-            Some(_) => {}
-        }
-        let Some(known) = self.memo.get(&key) else {
+        if counts[ALLOWANCE] != UNLIMITED && need > allowance {
+            self.allowance_cut = true;
             return false;
-        };
+        }
         // A failure that held for every allowance, if one dominates, says the most.
+        let failures = self.memo.get(&key).map_or(&[][..], |memo| &memo.failed[..]);
         let mut cut_failure = false;
-        for failed in known
-            .failed
-            .iter()
-            .filter(|failed| dominated(&counts, failed))
-        {
+        for failed in failures.iter().filter(|failed| dominated(&counts, failed)) {
             if failed[ALLOWANCE] == UNLIMITED {
                 return false;
             }
@@ -207,6 +177,11 @@ impl<'a> Search<'a> {
         }
         if cut_failure {
             self.allowance_cut = true;
+            return false;
+        }
+        if turns.most.is_some_and(|most| most > turns_left)
+            && !self.turns_suffice(key, pos, &front, turns, turns_left)
+        {
             return false;
         }
         let cut_before = std::mem::replace(&mut self.allowance_cut, false);
@@ -321,6 +296,37 @@ impl<'a> Search<'a> {
             Within::Found(turns) => Within::Found(turns.saturating_sub(free)),
             other => other,
         }
+    }
+
+    /// Looks closer at whether `turns_left` turn and thunder pieces can join the open ends of
+    /// state `key` (at `pos`, with `front`), of which `turns` was known, and keeps what it learns.
+    fn turns_suffice(
+        &mut self,
+        key: (usize, u128),
+        pos: usize,
+        front: &Front,
+        turns: Turns,
+        turns_left: u32,
+    ) -> bool {
+        let learnt = self.turns_within(pos, front, turns_left);
+        let turns = match learnt {
+            Within::Found(most) => Turns {
+                most: Some(most),
+                ..turns
+            },
+            Within::Beyond => Turns {
+                least: turns_left + 1,
+                ..turns
+            },
+            Within::Unknown => Turns {
+                most: None,
+                ..turns
+            },
+        };
+        if let Some(memo) = self.memo.get_mut(&key) {
+            memo.turns = turns;
+        }
+        learnt != Within::Beyond
     }
 
     /// The fewest pieces still to place: one on each empty square an open end points at (in

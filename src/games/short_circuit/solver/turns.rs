@@ -2,9 +2,10 @@
 //!
 //! A connecting path (see [`super::layout`]) leaves one loose end heading the way that end
 //! points and arrives at another heading into that end's piece; each change of heading is made
-//! on a square read as a turn, which takes a turn piece or a thunder piece. Whatever else the
-//! board holds, the fewest changes depend only on the two headings and on where the second
-//! square lies from the first ([`path_turns`]). The paths pair up the loose ends, so the least
+//! on a square read as a turn, which takes a turn piece or a thunder piece. On a board with
+//! nothing in the way, the fewest changes depend only on the two headings and on where the
+//! second square lies from the first ([`path_turns`]); pieces in the way and the board's edges
+//! only add turns. The paths pair up the loose ends, so the least
 //! total over every pairing ([`least_turns`]) is a lower bound on the turns the completion
 //! makes: more than the turn and thunder pieces of the supply, plus the board's thunder pieces
 //! that can still be read as turns, proves the position impossible.
@@ -364,10 +365,8 @@ mod tests {
             end(5, 9, Dir::South),
         ];
         assert_eq!(least_turns(&ends, COLS), 2 + 4 + 2 + 2);
-    }
-
-    #[test]
-    fn no_ends_need_no_turns() {
+        // Each end's cheapest partner costs two: the quick floor says only eight.
+        assert_eq!(bracket(&ends, COLS).0, 8);
         assert_eq!(least_turns(&[], COLS), 0);
     }
 }
