@@ -41,10 +41,8 @@ const STOP_CLASSES: u16 = 1024;
 pub(super) struct Strand {
     /// The smallest row-major index among its squares.
     pub first: usize,
-    /// The open squares its two loose ends point into.
-    pub ends: [usize; 2],
-    /// The way each loose end points.
-    pub headings: [Dir; 2],
+    /// Its two loose ends: the open squares they point into, and which way.
+    pub ends: [End; 2],
 }
 
 /// Where a partial path that runs into board pieces ahead of the search comes out.
@@ -184,15 +182,16 @@ impl<'a> Layout<'a> {
                 seen[cell][strand_of(piece, sides[0])] = true;
                 let mut first = cell;
                 let mut ends = Vec::with_capacity(2);
-                let mut headings = Vec::with_capacity(2);
                 let mut closed = false;
                 for &side in sides {
                     let (mut at, mut exit) = (cell, side);
                     while let Some(next) = self.step(at, exit) {
                         let enter = exit.opposite();
                         let Some(there) = self.fixed(next) else {
-                            ends.push(next);
-                            headings.push(exit);
+                            ends.push(End {
+                                square: next,
+                                heading: exit,
+                            });
                             break;
                         };
                         let strand = strand_of(there, enter);
@@ -211,12 +210,11 @@ impl<'a> Layout<'a> {
                         break;
                     }
                 }
-                match (closed, ends.as_slice(), headings.as_slice()) {
-                    (true, _, _) => self.closed += 1,
-                    (false, &[one, other], &[one_way, other_way]) => self.strands.push(Strand {
+                match (closed, ends.as_slice()) {
+                    (true, _) => self.closed += 1,
+                    (false, &[one, other]) => self.strands.push(Strand {
                         first,
                         ends: [one, other],
-                        headings: [one_way, other_way],
                     }),
                     _ => {}
                 }
@@ -272,12 +270,7 @@ impl<'a> Layout<'a> {
 
     /// The loose ends of the strands (see [`super::turns`]).
     pub(super) fn loose_ends(&self) -> impl Iterator<Item = End> + '_ {
-        self.strands.iter().flat_map(|strand| {
-            [0, 1].map(|at| End {
-                square: strand.ends[at],
-                heading: strand.headings[at],
-            })
-        })
+        self.strands.iter().flat_map(|strand| strand.ends)
     }
 
     /// How many thunder pieces at `pos` or later can be read as turns.
@@ -428,7 +421,7 @@ impl<'a> Layout<'a> {
         let mut ends_in = vec![0usize; self.board.len()];
         for strand in &self.strands {
             for end in strand.ends {
-                ends_in[region[end]] += 1;
+                ends_in[region[end.square]] += 1;
             }
         }
         if ends_in.iter().any(|count| count % 2 == 1) {

@@ -245,12 +245,9 @@ impl<'a> Search<'a> {
             *class = u16::from(root(&parent, *class as u8));
         }
         for (index, strand) in self.layout.strands_from(pos).iter().enumerate() {
-            if strand.ends.iter().all(|end| *end >= pos) {
+            if strand.ends.iter().all(|end| end.square >= pos) {
                 let class = 256 + index as u16;
-                ends.extend([0, 1].map(|at| {
-                    let (square, heading) = (strand.ends[at], strand.headings[at]);
-                    (End { square, heading }, class)
-                }));
+                ends.extend(strand.ends.map(|end| (end, class)));
             }
         }
         Some(ends)
