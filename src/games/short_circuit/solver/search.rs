@@ -278,25 +278,10 @@ impl<'a> Search<'a> {
         )
     }
 
-    /// Whether the state's open ends can be joined with `turns_left` turn and thunder pieces of
-    /// the supply (the board's thunder pieces ahead that can be read as turns helping), as far
-    /// as the pairings of its ends tell (see [`turns::within`]).
-    fn turns_within(&self, pos: usize, front: &Front, turns_left: u32) -> Within {
-        let ends: Vec<End> = self
-            .open_ends(pos, front)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(end, _)| end)
-            .collect();
-        let free = self.layout.turnable_from(pos);
-        match turns::within(&ends, self.cols, turns_left + free) {
-            Within::Found(turns) => Within::Found(turns.saturating_sub(free)),
-            other => other,
-        }
-    }
-
-    /// Looks closer at whether `turns_left` turn and thunder pieces can join the open ends of
-    /// state `key` (at `pos`, with `front`), of which `turns` was known, and keeps what it learns.
+    /// Whether `turns_left` turn and thunder pieces of the supply (helped by the board's
+    /// thunder pieces ahead that can be read as turns) can join the open ends of state `key`
+    /// (at `pos`, with `front`), as far as the pairings of its ends tell (see
+    /// [`turns::within`]); what it learns goes into the state's `turns`, known so far.
     fn turns_suffice(
         &mut self,
         key: (usize, u128),
@@ -305,10 +290,17 @@ impl<'a> Search<'a> {
         turns: Turns,
         turns_left: u32,
     ) -> bool {
-        let learnt = self.turns_within(pos, front, turns_left);
+        let ends: Vec<End> = self
+            .open_ends(pos, front)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(end, _)| end)
+            .collect();
+        let free = self.layout.turnable_from(pos);
+        let learnt = turns::within(&ends, self.cols, turns_left + free);
         let turns = match learnt {
             Within::Found(most) => Turns {
-                most: Some(most),
+                most: Some(most.saturating_sub(free)),
                 ..turns
             },
             Within::Beyond => Turns {
