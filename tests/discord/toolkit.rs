@@ -1,10 +1,12 @@
 //! The GM's toolkit through the real binary on the fake Discord: a round resolved, then
 //! taken back by the GM's typed `!undo` and resolved again; a player's vacation by slash
-//! command; `!who`; a unanimous `!draw`. The game replays from its log afterwards.
+//! command; `!who`; a unanimous `!draw`; quiet hours holding a deadline and a reminder on the
+//! real clock. Every game replays from its log afterwards.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
-use crate::{in_channel, ALICE, BOB, CAROL, CHANNEL};
+use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
+use chrono::{DateTime, Duration, DurationRound, Utc};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_vacation_who_and_draw_typed_on_discord() {
@@ -88,4 +90,119 @@ async fn undo_vacation_who_and_draw_typed_on_discord() {
     );
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
+}
+
+/// The second game's channel in the quiet-hours test.
+const QUIET_CHANNEL: u64 = 702;
+
+/// India's clock (UTC+5:30 all year): a half-hour offset shows the quiet hours are read in the
+/// game's time zone, not in UTC.
+const INDIA: i64 = 5 * 60 + 30;
+
+/// `at` on India's clock, as `!new` takes it: `HH:MM`.
+fn india_clock(at: DateTime<Utc>) -> String {
+    (at + Duration::minutes(INDIA)).format("%H:%M").to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_clock() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // Quiet hours that began a minute ago and end at a minute boundary at least 30 seconds
+    // away (so the test waits 30 to 90 seconds for them).
+    let now = Utc::now();
+    let minute = now.duration_trunc(Duration::minutes(1)).unwrap();
+    let mut end = minute + Duration::minutes(1);
+    if end - now < Duration::seconds(30) {
+        end += Duration::minutes(1);
+    }
+    let quiet = format!(
+        "quiet={}-{} tz=Asia/Kolkata",
+        india_clock(minute - Duration::minutes(1)),
+        india_clock(end)
+    );
+
+    // Game #1's bids are due in 3 seconds, in the quiet hours: the deadline moves to their end.
+    fake.say(
+        ALICE,
+        Some(CHANNEL),
+        &format!("!new tag seed=7 deadline=3s {quiet}"),
+    );
+    for player in [ALICE, BOB, CAROL] {
+        fake.say(player, Some(CHANNEL), "!join");
+    }
+    fake.say(ALICE, Some(CHANNEL), "!start");
+    // Game #2's bids are due 15 seconds after the quiet hours, and its reminder, 30 seconds
+    // before that, would go out in them: it moves to their end.
+    let due = (end - Utc::now()).num_seconds() + 15;
+    fake.say(
+        DAVE,
+        Some(QUIET_CHANNEL),
+        &format!("!new tag seed=8 deadline={due}s reminder=30s {quiet}"),
+    );
+    for player in [DAVE, ERIN, BOB] {
+        fake.say(player, Some(QUIET_CHANNEL), "!join");
+    }
+    let started = fake.say(DAVE, Some(QUIET_CHANNEL), "!start");
+    db.settled(&fake, started).await;
+    let waiting = fake
+        .wait_post("game #1's bids", |p| {
+            in_channel(p) && p.text().contains("Waiting for bids")
+        })
+        .await;
+    let moved = format!("Deadline: <t:{0}:R> (<t:{0}:f>).", end.timestamp());
+    assert!(waiting.text().contains(&moved), "{moved} in {waiting:?}");
+
+    // Two seconds before the quiet hours end, neither the deadline nor the reminder came.
+    let before_end = (end - Duration::seconds(2) - Utc::now())
+        .to_std()
+        .expect("the games started before the quiet hours end");
+    tokio::time::sleep(before_end).await;
+    let passed = |channel: u64| {
+        move |p: &crate::fake::Posted| {
+            p.channel == channel && p.text().contains("Orders for bids (the deadline passed)")
+        }
+    };
+    let reminded = |p: &crate::fake::Posted| p.content.starts_with("Reminder for game #2 in ");
+    assert_eq!(
+        count(&fake, passed(CHANNEL)),
+        0,
+        "game #1 resolved in the quiet hours"
+    );
+    assert_eq!(
+        count(&fake, reminded),
+        0,
+        "a reminder went out in the quiet hours"
+    );
+
+    // Once they end, game #1 resolves and game #2's three players are reminded...
+    let resolved = fake
+        .wait_post(
+            "game #1's deadline at the end of the quiet hours",
+            passed(CHANNEL),
+        )
+        .await;
+    assert!(resolved.text().contains("bob: no order"), "{resolved:?}");
+    fake.wait("game #2's reminders", || count(&fake, reminded) == 3)
+        .await;
+    for player in [DAVE, ERIN, BOB] {
+        assert_eq!(count(&fake, |p| dm_to(player)(p) && reminded(p)), 1);
+    }
+    assert_eq!(
+        count(&fake, passed(QUIET_CHANNEL)),
+        0,
+        "game #2 resolved early"
+    );
+    // ...and game #2's deadline, outside them, falls when it was set to.
+    fake.wait_for(
+        "game #2's deadline",
+        std::time::Duration::from_secs(40),
+        || count(&fake, passed(QUIET_CHANNEL)) == 1,
+    )
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 2);
 }
