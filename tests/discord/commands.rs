@@ -147,14 +147,27 @@ async fn sign_up_board_embed_picture_and_buttons() {
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }
 
+/// Opens a TAG game in `channel` with the options `options` (like `seed=7`) and the first of
+/// `players` as GM; all three join and the GM starts it. Returns the ids of the messages.
+pub fn open_tag(
+    fake: &FakeDiscord,
+    channel: u64,
+    players: [(u64, &str); 3],
+    options: &str,
+) -> Vec<u64> {
+    let gm = players[0];
+    let mut ids = vec![fake.say(gm, Some(channel), &format!("!new tag {options}"))];
+    for player in players {
+        ids.push(fake.say(player, Some(channel), "!join"));
+    }
+    ids.push(fake.say(gm, Some(channel), "!start"));
+    ids
+}
+
 /// Once the bot is connected: alice opens a TAG game, alice, bob and carol join, it starts.
 pub async fn start_tag_for_three(fake: &FakeDiscord) {
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
-    for player in [ALICE, BOB, CAROL] {
-        fake.say(player, Some(CHANNEL), "!join");
-    }
-    fake.say(ALICE, Some(CHANNEL), "!start");
+    open_tag(fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7");
     fake.wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())
         .await;
 }

@@ -6,6 +6,7 @@
 //! deadline once and sends each post once, in order. Needs a PostgreSQL server (`TEST_POSTGRES_URL`, which `.ci/run` sets).
 
 use crate::bot::Bot;
+use crate::commands::open_tag;
 use crate::fake::{FakeDiscord, Posted};
 use crate::postgres;
 use crate::{count, dm_to, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
@@ -132,17 +133,6 @@ fn posted_rows(fake: &FakeDiscord, channel: u64) -> Vec<i64> {
     rows
 }
 
-/// Opens a TAG game in `channel` with `gm` and two more players and starts it.
-fn open_game(fake: &FakeDiscord, channel: u64, players: [(u64, &str); 3], seed: u32) -> Vec<u64> {
-    let gm = players[0];
-    let mut ids = vec![fake.say(gm, Some(channel), &format!("!new tag seed={seed}"))];
-    for player in players {
-        ids.push(fake.say(player, Some(channel), "!join"));
-    }
-    ids.push(fake.say(gm, Some(channel), "!start"));
-    ids
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_processes_apply_each_message_once_and_one_finishes_the_work_of_the_other() {
     let Some(database) = postgres::fresh().await else {
@@ -162,8 +152,13 @@ async fn two_processes_apply_each_message_once_and_one_finishes_the_work_of_the_
 
     // A game on each shard, opened at once; then bids by DM (shard 0) for both games, one
     // of them delivered twice, while the channel on shard 1 is busy too.
-    let mut ids = open_game(&fake, CHANNEL, [ALICE, BOB, CAROL], 7);
-    ids.extend(open_game(&fake, OTHER_CHANNEL, [DAVE, ERIN, FRANK], 8));
+    let mut ids = open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7");
+    ids.extend(open_tag(
+        &fake,
+        OTHER_CHANNEL,
+        [DAVE, ERIN, FRANK],
+        "seed=8",
+    ));
     shared.all_applied(&ids).await;
     let bob_bid = fake.message(fake.id(), BOB, None, "bid 4");
     fake.send_message(bob_bid.clone());

@@ -4,6 +4,7 @@
 //! real clock. Every game replays from its log afterwards.
 
 use crate::bot::{fresh_database, Bot, Db};
+use crate::commands::open_tag;
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -126,28 +127,18 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
     );
 
     // Game #1's bids are due in 3 seconds, in the quiet hours: the deadline moves to their end.
-    fake.say(
-        ALICE,
-        Some(CHANNEL),
-        &format!("!new tag seed=7 deadline=3s {quiet}"),
+    open_tag(
+        &fake,
+        CHANNEL,
+        [ALICE, BOB, CAROL],
+        &format!("seed=7 deadline=3s {quiet}"),
     );
-    for player in [ALICE, BOB, CAROL] {
-        fake.say(player, Some(CHANNEL), "!join");
-    }
-    fake.say(ALICE, Some(CHANNEL), "!start");
     // Game #2's bids are due 15 seconds after the quiet hours, and its reminder, 30 seconds
     // before that, would go out in them: it moves to their end.
     let due = (end - Utc::now()).num_seconds() + 15;
-    fake.say(
-        DAVE,
-        Some(QUIET_CHANNEL),
-        &format!("!new tag seed=8 deadline={due}s reminder=30s {quiet}"),
-    );
-    for player in [DAVE, ERIN, BOB] {
-        fake.say(player, Some(QUIET_CHANNEL), "!join");
-    }
-    let started = fake.say(DAVE, Some(QUIET_CHANNEL), "!start");
-    db.settled(&fake, started).await;
+    let options = format!("seed=8 deadline={due}s reminder=30s {quiet}");
+    let opened = open_tag(&fake, QUIET_CHANNEL, [DAVE, ERIN, BOB], &options);
+    db.settled(&fake, *opened.last().unwrap()).await;
     let waiting = fake
         .wait_post("game #1's bids", |p| {
             in_channel(p) && p.text().contains("Waiting for bids")
