@@ -596,3 +596,40 @@ fn a_bounded_search_gives_up_rather_than_guess() {
     let answer = referee::games::short_circuit::solve_within(&empty.grid, &empty.supply, 1_000_000);
     assert!(matches!(answer, Some(Solution::Completable(_))));
 }
+
+#[test]
+fn thunder_pieces_their_neighbours_fix_are_read_so_and_a_large_thunder_supply_finds_the_loop() {
+    // The strand in the south-east runs through three thunder pieces, which its neighbours
+    // leave one reading each (m11 `─`, j13 `┘`, k13 can only reach east and south), so it
+    // comes out at k14 twice and must go round to `┘` on o5 and back. Read as anything, the
+    // thunder pieces let the bounds take the loop for 17 squares where it needs over 30; with
+    // sixty thunder pieces in the supply the search then took 550,000 steps to find it.
+    // Now it takes about 1,300.
+    let rows = [
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . ┘ .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+        ". . . . . . . . . ┌ ─ ─ ⚡ ┐ . .",
+        ". . . . . . . . . │ . . ┌ ┘ . .",
+        ". . . . . . . . ┌ ⚡ ⚡ ─ ┘ . . .",
+        ". . . . . . . . └ ─ . . . . . .",
+        ". . . . . . . . . . . . . . . .",
+    ];
+    let plenty = position(&rows, "straight=0 turn=0 cross=0 thunder=60");
+    let answer = referee::games::short_circuit::solve_within(&plenty.grid, &plenty.supply, 5_000);
+    let Some(Solution::Completable(witness)) = answer else {
+        panic!("sixty thunder pieces complete the loop, found within 5,000 steps: {answer:?}");
+    };
+    assert_eq!(witness.check(), Ok(()));
+    assert_eq!(witness.grid.get(sq("m11")), Some(Piece::Horizontal));
+    assert_eq!(witness.grid.get(sq("j13")), Some(Piece::WestNorth));
+    let text = witness.to_text();
+    assert!(text.contains("# thunder on j13 reads ┘"), "{text}");
+}

@@ -1,12 +1,14 @@
 //! The exact completion solver: can the board be completed with the remaining supply?
 //!
-//! First come checks that need no search ([`layout`]: parity, reach and joining cost of the
-//! board's strands; [`lines`]: the pieces every row and column between the board pieces
-//! holds, which crossroads cannot halve; [`turns`]: the turns that joining the strands takes;
-//! plus the four turns and the span a loop needs), which settle most impossible positions at
-//! once; then a frontier search ([`search`]) decides the rest, asking the joining-cost, line
-//! and (when the supply has few turns to spare) turn questions again at every step. The search
-//! runs on the turn of the board ([`symmetry`]) it expects to be quickest.
+//! Board thunder pieces that their neighbours leave a single reading are read so first
+//! ([`thunder`]), so that everything after sees the strands run through them. Then come checks
+//! that need no search ([`layout`]: parity, reach and joining cost of the board's strands;
+//! [`lines`]: the pieces every row and column between the board pieces holds, which crossroads
+//! cannot halve; [`turns`]: the turns that joining the strands takes; plus the four turns and
+//! the span a loop needs), which settle most impossible positions at once; then a frontier
+//! search ([`search`]) decides the rest, asking the joining-cost, line and (when the supply has
+//! few turns to spare) turn questions again at every step. The search runs on the turn of the
+//! board ([`symmetry`]) it expects to be quickest.
 //!
 //! Reaching the completion by legal turns: the solver judges the final configuration only.
 //! That suffices, because on a non-empty board the pieces a completion adds lie on one
@@ -20,6 +22,7 @@ mod layout;
 mod lines;
 mod search;
 mod symmetry;
+mod thunder;
 mod tour;
 mod turns;
 
@@ -133,13 +136,16 @@ pub fn solve_within(grid: &Grid, supply: &Supply, steps: u64) -> Option<Solution
     {
         return Some(Solution::Impossible);
     }
-    let symmetry = Symmetry::best(grid);
-    let turned = symmetry.grid(grid);
+    let Some(settled) = thunder::settle(grid) else {
+        return Some(Solution::Impossible);
+    };
+    let symmetry = Symmetry::best(&settled);
+    let turned = symmetry.grid(&settled);
     let Some(layout) = Layout::new(&turned) else {
         return Some(Solution::Impossible);
     };
     let room = capacity(supply.straight, supply.turn, supply.cross, supply.thunder);
-    if !enough_turns_and_span(grid, supply)
+    if !enough_turns_and_span(&settled, supply)
         || lines::least_pieces(turned.cells(), turned.cols()) > supply.total()
         || !layout.possible(room)
     {
