@@ -633,3 +633,36 @@ fn thunder_pieces_their_neighbours_fix_are_read_so_and_a_large_thunder_supply_fi
     let text = witness.to_text();
     assert!(text.contains("# thunder on j13 reads ┘"), "{text}");
 }
+
+#[test]
+fn a_loop_closed_early_through_board_pieces_is_a_dead_end_at_once() {
+    // Once e15 is read, the cluster's strand can close on itself through board pieces the
+    // search has not reached yet, leaving `─` on i9 out. The search sees such a state as dead
+    // where it is made; without that check, and with the thunder pieces its neighbours fix
+    // read so, it swept every way through rows 9 to 14 first (151,000 steps).
+    let rows = [
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . . . . . .",
+        ". . . . . . . . ─ . . . .",
+        ". ┌ ┐ . . . . . . . . . .",
+        ". │ │ . . . . . . . . . .",
+        "┌ ┘ └ ┐ . . . . . . . . .",
+        "│ . ┌ ┘ . . . . . . . . .",
+        "│ . ⚡ ─ ┐ . . . . . . . .",
+        "│ . ┌ ─ ⚡ . . . . . . . .",
+        "⚡ ⚡ . . . . . . . . . . .",
+    ];
+    let board = position(&rows, "straight=17 turn=12 cross=2 thunder=5");
+    let answer = referee::games::short_circuit::solve_within(&board.grid, &board.supply, 2_000);
+    let Some(Solution::Completable(witness)) = answer else {
+        panic!("the loop through i9 is found within 2,000 steps: {answer:?}");
+    };
+    assert_eq!(witness.check(), Ok(()));
+    assert_eq!(witness.grid.get(sq("i9")), Some(Piece::Horizontal));
+}

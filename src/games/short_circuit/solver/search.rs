@@ -11,11 +11,12 @@
 //! the cost of joining the partial paths and the strands ahead into one loop (see
 //! [`super::layout`]) must be within the remaining supply's capacity, the rows still ahead
 //! must get the pieces they need (see [`super::lines`]), and, when counted, the open ends must
-//! be joined with the turn and thunder pieces left (see [`super::turns`]); a state (square,
-//! frontier) that failed with some supply fails with any smaller supply (memoised with this
-//! dominance); and a thunder piece from the supply is used for a shape only when that shape's
-//! own kind has run out (a thunder can do everything another piece can, so keeping it is never
-//! worse).
+//! be joined with the turn and thunder pieces left (see [`super::turns`]); a partial path may
+//! not close into a loop through board pieces ahead while anything else is left to join; a
+//! state (square, frontier) that failed with some supply fails with any smaller supply
+//! (memoised with this dominance); and a thunder piece from the supply is used for a shape
+//! only when that shape's own kind has run out (a thunder can do everything another piece
+//! can, so keeping it is never worse).
 
 use super::super::piece::{Dir, Kind, Piece};
 use super::layout::{capacity, Layout, Lead};
@@ -244,11 +245,27 @@ impl<'a> Search<'a> {
         for (_, class) in ends.iter_mut() {
             *class = u16::from(root(&parent, *class as u8));
         }
+        // A partial path whose every end runs through board pieces back across the frontier
+        // has closed a loop: that is a completion only if nothing else is left to join.
+        let mut closed = front
+            .iter()
+            .take(self.cols + 1)
+            .filter(|label| **label != 0)
+            .map(|label| u16::from(root(&parent, *label)))
+            .filter(|class| ends.iter().all(|(_, other)| other != class))
+            .collect::<Vec<u16>>();
+        closed.sort_unstable();
+        closed.dedup();
         for (index, strand) in self.layout.strands_from(pos).iter().enumerate() {
             if strand.ends.iter().all(|end| end.square >= pos) {
                 let class = 256 + index as u16;
                 ends.extend(strand.ends.map(|end| (end, class)));
             }
+        }
+        let more =
+            closed.len() > 1 || !ends.is_empty() || !self.layout.thunder_from(pos).is_empty();
+        if !closed.is_empty() && more {
+            return None;
         }
         Some(ends)
     }
