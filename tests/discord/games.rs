@@ -250,6 +250,37 @@ async fn short_circuit_typed_to_the_end() {
         .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
 }
 
+/// A thunder piece placed between two turns on the top row can only be `─`; the impossible
+/// call, judged by the solver, is answered with a witness that reads it so.
+const SHORT_CIRCUIT_THUNDER_CALL: &str = "\
+gm #duel: !new shortcircuit seed=4
+gm dm: setup board=4x4 straight=2 turn=4 cross=0 thunder=2 first=ann impossible=solver
+ann #duel: !join
+bob #duel: !join
+gm #duel: !start
+ann #duel: !place a1 turn 90 b1 thunder c1 turn 180
+bob #duel: !place a2 straight 0
+ann #duel: !impossible
+";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn short_circuit_impossible_call_reads_a_board_thunder_piece() {
+    let posts = game(SHORT_CIRCUIT_THUNDER_CALL, typed).await;
+    let verdict = posts
+        .iter()
+        .find(|p| in_channel(p) && p.text().contains("the solver shows the circuit can still"))
+        .expect("the solver answers the call");
+    assert!(verdict.text().contains("bob wins"), "{}", verdict.text());
+    assert!(
+        verdict.text().contains("# thunder on b1 reads ─"),
+        "{}",
+        verdict.text()
+    );
+    assert!(posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn carcassonne_typed_to_the_end() {
     let posts = game(
