@@ -5,7 +5,8 @@ use referee::dice::{Dice, Seed};
 use referee::games::short_circuit::circuit::{check_loop, Fault};
 use referee::games::short_circuit::solver::complete_reading;
 use referee::games::short_circuit::{
-    solve, solve_text, Dir, Piece, Position, Solution, Square, SHORT_CIRCUIT_RULES,
+    solve, solve_text, solve_within, Dir, Piece, Position, Solution, Square, Witness,
+    SHORT_CIRCUIT_RULES,
 };
 use referee::games::{Event, Game, Options, Phase, Player, Refusal, Rules, Visibility};
 
@@ -589,12 +590,19 @@ fn a_bounded_search_gives_up_rather_than_guess() {
         &[". . . .", ". . . .", ". . . ."],
         "straight=4 turn=4 cross=0 thunder=0",
     );
-    assert_eq!(
-        referee::games::short_circuit::solve_within(&empty.grid, &empty.supply, 1),
-        None
-    );
-    let answer = referee::games::short_circuit::solve_within(&empty.grid, &empty.supply, 1_000_000);
+    assert_eq!(solve_within(&empty.grid, &empty.supply, 1), None);
+    let answer = solve_within(&empty.grid, &empty.supply, 1_000_000);
     assert!(matches!(answer, Some(Solution::Completable(_))));
+}
+
+/// The completion the solver finds for `position` within `steps` search steps, checked.
+fn completed_within(position: &Position, steps: u64) -> Witness {
+    let answer = solve_within(&position.grid, &position.supply, steps);
+    let Some(Solution::Completable(witness)) = answer else {
+        panic!("a completion is found within {steps} steps: {answer:?}");
+    };
+    assert_eq!(witness.check(), Ok(()));
+    witness
 }
 
 #[test]
@@ -623,11 +631,7 @@ fn thunder_pieces_their_neighbours_fix_are_read_so_and_a_large_thunder_supply_fi
         ". . . . . . . . . . . . . . . .",
     ];
     let plenty = position(&rows, "straight=0 turn=0 cross=0 thunder=60");
-    let answer = referee::games::short_circuit::solve_within(&plenty.grid, &plenty.supply, 5_000);
-    let Some(Solution::Completable(witness)) = answer else {
-        panic!("sixty thunder pieces complete the loop, found within 5,000 steps: {answer:?}");
-    };
-    assert_eq!(witness.check(), Ok(()));
+    let witness = completed_within(&plenty, 5_000);
     assert_eq!(witness.grid.get(sq("m11")), Some(Piece::Horizontal));
     assert_eq!(witness.grid.get(sq("j13")), Some(Piece::WestNorth));
     let text = witness.to_text();
@@ -659,10 +663,6 @@ fn a_loop_closed_early_through_board_pieces_is_a_dead_end_at_once() {
         "⚡ ⚡ . . . . . . . . . . .",
     ];
     let board = position(&rows, "straight=17 turn=12 cross=2 thunder=5");
-    let answer = referee::games::short_circuit::solve_within(&board.grid, &board.supply, 2_000);
-    let Some(Solution::Completable(witness)) = answer else {
-        panic!("the loop through i9 is found within 2,000 steps: {answer:?}");
-    };
-    assert_eq!(witness.check(), Ok(()));
+    let witness = completed_within(&board, 2_000);
     assert_eq!(witness.grid.get(sq("i9")), Some(Piece::Horizontal));
 }
