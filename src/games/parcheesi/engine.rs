@@ -480,6 +480,10 @@ impl Search<'_> {
     }
 
     /// `pawn` playing `faces` in this order from `pos`, if every move is legal.
+    ///
+    /// Every move is judged on the occupancy before the run: a pawn going forward (never
+    /// round again) only changes the squares it leaves and lands on, which lie behind the
+    /// squares its later moves pass and land on.
     fn run_in_order(
         &self,
         pos: &Position,
@@ -488,14 +492,13 @@ impl Search<'_> {
         faces: &[u8],
     ) -> Option<Run> {
         let colour = self.colour;
-        let (mut pos, mut occ) = (*pos, *occ);
+        let mut pos = *pos;
         let (mut ring, mut row) = (0u128, 0u16);
         for &die in faces {
             let (r, w) = pos.footprint(colour, pawn, die);
             ring |= r;
             row |= w;
-            let landing = board::try_move(&pos, &occ, colour, pawn, die, false).ok()?;
-            occ = occ.after(colour, pos.spot(colour, pawn), &landing);
+            let landing = board::try_move(&pos, occ, colour, pawn, die, false).ok()?;
             board::apply(&mut pos, colour, pawn, landing);
         }
         Some(Run {
