@@ -218,6 +218,7 @@ async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
     let change = GameChange {
         record: &record,
         seats_changed: false,
+        sent: None,
         input: Some(&Input::Reminder),
         events: &events,
     };

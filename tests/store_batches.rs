@@ -58,6 +58,7 @@ async fn thousands_of_rows(url: &str) {
     let change = GameChange {
         record: &record,
         seats_changed: false,
+        sent: None,
         input: Some(&Input::Deadline),
         events: &events,
     };

@@ -357,25 +357,20 @@ async fn a_secret_order_posted_in_the_channel_is_not_taken_and_the_channel_is_wa
 
 /// Handles `text` from `user` by DM as a platform would deliver it: sent at `sent`, applied
 /// at `now`; returns what the user was told.
-async fn direct_at(
+async fn said_at(
     service: &referee::table::Service,
     id: &str,
-    user: &str,
-    text: &str,
+    inbound: referee::table::Inbound,
     sent: chrono::DateTime<chrono::Utc>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> String {
-    use referee::table::{Envelope, Inbound, User};
+    use referee::table::Envelope;
     let before = service.store().last_outbox_id().await.unwrap();
     let envelope = Envelope {
         id: id.to_string(),
         place: None,
         sent: Some(sent),
         mentioned: Vec::new(),
-    };
-    let inbound = Inbound::Direct {
-        user: User::named(user),
-        text: text.to_string(),
     };
     service.handle(&envelope, &inbound, now).await.unwrap();
     let rows = service.store().undelivered_after(before).await.unwrap();
@@ -385,19 +380,25 @@ async fn direct_at(
         .join("\n")
 }
 
+fn dm(user: &str, text: &str) -> referee::table::Inbound {
+    referee::table::Inbound::Direct {
+        user: referee::table::User::named(user),
+        text: text.to_string(),
+    }
+}
+
 #[tokio::test]
-async fn an_order_that_reaches_the_table_late_is_refused_with_when_it_was_sent() {
+async fn orders_are_judged_by_when_they_were_sent_however_late_they_arrive() {
     let service = service("sqlite::memory:").await;
     play_on(&service, SIGNUP, start_time(), &[]).await;
     let hour = chrono::Duration::hours(1);
     let start = start_time();
     // Sent an hour into the round, read back two days later (the deadline, 48 h, not fired
     // yet): on time, taken.
-    let told = direct_at(
+    let told = said_at(
         &service,
         "m1",
-        "bob",
-        "guess 3",
+        dm("bob", "guess 3"),
         start + hour,
         start + hour * 50,
     )
@@ -406,36 +407,64 @@ async fn an_order_that_reaches_the_table_late_is_refused_with_when_it_was_sent()
         told.starts_with("Game #1: order received for guesses for round 1: `guess 3`."),
         "{told}"
     );
-    // Sent after the deadline, before it fired: not taken.
-    let told = direct_at(
+    // Sent after the deadline, which had not fired yet: the deadline fires first (the round
+    // resolves without carol's guess), and her guess finds bob's turn.
+    let told = said_at(
         &service,
         "m2",
-        "carol",
-        "guess 4",
+        dm("carol", "guess 4"),
         start + hour * 49,
         start + hour * 50,
     )
     .await;
-    assert_eq!(
-        told,
-        "Game #1: your order `guess 4` was sent at 2026-01-03 01:00:00 UTC, after this phase's deadline (2026-01-03 00:00:00 UTC), so it was not taken; the phase resolves without it."
+    assert!(
+        told.contains("Orders for guesses for round 1 (the deadline passed; resolved late: the deadline was 2026-01-03 00:00 UTC, resolved 2h after it):"),
+        "{told}"
     );
-    // Sent before this round began (meant for an earlier phase): not taken.
-    let told = direct_at(
+    assert!(
+        told.contains("- carol: no order (the game's default)"),
+        "{told}"
+    );
+    assert!(
+        told.contains("No order is awaited from you in game #1 now. It is bob's turn."),
+        "{told}"
+    );
+    // bob's turn began when the deadline was due, not when it fired: a roll he sent before
+    // then was meant for the guesses, and is refused with the turn's true start...
+    let roll = || referee::table::Inbound::Channel {
+        channel: "dice".to_string(),
+        user: referee::table::User::named("bob"),
+        admin: false,
+        text: "!roll".to_string(),
+    };
+    let told = said_at(&service, "m3", roll(), start + hour * 47, start + hour * 50).await;
+    assert!(
+        told.starts_with("bob: Game #1: your `!roll` was sent at 2026-01-02 23:00:00.000 UTC, before the current phase (bob's turn, round 2) began at 2026-01-03 00:00:00.000 UTC, so it was not taken. It is bob's turn."),
+        "{told}"
+    );
+    // ...and one he sent a minute after it, read an hour later, is taken.
+    let told = said_at(
         &service,
-        "m3",
-        "alice",
-        "guess 5",
-        start - hour,
+        "m4",
+        roll(),
+        start + hour * 48 + chrono::Duration::minutes(1),
         start + hour * 50,
     )
     .await;
-    assert!(
-        told.starts_with("Game #1: your order `guess 5` was sent at 2025-12-31 23:00:00 UTC, before the current phase began (2026-01-01 00:00:00 UTC), and reached me only now, so it was not taken."),
-        "{told}"
-    );
+    assert!(told.starts_with("bob rolls 4."), "{told}");
     let report = replay(&service, 1).await.unwrap();
     assert!(report.matches(), "{:?}", report.differences);
+    // The log keeps when each input was sent: the deadline at its own time.
+    let inputs = service.store().inputs(1).await.unwrap();
+    let sent: Vec<_> = inputs.iter().filter_map(|input| input.sent).collect();
+    assert_eq!(
+        sent,
+        vec![
+            start + hour,
+            start + hour * 48,
+            start + hour * 48 + chrono::Duration::minutes(1)
+        ]
+    );
 }
 
 #[tokio::test]

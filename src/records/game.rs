@@ -151,7 +151,7 @@ pub struct StoredOrder {
     pub text: String,
     /// The short hash sent back to the author.
     pub receipt: String,
-    /// When it was accepted.
+    /// When it was sent (the platform's time; on the console, when it was accepted).
     pub at: DateTime<Utc>,
 }
 
@@ -213,8 +213,9 @@ pub struct GameRecord {
     pub round: u64,
     /// The phase after the last change (what the game waits for).
     pub phase: Option<Phase>,
-    /// When the current phase began (`None` in records older than this field): an order sent
-    /// before it was meant for an earlier phase.
+    /// When the current phase began, as a sent time: that of the message that began it, or
+    /// the deadline's own time for a deadline that fired (`None` in records older than this
+    /// field). An order sent before it was meant for an earlier phase.
     #[serde(default)]
     pub phase_started: Option<DateTime<Utc>>,
     /// When the current phase resolves by itself.

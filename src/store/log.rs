@@ -13,6 +13,9 @@ pub struct StoredInput {
     pub seq: i64,
     /// When it was applied.
     pub at: DateTime<Utc>,
+    /// When it was sent, where that differs from when it was applied (see
+    /// [`GameChange::sent`](super::GameChange::sent)).
+    pub sent: Option<DateTime<Utc>>,
     /// What it was.
     pub input: Input,
     /// The number of the `!undo` that took it back, if one did.
@@ -63,7 +66,7 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(
-                    "SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                    "SELECT seq, at, input, undone_by, sent FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?",
                 )
                 .int(game_id)
                 .int(after)
@@ -116,6 +119,7 @@ fn read_inputs(game_id: i64, rows: &[Row]) -> Result<Vec<StoredInput>, StoreErro
                 input: serde_json::from_str(row.text(2)?)
                     .map_err(|e| corrupt(&format!("input {seq} of game #{game_id}"), e))?,
                 undone_by: row.opt_int(3)?,
+                sent: row.opt_int(4)?.map(instant).transpose()?,
             })
         })
         .collect()
@@ -127,7 +131,7 @@ pub(super) async fn inputs(
     game_id: i64,
 ) -> Result<Vec<StoredInput>, StoreError> {
     let rows = Statement::new(
-        "SELECT seq, at, input, undone_by FROM inputs WHERE game_id = ? ORDER BY seq",
+        "SELECT seq, at, input, undone_by, sent FROM inputs WHERE game_id = ? ORDER BY seq",
     )
     .int(game_id)
     .fetch_all(connection)

@@ -40,14 +40,26 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "inputs undone",
         include_str!("../../migrations/0006_inputs_undone.sql"),
     ),
+    (
+        7,
+        "inputs sent",
+        include_str!("../../migrations/0007_inputs_sent.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
-const POSTGRES: &[(i64, &str, &str)] = &[(
-    1,
-    "tables",
-    include_str!("../../migrations/postgres/0001_tables.sql"),
-)];
+const POSTGRES: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "tables",
+        include_str!("../../migrations/postgres/0001_tables.sql"),
+    ),
+    (
+        2,
+        "inputs sent",
+        include_str!("../../migrations/postgres/0002_inputs_sent.sql"),
+    ),
+];
 
 /// One dialect's list of migrations.
 #[derive(Debug)]

@@ -51,6 +51,10 @@ pub struct GameChange<'a> {
     /// The input, for the replay log (`None`: a housekeeping change that replay repeats by
     /// itself, such as clearing a deadline that changed nothing).
     pub input: Option<&'a Input>,
+    /// When the input was sent, where that differs from when it is applied: the platform's
+    /// time for a message, the deadline's own time for a deadline that fired. Replay judges
+    /// the input against it again.
+    pub sent: Option<DateTime<Utc>>,
     /// What the input caused, for the audit log.
     pub events: &'a [LogEvent],
 }
@@ -70,7 +74,7 @@ impl Tx {
         if let Some(change) = change {
             game(&mut statements, change.record, change.seats_changed, now)?;
             if let Some(input) = change.input {
-                input_rows(&mut statements, change.record.id, input, now)?;
+                input_rows(&mut statements, change.record.id, input, now, change.sent)?;
                 events(&mut statements, change.record.id, change.events);
             }
             rows += 1 + change.events.len();
@@ -171,18 +175,21 @@ fn input_rows(
     game_id: i64,
     input: &Input,
     at: DateTime<Utc>,
+    sent: Option<DateTime<Utc>>,
 ) -> Result<(), StoreError> {
     let text = serde_json::to_string(input).map_err(|error| StoreError::Corrupt {
         what: "input".to_string(),
         reason: error.to_string(),
     })?;
-    let mut insert = Statement::new("INSERT INTO inputs (game_id, seq, at, input) VALUES (");
+    let mut insert = Statement::new("INSERT INTO inputs (game_id, seq, at, sent, input) VALUES (");
     insert
         .bind(Value::Int(Some(game_id)))
         .push(", (SELECT COALESCE(MAX(seq), 0) + 1 FROM inputs WHERE game_id = ")
         .bind(Value::Int(Some(game_id)))
         .push("), ")
         .bind(Value::Int(Some(millis(at))))
+        .push(", ")
+        .bind(Value::Int(sent.map(millis)))
         .push(", ")
         .bind(Value::Owned(Some(text)))
         .push(")");

@@ -36,10 +36,12 @@ pub struct Env<'a> {
     pub(crate) defaults: &'a TableDefaults,
     /// The time of the input, in the table's precision (see [`table_time`]).
     pub(crate) now: DateTime<Utc>,
-    /// When the player sent it, where the platform says and it differs from `now` (a message
-    /// that reached the table late): an order sent before the current phase began or after
-    /// its deadline is refused. Not logged: an input accepted live passes this check again
-    /// on replay, where it is absent.
+    /// When the input was sent, where that differs from `now`: the platform's time for a
+    /// message (which may reach the table late: the bot lagged, or read it back after
+    /// downtime), the deadline's own time for a deadline that fired. A phase begins at the
+    /// sent time of the input that began it, and an order sent before its phase began or
+    /// after its deadline is refused. Logged with the input, so replay judges it again the
+    /// same way. `None`: sent at `now` (the console).
     pub(crate) sent: Option<DateTime<Utc>>,
     /// For an undo (`Input::Undo`): where the game returns, rebuilt from its log by the
     /// caller (the live table, or the replay).
@@ -70,12 +72,18 @@ impl<'a> Env<'a> {
         }
     }
 
-    /// The same, for a message the player sent at `sent`.
+    /// The same, for an input sent at `sent` (cut to the table's precision, and never after
+    /// `now`: a platform's clock a little ahead of ours does not put a message in the future).
     pub fn sent_at(self, sent: Option<DateTime<Utc>>) -> Env<'a> {
         Env {
-            sent: sent.map(table_time),
+            sent: sent.map(|sent| table_time(sent).min(self.now)),
             ..self
         }
+    }
+
+    /// When the input was sent: the platform's or the deadline's time, else `now`.
+    pub(crate) fn when_sent(&self) -> DateTime<Utc> {
+        self.sent.unwrap_or(self.now)
     }
 }
 

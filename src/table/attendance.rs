@@ -8,19 +8,20 @@ use crate::chat::deadline::{format_deadline, format_instant};
 use crate::games::Seat;
 use crate::records::GameRecord;
 
-/// Notes `what` as the last action of `seat`, now.
+/// Notes `what` as the last action of `seat`, when it was sent.
 pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
-    let now = work.env.now;
+    let sent = work.env.when_sent();
     if let Some(record) = work.record.seats.get_mut(seat) {
-        record.attendance.last = Some((now, what.to_string()));
+        record.attendance.last = Some((sent, what.to_string()));
     }
 }
 
-/// Whether an action now is before the current phase's first deadline.
+/// Whether the action being applied was sent before the current phase's first deadline
+/// (however late the bot got round to it).
 pub fn in_time(work: &Work<'_>) -> bool {
     work.record
         .first_deadline
-        .is_none_or(|deadline| work.env.now <= deadline)
+        .is_none_or(|deadline| work.env.when_sent() <= deadline)
 }
 
 /// Counts the orders phase about to resolve: each of `seats` sent its order on time, late, or

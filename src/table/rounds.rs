@@ -164,7 +164,7 @@ pub fn after_change(
         work.record.excused.clear();
         work.record.held = false;
         work.record.extended = false;
-        work.record.phase_started = Some(work.env.now);
+        work.record.phase_started = Some(work.env.when_sent());
     }
     let phase = match phase {
         Phase::Over { ranking } => Phase::Over {
@@ -318,18 +318,36 @@ pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
     }
 }
 
-/// Refuses an order or action that reached the table late: sent before the current phase
-/// began (it was meant for an earlier phase: the platform delivered it after a gap, or the
-/// bot read it from the history after downtime) or after the phase's deadline passed.
+/// The current phase in a few words, for a refusal that judges an order against it:
+/// "moves for round 2", "bob's turn, round 12".
+fn phase_name(record: &GameRecord) -> String {
+    match &record.phase {
+        Some(Phase::Orders { label, .. }) => label.clone(),
+        Some(Phase::Turn { seat }) => format!(
+            "{}'s turn{}",
+            record.name(*seat),
+            super::card::round_words(record)
+        ),
+        Some(Phase::Over { .. }) => "the end of the game".to_string(),
+        None => "sign-ups".to_string(),
+    }
+}
+
+/// Refuses an order or action sent outside the current phase, however late it reached the
+/// table: sent before the phase began (it was meant for an earlier one), or after the
+/// phase's deadline. Both are judged by sent times (the message's, and that of the input
+/// that began the phase), so a player who answers promptly is never refused because the bot
+/// lagged, was down, or read the message back from the history.
 fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
     let Some(sent) = work.env.sent else {
         return Ok(());
     };
-    let when = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M:%S UTC").to_string();
+    let when = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M:%S%.3f UTC").to_string();
     let id = work.record.id;
+    let phase = phase_name(&work.record);
     if let Some(started) = work.record.phase_started.filter(|started| sent < *started) {
         return Err(Refusal::new(format!(
-            "Game #{id}: your {what} was sent at {}, before the current phase began ({}), and reached me only now, so it was not taken. {} Send it again if it still stands.",
+            "Game #{id}: your {what} was sent at {}, before the current phase ({phase}) began at {}, so it was not taken. {} Send it again if it still stands.",
             when(sent),
             when(started),
             describe_phase(&work.record)
@@ -337,7 +355,7 @@ fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
     }
     if let Some(deadline) = work.record.deadline.filter(|deadline| sent > *deadline) {
         return Err(Refusal::new(format!(
-            "Game #{id}: your {what} was sent at {}, after this phase's deadline ({}), so it was not taken; the phase resolves without it.",
+            "Game #{id}: your {what} was sent at {}, after the deadline of {phase} ({}), so it was not taken; {phase} resolves without it.",
             when(sent),
             when(deadline)
         )));
@@ -411,7 +429,7 @@ pub fn accept_order(
         StoredOrder {
             text: canonical.clone(),
             receipt: receipt.clone(),
-            at: work.env.now,
+            at: work.env.when_sent(),
         },
     );
     work.record.excused.remove(&seat);

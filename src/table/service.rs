@@ -155,11 +155,13 @@ struct Handled {
     change: Option<Changed>,
 }
 
-/// A game the input changed: its new record, and the input for the replay log.
+/// A game the input changed: its new record, and the input for the replay log with when it
+/// was sent.
 struct Changed {
     record: GameRecord,
     seats_changed: bool,
     input: Input,
+    sent: Option<DateTime<Utc>>,
 }
 
 impl From<Outcome> for Handled {
@@ -190,16 +192,25 @@ async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<Vec
         record: &changed.record,
         seats_changed: changed.seats_changed,
         input: Some(&changed.input),
+        sent: changed.sent,
         events: &handled.outcome.events,
     });
     tx.write(change.as_ref(), &posts, now).await
 }
 
-/// When an input is applied, and when its author sent it (where the platform says).
+/// When an input is applied, and when it was sent (where the platform says, or the
+/// deadline's own time).
 #[derive(Clone, Copy)]
 struct At {
     now: DateTime<Utc>,
     sent: Option<DateTime<Utc>>,
+}
+
+/// When a message was sent, as the table keeps it: where the platform says, and a time
+/// before the batch is applied (a message sent after `now` by the platform's clock was sent
+/// now by ours).
+fn sent_time(envelope: &Envelope, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    envelope.sent.map(|sent| table_time(sent).min(now))
 }
 
 /// A channel message as the table reads it.
@@ -320,6 +331,17 @@ impl Service {
         };
         let mut results = Vec::with_capacity(batch.len());
         for submission in batch {
+            // A deadline that passed before this message was sent is fired first, so the
+            // message is judged against the phase that followed it.
+            if let Some(sent) = sent_time(&submission.envelope, now) {
+                if let Err(error) = self.fire_due_within(&mut tx, sent, now).await {
+                    if error.is_conflict() {
+                        tx.rollback().await?;
+                        return Err(error);
+                    }
+                    return Ok(failed_batch(batch.len(), &error));
+                }
+            }
             if let Err(error) = tx.begin_message().await {
                 return Ok(failed_batch(batch.len(), &error));
             }
@@ -377,7 +399,7 @@ impl Service {
             }
             let at = At {
                 now,
-                sent: envelope.sent,
+                sent: sent_time(envelope, now),
             };
             let handled = match inbound {
                 Inbound::Channel {
@@ -779,6 +801,7 @@ impl Service {
                     record: new,
                     seats_changed,
                     input,
+                    sent: env.sent,
                 })
             }
             _ => None,
@@ -926,48 +949,76 @@ impl Service {
         let now = table_time(now);
         let mut fired = 0;
         loop {
-            let span = info_span!("deadline", game = tracing::field::Empty);
-            let fired_one = async {
-                let mut tx = self.store.begin().await?;
-                let Some(game) = tx.claim_due(now).await? else {
-                    return Ok::<bool, StoreError>(false);
-                };
-                let id = game.id;
-                tracing::Span::current().record("game", id);
-                let input = match game.record.deadline {
-                    Some(at) if self.running_since.is_some_and(|since| at < since) => {
-                        Input::DeadlineMissed
-                    }
-                    Some(at) if at <= now => Input::Deadline,
-                    _ => Input::Reminder,
-                };
-                let handled = self
-                    .apply_input(
-                        &mut tx,
-                        Some(game.record),
-                        input,
-                        At { now, sent: None },
-                        None,
-                    )
-                    .await?;
-                write(&mut tx, &handled, now).await?;
-                if handled.outcome.events.is_empty() {
-                    warn!(
-                        game = id,
-                        "a due deadline changed nothing; it is cleared to avoid a loop"
-                    );
-                    clear_due(&mut tx, id, now).await?;
-                }
-                tx.commit().await?;
-                Ok(true)
-            }
-            .instrument(span)
-            .await?;
-            if !fired_one {
+            let mut tx = self.store.begin().await?;
+            if !self.fire_one(&mut tx, now, now).await? {
                 return Ok(fired);
             }
+            tx.commit().await?;
             fired += 1;
         }
+    }
+
+    /// Fires, inside the batch's transaction `tx`, every deadline and reminder due at or
+    /// before `by` (when a message about to be applied was sent), each in a savepoint of its
+    /// own: a deadline that fails is taken back alone and left to the ticker.
+    async fn fire_due_within(
+        &self,
+        tx: &mut Tx,
+        by: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        loop {
+            tx.begin_message().await?;
+            match self.fire_one(tx, by, now).await {
+                Ok(true) => tx.keep_message().await?,
+                Ok(false) => return tx.keep_message().await,
+                Err(error) if error.is_conflict() => return Err(error),
+                Err(error) => {
+                    warn!(%error, "a deadline due before a message could not be fired; the ticker tries again");
+                    return tx.undo_message().await;
+                }
+            }
+        }
+    }
+
+    /// Fires the earliest deadline or reminder due at or before `by`, applied at `now`, inside
+    /// `tx`: `false` when none is due. A deadline's input is sent at the deadline's own time,
+    /// so the phase it begins starts then, however late it fired.
+    async fn fire_one(
+        &self,
+        tx: &mut Tx,
+        by: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let span = info_span!("deadline", game = tracing::field::Empty);
+        async {
+            let Some(game) = tx.claim_due(by).await? else {
+                return Ok(false);
+            };
+            let id = game.id;
+            tracing::Span::current().record("game", id);
+            let (input, sent) = match game.record.deadline {
+                Some(at) if at <= by && self.running_since.is_some_and(|since| at < since) => {
+                    (Input::DeadlineMissed, Some(at))
+                }
+                Some(at) if at <= by => (Input::Deadline, Some(at)),
+                _ => (Input::Reminder, None),
+            };
+            let handled = self
+                .apply_input(tx, Some(game.record), input, At { now, sent }, None)
+                .await?;
+            write(tx, &handled, now).await?;
+            if handled.outcome.events.is_empty() {
+                warn!(
+                    game = id,
+                    "a due deadline changed nothing; it is cleared to avoid a loop"
+                );
+                clear_due(tx, id, now).await?;
+            }
+            Ok(true)
+        }
+        .instrument(span)
+        .await
     }
 }
 
@@ -980,6 +1031,7 @@ async fn clear_due(tx: &mut Tx, id: i64, now: DateTime<Utc>) -> Result<(), Store
             record: &game.record,
             seats_changed: false,
             input: None,
+            sent: None,
             events: &[],
         };
         tx.write(Some(&change), &[], now).await?;

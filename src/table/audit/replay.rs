@@ -85,6 +85,7 @@ impl Iterator for Rebuild<'_> {
             _ => None,
         };
         let env = Env::new(self.service.catalogue(), self.service.defaults(), input.at)
+            .sent_at(input.sent)
             .undoing(target.as_ref());
         let applied = apply(self.record.as_ref(), &input.input, self.id, &env);
         let (after, unreadable) = match applied.record.as_ref().map(as_stored).transpose() {
