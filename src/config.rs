@@ -74,6 +74,7 @@ struct RawDiscord {
     guilds: Vec<String>,
     retry: String,
     attempts: i64,
+    requests_per_second: i64,
     admins: Vec<String>,
     shards: i64,
     shard_ids: String,
@@ -132,6 +133,9 @@ pub struct DiscordSettings {
     pub retry: std::time::Duration,
     /// How many failed attempts of one message are tried before giving it up.
     pub attempts: u32,
+    /// The most requests a second the bot makes to deliver its posts, across every channel
+    /// (Discord's global limit: 50 unless Discord raised it for the bot).
+    pub requests_per_second: u32,
     /// Discord user ids with admin powers (GM powers in every game).
     pub admins: Vec<String>,
     /// The gateway shards this process connects (of how many the bot has).
@@ -376,6 +380,16 @@ pub fn load(
                 "a number of attempts from 1 to 100",
             )
         })?;
+    let requests_per_second = u32::try_from(raw.discord.requests_per_second)
+        .ok()
+        .filter(|n| (1..=100_000).contains(n))
+        .ok_or_else(|| {
+            ConfigError::value(
+                "discord.requests_per_second",
+                raw.discord.requests_per_second,
+                "a number of requests from 1 to 100000",
+            )
+        })?;
     let default_deadline = match raw.table.default_deadline.trim() {
         "" => None,
         text => Some(duration("table.default_deadline", text)?),
@@ -418,6 +432,7 @@ pub fn load(
                 .to_std()
                 .unwrap_or_default(),
             attempts,
+            requests_per_second,
             admins: raw.discord.admins,
             shards: read_shards(
                 raw.discord.shards,

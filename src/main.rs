@@ -184,9 +184,10 @@ async fn service(config: &Config, url: Option<String>, access: Access) -> Result
     ))
 }
 
-// One thread: inbound handlers start in the order the gateway delivered their events, so the
-// table's FIFO lock applies messages in order of arrival.
-#[tokio::main(flavor = "current_thread")]
+// A thread per core: posts to many channels go out side by side while the table applies
+// messages (in their order of arrival: the Discord adapter queues each as the gateway
+// delivers it), and pictures are drawn and searches run on the blocking pool.
+#[tokio::main]
 async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(

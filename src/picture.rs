@@ -62,6 +62,61 @@ pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PictureError> {
         .map_err(|error| PictureError::Encode(error.to_string()))
 }
 
+/// One bundled font as text is measured with it: the font, and its glyphs' advances in font
+/// units with the size of its em.
+struct Measure {
+    font: skrifa::FontRef<'static>,
+    advances: skrifa::metrics::GlyphMetrics<'static>,
+    em: f32,
+}
+
+impl Measure {
+    fn of(data: &'static [u8]) -> Option<Measure> {
+        use skrifa::MetadataProvider;
+        let font = skrifa::FontRef::new(data).ok()?;
+        let location = skrifa::instance::LocationRef::default();
+        let em = f32::from(
+            font.metrics(skrifa::instance::Size::unscaled(), location)
+                .units_per_em,
+        );
+        let advances = font.glyph_metrics(skrifa::instance::Size::unscaled(), location);
+        Some(Measure { font, advances, em })
+    }
+
+    /// The advance of `c` in ems, if the font has it.
+    fn advance(&self, c: char) -> Option<f32> {
+        use skrifa::MetadataProvider;
+        let glyph = self.font.charmap().map(c)?;
+        Some(self.advances.advance_width(glyph)? / self.em.max(1.0))
+    }
+}
+
+fn measures() -> &'static [Measure] {
+    static MEASURES: OnceLock<Vec<Measure>> = OnceLock::new();
+    MEASURES.get_or_init(|| {
+        [FONT, EMOJI_FONT]
+            .into_iter()
+            .filter_map(Measure::of)
+            .collect()
+    })
+}
+
+/// How wide `text` is drawn at `size` pixels with the bundled fonts (DejaVu Sans, then
+/// Twemoji for what DejaVu lacks; an em for a character neither has), for laying out text
+/// that must fit: a line that wraps, a picture as wide as its text.
+pub fn text_width(text: &str, size: f32) -> f32 {
+    let measures = measures();
+    text.chars()
+        .map(|c| {
+            measures
+                .iter()
+                .find_map(|measure| measure.advance(c))
+                .unwrap_or(1.0)
+        })
+        .sum::<f32>()
+        * size
+}
+
 /// Escapes text for use inside SVG elements and attributes.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -112,5 +167,16 @@ mod tests {
     #[test]
     fn refuses_broken_svg() {
         assert!(matches!(png_from_svg("<svg"), Err(PictureError::Svg(_))));
+    }
+
+    #[test]
+    fn text_is_measured_with_the_bundled_fonts() {
+        // DejaVu Sans: "m" is more than twice as wide as "i".
+        assert!(text_width("m", 14.0) > text_width("i", 14.0) * 2.0);
+        assert!((text_width("mm", 14.0) - 2.0 * text_width("m", 14.0)).abs() < 1e-3);
+        // Twice the size, twice the width; an emoji comes from Twemoji, about an em wide.
+        assert!((text_width("abc", 28.0) - 2.0 * text_width("abc", 14.0)).abs() < 1e-3);
+        let frog = text_width("🐸", 14.0);
+        assert!(frog > 10.0 && frog < 20.0, "{frog}");
     }
 }

@@ -142,3 +142,30 @@ async fn carcassonne_pictures() {
     assert!(middle.contains("Tiles left: "));
     assert!(middle.contains(" followers"));
 }
+
+#[tokio::test]
+async fn a_sixty_player_board_wraps_its_band_within_what_discord_shows() {
+    let names: Vec<String> = (0..60)
+        .map(|n| format!("p{n:02}_{}", "longname".repeat(4))[..32].to_string())
+        .collect();
+    let mut transcript = format!("{} #tag: !new tag seed=5\n", names[0]);
+    for name in &names {
+        transcript.push_str(&format!("{name} #tag: !join\n"));
+    }
+    transcript.push_str(&format!("{} #tag: !start\n", names[0]));
+    let pictures = pictures_of(&transcript).await;
+    let start = pictures.first().expect("the start posts its board");
+    let png = referee::picture::png_from_svg(start).expect("the picture is drawn");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert!(width <= referee::table::MAX_BAND_WIDTH, "{width} px wide");
+    assert!(height <= referee::picture::MAX_SIDE, "{height} px high");
+    // Every player is in the legend, whole, and the band says whom the bids wait for.
+    for name in &names {
+        assert!(
+            start.contains(&format!(" {name}</text>")),
+            "{name} in the legend"
+        );
+    }
+    assert!(start.contains("Waiting for bids from"));
+}

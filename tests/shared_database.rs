@@ -266,6 +266,18 @@ async fn queue(store: &Store, to: &Audience, posts: &[&str], now: DateTime<Utc>)
     tx.commit().await.unwrap();
 }
 
+/// The bodies of the posts `store`'s process may deliver, oldest audience first, each
+/// audience's in order.
+async fn leased(store: &Store) -> Vec<String> {
+    let mut bodies = Vec::new();
+    for audience in store.due_audiences(None).await.unwrap() {
+        for row in store.undelivered_of(&audience, 100).await.unwrap() {
+            bodies.push(row.body);
+        }
+    }
+    bodies
+}
+
 #[tokio::test]
 async fn each_audience_is_delivered_by_one_process_at_a_time() {
     let Some(database) = postgres::fresh().await else {
@@ -279,46 +291,22 @@ async fn each_audience_is_delivered_by_one_process_at_a_time() {
     queue(&first, &channel, &["c1", "c2"], now).await;
     // The first process leases the channel's posts; the second gets none of them, only
     // what is queued for another audience afterwards.
-    let taken: Vec<String> = first
-        .leased_posts(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let taken = leased(&first).await;
     assert_eq!(taken, ["c1", "c2"]);
     queue(&first, &player, &["p1"], now).await;
-    let other: Vec<String> = second
-        .leased_posts(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let other = leased(&second).await;
     assert_eq!(other, ["p1"]);
     assert!(first.renew_lease(&channel).await.unwrap());
     assert!(!second.renew_lease(&channel).await.unwrap());
     // The first process stops renewing (it died): once its lease runs out, the second takes
     // the channel's posts over, in order, and the first may no longer send them.
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    let taken_over: Vec<String> = second
-        .leased_posts(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let taken_over = leased(&second).await;
     assert_eq!(taken_over, ["c1", "c2", "p1"]);
     assert!(!first.renew_lease(&channel).await.unwrap());
     // A process that stops cleanly gives its leases up at once.
     second.release_leases().await.unwrap();
-    let back: Vec<String> = first
-        .leased_posts(100)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let back = leased(&first).await;
     assert_eq!(back, ["c1", "c2", "p1"]);
     first.close().await;
     second.close().await;

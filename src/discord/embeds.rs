@@ -5,6 +5,7 @@
 
 use super::buttons::components;
 use super::rest::PICTURE;
+use crate::records::{Card, NAME_LIMIT, VALUE_LIMIT};
 use crate::store::OutboxRow;
 use poise::serenity_prelude as serenity;
 
@@ -12,6 +13,8 @@ use poise::serenity_prelude as serenity;
 pub const MESSAGE_LIMIT: usize = 2000;
 /// The most characters of an embed's description.
 const DESCRIPTION_LIMIT: usize = 4096;
+/// The most characters of an embed altogether: title, description, fields' names and values.
+const EMBED_LIMIT: usize = 6000;
 
 /// Splits `text` into parts of at most `limit` characters: at line ends where it can, else
 /// inside an overlong line after a sentence or clause (`. `, `; `, `, `) or at a space, and
@@ -107,12 +110,77 @@ pub(super) struct Outgoing {
     pub files: Vec<serenity::CreateAttachment>,
 }
 
+/// `text` in at most `limit` characters: cut, with "…" at the end, when it is longer.
+fn within(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(limit.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// A card's title and fields as an embed holds them: each within Discord's limits, and all
+/// together within [`EMBED_LIMIT`] less `room` (the description's share): fields that do
+/// not fit give way, from the last, to one saying how many more there are.
+fn embed_parts(card: &Card, room: usize) -> (Option<String>, Vec<(String, String, bool)>) {
+    let title = card.title.as_deref().map(|title| within(title, NAME_LIMIT));
+    let mut fields: Vec<(String, String, bool)> = card
+        .fields
+        .iter()
+        .map(|field| {
+            let name = within(&field.name, NAME_LIMIT);
+            let value = within(&field.value, VALUE_LIMIT);
+            (name, value, true)
+        })
+        .collect();
+    if let Some(deadline) = card.deadline {
+        let at = deadline.timestamp();
+        fields.push((
+            "Deadline".to_string(),
+            format!("<t:{at}:R> (<t:{at}:f>)"),
+            false,
+        ));
+    }
+    let size = |title: &Option<String>, fields: &[(String, String, bool)]| {
+        title.as_ref().map_or(0, |t| t.chars().count())
+            + fields
+                .iter()
+                .map(|(name, value, _)| name.chars().count() + value.chars().count())
+                .sum::<usize>()
+    };
+    let limit = EMBED_LIMIT.saturating_sub(room);
+    let mut dropped = 0;
+    while size(&title, &fields) > limit && !fields.is_empty() {
+        // The deadline, last, stays: the players' fields give way before it.
+        let at = fields.len() - 1 - usize::from(card.deadline.is_some() && fields.len() > 1);
+        fields.remove(at);
+        dropped += 1;
+        let more = ("…".to_string(), format!("and {dropped} more"), true);
+        if size(&title, &fields) + more.0.chars().count() + more.1.chars().count() <= limit {
+            let at = fields.len() - usize::from(card.deadline.is_some() && !fields.is_empty());
+            fields.insert(at, more);
+            break;
+        }
+    }
+    (title, fields)
+}
+
 /// The messages of one row, in order. `png` is the board picture, if the row has one and it
-/// could be drawn.
+/// could be drawn. The text goes into the embed's description when the embed can hold it
+/// (within Discord's limits, the card's title and fields included), else before it as plain
+/// messages.
 pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
     let card = row.card.clone().unwrap_or_default();
     let rich = card.title.is_some() || png.is_some();
-    let in_embed = rich && row.body.chars().count() <= DESCRIPTION_LIMIT;
+    let body = row.body.chars().count();
+    let (title, fields) = embed_parts(&card, 0);
+    let beside = title.as_ref().map_or(0, |t| t.chars().count())
+        + fields
+            .iter()
+            .map(|(name, value, _)| name.chars().count() + value.chars().count())
+            .sum::<usize>();
+    let in_embed = rich && body <= DESCRIPTION_LIMIT && body + beside <= EMBED_LIMIT;
     let texts = if in_embed {
         Vec::new()
     } else {
@@ -127,18 +195,14 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
         .collect();
     if rich {
         let mut embed = serenity::CreateEmbed::new();
-        if let Some(title) = &card.title {
+        if let Some(title) = &title {
             embed = embed.title(title);
         }
         if in_embed {
             embed = embed.description(&row.body);
         }
-        for field in &card.fields {
-            embed = embed.field(&field.name, &field.value, true);
-        }
-        if let Some(deadline) = card.deadline {
-            let at = deadline.timestamp();
-            embed = embed.field("Deadline", format!("<t:{at}:R> (<t:{at}:f>)"), false);
+        for (name, value, inline) in fields {
+            embed = embed.field(name, value, inline);
         }
         let mut files = Vec::new();
         if let Some(png) = png {
@@ -168,6 +232,38 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::Field;
+
+    #[test]
+    fn an_embed_keeps_within_every_limit_of_discord() {
+        let card = Card {
+            title: Some("T".repeat(300)),
+            fields: (0..24)
+                .map(|n| Field {
+                    name: format!("{n}{}", "n".repeat(300)),
+                    value: "v".repeat(2000),
+                })
+                .collect(),
+            deadline: Some(chrono::Utc::now()),
+            buttons: Vec::new(),
+        };
+        let (title, fields) = embed_parts(&card, 0);
+        assert_eq!(title.as_ref().unwrap().chars().count(), 256);
+        let total: usize = title.unwrap().chars().count()
+            + fields
+                .iter()
+                .map(|(n, v, _)| n.chars().count() + v.chars().count())
+                .sum::<usize>();
+        assert!(total <= EMBED_LIMIT, "{total}");
+        assert!(fields
+            .iter()
+            .all(|(n, v, _)| n.chars().count() <= 256 && v.chars().count() <= 1024));
+        assert_eq!(fields.last().unwrap().0, "Deadline", "the deadline stays");
+        let more = &fields[fields.len() - 2];
+        assert_eq!(more.0, "…");
+        let shown = fields.len() - 2;
+        assert_eq!(more.1, format!("and {} more", 24 - shown));
+    }
 
     #[test]
     fn short_text_is_one_part() {

@@ -3,7 +3,7 @@
 //! and what to do with errors.
 
 use super::catch_up::catch_up;
-use super::inbound::{typed, Held};
+use super::inbound::{arrived, typed, Held};
 use super::{buttons, Bot, Context, DiscordError};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -13,7 +13,7 @@ type Framework<'a> = poise::FrameworkContext<'a, Arc<Bot>, DiscordError>;
 
 /// Gateway events: typed messages go to the table; button presses are applied; a new
 /// session of a shard (READY, never a RESUME) reads back what was sent on that shard while
-/// the bot was away, and once every shard of this process has done so deadlines fire.
+/// the bot was away, and deadlines wait until every shard of this process has done so.
 pub(super) async fn event(
     framework: Framework<'_>,
     event: &serenity::FullEvent,
@@ -22,14 +22,28 @@ pub(super) async fn event(
     let http = &framework.serenity_context.http;
     match event {
         serenity::FullEvent::Message { new_message } => {
-            let in_server = new_message.guild_id.is_some();
-            typed(bot, http, new_message, in_server, Held::No).await?;
+            if !bot.was_collected(new_message.id.get()) {
+                let in_server = new_message.guild_id.is_some();
+                typed(bot, http, new_message, in_server, Held::No).await?;
+            }
         }
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(press),
         } => buttons::press(bot, framework.serenity_context, press).await?,
         serenity::FullEvent::Ready { .. } => {
+            // From now on this shard's messages are queued as they arrive, in order.
+            let (arrivals, on) = (bot.clone(), http.clone());
+            framework
+                .serenity_context
+                .shard
+                .add_collector(serenity::CollectorCallback(Box::new(move |event| {
+                    if let serenity::Event::MessageCreate(created) = event {
+                        arrived(&arrivals, &on, &created.message);
+                    }
+                    true
+                })));
             let shard = framework.serenity_context.shard_id.0;
+            bot.shard_behind(shard);
             let caught_up = catch_up(bot, http, shard).await;
             bot.shard_caught_up(shard);
             caught_up?;

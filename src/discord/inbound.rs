@@ -61,47 +61,32 @@ pub(super) fn plain_mentions(text: &str) -> String {
     out
 }
 
-/// Applies one typed message: in a server channel (`in_server`) or by DM, live or read back
-/// after downtime. Messages of bots, this one included, are ignored. A secret order typed in
-/// a game channel is deleted where the bot may, and the channel warned.
-pub(super) async fn typed(
-    bot: &Bot,
-    http: &serenity::Http,
-    msg: &serenity::Message,
-    in_server: bool,
-    held: Held,
-) -> Result<(), StoreError> {
+/// A typed message as the table reads it: where it sits and when it was sent, and its
+/// words in a server channel (`in_server`) or by DM; `None` for a bot's message (this one's
+/// included), which the table ignores.
+fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(Envelope, Inbound)> {
     if msg.author.bot {
-        return Ok(());
+        return None;
     }
     let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
     let who = user(&msg.author, nick);
     let text = plain_mentions(&msg.content);
     let channel = msg.channel_id.get().to_string();
-    let (inbound, span) = if in_server {
-        (
-            Inbound::Channel {
-                channel: channel.clone(),
-                admin: bot.is_admin(msg.author.id),
-                user: who.clone(),
-                text,
-            },
-            info_span!("channel message", id = %msg.id, channel = %msg.channel_id),
-        )
+    let inbound = if in_server {
+        Inbound::Channel {
+            channel: channel.clone(),
+            admin: bot.is_admin(msg.author.id),
+            user: who,
+            text,
+        }
     } else {
-        (
-            Inbound::Direct {
-                user: who.clone(),
-                text,
-            },
-            info_span!("direct message", id = %msg.id, user = %msg.author.id),
-        )
+        Inbound::Direct { user: who, text }
     };
     let envelope = Envelope {
         id: msg.id.get().to_string(),
         place: i64::try_from(msg.id.get())
             .ok()
-            .map(|position| (channel.clone(), position)),
+            .map(|position| (channel, position)),
         sent: sent_at(msg.id.get()),
         mentioned: msg
             .mentions
@@ -112,19 +97,97 @@ pub(super) async fn typed(
             })
             .collect(),
     };
+    Some((envelope, inbound))
+}
+
+/// A message just arrived on the gateway, seen in the order the gateway delivered it (by a
+/// collector on its shard, which serenity calls before it hands the event to a task of its
+/// own, where tasks on several threads may start in any order): it is queued for the table
+/// at once, so messages are applied in their order of arrival, and its answer is awaited on
+/// a task of its own. The message's own event then finds it queued and does nothing more.
+pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity::Message) {
+    let in_server = msg.guild_id.is_some();
+    if !in_server {
+        bot.delivery
+            .learn_dm_channel(msg.author.id.get(), msg.channel_id);
+    }
+    let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
+        return;
+    };
+    if !bot.collect(msg.id.get()) {
+        return;
+    }
+    let span = message_span(msg, in_server);
+    let ticket = bot.commits.enqueue(envelope, inbound, false, Utc::now());
+    let (bot, http, msg) = (bot.clone(), http.clone(), msg.clone());
+    tokio::spawn(
+        async move {
+            let applied = match bot.commits.wait(ticket).await {
+                Ok(committed) => after(&bot, &http, &msg, committed.receipt).await,
+                Err(error) => Err(error),
+            };
+            bot.wake.notify_one();
+            if let Err(error) = applied {
+                warn!(%error, "a message could not be applied; it is read back at the next catch-up");
+            }
+        }
+        .instrument(span),
+    );
+}
+
+fn message_span(msg: &serenity::Message, in_server: bool) -> tracing::Span {
+    if in_server {
+        info_span!("channel message", id = %msg.id, channel = %msg.channel_id)
+    } else {
+        info_span!("direct message", id = %msg.id, user = %msg.author.id)
+    }
+}
+
+/// Applies one typed message: in a server channel (`in_server`) or by DM, read back after
+/// downtime, or live when it was not queued on arrival. Messages of bots, this one included,
+/// are ignored. A secret order typed in a game channel is deleted where the bot may, and the
+/// channel warned.
+pub(super) async fn typed(
+    bot: &Bot,
+    http: &serenity::Http,
+    msg: &serenity::Message,
+    in_server: bool,
+    held: Held,
+) -> Result<(), StoreError> {
+    if !in_server {
+        bot.delivery
+            .learn_dm_channel(msg.author.id.get(), msg.channel_id);
+    }
+    let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
+        return Ok(());
+    };
     async {
         let (receipt, _) = submit(bot, &envelope, inbound, false, held).await?;
-        if receipt.exposed_order {
-            let deleted = msg.channel_id.delete_message(http, msg.id).await.is_ok();
-            bot.service
-                .warn_exposed_order(&channel, &who, deleted, Utc::now())
-                .await?;
-            bot.wake.notify_one();
-        }
-        Ok(())
+        after(bot, http, msg, receipt).await
     }
-    .instrument(span)
+    .instrument(message_span(msg, in_server))
     .await
+}
+
+/// What follows an applied message: a secret order typed in a game channel is deleted
+/// where the bot may, and the channel warned.
+async fn after(
+    bot: &Bot,
+    http: &serenity::Http,
+    msg: &serenity::Message,
+    receipt: Receipt,
+) -> Result<(), StoreError> {
+    if receipt.exposed_order {
+        let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+        let who = user(&msg.author, nick);
+        let channel = msg.channel_id.get().to_string();
+        let deleted = msg.channel_id.delete_message(http, msg.id).await.is_ok();
+        bot.service
+            .warn_exposed_order(&channel, &who, deleted, Utc::now())
+            .await?;
+        bot.wake.notify_one();
+    }
+    Ok(())
 }
 
 /// Whether the caller already holds the table's lock (a catch-up applies many messages in
@@ -180,15 +243,33 @@ pub(super) async fn submit(
 /// How often delivered posts older than the retention setting lose their pictures.
 const FORGET_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
-/// Fires due deadlines and reminders every `tick`, between inbound messages, once the first
-/// catch-up after start-up is done (an order sent while the bot was down is applied before
-/// the deadline it was sent for fires); and every hour drops the pictures of old posts.
-pub(super) async fn ticker(bot: Arc<Bot>, tick: std::time::Duration) {
+/// Whether every gateway shard of this process holds a session: otherwise messages may be
+/// sent that the bot cannot see yet (the new session's catch-up, or Discord's replay after a
+/// RESUME, brings them).
+async fn sessions_up(bot: &Bot, shards: &serenity::ShardManager) -> bool {
+    let runners = shards.runners.lock().await;
+    let held = bot.settings.shards;
+    (held.first..=held.last).all(|shard| {
+        runners
+            .get(&serenity::ShardId(shard))
+            .is_some_and(|runner| runner.stage == serenity::ConnectionStage::Connected)
+    })
+}
+
+/// Fires due deadlines and reminders every `tick`, between inbound messages, only while every
+/// shard holds a session and has caught up with what was sent before it (an order sent while
+/// the bot was down, or while a session was lost, is applied before the deadline it was sent
+/// for fires); and every hour drops the pictures of old posts.
+pub(super) async fn ticker(
+    bot: Arc<Bot>,
+    tick: std::time::Duration,
+    shards: Arc<serenity::ShardManager>,
+) {
     let mut interval = tokio::time::interval(tick.max(std::time::Duration::from_millis(100)));
     let mut forgotten: Option<std::time::Instant> = None;
     loop {
         interval.tick().await;
-        if !bot.caught_up.load(Ordering::SeqCst) {
+        if !bot.caught_up.load(Ordering::SeqCst) || !sessions_up(&bot, &shards).await {
             continue;
         }
         if forgotten.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {

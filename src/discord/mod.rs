@@ -9,6 +9,7 @@ mod embeds;
 mod events;
 mod inbound;
 mod outbox;
+mod pace;
 mod rest;
 
 pub use embeds::split_text;
@@ -57,17 +58,21 @@ pub struct Bot {
     /// those that wait meanwhile sharing one commit; its turn is also taken to fire deadlines
     /// and to read the outbox. It holds the rows an interaction answers itself.
     commits: GroupCommit,
-    /// Held while outbox rows are being sent, so no row is sent by two deliverers.
-    delivery: tokio::sync::Mutex<outbox::Delivery>,
+    /// What the outbox's deliverers share: one lane per audience, the pace, the pictures
+    /// being drawn, the DM channels known.
+    delivery: outbox::Delivery,
     /// Wakes the outbox worker when something was queued.
     wake: tokio::sync::Notify,
     /// Set at shutdown: the worker ends after its current pass.
     stopping: std::sync::atomic::AtomicBool,
-    /// Set once the first catch-up after start-up is done on every shard of this process:
-    /// deadlines fire only then.
+    /// Set while every shard of this process has caught up with its latest session (at
+    /// start-up and after every new session): deadlines fire only then.
     caught_up: std::sync::atomic::AtomicBool,
-    /// The shards whose first catch-up is done.
+    /// The shards whose latest catch-up is done.
     shards_caught_up: std::sync::Mutex<std::collections::HashSet<u32>>,
+    /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
+    /// own event comes and finds them there.
+    collected: std::sync::Mutex<std::collections::HashSet<u64>>,
     /// The server of each game channel looked up so far (`None`: not a server channel), to
     /// know which shard's catch-up reads it.
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
@@ -87,8 +92,36 @@ impl Bot {
         self.settings.admins.contains(&id)
     }
 
-    /// Notes that `shard` has done its first catch-up; once every shard of this process has,
-    /// deadlines may fire.
+    /// Notes message `id` as queued on arrival: `false` when it already was.
+    fn collect(&self, id: u64) -> bool {
+        self.collected
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id)
+    }
+
+    /// Whether message `id` was queued on arrival (its event then has nothing to do); the
+    /// note is taken away.
+    fn was_collected(&self, id: u64) -> bool {
+        self.collected
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&id)
+    }
+
+    /// Notes that `shard` has a new session whose catch-up is still to come: deadlines wait
+    /// for it.
+    fn shard_behind(&self, shard: u32) {
+        self.shards_caught_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&shard);
+        self.caught_up
+            .store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Notes that `shard` has caught up with its new session; once every shard of this process
+    /// has, deadlines may fire.
     fn shard_caught_up(&self, shard: u32) {
         let mut done = self
             .shards_caught_up
@@ -106,8 +139,9 @@ impl Bot {
     /// PostgreSQL, to the other processes' workers).
     async fn release(&self, ids: &[i64]) -> Result<(), StoreError> {
         self.commits.release(ids);
+        let released = self.service.store().unhold_posts(ids, Utc::now()).await;
         self.wake.notify_one();
-        self.service.store().unhold_posts(ids, Utc::now()).await
+        released
     }
 }
 
@@ -148,16 +182,18 @@ pub async fn run(
     info!(bot = %me.name, "the token is accepted");
     let prefix = service.defaults().prefix.clone();
     let instance = service.store().instance().await?;
+    let delivery = outbox::Delivery::new(settings.requests_per_second);
     let bot = Arc::new(Bot {
         commits: GroupCommit::new(service.clone()),
         service,
         settings,
         prefix,
-        delivery: tokio::sync::Mutex::new(outbox::Delivery::default()),
+        delivery,
         wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
         shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
+        collected: std::sync::Mutex::new(std::collections::HashSet::new()),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
         instance,
@@ -202,7 +238,7 @@ pub async fn run(
     let shards = client.shard_manager.clone();
     let http = client.http.clone();
     let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
-    let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick));
+    let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick, shards.clone()));
     let held = bot.settings.shards;
     info!(
         first = held.first,

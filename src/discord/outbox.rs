@@ -1,6 +1,10 @@
-//! The outbox worker: delivers committed rows in order per audience, retries errors that can
-//! pass (5xx, network) with a doubling wait and rate limits after the wait Discord names,
-//! gives up on permanent ones with a log line and a note to the GM, and marks each row
+//! The outbox deliverers: committed rows go out side by side across audiences (a lane for
+//! each channel and each player's direct messages), in order within an audience, so no
+//! channel's posts wait for another's (nor for its picture: each is drawn on the blocking
+//! pool). All lanes together keep the bot's pace ([`Pace`]), direct messages first. A lane
+//! retries errors that can pass (5xx, network) with a doubling wait and rate limits after
+//! the wait Discord names, sends a post Discord refused as malformed again as plain text,
+//! gives up on permanent errors with a log line and a note to the GM, and marks each row
 //! delivered once. A DM refused because the player's DMs are closed (50007) becomes a notice
 //! in the game channel.
 //!
@@ -13,57 +17,98 @@
 //! answering a slash command and marking its rows, those rows are posted again by the worker.
 
 use super::embeds::messages;
+use super::pace::Pace;
 use super::rest::{classify, Failure};
 use super::Bot;
 use crate::picture::png_from_svg;
 use crate::store::{OutboxPost, OutboxRow, StoreError};
 use crate::table::Audience;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
 use tracing::{info_span, warn, Instrument};
 
 /// The longest wait between two attempts.
 const MAX_WAIT: Duration = Duration::from_secs(600);
-/// How many rows one pass reads.
-const BATCH: i64 = 200;
+/// The most audiences delivered to side by side.
+const LANES: usize = 64;
+/// How many of its posts a lane reads at once.
+const LANE_BATCH: i64 = 20;
 
-/// What the deliverer remembers between passes.
-#[derive(Default)]
+/// What the deliverers share.
 pub(super) struct Delivery {
-    /// Each user's DM channel, once opened.
-    dm_channels: HashMap<u64, serenity::ChannelId>,
+    /// Each user's DM channel, once known: from a DM the user sent, or opened once.
+    dm_channels: Mutex<HashMap<u64, serenity::ChannelId>>,
     /// Users whose game channels were told that their DMs are closed (until a DM gets through).
-    told_dms_closed: HashSet<String>,
+    told_dms_closed: Mutex<HashSet<String>>,
+    /// The audiences a lane is delivering to now: one lane per audience keeps its order.
+    busy: Mutex<HashSet<Audience>>,
+    /// Room for the lanes that run at once.
+    lanes: Semaphore,
+    /// Room for the pictures drawn at once: one per core, so drawing never starves the rest.
+    drawing: Semaphore,
+    /// The bot's pace towards Discord.
+    pace: Pace,
 }
 
-/// Runs until shutdown: a pass whenever something was queued, and at least every second
-/// (for retries that come due).
+impl Delivery {
+    /// Deliverers making at most `requests_per_second` requests a second.
+    pub(super) fn new(requests_per_second: u32) -> Delivery {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        Delivery {
+            dm_channels: Mutex::new(HashMap::new()),
+            told_dms_closed: Mutex::new(HashSet::new()),
+            busy: Mutex::new(HashSet::new()),
+            lanes: Semaphore::new(LANES),
+            drawing: Semaphore::new(cores),
+            pace: Pace::new(requests_per_second),
+        }
+    }
+
+    /// Notes the DM channel of `user`, seen on a direct message the user sent, so answers go
+    /// there without a request to open it.
+    pub(super) fn learn_dm_channel(&self, user: u64, channel: serenity::ChannelId) {
+        lock(&self.dm_channels).insert(user, channel);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs until shutdown: opens lanes whenever something was queued, and at least every second
+/// (for retries that come due); at shutdown waits for the lanes running.
 pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
+    let mut lanes = JoinSet::new();
     loop {
         tokio::select! {
             () = bot.wake.notified() => {}
             () = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
+        while lanes.try_join_next().is_some() {}
         if bot.stopping.load(Ordering::SeqCst) {
-            return;
+            break;
         }
-        if let Err(error) = pass(&bot, &http, false).await {
+        if let Err(error) = open_lanes(&bot, &http, &mut lanes, Some(Utc::now())).await {
             warn!(%error, "the outbox could not be read");
         }
     }
+    while lanes.join_next().await.is_some() {}
 }
 
-/// At shutdown: one last try for every queued row, waiting for a retry or not (what still
-/// fails stays queued for the next start).
-pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
+/// At shutdown: one last try for every queued row, due or not (what still fails stays
+/// queued for the next start).
+pub(super) async fn flush(bot: &Arc<Bot>, http: &Arc<serenity::Http>) {
     for _ in 0..5 {
-        match pass(bot, http, true).await {
+        let mut lanes = JoinSet::new();
+        match open_lanes(bot, http, &mut lanes, None).await {
             Ok(0) => return,
-            Ok(_) => {}
+            Ok(_) => while lanes.join_next().await.is_some() {},
             Err(error) => {
                 warn!(%error, "the outbox could not be flushed");
                 return;
@@ -72,71 +117,129 @@ pub(super) async fn flush(bot: &Bot, http: &serenity::Http) {
     }
 }
 
-/// One pass over the queue, oldest first: the rows of the audiences this process holds the
-/// lease of (every row, on SQLite). An audience whose oldest row is waiting (for a retry
-/// unless `now_or_never`, or for an interaction answering it) holds back its later rows, and
-/// so does one whose lease another process took meanwhile. Returns how many rows were
-/// delivered.
-async fn pass(bot: &Bot, http: &serenity::Http, now_or_never: bool) -> Result<usize, StoreError> {
-    let mut delivery = bot.delivery.lock().await;
-    let store = bot.service.store();
-    let rows = {
-        let _turn = bot.commits.turn().await;
-        store.leased_posts(BATCH).await?
-    };
-    let mut held: HashSet<Audience> = HashSet::new();
-    let mut delivered = 0;
-    for row in rows {
-        let now = Utc::now();
-        let waiting = row.next_attempt > now && !now_or_never;
-        if held.contains(&row.audience)
-            || bot.commits.is_held(row.id)
-            || waiting
-            || !store.renew_lease(&row.audience).await?
-        {
-            held.insert(row.audience.clone());
+/// Starts a lane for every audience with a post due at `due` (every post when `None`) that
+/// has none running; returns how many were started.
+async fn open_lanes(
+    bot: &Arc<Bot>,
+    http: &Arc<serenity::Http>,
+    lanes: &mut JoinSet<()>,
+    due: Option<DateTime<Utc>>,
+) -> Result<usize, StoreError> {
+    let audiences = bot.service.store().due_audiences(due).await?;
+    let mut opened = 0;
+    for audience in audiences {
+        if !lock(&bot.delivery.busy).insert(audience.clone()) {
             continue;
         }
-        let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
-        let sent = send(bot, http, &mut delivery.dm_channels, &row)
-            .instrument(span)
-            .await;
-        match sent {
-            Ok(()) => {
-                store.delivered(row.id, Utc::now()).await?;
-                if let Audience::Direct(user) = &row.audience {
-                    delivery.told_dms_closed.remove(user);
+        let (bot, http) = (bot.clone(), http.clone());
+        let span = info_span!("lane", audience = ?audience);
+        lanes.spawn(
+            async move {
+                if let Err(error) = lane(&bot, &http, &audience, due.is_none()).await {
+                    warn!(%error, "a lane of the outbox stopped");
                 }
-                delivered += 1;
+                lock(&bot.delivery.busy).remove(&audience);
+                // A post queued while the lane was finishing found it busy: look again.
+                bot.wake.notify_one();
             }
-            Err(Sent::Store(error)) => return Err(error),
-            Err(Sent::Failed(Failure::RateLimited { wait, global })) => {
-                warn!(
-                    row = row.id,
-                    wait_ms = wait.as_millis() as u64,
-                    global,
-                    "rate limited; trying again after Discord's wait"
-                );
-                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
-                store.wait_until(row.id, at).await?;
-                held.insert(row.audience.clone());
-                if global {
-                    break;
-                }
+            .instrument(span),
+        );
+        opened += 1;
+    }
+    Ok(opened)
+}
+
+/// Delivers `audience`'s posts in order until none is left or the next must wait (for a
+/// retry unless `now_or_never`, for an interaction answering it, or because another process
+/// took the audience's lease meanwhile).
+async fn lane(
+    bot: &Bot,
+    http: &serenity::Http,
+    audience: &Audience,
+    now_or_never: bool,
+) -> Result<(), StoreError> {
+    let Ok(_room) = bot.delivery.lanes.acquire().await else {
+        return Ok(());
+    };
+    let store = bot.service.store();
+    loop {
+        let rows = store.undelivered_of(audience, LANE_BATCH).await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        for row in rows {
+            let waiting = row.next_attempt > Utc::now() && !now_or_never;
+            if bot.commits.is_held(row.id) || waiting || !store.renew_lease(audience).await? {
+                return Ok(());
             }
-            Err(Sent::Failed(Failure::Passing(reason)))
-                if row.attempts + 1 < i64::from(bot.settings.attempts) =>
-            {
-                let wait = backoff(bot.settings.retry, row.attempts);
-                warn!(row = row.id, %reason, wait_ms = wait.as_millis() as u64, "delivery failed; trying again later");
-                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
-                store.retry_later(row.id, at).await?;
-                held.insert(row.audience.clone());
+            match deliver(bot, http, row).await? {
+                Flow::Next => {}
+                Flow::Reread => break,
+                Flow::Stop => return Ok(()),
             }
-            Err(Sent::Failed(failure)) => give_up(bot, &row, &failure, &mut delivery).await?,
         }
     }
-    Ok(delivered)
+}
+
+/// What a lane does after one row.
+enum Flow {
+    /// Goes on with the next row: this one was delivered or given up.
+    Next,
+    /// Reads its rows again: this one changed and goes out again at once.
+    Reread,
+    /// Stops: this row waits (for a retry), and the rows after it with it.
+    Stop,
+}
+
+/// Delivers one row, or schedules it again, or gives it up.
+async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flow, StoreError> {
+    let store = bot.service.store();
+    let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
+    let sent = send(bot, http, &row).instrument(span).await;
+    match sent {
+        Ok(()) => {
+            store.delivered(row.id, Utc::now()).await?;
+            if let Audience::Direct(user) = &row.audience {
+                lock(&bot.delivery.told_dms_closed).remove(user);
+            }
+            Ok(Flow::Next)
+        }
+        Err(Sent::Store(error)) => Err(error),
+        Err(Sent::Failed(Failure::RateLimited { wait, global })) => {
+            warn!(
+                row = row.id,
+                wait_ms = wait.as_millis() as u64,
+                global,
+                "rate limited; trying again after Discord's wait"
+            );
+            if global {
+                bot.delivery.pace.pause(wait);
+            }
+            let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+            store.wait_until(row.id, at).await?;
+            Ok(Flow::Stop)
+        }
+        Err(Sent::Failed(Failure::Malformed(reason)))
+            if row.svg.is_some() || row.card.is_some() =>
+        {
+            warn!(row = row.id, %reason, "Discord refused the post as malformed; sending its text alone");
+            store.strip_to_text(row.id).await?;
+            Ok(Flow::Reread)
+        }
+        Err(Sent::Failed(Failure::Passing(reason)))
+            if row.attempts + 1 < i64::from(bot.settings.attempts) =>
+        {
+            let wait = backoff(bot.settings.retry, row.attempts);
+            warn!(row = row.id, %reason, wait_ms = wait.as_millis() as u64, "delivery failed; trying again later");
+            let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+            store.retry_later(row.id, at).await?;
+            Ok(Flow::Stop)
+        }
+        Err(Sent::Failed(failure)) => {
+            give_up(bot, &row, &failure).await?;
+            Ok(Flow::Next)
+        }
+    }
 }
 
 /// The wait before attempt `attempts + 2`: `first`, doubled for every earlier attempt.
@@ -153,10 +256,11 @@ enum Sent {
     Store(StoreError),
 }
 
-/// Where a row goes on Discord: its channel, or the user's DM channel (opened once).
+/// Where a row goes on Discord: its channel, or the user's DM channel (opened once, unless
+/// the user's own DM showed it).
 async fn target(
+    bot: &Bot,
     http: &serenity::Http,
-    dm_channels: &mut HashMap<u64, serenity::ChannelId>,
     audience: &Audience,
 ) -> Result<serenity::ChannelId, Failure> {
     match audience {
@@ -168,44 +272,51 @@ async fn target(
             let user: u64 = id
                 .parse()
                 .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord user id")))?;
-            if let Some(channel) = dm_channels.get(&user) {
+            if let Some(channel) = lock(&bot.delivery.dm_channels).get(&user) {
                 return Ok(*channel);
             }
+            bot.delivery.pace.turn(true).await;
             let channel = serenity::UserId::new(user)
                 .create_dm_channel(http)
                 .await
                 .map_err(|error| classify(&error))?
                 .id;
-            dm_channels.insert(user, channel);
+            bot.delivery.learn_dm_channel(user, channel);
             Ok(channel)
         }
     }
 }
 
+/// The board picture of a row as PNG, drawn on the blocking pool (one picture per core at a
+/// time); `None` when it cannot be drawn, and the post goes without it.
+async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
+    let svg = row.svg.clone()?;
+    let _room = bot.delivery.drawing.acquire().await.ok()?;
+    match tokio::task::spawn_blocking(move || png_from_svg(&svg)).await {
+        Ok(Ok(png)) => Some(png),
+        Ok(Err(error)) => {
+            warn!(row = row.id, %error, "the board picture could not be drawn; sent without it");
+            None
+        }
+        Err(error) => {
+            warn!(row = row.id, %error, "drawing the board picture failed; sent without it");
+            None
+        }
+    }
+}
+
 /// Posts the parts of `row` not sent yet, each with its nonce, recording each part sent.
-async fn send(
-    bot: &Bot,
-    http: &serenity::Http,
-    dm_channels: &mut HashMap<u64, serenity::ChannelId>,
-    row: &OutboxRow,
-) -> Result<(), Sent> {
-    let channel = target(http, dm_channels, &row.audience)
+async fn send(bot: &Bot, http: &serenity::Http, row: &OutboxRow) -> Result<(), Sent> {
+    let channel = target(bot, http, &row.audience)
         .await
         .map_err(Sent::Failed)?;
-    let png = match &row.svg {
-        Some(svg) => match png_from_svg(svg) {
-            Ok(png) => Some(png),
-            Err(error) => {
-                warn!(row = row.id, %error, "the board picture could not be drawn; sent without it");
-                None
-            }
-        },
-        None => None,
-    };
+    let png = draw(bot, row).await;
+    let urgent = matches!(row.audience, Audience::Direct(_));
     let done = usize::try_from(row.parts_sent).unwrap_or(0);
     for (index, part) in messages(row, png).into_iter().enumerate().skip(done) {
         let nonce = serenity::Nonce::String(format!("{}-{}-{index}", bot.instance, row.id));
         let message = part.message.nonce(nonce).enforce_nonce(true);
+        bot.delivery.pace.turn(urgent).await;
         bot.rest
             .post(http, channel, message, part.files)
             .await
@@ -225,12 +336,7 @@ async fn send(
 /// the way in); any other failure becomes a DM to the GM of the game concerned (unless the
 /// failed row was a DM to that GM). Closed DMs are announced once per player until a DM to
 /// the player gets through again.
-async fn give_up(
-    bot: &Bot,
-    row: &OutboxRow,
-    failure: &Failure,
-    delivery: &mut Delivery,
-) -> Result<(), StoreError> {
+async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), StoreError> {
     let reason = match failure {
         Failure::Passing(reason) => format!(
             "still failing after {} attempts: {reason}",
@@ -242,13 +348,13 @@ async fn give_up(
         Failure::RateLimited { wait, .. } => {
             format!("rate limited for {} s", wait.as_secs_f64())
         }
-        Failure::Permanent(reason) => reason.clone(),
+        Failure::Malformed(reason) | Failure::Permanent(reason) => reason.clone(),
     };
     warn!(row = row.id, audience = ?row.audience, %reason, "gave up delivering a message");
     let store = bot.service.store();
     store.give_up(row.id, &reason).await?;
     if let (Audience::Direct(user), Failure::DmsClosed) = (&row.audience, failure) {
-        if !delivery.told_dms_closed.insert(user.clone()) {
+        if !lock(&bot.delivery.told_dms_closed).insert(user.clone()) {
             return Ok(());
         }
     }

@@ -11,6 +11,8 @@ use std::time::Duration;
 
 /// Discord's error code for "Cannot send messages to this user".
 const DMS_CLOSED: i64 = 50007;
+/// Discord's error code for "Invalid Form Body": the message breaks one of Discord's limits.
+const INVALID_FORM: i64 = 50035;
 /// The name of an attached board picture.
 pub(super) const PICTURE: &str = "board.png";
 
@@ -28,6 +30,9 @@ pub enum Failure {
     },
     /// The user does not accept direct messages from the bot.
     DmsClosed,
+    /// Discord refused the message itself as malformed (a field too long, say): the same
+    /// message will never pass, a plainer one may.
+    Malformed(String),
     /// It will not pass (no access, unknown channel, a malformed message): give up.
     Permanent(String),
 }
@@ -38,10 +43,16 @@ pub fn classify(error: &serenity::Error) -> Failure {
     match error {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response)) => {
             let status = response.status_code.as_u16();
-            if i64::try_from(response.error.code) == Ok(DMS_CLOSED) {
+            let code = i64::try_from(response.error.code).unwrap_or_default();
+            if code == DMS_CLOSED {
                 Failure::DmsClosed
             } else if status == 429 || status >= 500 {
                 Failure::Passing(format!("HTTP {status}: {}", response.error.message))
+            } else if status == 400 && code == INVALID_FORM {
+                Failure::Malformed(format!(
+                    "HTTP {status}, Discord error {code}: {}",
+                    response.error.message
+                ))
             } else {
                 Failure::Permanent(format!(
                     "HTTP {status}, Discord error {}: {}",
@@ -176,7 +187,11 @@ fn refusal(status: u16, headers: &reqwest::header::HeaderMap, body: &serde_json:
     if status >= 500 {
         return Failure::Passing(format!("HTTP {status}: {message}"));
     }
-    Failure::Permanent(format!("HTTP {status}, Discord error {code}: {message}"))
+    let reason = format!("HTTP {status}, Discord error {code}: {message}");
+    if status == 400 && code == INVALID_FORM {
+        return Failure::Malformed(reason);
+    }
+    Failure::Permanent(reason)
 }
 
 #[cfg(test)]
@@ -206,6 +221,19 @@ mod tests {
                 wait: Duration::from_millis(1250),
                 global: true
             }
+        );
+    }
+
+    #[test]
+    fn a_malformed_message_is_told_from_other_refusals() {
+        let none = HeaderMap::new();
+        assert_eq!(
+            refusal(
+                400,
+                &none,
+                &json!({"code": 50035, "message": "Invalid Form Body"})
+            ),
+            Failure::Malformed("HTTP 400, Discord error 50035: Invalid Form Body".to_string())
         );
     }
 

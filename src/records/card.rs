@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 
 /// The most fields a card carries (Discord allows 25 per embed; one is the deadline).
 pub const MAX_FIELDS: usize = 24;
+/// The most characters of a card's title, and of a field's name (Discord's limits).
+pub const NAME_LIMIT: usize = 256;
+/// The most characters of a field's value (Discord's limit).
+pub const VALUE_LIMIT: usize = 1024;
 
 /// What a rich platform shows with a post.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ mod input;
 mod log;
 mod post;
 
-pub use card::{Button, Card, Field, MAX_FIELDS};
+pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
 pub use game::{
     default_vacation, Attendance, AwayRule, Concession, GameRecord, QuietHours, SeatRecord,
     Settings, Status, StoredOrder, User,

@@ -19,53 +19,91 @@ const DATABASE_NOW: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS
 /// The posts not yet delivered nor given up.
 const UNDELIVERED: &str = "delivered_at IS NULL AND failed IS NULL";
 
+/// The undelivered posts that head their audience's queue (its oldest).
+const HEADS: &str =
+    "delivered_at IS NULL AND failed IS NULL AND id = (SELECT MIN(p.id) FROM outbox p \
+     WHERE p.audience = outbox.audience AND p.delivered_at IS NULL AND p.failed IS NULL)";
+
 impl Store {
-    /// The undelivered posts this process may deliver, oldest first, at most `limit`: on
-    /// PostgreSQL, those of the audiences whose lease it holds after taking every lease that
-    /// is free or expired (skipping any another process is taking at this moment) and
-    /// renewing its own; on SQLite, every undelivered post. A deliverer still holds back an
-    /// audience's later posts behind one that is not due.
-    pub async fn leased_posts(&self, limit: i64) -> Result<Vec<OutboxRow>, StoreError> {
-        let Pool::Postgres(pool) = &self.pool else {
-            let rows = self
-                .fetch_all(
-                    Statement::new(format!(
-                        "SELECT {COLUMNS} FROM outbox WHERE {UNDELIVERED} ORDER BY id LIMIT ?"
-                    ))
-                    .int(limit),
-                )
+    /// The audiences this process may deliver to now, oldest first: those whose oldest
+    /// undelivered post is due at `due` (any time when `None`). On PostgreSQL only the
+    /// audiences whose lease this process holds, after it took every lease that is free or
+    /// expired (skipping any another process is taking at this moment) and renewed its own;
+    /// on SQLite every audience.
+    pub async fn due_audiences(
+        &self,
+        due: Option<DateTime<Utc>>,
+    ) -> Result<Vec<Audience>, StoreError> {
+        let due = due.map(millis);
+        let rows = match &self.pool {
+            Pool::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                Statement::new(format!(
+                    "INSERT INTO outbox_leases (audience) \
+                     SELECT DISTINCT audience FROM outbox WHERE {UNDELIVERED} ORDER BY audience \
+                     ON CONFLICT DO NOTHING"
+                ))
+                .execute(Connection::Postgres(&mut tx))
                 .await?;
-            return read_rows(&rows);
+                Statement::new(format!(
+                    "UPDATE outbox_leases SET leased_by = ?, lease_until = {DATABASE_NOW} + ? \
+                     WHERE audience IN (SELECT audience FROM outbox_leases \
+                         WHERE (leased_by = ? OR lease_until <= {DATABASE_NOW}) \
+                         AND audience IN (SELECT audience FROM outbox WHERE {UNDELIVERED}) \
+                         ORDER BY audience FOR UPDATE SKIP LOCKED)"
+                ))
+                .text(&*self.owner)
+                .int(self.lease.num_milliseconds())
+                .text(&*self.owner)
+                .execute(Connection::Postgres(&mut tx))
+                .await?;
+                tx.commit().await?;
+                self.fetch_all(
+                    Statement::new(format!(
+                        "SELECT audience FROM outbox WHERE {HEADS} AND (? IS NULL OR next_attempt <= ?) \
+                         AND audience IN (SELECT audience FROM outbox_leases WHERE leased_by = ?) \
+                         ORDER BY id"
+                    ))
+                    .int(due)
+                    .int(due)
+                    .text(&*self.owner),
+                )
+                .await?
+            }
+            Pool::Sqlite(_) => {
+                self.fetch_all(
+                    Statement::new(format!(
+                        "SELECT audience FROM outbox WHERE {HEADS} AND (? IS NULL OR next_attempt <= ?) ORDER BY id"
+                    ))
+                    .int(due)
+                    .int(due),
+                )
+                .await?
+            }
         };
-        let mut tx = pool.begin().await?;
-        Statement::new(format!(
-            "INSERT INTO outbox_leases (audience) \
-             SELECT DISTINCT audience FROM outbox WHERE {UNDELIVERED} ORDER BY audience \
-             ON CONFLICT DO NOTHING"
-        ))
-        .execute(Connection::Postgres(&mut tx))
-        .await?;
-        Statement::new(format!(
-            "UPDATE outbox_leases SET leased_by = ?, lease_until = {DATABASE_NOW} + ? \
-             WHERE audience IN (SELECT audience FROM outbox_leases \
-                 WHERE (leased_by = ? OR lease_until <= {DATABASE_NOW}) \
-                 AND audience IN (SELECT audience FROM outbox WHERE {UNDELIVERED}) \
-                 ORDER BY audience FOR UPDATE SKIP LOCKED)"
-        ))
-        .text(&*self.owner)
-        .int(self.lease.num_milliseconds())
-        .text(&*self.owner)
-        .execute(Connection::Postgres(&mut tx))
-        .await?;
-        tx.commit().await?;
+        rows.iter()
+            .map(|row| {
+                serde_json::from_str(row.text(0)?).map_err(|error| StoreError::Corrupt {
+                    what: "an outbox audience".to_string(),
+                    reason: error.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// Up to `limit` undelivered posts of `audience`, oldest first.
+    pub async fn undelivered_of(
+        &self,
+        audience: &Audience,
+        limit: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let audience = serde_json::to_string(audience).unwrap_or_default();
         let rows = self
             .fetch_all(
                 Statement::new(format!(
-                    "SELECT {COLUMNS} FROM outbox WHERE {UNDELIVERED} \
-                     AND audience IN (SELECT audience FROM outbox_leases WHERE leased_by = ?) \
-                     ORDER BY id LIMIT ?"
+                    "SELECT {COLUMNS} FROM outbox WHERE audience = ? AND {UNDELIVERED} ORDER BY id LIMIT ?"
                 ))
-                .text(&*self.owner)
+                .text(audience.as_str())
                 .int(limit),
             )
             .await?;
@@ -112,7 +150,7 @@ impl Store {
     /// Hands posts kept back by [`super::Tx::hold_posts`] to the deliverers at once (their
     /// caller answered them, or could not): those not delivered become due `now`.
     pub async fn unhold_posts(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
-        if !matches!(self.pool, Pool::Postgres(_)) || ids.is_empty() {
+        if ids.is_empty() {
             return Ok(());
         }
         let mut statement = Statement::new("UPDATE outbox SET next_attempt = ");

@@ -45,6 +45,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "inputs sent",
         include_str!("../../migrations/0007_inputs_sent.sql"),
     ),
+    (
+        8,
+        "outbox lanes",
+        include_str!("../../migrations/0008_outbox_lanes.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.

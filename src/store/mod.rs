@@ -226,7 +226,7 @@ impl Store {
     /// on a lock), on PostgreSQL a read-committed transaction whose reads of games lock them.
     pub async fn begin(&self) -> Result<Tx, StoreError> {
         Ok(match &self.pool {
-            Pool::Sqlite(pool) => Tx::sqlite(pool.begin_with("BEGIN IMMEDIATE").await?),
+            Pool::Sqlite(pool) => Tx::sqlite(pool.begin_with("BEGIN IMMEDIATE").await?, self.lease),
             Pool::Postgres(pool) => Tx::postgres(pool.begin().await?, self.lease),
         })
     }

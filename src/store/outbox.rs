@@ -200,6 +200,16 @@ impl Store {
         .await
     }
 
+    /// Keeps only a message's text (and file): its card and picture go. For a post the
+    /// platform refused as malformed, sent again in its plainest form.
+    pub async fn strip_to_text(&self, id: i64) -> Result<(), StoreError> {
+        self.execute(
+            Statement::new("UPDATE outbox SET card = NULL, svg = NULL WHERE id = ?").int(id),
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Gives up on a message after a permanent error.
     pub async fn give_up(&self, id: i64, error: &str) -> Result<(), StoreError> {
         self.execute(

@@ -45,7 +45,7 @@ enum Inner {
 /// A write transaction.
 pub struct Tx {
     inner: Inner,
-    /// PostgreSQL: how long posts answered by their own caller are kept from other processes.
+    /// How long posts answered by their own caller are kept from the deliverers.
     lease: chrono::Duration,
 }
 
@@ -67,10 +67,10 @@ fn game_row(row: &Row) -> Result<GameRow, StoreError> {
 }
 
 impl Tx {
-    pub(super) fn sqlite(tx: Transaction<'static, Sqlite>) -> Tx {
+    pub(super) fn sqlite(tx: Transaction<'static, Sqlite>, lease: chrono::Duration) -> Tx {
         Tx {
             inner: Inner::Sqlite(tx),
-            lease: chrono::Duration::zero(),
+            lease,
         }
     }
 
@@ -264,11 +264,11 @@ impl Tx {
     }
 
     /// Keeps the posts `ids` (just queued by a caller that answers them itself) from every
-    /// deliverer for the lease time, or until [`super::Store::unhold_posts`]. Only PostgreSQL
-    /// needs it, where another process may deliver the same audience; on SQLite the one
-    /// process holds them in memory.
+    /// deliverer for the lease time, or until [`super::Store::unhold_posts`]: written with
+    /// the posts, so no deliverer (of this process, which reads the outbox beside the table,
+    /// or of another) can take them between the commit and the caller's answer.
     pub async fn hold_posts(&mut self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
-        if self.dialect() == Dialect::Sqlite || ids.is_empty() {
+        if ids.is_empty() {
             return Ok(());
         }
         let until = now.checked_add_signed(self.lease).unwrap_or(now);

@@ -5,7 +5,7 @@
 
 use super::rounds::{awaited, names_in_words};
 use crate::games::{Choice, Phase, Seat};
-use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS};
+use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS, VALUE_LIMIT};
 
 /// The card of a board post: the game's title, one field per seated player, the deadline.
 pub fn board_card(record: &GameRecord) -> Card {
@@ -54,7 +54,7 @@ pub fn board_card(record: &GameRecord) -> Card {
         let value = match (&record.phase, names.is_empty()) {
             (Some(Phase::Orders { .. }), true) => "nobody: every order is in".to_string(),
             (_, true) => "nobody".to_string(),
-            (_, false) => names_in_words(&names),
+            (_, false) => names_within(&names, VALUE_LIMIT),
         };
         fields.insert(
             0,
@@ -70,6 +70,32 @@ pub fn board_card(record: &GameRecord) -> Card {
         deadline: record.deadline,
         buttons: Vec::new(),
     }
+}
+
+/// Names in a sentence of at most `limit` characters: all of them when they fit ("ann, ben
+/// and cat"), else as many as fit and how many more ("ann, ben and 38 more").
+pub fn names_within(names: &[String], limit: usize) -> String {
+    let all = names_in_words(names);
+    if all.chars().count() <= limit {
+        return all;
+    }
+    let mut shown = String::new();
+    for (index, name) in names.iter().enumerate() {
+        let more = format!(" and {} more", names.len() - index);
+        let next = match index {
+            0 => name.clone(),
+            _ => format!("{shown}, {name}"),
+        };
+        let after = format!(" and {} more", names.len() - index - 1);
+        if next.chars().count() + after.chars().count() > limit {
+            return match index {
+                0 => format!("{} players", names.len()),
+                _ => format!("{shown}{more}"),
+            };
+        }
+        shown = next;
+    }
+    shown
 }
 
 /// The name of the card field that says who the game waits for.
@@ -135,4 +161,29 @@ pub fn choice_buttons(
             only: Some(user.to_string()),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_within;
+
+    #[test]
+    fn names_that_do_not_fit_end_with_how_many_more() {
+        let names: Vec<String> = (0..40)
+            .map(|n| format!("player-{n:02}-{}", "x".repeat(20)))
+            .collect();
+        let text = names_within(&names, 1024);
+        assert!(text.chars().count() <= 1024, "{}", text.len());
+        assert!(text.starts_with("player-00-"), "{text}");
+        let shown = text.matches("player-").count();
+        assert!(
+            text.ends_with(&format!(" and {} more", 40 - shown)),
+            "{text}"
+        );
+        assert_eq!(
+            names_within(&names[..3], 1024),
+            names[..2].join(", ") + " and " + &names[2]
+        );
+        assert_eq!(names_within(&names, 10), "40 players");
+    }
 }

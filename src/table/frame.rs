@@ -5,34 +5,58 @@
 use super::card::round_words;
 use super::rounds::{awaited, names_in_words, places};
 use crate::games::{Mark, Phase};
-use crate::picture::escape;
+use crate::picture::{self, escape};
 use crate::records::{GameRecord, Status};
 use std::fmt::Write;
 
 /// The height of one line of the band, in pixels.
 const LINE: u32 = 18;
-/// A generous width of one character of the band's text, in pixels, to size the picture.
-const CHAR: f64 = 7.6;
+/// The size of the band's lines, in pixels.
+const LINE_SIZE: f32 = 14.0;
+/// The size of the legend's entries, in pixels.
+const ENTRY_SIZE: f32 = 13.0;
+/// The left and right margin of the band's text, in pixels.
+const MARGIN: u32 = 10;
+/// The width of a legend entry besides its text: the colour square and the gaps.
+const ENTRY_EXTRA: f64 = 34.0;
+/// The widest the band grows for its text, in pixels: about as wide as Discord shows a
+/// picture usefully. Longer lines and legends wrap; a wider game picture widens the band
+/// to its own width.
+pub const MAX_BAND_WIDTH: u32 = 1600;
 
 /// The game's picture `svg` under a band that tells its state from `record`, with the legend
-/// of `marks`.
+/// of `marks`. The band wraps its lines and its legend, so a game of many players with long
+/// names makes the picture taller, never wider than [`MAX_BAND_WIDTH`] (or the game's picture).
 pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
     let (width, height) = size_of(svg).unwrap_or((600, 400));
     let mut lines = band_lines(record);
     if marks.is_empty() {
         lines.push(players_line(record));
     }
-    let legend_width: f64 = marks
+    let entries: Vec<String> = marks
         .iter()
-        .map(|mark| legend_entry(record, mark).chars().count() as f64 * CHAR + 34.0)
-        .sum();
+        .map(|mark| legend_entry(record, mark))
+        .collect();
+    let legend_width: f64 = entries.iter().map(|entry| entry_width(entry)).sum();
     let text_width = lines
         .iter()
-        .map(|line| line.chars().count() as f64 * CHAR + 20.0)
-        .fold(legend_width + 20.0, f64::max);
-    let total_width = width.max(text_width.ceil() as u32);
-    let legend_rows = u32::from(!marks.is_empty());
-    let band = 10 + (lines.len() as u32 + legend_rows) * LINE + 6;
+        .map(|line| text_width(line))
+        .fold(legend_width, f64::max);
+    let wanted = (text_width.ceil() as u32 + 2 * MARGIN).min(MAX_BAND_WIDTH);
+    let total_width = width.max(wanted);
+    let room = f64::from(total_width - 2 * MARGIN);
+    let rows: Vec<(String, bool)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(index, line)| {
+            wrap(line, room)
+                .into_iter()
+                .map(move |part| (part, index == 0))
+        })
+        .collect();
+    let legend = legend_rows(&entries, room);
+    let legend_height = legend.last().map_or(0, |(_, row, _)| row + 1);
+    let band = 10 + (rows.len() as u32 + legend_height) * LINE + 6;
     let mut out = String::with_capacity(svg.len() + 2048);
     let _ = write!(
         out,
@@ -43,23 +67,18 @@ pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
         height + band
     );
     let mut y = 10 + LINE - 4;
-    for (index, line) in lines.iter().enumerate() {
-        let weight = if index == 0 {
-            " font-weight=\"bold\""
-        } else {
-            ""
-        };
+    for (line, bold) in &rows {
+        let weight = if *bold { " font-weight=\"bold\"" } else { "" };
         let _ = write!(
             out,
-            "<text x=\"10\" y=\"{y}\" font-size=\"14\" fill=\"#f5f6fa\"{weight}>{}</text>",
+            "<text x=\"{MARGIN}\" y=\"{y}\" font-size=\"14\" fill=\"#f5f6fa\"{weight}>{}</text>",
             escape(line)
         );
         y += LINE;
     }
-    let mut x = 10.0;
-    for mark in marks {
+    for ((x, row, entry), mark) in legend.iter().zip(marks) {
         let fill = mark.colour.as_deref().unwrap_or("#f5f6fa");
-        let entry = legend_entry(record, mark);
+        let y = y + row * LINE;
         let _ = write!(
             out,
             "<rect x=\"{x:.0}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\" stroke=\"#f5f6fa\"/>\
@@ -67,9 +86,8 @@ pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
             y - 11,
             escape(fill),
             x + 17.0,
-            escape(&entry)
+            escape(entry)
         );
-        x += entry.chars().count() as f64 * CHAR + 34.0;
     }
     let _ = write!(
         out,
@@ -77,6 +95,86 @@ pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
         inner(svg)
     );
     out
+}
+
+/// How wide a line of the band is drawn, in pixels.
+fn text_width(text: &str) -> f64 {
+    f64::from(picture::text_width(text, LINE_SIZE))
+}
+
+/// How wide a legend entry is drawn, its square included.
+fn entry_width(entry: &str) -> f64 {
+    f64::from(picture::text_width(entry, ENTRY_SIZE)) + ENTRY_EXTRA
+}
+
+/// The longest start of `chars` (at least one character) drawn within `room` pixels by
+/// `width`: how many characters it has.
+fn fitting(chars: &[char], room: f64, width: impl Fn(&str) -> f64) -> usize {
+    let mut taken = String::new();
+    for (index, c) in chars.iter().enumerate() {
+        taken.push(*c);
+        if width(&taken) > room {
+            return index.max(1);
+        }
+    }
+    chars.len()
+}
+
+/// `line` cut at spaces into lines of at most `room` pixels; a word longer than a line is
+/// cut where it must.
+fn wrap(line: &str, room: f64) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let joined: String = match current.is_empty() {
+                true => word.iter().collect(),
+                false => format!("{current} {}", word.iter().collect::<String>()),
+            };
+            if text_width(&joined) <= room {
+                current = joined;
+                break;
+            }
+            if !current.is_empty() {
+                lines.push(std::mem::take(&mut current));
+                continue;
+            }
+            let rest = word.split_off(fitting(&word, room, text_width));
+            lines.push(word.into_iter().collect());
+            word = rest;
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
+}
+
+/// Where each legend entry goes: its x, its row, and its text (shortened with "…" when one
+/// entry alone is wider than the band), filling rows of `room` pixels left to right.
+fn legend_rows(entries: &[String], room: f64) -> Vec<(f64, u32, String)> {
+    let mut placed = Vec::with_capacity(entries.len());
+    let (mut x, mut row) = (f64::from(MARGIN), 0);
+    for entry in entries {
+        let entry = if entry_width(entry) > room {
+            let chars: Vec<char> = entry.chars().collect();
+            let keep = fitting(&chars, room, |text| entry_width(&format!("{text}…")));
+            let mut short: String = chars[..keep].iter().collect();
+            short.push('…');
+            short
+        } else {
+            entry.clone()
+        };
+        let width = entry_width(&entry);
+        if x > f64::from(MARGIN) && x + width > f64::from(MARGIN) + room {
+            x = f64::from(MARGIN);
+            row += 1;
+        }
+        placed.push((x, row, entry));
+        x += width;
+    }
+    placed
 }
 
 /// The band's lines: the title, then the state of play (or the result).
@@ -160,7 +258,36 @@ fn inner(svg: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::size_of;
+    use super::{legend_rows, size_of, wrap};
+
+    #[test]
+    fn long_lines_wrap_at_spaces_and_long_words_are_cut() {
+        let room = super::text_width("one two three");
+        assert_eq!(
+            wrap("one two three four five", room),
+            ["one two three", "four five"]
+        );
+        let long = "abcdefghijklmnopqrstuvwxyz".repeat(2);
+        let cut = wrap(&long, room);
+        assert!(cut.len() > 2, "{cut:?}");
+        assert_eq!(cut.concat(), long);
+        assert!(cut.iter().all(|line| super::text_width(line) <= room));
+        assert_eq!(wrap("", room), [""]);
+    }
+
+    #[test]
+    fn the_legend_fills_rows_and_shortens_an_entry_wider_than_the_band() {
+        let room = super::entry_width("A ann") + super::entry_width("B bob") + 1.0;
+        let long = format!("C {}", "x".repeat(80));
+        let entries = ["A ann".to_string(), "B bob".to_string(), long.clone()];
+        let placed = legend_rows(&entries, room);
+        assert_eq!(placed[0].1, 0);
+        assert_eq!(placed[1].1, 0, "two short entries share a row");
+        assert_eq!(placed[2].1, 1);
+        assert!(placed[2].2.ends_with('…'));
+        assert!(long.starts_with(placed[2].2.trim_end_matches('…')));
+        assert!(super::entry_width(&placed[2].2) <= room);
+    }
 
     #[test]
     fn reads_the_size_of_a_document() {

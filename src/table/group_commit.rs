@@ -25,6 +25,9 @@ struct Waiting {
     reply: oneshot::Sender<Result<Committed, StoreError>>,
 }
 
+/// A message queued with [`GroupCommit::enqueue`], to wait for with [`GroupCommit::wait`].
+pub struct Ticket(oneshot::Receiver<Result<Committed, StoreError>>);
+
 /// The queue of inbound messages in front of the table, and the table's turn.
 pub struct GroupCommit {
     service: Service,
@@ -66,7 +69,22 @@ impl GroupCommit {
         answers_itself: bool,
         now: DateTime<Utc>,
     ) -> Result<Committed, StoreError> {
-        let (reply, mut answer) = oneshot::channel();
+        let ticket = self.enqueue(envelope, inbound, answers_itself, now);
+        self.wait(ticket).await
+    }
+
+    /// Queues one message for the next commit, at once and without waiting: messages are
+    /// applied in the order they were queued, so a caller that queues them as they arrive
+    /// (before any other work, and from one thread) keeps their order of arrival. The
+    /// [`Ticket`] gives the result with [`GroupCommit::wait`].
+    pub fn enqueue(
+        &self,
+        envelope: Envelope,
+        inbound: Inbound,
+        answers_itself: bool,
+        now: DateTime<Utc>,
+    ) -> Ticket {
+        let (reply, answer) = oneshot::channel();
         self.lock_queue().push(Waiting {
             submission: Submission {
                 envelope,
@@ -76,6 +94,13 @@ impl GroupCommit {
             now,
             reply,
         });
+        Ticket(answer)
+    }
+
+    /// The result of a queued message, once the commit that holds it is durable; whoever
+    /// waits first applies the queue.
+    pub async fn wait(&self, ticket: Ticket) -> Result<Committed, StoreError> {
+        let Ticket(mut answer) = ticket;
         loop {
             // Another message's commit may take this one along: then its result comes
             // without this task ever taking the turn.

@@ -23,8 +23,9 @@ pub use crate::records::{
 };
 pub use apply::{apply, table_time, Applied, Env, TableDefaults};
 pub use catalogue::Catalogue;
+pub use frame::MAX_BAND_WIDTH;
 pub use outcome::{Outcome, Post};
 pub mod audit;
 pub mod service;
-pub use group_commit::GroupCommit;
+pub use group_commit::{GroupCommit, Ticket};
 pub use service::{Committed, Envelope, Inbound, Receipt, Service, Submission};
