@@ -262,3 +262,63 @@ async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
         output.stdout.len()
     );
 }
+
+/// Rewrites game 1's log in `db` as versions before searches ran beside the table wrote it:
+/// the solver's verdict on an impossible call was worked out within the call's own input,
+/// so the verdict's events belong to the call and there is no verdict input.
+async fn as_written_before_searches(db: &std::path::Path) {
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let row =
+        sqlx::query("SELECT seq FROM inputs WHERE game_id = 1 AND input LIKE '{\"Verdict\"%'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let verdict: i64 = sqlx::Row::get(&row, 0);
+    for statement in [
+        "UPDATE events SET input_seq = input_seq - 1 WHERE game_id = 1 AND input_seq >= ?1",
+        "DELETE FROM inputs WHERE game_id = 1 AND seq = ?1",
+        "UPDATE inputs SET seq = seq + 1000000 WHERE game_id = 1 AND seq > ?1",
+        "UPDATE inputs SET seq = seq - 1000001 WHERE game_id = 1 AND seq > 1000000",
+    ] {
+        sqlx::query(statement)
+            .bind(verdict)
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("duel.db");
+    let transcript = dir.path().join("duel.txt");
+    // The match without the GM's hints (which older versions did not log).
+    let duel: String = include_str!("transcripts/short_circuit_2p_seed9.txt")
+        .lines()
+        .filter(|line| !line.ends_with("dm: hint"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(&transcript, duel).unwrap();
+    let db_arg = db.to_str().unwrap();
+    let (ok, _, err) = referee(
+        &["script", transcript.to_str().unwrap(), "--db", db_arg],
+        None,
+    );
+    assert!(ok, "{err}");
+    // Today the verdict is an input of its own, which the replay reads...
+    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
+    assert!(ok && secret.contains("\"Verdict\""), "{secret}");
+    // ...and a log with the verdict inside the call replays by searching again, as the
+    // table did when it was written.
+    as_written_before_searches(&db).await;
+    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
+    assert!(ok && !secret.contains("\"Verdict\""), "{secret}");
+    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+}

@@ -63,6 +63,28 @@ fn act(
     game.act(seat, word, args, &mut ctx)
 }
 
+/// `seat` calls impossible at `secs`, and the solver's verdict comes back a second later,
+/// as the table brings it: the call's events, then the verdict's.
+fn call_impossible(
+    game: &mut Box<dyn Game>,
+    seat: usize,
+    secs: i64,
+) -> Result<Vec<Event>, Refusal> {
+    let mut events = act(game, seat, "impossible", "", secs)?;
+    let Some(search) = game.pending_search() else {
+        return Ok(events);
+    };
+    assert_eq!(search.key, "impossible");
+    let verdict = (search.work)();
+    let mut dice = Dice::new(Seed::parse("5").unwrap());
+    let mut ctx = referee::games::Ctx {
+        now: at(secs + 1),
+        dice: &mut dice,
+    };
+    events.extend(game.verdict("impossible", &verdict, &mut ctx)?);
+    Ok(events)
+}
+
 fn said(events: &[Event]) -> String {
     events
         .iter()
@@ -262,7 +284,7 @@ fn a_dead_end_at_the_board_edge_is_not_complete_and_cannot_be_fixed() {
     // In play: a straight pointing off the board makes the track impossible.
     let mut game = start(&[("impossible", "solver")]);
     act(&mut game, 0, "place", "a1 straight 0", 1).unwrap();
-    let events = act(&mut game, 1, "impossible", "", 2).unwrap();
+    let events = call_impossible(&mut game, 1, 2).unwrap();
     assert!(said(&events).contains("bob wins: the solver proves"));
 }
 
@@ -313,7 +335,7 @@ fn thunder_reads_as_a_straight_a_turn_or_a_crossroad() {
 fn impossible_in_solver_mode_is_judged_at_once() {
     let mut game = start(&[("impossible", "solver")]);
     act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
-    let events = act(&mut game, 1, "impossible", "", 2).unwrap();
+    let events = call_impossible(&mut game, 1, 2).unwrap();
     let text = said(&events);
     assert!(
         text.contains("alice wins: the solver shows the circuit can still be completed"),
@@ -324,10 +346,52 @@ fn impossible_in_solver_mode_is_judged_at_once() {
 }
 
 #[test]
+fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() {
+    let mut game = start(&[("impossible", "solver")]);
+    act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
+    let events = act(&mut game, 1, "impossible", "", 2).unwrap();
+    assert_eq!(
+        said(&events),
+        "bob calls impossible: no further placements from the supply can complete the circuit."
+    );
+    // The clock stands still and nobody may act until the verdict comes.
+    assert_eq!(game.time_limit(&Options::new()), None);
+    for (seat, word, args) in [(0, "place", "a1 turn 90"), (1, "impossible", "")] {
+        let refused = act(&mut game, seat, word, args, 3).unwrap_err();
+        assert!(
+            refused
+                .0
+                .contains("the solver is judging bob's impossible call"),
+            "{refused}"
+        );
+    }
+    let search = game
+        .pending_search()
+        .expect("the call waits for the solver");
+    let verdict = (search.work)();
+    assert!(verdict.starts_with("completable\n"), "{verdict}");
+    let mut dice = Dice::new(Seed::parse("5").unwrap());
+    let mut ctx = referee::games::Ctx {
+        now: at(4),
+        dice: &mut dice,
+    };
+    assert!(game.verdict("hint", &verdict, &mut ctx).is_err());
+    let events = game.verdict("impossible", &verdict, &mut ctx).unwrap();
+    assert!(
+        said(&events).contains("alice wins: the solver shows the circuit can still be completed")
+    );
+    assert!(game.pending_search().is_none());
+    assert!(
+        game.verdict("impossible", &verdict, &mut ctx).is_err(),
+        "applied once"
+    );
+}
+
+#[test]
 fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
     let mut game = start(&[("window", "10m")]);
     act(&mut game, 0, "place", "a1 turn 90", 1).unwrap();
-    let events = act(&mut game, 1, "impossible", "", 2).unwrap();
+    let events = call_impossible(&mut game, 1, 2).unwrap();
     assert!(events
         .iter()
         .any(|event| event.visibility == Visibility::Sealed && event.text.contains("completable")));
@@ -337,8 +401,9 @@ fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
         game.time_limit(&Options::new()),
         Some(Duration::minutes(10))
     );
-    // Alice places as often as she likes; the window keeps running.
-    act(&mut game, 0, "place", "b1 turn 180", 62).unwrap();
+    // Alice places as often as she likes; the window keeps running from the verdict (a
+    // second after the call).
+    act(&mut game, 0, "place", "b1 turn 180", 63).unwrap();
     assert_eq!(game.phase(), Phase::Turn { seat: 0 });
     assert_eq!(
         game.time_limit(&Options::new()),
@@ -363,7 +428,7 @@ fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
 fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
     let mut game = start(&[]);
     act(&mut game, 0, "place", "a1 straight 0", 1).unwrap();
-    act(&mut game, 1, "impossible", "", 2).unwrap();
+    call_impossible(&mut game, 1, 2).unwrap();
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = referee::games::Ctx {
         now: at(400),
@@ -379,7 +444,7 @@ fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
 
     let mut game = start(&[]);
     act(&mut game, 0, "place", "a1 straight 0", 1).unwrap();
-    act(&mut game, 1, "impossible", "", 2).unwrap();
+    call_impossible(&mut game, 1, 2).unwrap();
     let text = said(&act(&mut game, 0, "concede", "", 3).unwrap());
     assert!(text.contains("bob wins: alice conceded"), "{text}");
     assert!(text.contains("impossible"), "{text}");
@@ -519,7 +584,9 @@ fn saved_games_load_back_and_corrupt_ones_are_refused() {
     let loaded = SHORT_CIRCUIT_RULES.load(&saved).unwrap();
     assert_eq!(loaded.board(), game.board());
     assert_eq!(loaded.phase(), Phase::Turn { seat: 1 });
-    assert!(loaded.gm_query("hint").unwrap().starts_with("completable"));
+    let hint = loaded.gm_query("hint").unwrap();
+    assert_eq!(hint.key, "hint");
+    assert!((hint.work)().starts_with("completable"));
     assert!(loaded.gm_query("bid 3").is_none());
     assert!(SHORT_CIRCUIT_RULES
         .load(&serde_json::json!({"names": 3}))

@@ -126,7 +126,7 @@ pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity
                 Ok(committed) => after(&bot, &http, &msg, committed.receipt).await,
                 Err(error) => Err(error),
             };
-            bot.wake.notify_one();
+            bot.committed();
             if let Err(error) = applied {
                 warn!(%error, "a message could not be applied; it is read back at the next catch-up");
             }
@@ -185,7 +185,7 @@ async fn after(
         bot.service
             .warn_exposed_order(&channel, &who, deleted, Utc::now())
             .await?;
-        bot.wake.notify_one();
+        bot.committed();
     }
     Ok(())
 }
@@ -236,7 +236,7 @@ pub(super) async fn submit(
         .store()
         .undelivered_rows(&committed.posts)
         .await?;
-    bot.wake.notify_one();
+    bot.committed();
     Ok((committed.receipt, rows))
 }
 
@@ -284,7 +284,7 @@ pub(super) async fn ticker(
         };
         match fired {
             Ok(0) => {}
-            Ok(_) => bot.wake.notify_one(),
+            Ok(_) => bot.committed(),
             Err(error) => warn!(%error, "deadlines could not be fired"),
         }
     }

@@ -11,6 +11,7 @@ mod inbound;
 mod outbox;
 mod pace;
 mod rest;
+mod searches;
 
 pub use embeds::split_text;
 pub use rest::{classify, Failure};
@@ -63,6 +64,8 @@ pub struct Bot {
     delivery: outbox::Delivery,
     /// Wakes the outbox worker when something was queued.
     wake: tokio::sync::Notify,
+    /// Wakes the searches worker when something was committed.
+    searches_wake: tokio::sync::Notify,
     /// Set at shutdown: the worker ends after its current pass.
     stopping: std::sync::atomic::AtomicBool,
     /// Set while every shard of this process has caught up with its latest session (at
@@ -90,6 +93,12 @@ impl Bot {
     fn is_admin(&self, user: serenity::UserId) -> bool {
         let id = user.get().to_string();
         self.settings.admins.contains(&id)
+    }
+
+    /// Something was committed: posts to deliver, perhaps a search to run.
+    fn committed(&self) {
+        self.wake.notify_one();
+        self.searches_wake.notify_one();
     }
 
     /// Notes message `id` as queued on arrival: `false` when it already was.
@@ -190,6 +199,7 @@ pub async fn run(
         prefix,
         delivery,
         wake: tokio::sync::Notify::new(),
+        searches_wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
         shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
@@ -239,6 +249,7 @@ pub async fn run(
     let http = client.http.clone();
     let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
     let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick, shards.clone()));
+    let searching = tokio::spawn(searches::worker(bot.clone()));
     let held = bot.settings.shards;
     info!(
         first = held.first,
@@ -254,6 +265,8 @@ pub async fn run(
     info!("stopping: no new messages are taken");
     shards.shutdown_all().await;
     ticker.abort();
+    // A search under way is run again at the next start: its game keeps it asked.
+    searching.abort();
     // The batch in flight finishes: the turn is free only after its commit.
     let table = bot.commits.turn().await;
     bot.stopping

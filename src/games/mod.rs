@@ -147,6 +147,18 @@ pub struct Ctx<'a> {
     pub dice: &'a mut Dice,
 }
 
+/// A search a game needs done before it can answer (Short Circuit's solver judging an
+/// impossible call, or the GM's hint): pure work on a copy of the position, which the table
+/// runs beside itself (no other game waits for it) and whose verdict it applies afterwards
+/// as an input of its own ([`Game::verdict`]), logged, so a replay reads the verdict instead
+/// of searching again.
+pub struct Search {
+    /// What the search answers, so its verdict finds its way back (`impossible`, `hint`).
+    pub key: String,
+    /// The work: returns the verdict as text, within the game's own budget.
+    pub work: Box<dyn FnOnce() -> String + Send>,
+}
+
 /// A picture or text of the board, as one audience may see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board {
@@ -274,9 +286,24 @@ pub trait Game: Send {
     fn query(&self, _word: &str, _args: &str) -> Option<Result<String, Refusal>> {
         None
     }
-    /// Answers the GM's private question by DM (Short Circuit's `hint`); `None`: the game has
-    /// no such question.
-    fn gm_query(&self, _text: &str) -> Option<String> {
+    /// The search the game waits for before it goes on (Short Circuit's verdict on an
+    /// impossible call); `None`: none. While one is pending no seat may act, and the table
+    /// stops the clock.
+    fn pending_search(&self) -> Option<Search> {
+        None
+    }
+    /// Applies the verdict of the pending search `key` (what its work returned).
+    fn verdict(
+        &mut self,
+        key: &str,
+        _verdict: &str,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(format!("no search `{key}` is awaited")))
+    }
+    /// The GM's private question by DM (Short Circuit's `hint`), answered by a search whose
+    /// verdict is the answer; `None`: the game has no such question.
+    fn gm_query(&self, _text: &str) -> Option<Search> {
         None
     }
     /// The few options `seat` picks among now, as typed commands (empty: none, or too many to

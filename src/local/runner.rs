@@ -174,8 +174,30 @@ impl<W: Write> Runner<W> {
         Ok(())
     }
 
-    /// Prints every undelivered outbox row and marks it delivered.
+    /// Runs the searches games asked for (Short Circuit's solver) and applies their verdicts:
+    /// at once, on the console, which has one game in view; a transcript thus reads the same
+    /// whatever machine plays it.
+    async fn answer_searches(&mut self) -> Result<(), RunError> {
+        // A verdict may leave another search asked; a few rounds settle any game.
+        for _ in 0..8 {
+            let jobs = self.service.pending_searches().await?;
+            if jobs.is_empty() {
+                break;
+            }
+            for job in jobs {
+                let verdict = (job.work)();
+                self.service
+                    .apply_verdict(job.game, &job.key, verdict, self.now())
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Answers the searches asked, then prints every undelivered outbox row and marks it
+    /// delivered.
     pub async fn deliver(&mut self) -> Result<(), RunError> {
+        self.answer_searches().await?;
         let store = self.service.store().clone();
         let now = self.now();
         loop {

@@ -115,6 +115,18 @@ pub struct QuietHours {
     pub tz: String,
 }
 
+/// A search asked of the table and not answered yet: the game waits for it (an impossible
+/// call), or the GM does (a hint by DM).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchAsked {
+    /// Which search (`impossible`, `hint`): its verdict comes back under this key.
+    pub key: String,
+    /// When the input that asked for it was sent.
+    pub asked: DateTime<Utc>,
+    /// Whether the GM asked (the verdict is the GM's answer) rather than the game.
+    pub by_gm: bool,
+}
+
 /// Where the game is in its life.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
@@ -239,6 +251,9 @@ pub struct GameRecord {
     /// Whether the current phase's deadline was already extended for a vacation (once).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extended: bool,
+    /// Searches under way beside the table, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub searches: Vec<SearchAsked>,
     /// Players who conceded, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conceded: Vec<Concession>,

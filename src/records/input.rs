@@ -40,6 +40,14 @@ pub enum Input {
         /// The first input taken back.
         back_to: i64,
     },
+    /// A search the game or its GM asked for (Short Circuit's solver) came back with its
+    /// verdict: applied as it was found, and on replay read from here, never searched again.
+    Verdict {
+        /// Which search it answers (`impossible`, `hint`).
+        key: String,
+        /// What the search found, as text.
+        verdict: String,
+    },
     /// The current phase's deadline passed.
     Deadline,
     /// The current phase's deadline passed while the bot was not running; it resolves late,

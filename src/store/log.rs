@@ -194,6 +194,19 @@ impl Store {
             .transpose()
     }
 
+    /// The games, not over, with a search asked and not answered yet, oldest search first.
+    pub async fn searching_games(&self) -> Result<Vec<super::GameRow>, StoreError> {
+        let rows = self
+            .fetch_all(Statement::new(
+                "SELECT id, record FROM games WHERE searching IS NOT NULL AND status <> 'over' \
+                 ORDER BY searching",
+            ))
+            .await?;
+        rows.iter()
+            .map(|row| super::tx::read_record(row.int(0)?, row.text(1)?))
+            .collect()
+    }
+
     /// The earliest deadline or reminder time of any running game.
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
         let sql = match self.dialect() {

@@ -50,6 +50,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "outbox lanes",
         include_str!("../../migrations/0008_outbox_lanes.sql"),
     ),
+    (
+        9,
+        "games searching",
+        include_str!("../../migrations/0009_games_searching.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -63,6 +68,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         2,
         "inputs sent",
         include_str!("../../migrations/postgres/0002_inputs_sent.sql"),
+    ),
+    (
+        3,
+        "games searching",
+        include_str!("../../migrations/postgres/0003_games_searching.sql"),
     ),
 ];
 

@@ -127,7 +127,7 @@ fn game<'a>(
         reason: error.to_string(),
     })?;
     let mut upsert = Statement::new(
-        "INSERT INTO games (id, channel, game, gm_id, status, deadline, remind_at, record, created_at, updated_at) VALUES ",
+        "INSERT INTO games (id, channel, game, gm_id, status, deadline, remind_at, searching, record, created_at, updated_at) VALUES ",
     );
     upsert.push_list([
         Value::Int(Some(record.id)),
@@ -137,13 +137,15 @@ fn game<'a>(
         Value::Text(Some(record.status.word())),
         Value::Int(record.deadline.map(millis)),
         Value::Int(record.remind_at.map(millis)),
+        Value::Int(record.searches.first().map(|search| millis(search.asked))),
         Value::Owned(Some(text)),
         Value::Int(Some(millis(now))),
         Value::Int(Some(millis(now))),
     ]);
     upsert.push(
         " ON CONFLICT (id) DO UPDATE SET gm_id = excluded.gm_id, status = excluded.status, \
-         deadline = excluded.deadline, remind_at = excluded.remind_at, record = excluded.record, \
+         deadline = excluded.deadline, remind_at = excluded.remind_at, \
+         searching = excluded.searching, record = excluded.record, \
          updated_at = excluded.updated_at",
     );
     statements.push(upsert);

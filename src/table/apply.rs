@@ -5,7 +5,7 @@
 use super::catalogue::Catalogue;
 use super::outcome::Outcome;
 use super::undo::UndoTarget;
-use super::{attendance, endings, lifecycle, rounds, undo, vacation};
+use super::{attendance, endings, lifecycle, rounds, searches, undo, vacation};
 use crate::chat::{ChannelCommand, DmCommand};
 use crate::dice::Dice;
 use crate::games::{Ctx, Game, Refusal, Rules};
@@ -236,10 +236,14 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
             ),
             None => Outcome::default(),
         },
-        Input::Deadline | Input::DeadlineMissed | Input::Reminder => match record {
-            Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
-            None => Outcome::default(),
-        },
+        Input::Deadline | Input::DeadlineMissed | Input::Reminder | Input::Verdict { .. } => {
+            match record {
+                Some(record) => {
+                    Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0)
+                }
+                None => Outcome::default(),
+            }
+        }
     }
 }
 
@@ -265,7 +269,9 @@ fn without_game(
         Input::Undo { .. } => Err(Refusal::new(format!(
             "There is no game in this channel. `{prefix}new <game>` opens one."
         ))),
-        Input::Deadline | Input::DeadlineMissed | Input::Reminder => Ok(None),
+        Input::Deadline | Input::DeadlineMissed | Input::Reminder | Input::Verdict { .. } => {
+            Ok(None)
+        }
     }
 }
 
@@ -276,6 +282,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::Deadline => rounds::deadline_passed(work, false),
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
+        Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
         Input::Undo {
             user,
             admin,

@@ -4,6 +4,7 @@
 
 use super::card::round_words;
 use super::rounds::{awaited, names_in_words, places};
+use super::searches;
 use crate::games::{Mark, Phase};
 use crate::picture::{self, escape};
 use crate::records::{GameRecord, Status};
@@ -198,6 +199,8 @@ fn band_lines(record: &GameRecord) -> Vec<String> {
         }
         (Status::Over, _) => lines.push("The GM ended the game.".to_string()),
         (Status::Paused { .. }, _) => lines.push("Paused by the GM.".to_string()),
+        (_, _) if searches::game_waits(record) => lines
+            .push("The solver is judging; the clock stands still until its verdict.".to_string()),
         (_, phase) => {
             let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
             lines.push(match phase {

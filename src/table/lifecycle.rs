@@ -202,6 +202,7 @@ pub fn new_game(
         excused: Default::default(),
         held: false,
         extended: false,
+        searches: Vec::new(),
         conceded: Vec::new(),
         draw_votes: Default::default(),
         dice_position: 0,

@@ -14,6 +14,7 @@ mod lifecycle;
 pub mod outcome;
 pub mod quiet_hours;
 mod rounds;
+mod searches;
 pub mod undo;
 mod vacation;
 
@@ -28,4 +29,4 @@ pub use outcome::{Outcome, Post};
 pub mod audit;
 pub mod service;
 pub use group_commit::{GroupCommit, Ticket};
-pub use service::{Committed, Envelope, Inbound, Receipt, Service, Submission};
+pub use service::{Committed, Envelope, Inbound, Receipt, SearchJob, Service, Submission};

@@ -5,7 +5,7 @@ use super::apply::{table_time, Live, Work};
 use super::catalogue::Catalogue;
 use super::frame::framed;
 use super::outcome::Post;
-use super::{attendance, endings, quiet_hours, vacation};
+use super::{attendance, endings, quiet_hours, searches, vacation};
 use crate::chat::deadline::format_deadline;
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
@@ -174,6 +174,7 @@ pub fn after_change(
     };
     work.record.phase = Some(phase.clone());
     work.keep(live);
+    let search = searches::note_pending(work, live);
     if let Phase::Over { ranking } = &phase {
         public.extend(game_over(work, ranking));
     } else if new_phase && work.record.status == Status::Running {
@@ -190,6 +191,7 @@ pub fn after_change(
         }
         public.push(describe_phase(&work.record));
     }
+    public.extend(search);
     if !public.is_empty() {
         let board = live.game.board();
         let show_board = new_phase || (something_happened && !live.game.board_when_turn_passes());
@@ -370,16 +372,13 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
     let id = work.record.id;
     if work.record.seat_of(&user.id).is_none() {
         if user.id == work.record.gm.id {
-            let live = work.live()?;
-            let answer = live.game.gm_query(text).ok_or_else(|| {
-                Refusal::new(format!(
-                    "You are the GM of game #{id}, not a player, so '{}' is not an order.",
-                    crate::chat::parse::quote(text)
-                ))
-            })?;
-            work.outcome
-                .direct(&user.id, format!("Game #{id}: {answer}"));
-            return Ok(false);
+            if searches::ask(work, user, text)? {
+                return Ok(true);
+            }
+            return Err(Refusal::new(format!(
+                "You are the GM of game #{id}, not a player, so '{}' is not an order.",
+                crate::chat::parse::quote(text)
+            )));
         }
         return Err(Refusal::new(format!("You are not playing in game #{id}.")));
     }
@@ -553,6 +552,11 @@ fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
 /// GM `!resolve`.
 pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
     running(&work.record)?;
+    if searches::game_waits(&work.record) {
+        return Err(Refusal::new(
+            "The solver is still judging; the game goes on with its verdict in a moment.",
+        ));
+    }
     resolve_now(work, "forced by the GM")
 }
 

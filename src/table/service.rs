@@ -221,6 +221,17 @@ struct Said<'a> {
     mentioned: &'a [User],
 }
 
+/// A search asked in a game ([`Service::pending_searches`]), to run beside the table; its
+/// verdict goes back with [`Service::apply_verdict`].
+pub struct SearchJob {
+    /// The game's number.
+    pub game: i64,
+    /// Which search (`impossible`, `hint`).
+    pub key: String,
+    /// The work, which returns the verdict: run it where it holds up no other game.
+    pub work: Box<dyn FnOnce() -> String + Send>,
+}
+
 /// The table, bound to a database.
 #[derive(Clone)]
 pub struct Service {
@@ -603,7 +614,7 @@ impl Service {
                 // Only the GM's undo is worth rebuilding the game for; anyone else's is
                 // refused by the table as for every GM power.
                 let target = match admin || user.id == game.record.gm.id {
-                    true => self.undo_target(tx, game.record.id).await?,
+                    true => self.undo_target(tx, &game.record).await?,
                     false => None,
                 };
                 let input = Input::Undo {
@@ -740,16 +751,16 @@ impl Service {
             .await
     }
 
-    /// Where `!undo` would return in game `id`: its inputs are applied again from the log,
+    /// Where `!undo` would return in game `game`: its inputs are applied again from the log,
     /// and the last resolution or turn not yet undone is found (its first input's number, and
     /// the game before it). `None`: nothing has been played yet.
     async fn undo_target(
         &self,
         tx: &mut Tx,
-        id: i64,
+        game: &GameRecord,
     ) -> Result<Option<(i64, UndoTarget)>, StoreError> {
-        let inputs = tx.inputs(id).await?;
-        let mut rebuilt = audit::rebuild(self, id, &inputs);
+        let inputs = tx.inputs(game.id).await?;
+        let mut rebuilt = audit::rebuild(self, game, &inputs);
         rebuilt.by_ref().for_each(drop);
         Ok(rebuilt
             .history()
@@ -940,6 +951,70 @@ impl Service {
         } else {
             format!("Game #{}, round {wanted}:\n{}", record.id, lines.join("\n"))
         })
+    }
+
+    /// Every search asked and not answered yet (a game waits for it, or its GM does), oldest
+    /// first, with its work ready to run.
+    pub async fn pending_searches(&self) -> Result<Vec<SearchJob>, StoreError> {
+        let mut jobs = Vec::new();
+        for row in self.store.searching_games().await? {
+            let Some(game) = self.catalogue.load(&row.record) else {
+                warn!(
+                    game = row.id,
+                    "a game with a search asked could not be loaded"
+                );
+                continue;
+            };
+            for asked in &row.record.searches {
+                let search = match asked.by_gm {
+                    true => game.gm_query(&asked.key),
+                    false => game.pending_search(),
+                };
+                match search.filter(|search| search.key == asked.key) {
+                    Some(search) => jobs.push(SearchJob {
+                        game: row.id,
+                        key: search.key,
+                        work: search.work,
+                    }),
+                    None => {
+                        warn!(game = row.id, key = %asked.key, "a search asked is not the game's to run")
+                    }
+                }
+            }
+        }
+        Ok(jobs)
+    }
+
+    /// Applies the verdict of search `key` in game `game`, found beside the table, as an
+    /// input of its own (logged: replay reads it instead of searching again). A verdict the
+    /// game no longer waits for changes nothing.
+    pub async fn apply_verdict(
+        &self,
+        game: i64,
+        key: &str,
+        verdict: String,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let now = table_time(now);
+        let span = info_span!("verdict", game, key);
+        async {
+            let mut tx = self.store.begin().await?;
+            let Some(row) = tx.game(game).await? else {
+                return Ok(());
+            };
+            let input = Input::Verdict {
+                key: key.to_string(),
+                verdict,
+            };
+            let at = At { now, sent: None };
+            let handled = self
+                .apply_input(&mut tx, Some(row.record), input, at, None)
+                .await?;
+            write(&mut tx, &handled, now).await?;
+            tx.commit().await
+        }
+        .instrument(span)
+        .await
     }
 
     /// Fires every deadline and reminder due at `now`, each in its own transaction, each

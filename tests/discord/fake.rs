@@ -55,6 +55,8 @@ pub struct Posted {
     pub files: Vec<(String, Vec<u8>)>,
     /// The nonce it was sent with.
     pub nonce: Option<String>,
+    /// When the fake created it.
+    pub at: Instant,
 }
 
 impl std::fmt::Debug for Posted {
@@ -904,6 +906,13 @@ async fn create_message(
             return Json(made).into_response();
         }
     }
+    if let Some(broken) = beyond_limits(&payload) {
+        return discord_error(
+            StatusCode::BAD_REQUEST,
+            50035,
+            &format!("Invalid Form Body: {broken}"),
+        );
+    }
     let content = payload["content"].as_str().unwrap_or("").to_string();
     let id = inner.snowflake();
     let message = message_json(id, channel, user_json(BOT_ID, "referee", true), &content);
@@ -919,6 +928,7 @@ async fn create_message(
             .unwrap_or_default(),
         files,
         nonce: nonce.clone(),
+        at: Instant::now(),
     });
     inner.remember(channel, message.clone());
     if let (Some(nonce), true) = (nonce, payload["enforce_nonce"] == json!(true)) {
@@ -938,6 +948,68 @@ async fn create_message(
         tokio::time::sleep(Duration::from_secs(3600)).await;
     }
     Json(message).into_response()
+}
+
+/// Which of Discord's limits on a message `payload` breaks, as Discord refuses it (400,
+/// error 50035): 2,000 characters of text; per embed 256 for the title and each field's
+/// name, 4,096 for the description, 1,024 for a field's value, 25 fields and 6,000 in all;
+/// 80 characters a button's label.
+fn beyond_limits(payload: &Value) -> Option<String> {
+    let chars = |value: &Value| value.as_str().map_or(0, |text| text.chars().count());
+    if chars(&payload["content"]) > 2000 {
+        return Some("content: Must be 2000 or fewer in length.".to_string());
+    }
+    for (index, embed) in payload["embeds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let fields = embed["fields"].as_array().cloned().unwrap_or_default();
+        let title = chars(&embed["title"]);
+        let description = chars(&embed["description"]);
+        if title > 256 {
+            return Some(format!(
+                "embeds.{index}.title: Must be 256 or fewer in length."
+            ));
+        }
+        if description > 4096 {
+            return Some(format!(
+                "embeds.{index}.description: Must be 4096 or fewer in length."
+            ));
+        }
+        if fields.len() > 25 {
+            return Some(format!(
+                "embeds.{index}.fields: Must be 25 or fewer in length."
+            ));
+        }
+        let mut total = title + description;
+        for (at, field) in fields.iter().enumerate() {
+            let (name, value) = (chars(&field["name"]), chars(&field["value"]));
+            if name > 256 || value > 1024 {
+                return Some(format!(
+                    "embeds.{index}.fields.{at}: Must be 256 (name) and 1024 (value) or fewer in length."
+                ));
+            }
+            total += name + value;
+        }
+        if total > 6000 {
+            return Some(format!(
+                "embeds.{index}: Embed size exceeds maximum size of 6000"
+            ));
+        }
+    }
+    let labels = payload["components"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default());
+    for button in labels {
+        if chars(&button["label"]) > 80 {
+            return Some("components: a label must be 80 or fewer in length.".to_string());
+        }
+    }
+    None
 }
 
 /// A follow-up message after an interaction's first answer (a long private answer in parts).

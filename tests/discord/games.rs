@@ -1,7 +1,7 @@
 //! Each of the five games played from `!new` to its final standings on Discord by typed
 //! commands only (the transcripts in `tests/transcripts/`, typed by their players line by
-//! line), and Parcheesi and Carcassonne once more mixing typed commands, `/play` and
-//! buttons. The standings posted must be those the console gives for the same transcript,
+//! line), Parcheesi once more typed at a player's pace without waiting for the bot, and
+//! Parcheesi and Carcassonne once more mixing typed commands, `/play` and buttons. The standings posted must be those the console gives for the same transcript,
 //! and every game must replay from its log.
 
 use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
@@ -167,6 +167,47 @@ fn typed(_: usize, _: &str) -> Way {
     Way::Typed
 }
 
+/// Types `transcript` on a fresh bot at a player's pace, one line every `pace`, without
+/// waiting for the bot's answers; checks the standings against the console's, that no line
+/// was refused for its timing, and the replay; returns the posts.
+async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Posted> {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let mut users = Users::default();
+    let mut last = None;
+    for line in transcript.lines() {
+        let id = match typed_line(line) {
+            None => continue,
+            Some(Typed::Direct(name, text)) => fake.say(users.get(name), None, text),
+            Some(Typed::Channel(name, text)) => fake.say(users.get(name), Some(CHANNEL), text),
+        };
+        last = Some(id);
+        tokio::time::sleep(pace).await;
+    }
+    db.settled(&fake, last.expect("a transcript with lines"))
+        .await;
+    let end = fake
+        .wait_post("the final ranking", |p| {
+            in_channel(p) && p.text().contains("Final ranking:")
+        })
+        .await;
+    let (console, _) = on_the_console(transcript);
+    assert_eq!(ranking_in(&end.text()), console);
+    let late: Vec<String> = fake
+        .posts()
+        .iter()
+        .map(|p| p.content.clone())
+        .filter(|text| text.contains("so it was not taken"))
+        .collect();
+    assert!(late.is_empty(), "{late:#?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+    fake.posts()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tag_typed_to_the_end_and_its_audit_page() {
     let transcript = format!(
@@ -233,6 +274,18 @@ async fn circuit_typed_to_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parcheesi_typed_to_the_end() {
     let posts = game(include_str!("../transcripts/parcheesi_2p_seed7.txt"), typed).await;
+    assert!(posts.iter().any(|p| in_channel(p)
+        && p.text()
+            .contains("red (bob) has all four pawns HOME and wins!")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn parcheesi_typed_at_a_players_pace_without_waiting_for_the_bot() {
+    let posts = typed_at_pace(
+        include_str!("../transcripts/parcheesi_2p_seed7.txt"),
+        std::time::Duration::from_millis(600),
+    )
+    .await;
     assert!(posts.iter().any(|p| in_channel(p)
         && p.text()
             .contains("red (bob) has all four pawns HOME and wins!")));

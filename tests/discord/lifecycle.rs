@@ -186,6 +186,143 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
     assert_eq!(db.replay_all().await, 1);
 }
 
+/// Opens a TAG game (alice GM; alice, bob and carol join) with `options`, without starting
+/// it, and waits until the sign-ups are applied.
+async fn tag_signed_up(fake: &FakeDiscord, db: &mut Db, options: &str) {
+    fake.wait_ready().await;
+    fake.say(ALICE, Some(CHANNEL), &format!("!new tag {options}"));
+    let mut last = 0;
+    for player in [ALICE, BOB, CAROL] {
+        last = fake.say(player, Some(CHANNEL), "!join");
+    }
+    db.settled(fake, last).await;
+}
+
+/// Waits for bob's receipt for his bid of 3, and checks that nothing of his was refused.
+async fn bobs_bid_is_taken(fake: &FakeDiscord) {
+    let receipt = fake
+        .wait_post("bob's receipt", |p| {
+            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
+        })
+        .await;
+    assert!(receipt.content.starts_with("Game #1: "), "{receipt:?}");
+    assert_eq!(
+        count(fake, |p| dm_to(BOB)(p) && p.content.contains("not taken")),
+        0,
+        "{:#?}",
+        fake.posts()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_both_taken() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    tag_signed_up(&fake, &mut db, "seed=7").await;
+
+    bot.kill();
+    fake.wait_disconnected().await;
+    // The GM starts the game while the bot is down, and bob bids two seconds later: the
+    // bids began when the GM sent `!start`, so his bid is meant for them.
+    fake.say(ALICE, Some(CHANNEL), "!start");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let bid = fake.say(BOB, None, "bid 3");
+
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, bid).await;
+    bobs_bid_is_taken(&fake).await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_and_a_bid_sent_while_discord_refused_to_resume_the_session_are_both_taken() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    tag_signed_up(&fake, &mut db, "seed=7").await;
+
+    // Discord ends the session (no RESUME) and keeps the bot waiting for a new one; the
+    // bot keeps running.
+    fake.hold_sessions(true);
+    fake.invalidate_session();
+    fake.wait_disconnected().await;
+    fake.say(ALICE, Some(CHANNEL), "!start");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let bid = fake.say(BOB, None, "bid 3");
+    fake.hold_sessions(false);
+    fake.wait_ready().await;
+    db.settled(&fake, bid).await;
+    bobs_bid_is_taken(&fake).await;
+    assert_eq!(fake.sessions().0, 2, "a second IDENTIFY, not a RESUME");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_taken() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    tag_signed_up(&fake, &mut db, "seed=7 deadline=5s").await;
+    let start = fake.say(ALICE, Some(CHANNEL), "!start");
+    db.settled(&fake, start).await;
+    for (player, bid) in [(ALICE, "bid 5"), (BOB, "bid 5"), (CAROL, "bid 3")] {
+        fake.say(player, None, bid);
+    }
+    fake.wait_post("the moves of round 1", |p| {
+        in_channel(p) && p.text().contains("Waiting for moves for round 1")
+    })
+    .await;
+
+    // The bot goes down; the moves' deadline passes meanwhile, and carol sends her move for
+    // round 2 after it, before the bot is back.
+    bot.kill();
+    fake.wait_disconnected().await;
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let moved = fake.say(CAROL, None, "move nothing");
+
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, moved).await;
+    let missed = fake
+        .wait_post("round 1 resolved", |p| {
+            in_channel(p) && p.text().contains("Orders for moves for round 1")
+        })
+        .await;
+    assert!(
+        missed
+            .text()
+            .contains("passed while the bot was not running"),
+        "{missed:?}"
+    );
+    let receipt = fake
+        .wait_post("carol's receipt", |p| {
+            dm_to(CAROL)(p) && p.content.contains("for moves for round 2")
+        })
+        .await;
+    assert!(
+        receipt
+            .content
+            .contains("order received for moves for round 2: `move nothing"),
+        "{receipt:?}"
+    );
+    assert_eq!(
+        count(&fake, |p| dm_to(CAROL)(p)
+            && p.content.contains("not taken")),
+        0,
+        "{:#?}",
+        fake.posts()
+    );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
     let fake = FakeDiscord::start().await;

@@ -4,6 +4,7 @@
 //! games on PostgreSQL, one shard each; and that every game played here replays from its log.
 
 mod bot;
+mod busy;
 mod commands;
 mod delivery;
 mod fake;

@@ -4,8 +4,8 @@ use super::placement;
 use super::position::{Grid, Position};
 use super::render;
 use super::setup::{Mode, Setup};
-use super::solver::{self, Solution};
-use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use super::solver;
+use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Search, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -19,6 +19,13 @@ pub struct Challenge {
     pub started: DateTime<Utc>,
     /// The solver's answer at the moment of the call, revealed after the match.
     pub truth: String,
+}
+
+/// An "impossible" call the solver is judging: the match waits for its verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Call {
+    /// Who called "impossible".
+    pub caller: Seat,
 }
 
 /// How the match ended.
@@ -47,11 +54,17 @@ pub struct ShortCircuitGame {
     pub turn_started: DateTime<Utc>,
     /// When the last accepted action happened (a challenge window does not restart with it).
     pub last_action: DateTime<Utc>,
+    /// The "impossible" call the solver is judging, if any (nobody may act meanwhile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<Call>,
     /// The open "impossible" call, if any.
     pub challenge: Option<Challenge>,
     /// The result, once the match is over.
     pub outcome: Option<Outcome>,
 }
+
+/// The key of the solver's search on an impossible call.
+const IMPOSSIBLE: &str = "impossible";
 
 /// What the solver's answer reads when its search budget ran out.
 const UNDECIDED: &str = "undecided: the solver did not settle this position within its budget\n";
@@ -85,6 +98,7 @@ impl ShortCircuitGame {
             reserve_ms: vec![setup.reserve_secs * 1000; 2],
             turn_started: now,
             last_action: now,
+            call: None,
             challenge: None,
             outcome: None,
             setup,
@@ -107,20 +121,25 @@ impl ShortCircuitGame {
                 .challenge
                 .as_ref()
                 .is_none_or(|challenge| challenge.caller < 2)
+            && self.call.as_ref().is_none_or(|call| call.caller < 2)
     }
 
     fn name(&self, seat: Seat) -> &str {
         self.names.get(seat).map_or("?", String::as_str)
     }
 
-    /// The solver's answer for the current position, as text (the GM's hint).
-    pub fn hint(&self) -> String {
-        solver::solve_within(
-            &self.position.grid,
-            &self.position.supply,
-            solver::MATCH_BUDGET,
-        )
-        .map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text())
+    /// The solver's work on the current position, within the match's budget: its answer as
+    /// text (`completable` and a witness, `impossible`, or `undecided`), for an impossible
+    /// call or the GM's hint.
+    fn solving(&self, key: &str) -> Search {
+        let position = self.position.clone();
+        Search {
+            key: key.to_string(),
+            work: Box::new(move || {
+                solver::solve_within(&position.grid, &position.supply, solver::MATCH_BUDGET)
+                    .map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text())
+            }),
+        }
     }
 
     fn finish(&mut self, winner: Seat, reason: String, events: &mut Vec<Event>) {
@@ -229,46 +248,47 @@ impl ShortCircuitGame {
             self.time_up(&mut events);
             return Ok(events);
         }
-        let solution = solver::solve_within(
-            &self.position.grid,
-            &self.position.supply,
-            solver::MATCH_BUDGET,
-        );
         events.push(Event::public(format!(
             "{} calls impossible: no further placements from the supply can complete the circuit.",
             self.name(seat)
         )));
-        match (self.setup.mode, solution) {
-            (Mode::Solver, Some(solution)) => match solution {
-                Solution::Impossible => {
-                    let reason = "the solver proves the circuit cannot be completed".to_string();
-                    self.finish(seat, reason, &mut events);
-                }
-                Solution::Completable(witness) => {
-                    let reason = format!(
-                        "the solver shows the circuit can still be completed:\n```\n{}```",
-                        witness.to_text()
-                    );
-                    self.finish(other(seat), reason, &mut events);
-                }
-            },
-            (mode, solution) => {
+        self.call = Some(Call { caller: seat });
+        Ok(events)
+    }
+
+    /// The solver's verdict on the call `caller` made, at `now`: in solver mode it decides
+    /// the match (unless it is undecided); otherwise the opponent gets the window to complete
+    /// the track, and the verdict stays sealed until the match ends.
+    fn judge(&mut self, caller: Seat, verdict: &str, now: DateTime<Utc>) -> Vec<Event> {
+        let mut events = Vec::new();
+        let first = verdict.lines().next().unwrap_or_default();
+        let witness = verdict.strip_prefix("completable\n");
+        match (self.setup.mode, first, witness) {
+            (Mode::Solver, "impossible", _) => {
+                let reason = "the solver proves the circuit cannot be completed".to_string();
+                self.finish(caller, reason, &mut events);
+            }
+            (Mode::Solver, _, Some(witness)) => {
+                let reason = format!(
+                    "the solver shows the circuit can still be completed:\n```\n{witness}```"
+                );
+                self.finish(other(caller), reason, &mut events);
+            }
+            (mode, _, _) => {
                 if mode == Mode::Solver {
                     events.push(Event::public(
                         "The solver cannot settle this position within its time, so the call is played out as a challenge.",
                     ));
                 }
-                let truth =
-                    solution.map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text());
                 events.push(Event::sealed(format!(
-                    "Solver's answer at the call:\n{truth}"
+                    "Solver's answer at the call:\n{verdict}"
                 )));
                 self.challenge = Some(Challenge {
-                    caller: seat,
+                    caller,
                     started: now,
-                    truth,
+                    truth: verdict.to_string(),
                 });
-                self.to_move = other(seat);
+                self.to_move = other(caller);
                 self.turn_started = now;
                 events.push(Event::public(format!(
                     "{} has {} to complete the track, placing as often as they like, or to concede.",
@@ -277,7 +297,7 @@ impl ShortCircuitGame {
                 )));
             }
         }
-        Ok(events)
+        events
     }
 }
 
@@ -292,7 +312,7 @@ impl Game for ShortCircuitGame {
     }
 
     fn time_limit(&self, _options: &Options) -> Option<Duration> {
-        if self.outcome.is_some() {
+        if self.outcome.is_some() || self.call.is_some() {
             return None;
         }
         if let Some(challenge) = &self.challenge {
@@ -335,6 +355,12 @@ impl Game for ShortCircuitGame {
         }
         if seat > 1 {
             return Err(Refusal::new("only the two players of the duel can act"));
+        }
+        if let Some(call) = &self.call {
+            return Err(Refusal::new(format!(
+                "the solver is judging {}'s impossible call; its verdict comes in a moment",
+                self.name(call.caller)
+            )));
         }
         let word = word.trim().to_lowercase();
         if word == "concede" {
@@ -403,16 +429,35 @@ impl Game for ShortCircuitGame {
         }
     }
 
-    fn gm_query(&self, text: &str) -> Option<String> {
-        text.trim()
-            .eq_ignore_ascii_case("hint")
-            .then(|| self.hint())
+    fn pending_search(&self) -> Option<Search> {
+        self.call.as_ref().map(|_| self.solving(IMPOSSIBLE))
+    }
+
+    fn verdict(
+        &mut self,
+        key: &str,
+        verdict: &str,
+        ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        let Some(call) = self.call.take_if(|_| key == IMPOSSIBLE) else {
+            return Err(Refusal::new(format!("no search `{key}` is awaited")));
+        };
+        let events = self.judge(call.caller, verdict, ctx.now);
+        self.last_action = ctx.now;
+        Ok(events)
+    }
+
+    fn gm_query(&self, text: &str) -> Option<Search> {
+        let text = text.trim();
+        text.eq_ignore_ascii_case("hint")
+            .then(|| self.solving(&text.to_lowercase()))
     }
 
     fn private_status(&self, seat: Seat) -> String {
         let reserve = self.reserve_ms.get(seat).copied().unwrap_or(0);
         let whose = match &self.outcome {
             Some(outcome) => format!("The match is over; {} won.", self.name(outcome.winner)),
+            None if self.call.is_some() => "The solver is judging the impossible call.".to_string(),
             None if self.to_move == seat => "It is your turn.".to_string(),
             None => format!("It is {}'s turn.", self.name(self.to_move)),
         };

@@ -52,7 +52,13 @@ fn status_line(game: &ShortCircuitGame) -> String {
             name(challenge.caller),
             name(game.to_move)
         ),
-        (None, None) => format!("{} to move", name(game.to_move)),
+        (None, None) => match &game.call {
+            Some(call) => format!(
+                "{} called impossible; the solver is judging",
+                name(call.caller)
+            ),
+            None => format!("{} to move", name(game.to_move)),
+        },
     }
 }
 

@@ -86,7 +86,7 @@ pub fn page(
             _ => {}
         }
     }
-    for (round, board) in boards(service, record.id, inputs) {
+    for (round, board) in boards(service, record, inputs) {
         rounds.entry(round).or_default().board = Some(board);
     }
     let commitment = posted_commitment(events).unwrap_or_else(|| record.settings.seed.commitment());
@@ -121,7 +121,7 @@ fn posted_commitment(events: &[StoredEvent]) -> Option<String> {
 
 /// The public board at the end of each round, from the game rebuilt input by input (drawn
 /// once a round, from the record the round's last input left).
-fn boards(service: &Service, id: i64, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
+fn boards(service: &Service, game: &GameRecord, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
     let draw = |record: &GameRecord| {
         service
             .catalogue()
@@ -130,7 +130,7 @@ fn boards(service: &Service, id: i64, inputs: &[StoredInput]) -> BTreeMap<u64, S
     };
     let mut boards = BTreeMap::new();
     let mut last_of_round: Option<(u64, GameRecord)> = None;
-    for step in rebuild(service, id, inputs) {
+    for step in rebuild(service, game, inputs) {
         let (Some(before), Some(after)) = (step.before, step.after) else {
             continue;
         };

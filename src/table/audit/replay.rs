@@ -5,7 +5,8 @@ use super::AuditError;
 use crate::records::LogEvent;
 use crate::records::{GameRecord, Input};
 use crate::store::StoredInput;
-use crate::table::apply::{apply, Env};
+use crate::table::apply::{apply, Applied, Env};
+use crate::table::searches;
 use crate::table::service::Service;
 use crate::table::undo::History;
 
@@ -45,16 +46,22 @@ pub(crate) struct Step {
     pub unreadable: Option<String>,
 }
 
-/// Applies game `id`'s logged inputs again, in order, as the live table did: the record is
-/// read back from its stored form before every input, so whatever the stored form keeps is
-/// what the next input sees; an undo returns where the game's history says.
-pub(crate) fn rebuild<'a>(service: &'a Service, id: i64, inputs: &'a [StoredInput]) -> Rebuild<'a> {
+/// Applies the logged inputs of `game` (the game as the store holds it now) again, in order,
+/// as the live table did: the record is read back from its stored form before every input,
+/// so whatever the stored form keeps is what the next input sees; an undo returns where the
+/// game's history says.
+pub(crate) fn rebuild<'a>(
+    service: &'a Service,
+    game: &GameRecord,
+    inputs: &'a [StoredInput],
+) -> Rebuild<'a> {
     Rebuild {
         service,
-        id,
+        id: game.id,
         inputs: inputs.iter(),
         record: None,
         history: History::new(),
+        waits_at_end: searches::game_waits(game),
     }
 }
 
@@ -66,6 +73,9 @@ pub(crate) struct Rebuild<'a> {
     inputs: std::slice::Iter<'a, StoredInput>,
     record: Option<GameRecord>,
     history: History,
+    /// Whether the game still waits for a search after its last input (its verdict is not
+    /// in the log yet).
+    waits_at_end: bool,
 }
 
 impl Rebuild<'_> {
@@ -87,7 +97,10 @@ impl Iterator for Rebuild<'_> {
         let env = Env::new(self.service.catalogue(), self.service.defaults(), input.at)
             .sent_at(input.sent)
             .undoing(target.as_ref());
-        let applied = apply(self.record.as_ref(), &input.input, self.id, &env);
+        let mut applied = apply(self.record.as_ref(), &input.input, self.id, &env);
+        if self.verdict_within(&applied) {
+            self.search_within(&mut applied, &env);
+        }
         let (after, unreadable) = match applied.record.as_ref().map(as_stored).transpose() {
             Ok(after) => (after, None),
             Err(error) => (applied.record.clone(), Some(error.to_string())),
@@ -112,6 +125,52 @@ impl Iterator for Rebuild<'_> {
     }
 }
 
+impl Rebuild<'_> {
+    /// Whether the input just applied left its game waiting for a search whose verdict the
+    /// log keeps in the same input: a log written before searches ran beside the table
+    /// (Short Circuit's impossible call was judged at once then). A newer log has the verdict
+    /// as the next input, or, when it is the last input, the game waits for it still.
+    fn verdict_within(&self, applied: &Applied) -> bool {
+        let next_is_verdict = matches!(
+            self.inputs.as_slice().first(),
+            Some(StoredInput {
+                input: Input::Verdict { .. },
+                ..
+            })
+        );
+        let last = self.inputs.as_slice().is_empty();
+        applied.changed
+            && !next_is_verdict
+            && !(last && self.waits_at_end)
+            && applied.record.as_ref().is_some_and(searches::game_waits)
+    }
+
+    /// Runs the search the game waits for and applies its verdict within the same step, as
+    /// the table did when the log was written.
+    fn search_within(&self, applied: &mut Applied, env: &Env<'_>) {
+        let Some(record) = applied.record.as_ref() else {
+            return;
+        };
+        let Some(search) = self
+            .service
+            .catalogue()
+            .load(record)
+            .and_then(|game| game.pending_search())
+        else {
+            return;
+        };
+        let input = Input::Verdict {
+            key: search.key,
+            verdict: (search.work)(),
+        };
+        let then = apply(Some(record), &input, self.id, env);
+        if then.changed {
+            applied.outcome.events.extend(then.outcome.events);
+            applied.record = then.record;
+        }
+    }
+}
+
 /// The record as the store gives it back: written to JSON and read again.
 fn as_stored(record: &GameRecord) -> Result<GameRecord, serde_json::Error> {
     serde_json::to_string(record).and_then(|text| serde_json::from_str(&text))
@@ -126,7 +185,7 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
     let mut differences = Vec::new();
     let mut record: Option<GameRecord> = None;
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
-    for step in rebuild(service, id, &inputs) {
+    for step in rebuild(service, &stored.record, &inputs) {
         if !step.changed {
             differences.push(format!("input {} changed nothing on replay", step.seq));
         }
