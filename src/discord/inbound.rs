@@ -63,10 +63,15 @@ pub(super) fn plain_mentions(text: &str) -> String {
 
 /// A typed message as the table reads it: where it sits and when it was sent, and its
 /// words in a server channel (`in_server`) or by DM; `None` for a bot's message (this one's
-/// included), which the table ignores.
+/// included), which the table ignores. A player's DM also shows the bot where to answer
+/// that player.
 fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(Envelope, Inbound)> {
     if msg.author.bot {
         return None;
+    }
+    if !in_server {
+        bot.delivery
+            .learn_dm_channel(msg.author.id.get(), msg.channel_id);
     }
     let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
     let who = user(&msg.author, nick);
@@ -107,10 +112,6 @@ fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(En
 /// a task of its own. The message's own event then finds it queued and does nothing more.
 pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity::Message) {
     let in_server = msg.guild_id.is_some();
-    if !in_server {
-        bot.delivery
-            .learn_dm_channel(msg.author.id.get(), msg.channel_id);
-    }
     let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
         return;
     };
@@ -154,10 +155,6 @@ pub(super) async fn typed(
     in_server: bool,
     held: Held,
 ) -> Result<(), StoreError> {
-    if !in_server {
-        bot.delivery
-            .learn_dm_channel(msg.author.id.get(), msg.channel_id);
-    }
     let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
         return Ok(());
     };

@@ -57,7 +57,7 @@ pub struct Bot {
     prefix: String,
     /// The queue in front of the table: inbound messages are applied in order of arrival,
     /// those that wait meanwhile sharing one commit; its turn is also taken to fire deadlines
-    /// and to read the outbox. It holds the rows an interaction answers itself.
+    /// and to apply a search's verdict. It holds the rows an interaction answers itself.
     commits: GroupCommit,
     /// What the outbox's deliverers share: one lane per audience, the pace, the pictures
     /// being drawn, the DM channels known.

@@ -3,8 +3,8 @@
 //! of one each. Whoever holds the table's turn applies the whole queue ([`Service::handle_batch`]:
 //! a savepoint per message, one commit), then hands each waiting message its result; a
 //! message is answered only once the commit that holds it is durable. The turn is also what
-//! the deadline ticker and the outbox reader take, so nothing else writes to the table while
-//! a batch is applied.
+//! the deadline ticker, a catch-up and a search's verdict take, so nothing else writes to the
+//! table while a batch is applied.
 
 use super::service::{Committed, Envelope, Inbound, Service, Submission};
 use crate::store::StoreError;
@@ -149,7 +149,7 @@ impl GroupCommit {
     }
 
     /// Takes the table's turn: while the guard lives no batch is applied, so a caller can
-    /// fire deadlines, read the outbox, or apply a catch-up without a batch in between.
+    /// fire deadlines, apply a verdict, or apply a catch-up without a batch in between.
     pub async fn turn(&self) -> tokio::sync::MutexGuard<'_, ()> {
         self.turn.lock().await
     }

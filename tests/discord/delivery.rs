@@ -177,3 +177,39 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
     bot.stop();
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_refused_as_malformed_is_sent_again_as_plain_text() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    while !db.delivered().await {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Discord refuses the board's embed: the board goes again as text, nothing is given up,
+    // and the next post in the channel comes after it.
+    fake.refuse_embeds(1);
+    let board = fake.say(BOB, Some(CHANNEL), "!board");
+    let status = fake.say(BOB, Some(CHANNEL), "!status");
+    db.settled(&fake, board).await;
+    db.settled(&fake, status).await;
+    let posts = fake.posts();
+    let text_board = posts
+        .iter()
+        .position(|p| in_channel(p) && p.embeds.is_empty() && p.content.contains("TAG, bids"))
+        .expect("the board as text");
+    let status_at = posts
+        .iter()
+        .position(|p| in_channel(p) && p.content.starts_with("Game #1 (tag)"))
+        .expect("the status");
+    assert!(text_board < status_at, "{posts:#?}");
+    assert_eq!(
+        count(&fake, |p| p.content.contains("I gave up delivering")),
+        0,
+        "{posts:#?}"
+    );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}

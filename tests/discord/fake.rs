@@ -163,6 +163,9 @@ struct Inner {
     post_attempts: Mutex<Vec<Instant>>,
     /// Posts to accept and then never answer (the bot dies waiting).
     stall_next: AtomicUsize,
+    /// Posts with an embed to refuse as malformed (400, error 50035), as Discord refuses an
+    /// embed beyond its limits.
+    malformed_embeds: AtomicUsize,
     /// While set, an IDENTIFY gets no READY: the bot waits without a session.
     hold_sessions: AtomicBool,
     refused: AtomicUsize,
@@ -274,6 +277,23 @@ impl FakeDiscord {
         self.inner.posts.lock().unwrap().clone()
     }
 
+    /// How many posts the bot made so far.
+    pub fn post_count(&self) -> usize {
+        self.inner.posts.lock().unwrap().len()
+    }
+
+    /// The posts after the first `skip` (what came since a count was taken).
+    pub fn posts_after(&self, skip: usize) -> Vec<Posted> {
+        self.inner
+            .posts
+            .lock()
+            .unwrap()
+            .iter()
+            .skip(skip)
+            .cloned()
+            .collect()
+    }
+
     /// Every interaction response so far.
     pub fn callbacks(&self) -> Vec<Callback> {
         self.inner.callbacks.lock().unwrap().clone()
@@ -359,6 +379,12 @@ impl FakeDiscord {
     /// Discord's answer reached it.
     pub fn stall_next_post(&self) {
         self.inner.stall_next.store(1, Ordering::SeqCst);
+    }
+
+    /// The next `n` posts that carry an embed are refused as malformed (400, Discord error
+    /// 50035), whatever the embed holds.
+    pub fn refuse_embeds(&self, n: usize) {
+        self.inner.malformed_embeds.store(n, Ordering::SeqCst);
     }
 
     /// Messages to this user's DM channel are refused with Discord error 50007.
@@ -905,6 +931,21 @@ async fn create_message(
             inner.deduplicated.fetch_add(1, Ordering::SeqCst);
             return Json(made).into_response();
         }
+    }
+    let has_embed = payload["embeds"]
+        .as_array()
+        .is_some_and(|embeds| !embeds.is_empty());
+    let refuse_embed = has_embed
+        && inner
+            .malformed_embeds
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok();
+    if refuse_embed {
+        return discord_error(
+            StatusCode::BAD_REQUEST,
+            50035,
+            "Invalid Form Body: embeds.0: refused",
+        );
     }
     if let Some(broken) = beyond_limits(&payload) {
         return discord_error(

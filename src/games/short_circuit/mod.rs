@@ -16,10 +16,12 @@
 //!   mover's reserve. An action that arrives after the mover's time is spent is not applied:
 //!   the mover loses on time instead. During an impossible challenge the clocks stand still
 //!   and only the window runs; it does not restart with each placement.
-//! - "impossible" is answered at once in solver mode; in challenge mode the solver's answer
-//!   at the call is sealed in the audit log and posted when the match ends. The challenged
-//!   player places in turns of 1-3 pieces as often as they like; the caller waits. Calling
-//!   impossible during a challenge is refused.
+//! - An "impossible" call is judged by the solver, which runs beside the table (no other
+//!   game waits for it): until its verdict nobody may act and the clocks stand still. In
+//!   solver mode the verdict decides the match; in challenge mode it is sealed in the audit
+//!   log and posted when the match ends, and the opponent's window starts with the
+//!   verdict. The challenged player places in turns of 1-3 pieces as often as they like; the
+//!   caller waits. Calling impossible during a challenge is refused.
 //! - Either player may concede at any time; a player who leaves the table loses.
 //! - A board counts as complete only with at least one piece on it (an empty board has no
 //!   loop). A placement is checked against the rules in this order: count, squares, line,

@@ -1,0 +1,261 @@
+//! The whole path under load, through the real `referee run` binary (this build's release
+//! binary) on the project's Discord-compatible server (`tests/discord/fake.rs`): N TAG games
+//! of 5 players, each game in its own channel, started; then every player sends a bid by DM,
+//! all within 5 seconds, in a random order. Measured: each bid's latency from the message
+//! (dispatched on the gateway) to its receipt (created on the server) at p50, p99 and max;
+//! the board posts the last bids resolve, per second; and that every bid got exactly one
+//! receipt and every game exactly one resolution. With the load average of the machine
+//! before and after.
+//!
+//! `cargo bench --bench discord_load` runs N = 50 and 200 at the bot's default pace (50
+//! requests a second: Discord's global limit for a bot) and again at a pace the fake allows
+//! (`DISCORD_LOAD_PACE`, 2000 by default): the first shows what a bot under Discord's
+//! default limit can give, the second what the bot itself can. DISCORD_LOAD_GAMES="50 200"
+//! and DISCORD_LOAD_PACES="50 2000" choose the runs; DISCORD_LOAD_WINDOW the seconds the
+//! bids are spread over (5).
+
+#[allow(dead_code)]
+#[path = "../tests/discord/fake.rs"]
+mod fake;
+
+use fake::{FakeDiscord, Posted, TOKEN};
+use std::collections::HashMap;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Players per game.
+const SEATS: u64 = 5;
+
+/// A small seeded generator (splitmix64), so every run sends the bids in the same order.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+fn setting(name: &str, default: &str) -> Vec<u64> {
+    std::env::var(name)
+        .unwrap_or_else(|_| default.to_string())
+        .split_whitespace()
+        .filter_map(|n| n.parse().ok())
+        .collect()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".to_string())
+}
+
+/// The game channel of game `game`.
+fn channel(game: u64) -> u64 {
+    5_000 + game
+}
+
+/// The player in `seat` of game `game` (seat 0 is the GM).
+fn player(game: u64, seat: u64) -> (u64, String) {
+    let id = 10_000 + game * 10 + seat;
+    (id, format!("g{game}p{seat}"))
+}
+
+/// The bot on a fresh database, at `pace` requests a second.
+fn start_bot(fake: &FakeDiscord, db: &std::path::Path, pace: u64) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["run", "--db"])
+        .arg(db)
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("REFEREE_DISCORD_API_URL", &fake.url)
+        .env("REFEREE_DISCORD_GUILDS", fake::GUILD.to_string())
+        .env("REFEREE_DISCORD_REQUESTS_PER_SECOND", pace.to_string())
+        .env("REFEREE_TABLE_TICK", "1s")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the release binary runs")
+}
+
+/// Waits until `done` holds of the posts so far (read as they come), or `limit` passes.
+async fn wait_posts(
+    fake: &FakeDiscord,
+    limit: Duration,
+    mut take: impl FnMut(&Posted),
+    done: impl Fn() -> bool,
+) -> bool {
+    let until = Instant::now() + limit;
+    let mut seen = 0;
+    while Instant::now() < until {
+        let fresh = fake.posts_after(seen);
+        seen += fresh.len();
+        fresh.iter().for_each(&mut take);
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+async fn run(games: u64, pace: u64, window: Duration) {
+    let fake = FakeDiscord::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut bot = start_bot(&fake, &dir.path().join("referee.db"), pace);
+    fake.wait_ready().await;
+    let before = load_average();
+
+    // Every game opened, joined and started; then the start posts delivered.
+    for game in 0..games {
+        let gm = player(game, 0);
+        fake.say(
+            (gm.0, gm.1.as_str()),
+            Some(channel(game)),
+            &format!("!new tag seed={game}"),
+        );
+        for seat in 0..SEATS {
+            let who = player(game, seat);
+            fake.say((who.0, who.1.as_str()), Some(channel(game)), "!join");
+        }
+        fake.say((gm.0, gm.1.as_str()), Some(channel(game)), "!start");
+    }
+    let started = std::cell::Cell::new(0);
+    let ready = wait_posts(
+        &fake,
+        Duration::from_secs(600),
+        |post| {
+            if post.text().contains("(bids awaited)") {
+                started.set(started.get() + 1);
+            }
+        },
+        || started.get() == games,
+    )
+    .await;
+    assert!(ready, "only {} of {games} games started", started.get());
+    // The welcomes and boards of the start have gone out before the bids begin: nothing
+    // new for two seconds.
+    let mut posted = fake.post_count();
+    loop {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let now = fake.post_count();
+        if now == posted {
+            break;
+        }
+        posted = now;
+    }
+
+    // Every player bids, spread over the window in a random order.
+    let mut order: Vec<(u64, u64)> = (0..games)
+        .flat_map(|game| (0..SEATS).map(move |seat| (game, seat)))
+        .collect();
+    let mut rng = Rng(0xb1d5 ^ games);
+    for index in (1..order.len()).rev() {
+        let pick = (rng.next() % (index as u64 + 1)) as usize;
+        order.swap(index, pick);
+    }
+    let begun = Instant::now();
+    let step = window / order.len() as u32;
+    let mut sent: HashMap<u64, Instant> = HashMap::new();
+    for (index, (game, seat)) in order.iter().enumerate() {
+        let due = begun + step * index as u32;
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            tokio::time::sleep(wait).await;
+        }
+        let who = player(*game, *seat);
+        sent.insert(who.0, Instant::now());
+        fake.say((who.0, who.1.as_str()), None, "bid 10");
+    }
+
+    let mut receipts: HashMap<u64, Vec<Instant>> = HashMap::new();
+    let mut boards: Vec<Instant> = Vec::new();
+    let receipts_in = std::cell::Cell::new(0);
+    let boards_in = std::cell::Cell::new(0);
+    let all = wait_posts(
+        &fake,
+        Duration::from_secs(600),
+        |post| {
+            if let Some(user) = post.dm_user {
+                if post.content.contains("order received for bids") {
+                    receipts.entry(user).or_default().push(post.at);
+                    receipts_in.set(receipts_in.get() + 1);
+                }
+            } else if post.text().contains("Orders for bids (every order is in)") {
+                boards.push(post.at);
+                boards_in.set(boards_in.get() + 1);
+            }
+        },
+        || receipts_in.get() == sent.len() && boards_in.get() == games as usize,
+    )
+    .await;
+    let after = load_average();
+    let _ = bot.kill();
+    let _ = bot.wait();
+
+    let mut latencies: Vec<Duration> = sent
+        .iter()
+        .filter_map(|(user, at)| {
+            receipts
+                .get(user)
+                .and_then(|times| times.first())
+                .map(|receipt| receipt.duration_since(*at))
+        })
+        .collect();
+    latencies.sort();
+    let doubled = receipts.values().filter(|times| times.len() > 1).count();
+    let lost = sent.len() - receipts.len();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{games} games x {SEATS} players, bids over {:.0} s, pace {pace} requests/s: {} bids, {} receipts{}",
+        window.as_secs_f64(),
+        sent.len(),
+        latencies.len(),
+        if all { "" } else { " (timed out waiting for the rest)" }
+    );
+    if !latencies.is_empty() {
+        println!(
+            "  DM -> receipt delivered: p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; lost {lost}, doubled {doubled}",
+            ms(percentile(&latencies, 0.5)),
+            ms(percentile(&latencies, 0.99)),
+            ms(latencies[latencies.len() - 1])
+        );
+    }
+    if let (Some(first), Some(last)) = (boards.iter().min(), boards.iter().max()) {
+        let span = last.duration_since(begun).max(Duration::from_millis(1));
+        println!(
+            "  board posts: {} resolutions in {:.1} s from the first bid ({:.1} a second; the last {:.1} s after the first bid, the first {:.1} s)",
+            boards.len(),
+            span.as_secs_f64(),
+            boards.len() as f64 / span.as_secs_f64(),
+            last.duration_since(begun).as_secs_f64(),
+            first.duration_since(begun).as_secs_f64()
+        );
+    }
+    println!("  load average before {before}, after {after}");
+}
+
+#[tokio::main]
+async fn main() {
+    let games = setting("DISCORD_LOAD_GAMES", "50 200");
+    let fast = std::env::var("DISCORD_LOAD_PACE").unwrap_or_else(|_| "2000".to_string());
+    let paces = setting("DISCORD_LOAD_PACES", &format!("50 {fast}"));
+    let window = Duration::from_secs(*setting("DISCORD_LOAD_WINDOW", "5").first().unwrap_or(&5));
+    for pace in &paces {
+        for count in &games {
+            run(*count, *pace, window).await;
+        }
+    }
+}
