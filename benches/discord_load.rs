@@ -19,25 +19,13 @@
 mod fake;
 
 use fake::{FakeDiscord, Posted, TOKEN};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Players per game.
 const SEATS: u64 = 5;
-
-/// A small seeded generator (splitmix64), so every run sends the bids in the same order.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
 
 fn setting(name: &str, default: &str) -> Vec<u64> {
     std::env::var(name)
@@ -162,9 +150,10 @@ async fn run(games: u64, pace: u64, window: Duration) {
     let mut order: Vec<(u64, u64)> = (0..games)
         .flat_map(|game| (0..SEATS).map(move |seat| (game, seat)))
         .collect();
-    let mut rng = Rng(0xb1d5 ^ games);
+    // Seeded, so every run sends the bids in the same order.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0xb1d5 ^ games);
     for index in (1..order.len()).rev() {
-        let pick = (rng.next() % (index as u64 + 1)) as usize;
+        let pick = (rng.next_u64() % (index as u64 + 1)) as usize;
         order.swap(index, pick);
     }
     let begun = Instant::now();

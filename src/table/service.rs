@@ -20,7 +20,7 @@ use crate::records::Card;
 use crate::records::Input;
 use crate::records::{Attachment, Audience, LogVisibility};
 use crate::records::{GameRecord, Status, User};
-use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx, UserGames};
+use crate::store::{GameChange, GameRow, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
@@ -1025,9 +1025,10 @@ impl Service {
         let mut fired = 0;
         loop {
             let mut tx = self.store.begin().await?;
-            if !self.fire_one(&mut tx, now, now).await? {
+            let Some(game) = tx.claim_due(now).await? else {
                 return Ok(fired);
-            }
+            };
+            self.fire(&mut tx, game, now, now).await?;
             tx.commit().await?;
             fired += 1;
         }
@@ -1042,11 +1043,10 @@ impl Service {
         by: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        loop {
+        while let Some(game) = tx.claim_due(by).await? {
             tx.begin_message().await?;
-            match self.fire_one(tx, by, now).await {
-                Ok(true) => tx.keep_message().await?,
-                Ok(false) => return tx.keep_message().await,
+            match self.fire(tx, game, by, now).await {
+                Ok(()) => tx.keep_message().await?,
                 Err(error) if error.is_conflict() => return Err(error),
                 Err(error) => {
                     warn!(%error, "a deadline due before a message could not be fired; the ticker tries again");
@@ -1054,24 +1054,22 @@ impl Service {
                 }
             }
         }
+        Ok(())
     }
 
-    /// Fires the earliest deadline or reminder due at or before `by`, applied at `now`, inside
-    /// `tx`: `false` when none is due. A deadline's input is sent at the deadline's own time,
-    /// so the phase it begins starts then, however late it fired.
-    async fn fire_one(
+    /// Fires the deadline or reminder of `game`, claimed in `tx` as due at or before `by`,
+    /// applied at `now`. A deadline's input is sent at the deadline's own time, so the phase
+    /// it begins starts then, however late it fired.
+    async fn fire(
         &self,
         tx: &mut Tx,
+        game: GameRow,
         by: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        let span = info_span!("deadline", game = tracing::field::Empty);
+    ) -> Result<(), StoreError> {
+        let id = game.id;
+        let span = info_span!("deadline", game = id);
         async {
-            let Some(game) = tx.claim_due(by).await? else {
-                return Ok(false);
-            };
-            let id = game.id;
-            tracing::Span::current().record("game", id);
             let (input, sent) = match game.record.deadline {
                 Some(at) if at <= by && self.running_since.is_some_and(|since| at < since) => {
                     (Input::DeadlineMissed, Some(at))
@@ -1090,7 +1088,7 @@ impl Service {
                 );
                 clear_due(tx, id, now).await?;
             }
-            Ok(true)
+            Ok(())
         }
         .instrument(span)
         .await
