@@ -118,6 +118,10 @@ pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity
     if !bot.collect(msg.id.get()) {
         return;
     }
+    // A table that cannot keep up (its database is away) holds the gateway back here.
+    while bot.commits.is_full() {
+        tokio::task::block_in_place(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+    }
     let span = message_span(msg, in_server);
     let ticket = bot.commits.enqueue(envelope, inbound, false, Utc::now());
     let (bot, http, msg) = (bot.clone(), http.clone(), msg.clone());
@@ -129,7 +133,7 @@ pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity
             };
             bot.committed();
             if let Err(error) = applied {
-                warn!(%error, "a message could not be applied; it is read back at the next catch-up");
+                warn!(%error, "a message could not be applied");
             }
         }
         .instrument(span),
@@ -222,8 +226,8 @@ pub(super) async fn submit(
                 answers_itself: false,
             };
             let mut results = bot
-                .service
-                .handle_batch(std::slice::from_ref(&submission), Utc::now())
+                .commits
+                .apply_held(std::slice::from_ref(&submission), Utc::now())
                 .await;
             results.pop().unwrap_or_else(|| Ok(Committed::default()))?
         }

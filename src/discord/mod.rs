@@ -8,6 +8,7 @@ mod commands;
 mod embeds;
 mod events;
 mod inbound;
+mod outage;
 mod outbox;
 mod pace;
 mod rest;
@@ -250,6 +251,7 @@ pub async fn run(
     let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
     let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick, shards.clone()));
     let searching = tokio::spawn(searches::worker(bot.clone()));
+    let outage = tokio::spawn(outage::watch(bot.clone(), http.clone()));
     let held = bot.settings.shards;
     info!(
         first = held.first,
@@ -267,7 +269,11 @@ pub async fn run(
     ticker.abort();
     // A search under way is run again at the next start: its game keeps it asked.
     searching.abort();
-    // The batch in flight finishes: the turn is free only after its commit.
+    outage.abort();
+    // The batch in flight finishes: the turn is free only after its commit (or, when the
+    // database does not take it, after the try under way: its messages are read back at the
+    // next start).
+    bot.commits.stop();
     let table = bot.commits.turn().await;
     bot.stopping
         .store(true, std::sync::atomic::Ordering::SeqCst);

@@ -75,6 +75,12 @@ impl Delivery {
     pub(super) fn learn_dm_channel(&self, user: u64, channel: serenity::ChannelId) {
         lock(&self.dm_channels).insert(user, channel);
     }
+
+    /// The DM channel of the user with id `user`, if it is known.
+    pub(super) fn dm_channel(&self, user: &str) -> Option<serenity::ChannelId> {
+        let user: u64 = user.parse().ok()?;
+        lock(&self.dm_channels).get(&user).copied()
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -7,16 +7,42 @@
 //! table while a batch is applied.
 
 use super::service::{Committed, Envelope, Inbound, Service, Submission};
+use crate::records::Audience;
 use crate::store::StoreError;
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+use tracing::warn;
 
 /// The most messages one commit takes: a longer queue is applied in several commits, so no
 /// message waits behind an unbounded transaction.
 pub const MAX_BATCH: usize = 128;
+
+/// The most messages waiting for the table: beyond it, whoever queues them waits for room
+/// (the Discord adapter then stops reading the gateway), so a long outage of the database
+/// holds the bot back rather than filling its memory.
+pub const MAX_QUEUED: usize = 10_000;
+
+/// The first wait before a batch the database could not take is tried again; it doubles up
+/// to [`MAX_RETRY_WAIT`].
+const FIRST_RETRY_WAIT: Duration = Duration::from_millis(100);
+/// The longest wait between two tries of a batch.
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
+
+/// The database has not taken the messages waiting for it since `since`.
+#[derive(Clone, Debug)]
+pub struct Stall {
+    /// When the first try of the batch failed.
+    pub since: Instant,
+    /// Why, as the database last said.
+    pub reason: String,
+    /// Where the waiting messages came from: their channels, and the senders of direct
+    /// messages (each once).
+    pub places: Vec<Audience>,
+}
 
 /// A queued message and where its result goes.
 struct Waiting {
@@ -38,6 +64,11 @@ pub struct GroupCommit {
     held: Mutex<HashSet<i64>>,
     /// How many commits the queue has made, for the logs and the benchmark.
     commits: AtomicU64,
+    /// The database's failure to take the batch being applied, while it lasts.
+    stall: Mutex<Option<Stall>>,
+    /// Set at shutdown: a batch the database does not take is no longer tried again (its
+    /// messages are read back at the next start).
+    stopping: AtomicBool,
 }
 
 impl GroupCommit {
@@ -49,6 +80,8 @@ impl GroupCommit {
             turn: tokio::sync::Mutex::new(()),
             held: Mutex::new(HashSet::new()),
             commits: AtomicU64::new(0),
+            stall: Mutex::new(None),
+            stopping: AtomicBool::new(false),
         }
     }
 
@@ -118,7 +151,10 @@ impl GroupCommit {
     }
 
     /// Takes up to [`MAX_BATCH`] queued messages, applies them in one commit and hands each
-    /// its result. The caller holds the turn.
+    /// its result. The caller holds the turn. When the database cannot take the batch at all
+    /// (busy past its timeout, away, out of room), nothing of it was written: the same
+    /// messages are tried again, in order and before any later one, until it can (or the
+    /// process stops). A message that fails alone is set aside with an answer to its sender.
     async fn commit_queued(&self) {
         let waiting: Vec<Waiting> = {
             let mut queue = self.lock_queue();
@@ -129,7 +165,7 @@ impl GroupCommit {
             return;
         };
         let submissions: Vec<Submission> = waiting.iter().map(|w| w.submission.clone()).collect();
-        let results = self.service.handle_batch(&submissions, now).await;
+        let results = self.apply_held(&submissions, now).await;
         self.commits.fetch_add(1, Ordering::Relaxed);
         let held: Vec<i64> = results
             .iter()
@@ -141,6 +177,94 @@ impl GroupCommit {
             // A submitter that gave up waiting no longer needs its result.
             let _ = waiting.reply.send(result);
         }
+    }
+
+    /// Applies `submissions` in one commit for a caller that holds the turn (the queue, a
+    /// catch-up). When the database cannot take the batch at all (busy past its timeout,
+    /// away, out of room), nothing of it was written: the same messages are tried again, in
+    /// order and before anything else, until it can (or the process stops). A message that
+    /// fails alone is set aside, with an answer to its sender.
+    pub async fn apply_held(
+        &self,
+        submissions: &[Submission],
+        now: DateTime<Utc>,
+    ) -> Vec<Result<Committed, StoreError>> {
+        let mut wait = FIRST_RETRY_WAIT;
+        let results = loop {
+            let results = self.service.handle_batch(submissions, now).await;
+            match refused_whole(&results) {
+                Some(reason) if !self.stopping.load(Ordering::SeqCst) => {
+                    self.note_stall(reason, submissions);
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(MAX_RETRY_WAIT);
+                }
+                _ => break results,
+            }
+        };
+        if let Some(stall) = self.lock_stall().take() {
+            warn!(
+                waited_ms = stall.since.elapsed().as_millis() as u64,
+                messages = submissions.len(),
+                "the database took the waiting messages again"
+            );
+        }
+        for (submission, result) in submissions.iter().zip(&results) {
+            if let Err(error @ (StoreError::Database(_) | StoreError::Corrupt { .. })) = result {
+                if let Err(lost) = self.service.set_aside(submission, error, now).await {
+                    warn!(%lost, message = %submission.envelope.id, "a failed message could not be set aside; it is read back at the next catch-up");
+                }
+            }
+        }
+        results
+    }
+
+    /// Notes that the database did not take the batch of `submissions` (`reason`).
+    fn note_stall(&self, reason: String, submissions: &[Submission]) {
+        let mut stall = self.lock_stall();
+        let first = stall.is_none();
+        let mut places: Vec<Audience> = Vec::new();
+        for submission in submissions {
+            let place = match &submission.inbound {
+                Inbound::Channel { channel, .. } => Audience::Channel(channel.clone()),
+                Inbound::Direct { user, .. } => Audience::Direct(user.id.clone()),
+            };
+            if !places.contains(&place) {
+                places.push(place);
+            }
+        }
+        let since = stall
+            .as_ref()
+            .map_or_else(Instant::now, |stall| stall.since);
+        if first {
+            warn!(%reason, messages = submissions.len(), "the database cannot take the waiting messages; they wait and are tried again");
+        }
+        *stall = Some(Stall {
+            since,
+            reason,
+            places,
+        });
+    }
+
+    /// The database's failure to take the messages waiting, while it lasts.
+    pub fn stall(&self) -> Option<Stall> {
+        self.lock_stall().clone()
+    }
+
+    /// Whether the queue is full ([`MAX_QUEUED`]): who queues should wait for room.
+    pub fn is_full(&self) -> bool {
+        self.lock_queue().len() >= MAX_QUEUED
+    }
+
+    /// At shutdown: a batch the database does not take is not tried again; its messages
+    /// answer with the error and are read back at the next start.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    fn lock_stall(&self) -> std::sync::MutexGuard<'_, Option<Stall>> {
+        self.stall
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// How many commits (batches) the queue has made so far.
@@ -178,6 +302,17 @@ impl GroupCommit {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+}
+
+/// Why the database took nothing of a batch, when it did not (every message failed with
+/// the batch); `None` when it took the batch, or refused messages one by one.
+fn refused_whole(results: &[Result<Committed, StoreError>]) -> Option<String> {
+    let mut reasons = results.iter().map(|result| match result {
+        Err(StoreError::Batch(reason)) => Some(reason.clone()),
+        _ => None,
+    });
+    let first = reasons.next()??;
+    reasons.all(|reason| reason.is_some()).then_some(first)
 }
 
 /// The error of a message whose batch was dropped before it answered (the process is

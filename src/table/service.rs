@@ -448,6 +448,44 @@ impl Service {
         .await
     }
 
+    /// Sets aside a message that failed alone, by an error on the bot's side (`error`, for
+    /// the log): its id is claimed, so it is neither applied later, out of its order, nor read
+    /// back again, and its sender is told it was not taken (unless the platform answers the
+    /// message itself, as it does an interaction's error). Nothing else changes.
+    pub async fn set_aside(
+        &self,
+        submission: &Submission,
+        error: &StoreError,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let now = table_time(now);
+        let envelope = &submission.envelope;
+        warn!(%error, message = %envelope.id, "a message failed alone; it is set aside and its sender told");
+        let mut tx = self.store.begin().await?;
+        let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
+        if tx.claim(&envelope.id, place, now).await? && !submission.answers_itself {
+            let (to, name, text) = match &submission.inbound {
+                Inbound::Channel {
+                    channel,
+                    user,
+                    text,
+                    ..
+                } => (Audience::Channel(channel.clone()), Some(&user.name), text),
+                Inbound::Direct { user, text } => (Audience::Direct(user.id.clone()), None, text),
+            };
+            let said = format!(
+                "I could not apply your message '{}': something went wrong on my side (it is in my log), so nothing changed. Send it again; if it keeps failing, tell the GM.",
+                quote(&clean(text))
+            );
+            let said = match name {
+                Some(name) => format!("{}: {said}", clean(name)),
+                None => said,
+            };
+            tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
+        }
+        tx.commit().await
+    }
+
     /// Warns the channel about a secret order posted there ([`Receipt::exposed_order`]),
     /// once the platform has deleted it or found it could not.
     pub async fn warn_exposed_order(

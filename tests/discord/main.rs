@@ -10,9 +10,12 @@ mod delivery;
 mod fake;
 mod games;
 mod lifecycle;
+#[path = "../common/pg_server.rs"]
+mod pg_server;
 #[path = "../common/postgres.rs"]
 mod postgres;
 mod shards;
+mod stumbles;
 mod toolkit;
 
 use fake::Posted;
