@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 use referee::config::{self, Config};
 use referee::local::{Clock, Runner};
 use referee::store::Store;
-use referee::table::audit::{audit_page, export, replay};
+use referee::table::audit::{audit_page, export, replay, AuditError};
 use referee::table::{Catalogue, Service};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -197,9 +197,40 @@ async fn main() {
         .with_writer(std::io::stderr)
         .init();
     if let Err(error) = run(Cli::parse()).await {
-        eprintln!("referee: {error:#}");
+        eprintln!("referee: {}", sentence(&error));
         std::process::exit(1);
     }
+}
+
+/// An error and its causes in one line, each said once: a cause whose words the line holds
+/// already (the store's errors quote the database's, which quote SQLite's) adds nothing.
+fn sentence(error: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
+/// The bot token from `DISCORD_TOKEN`, without the spaces or line end a copy may bring around
+/// it; one with a space or line break inside is refused, saying so.
+fn discord_token() -> Result<String> {
+    let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
+    let token = token.trim();
+    if token.is_empty() {
+        bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
+    }
+    if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        bail!("DISCORD_TOKEN has a space or line break inside it; copy the token again from the Discord Developer Portal (Bot > Reset Token), on one line");
+    }
+    Ok(token.to_string())
 }
 
 async fn run(cli: Cli) -> Result<()> {
@@ -210,10 +241,7 @@ async fn run(cli: Cli) -> Result<()> {
             shards,
             shard_ids,
         } => {
-            let token = std::env::var("DISCORD_TOKEN").unwrap_or_default();
-            if token.trim().is_empty() {
-                bail!("DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)");
-            }
+            let token = discord_token()?;
             let mut discord = config.discord.clone();
             if shards.is_some() || shard_ids.is_some() {
                 // Each option overrides its own setting; the other setting stays.
@@ -228,7 +256,7 @@ async fn run(cli: Cli) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
                 .await?
                 .running_since(chrono::Utc::now());
-            referee::discord::run(service, discord, token.trim(), config.tick).await?;
+            referee::discord::run(service, discord, &token, config.tick).await?;
         }
         Command::Script {
             file,
@@ -310,14 +338,17 @@ async fn run(cli: Cli) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
             let report = replay(&service, game).await?;
             if report.matches() {
-                println!(
-                    "game #{}: replayed {} inputs; all {} events and the final state match the log",
+                print_tolerating_closed_pipe(&format!(
+                    "game #{}: replayed {} inputs; all {} events and the final state match the log\n",
                     report.game, report.inputs, report.events
-                );
+                ))?;
             } else {
-                for difference in &report.differences {
-                    println!("game #{}: {difference}", report.game);
-                }
+                let said: String = report
+                    .differences
+                    .iter()
+                    .map(|difference| format!("game #{}: {difference}\n", report.game))
+                    .collect();
+                print_tolerating_closed_pipe(&said)?;
                 bail!(
                     "game #{} does not replay to its log ({} differences)",
                     report.game,
@@ -344,14 +375,25 @@ async fn run(cli: Cli) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
-            export(&service, game, secret, &mut out).await?;
+            // A reader that stopped reading (`referee export 1 | head -c 100`) is not an error.
+            match export(&service, game, secret, &mut out)
+                .await
+                .and_then(|()| out.flush().map_err(AuditError::from))
+            {
+                Err(AuditError::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+                }
+                done => done?,
+            }
         }
         Command::Audit { game, db, html } => {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
             let page = audit_page(&service, game).await?;
             std::fs::write(&html, page)
                 .with_context(|| format!("cannot write the audit page to {}", html.display()))?;
-            println!("game #{game}: the audit page is {}", html.display());
+            print_tolerating_closed_pipe(&format!(
+                "game #{game}: the audit page is {}\n",
+                html.display()
+            ))?;
         }
     }
     Ok(())

@@ -197,6 +197,34 @@ fn a_roll_altered_in_the_page_is_not_verified() {
 }
 
 #[test]
+fn a_roll_missing_from_the_page_data_is_not_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, rolls) = audited(
+        dir.path(),
+        include_str!("transcripts/parcheesi_2p_seed7.txt"),
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The last draw's data is taken out of the page: its row stays, unchecked.
+    let marker = format!(",{{\"n\":{rolls},\"result\":");
+    let at = html.find(&marker).expect("the last draw in the data");
+    let end = at + html[at..].find('}').unwrap() + 1;
+    std::fs::write(&page, format!("{}{}", &html[..at], &html[end..])).unwrap();
+    let dom = dom_after_checks(&page);
+    let checks = roll_checks(&dom);
+    assert_eq!(checks.len(), rolls);
+    for (number, verified) in &checks {
+        let expected = if *number == rolls as u64 { "no" } else { "yes" };
+        assert_eq!(verified, expected, "draw {number}");
+    }
+    assert!(dom.contains("NOT verified: missing from the page's data"));
+    assert!(tag_of(&dom, "rolls-check").contains("data-verified=\"no\""));
+    assert!(dom.contains(&format!(
+        "NOT verified: {} of {rolls} rolls verified against the seed; 1 wrong or missing",
+        rolls - 1
+    )));
+}
+
+#[test]
 fn a_running_game_shows_what_is_public_and_no_seed() {
     let dir = tempfile::tempdir().unwrap();
     let opening: String = include_str!("transcripts/carcassonne_2p_seed3.txt")

@@ -45,7 +45,7 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();
-    sqlx::query("SELECT svg FROM outbox WHERE svg IS NOT NULL ORDER BY id")
+    sqlx::query("SELECT svg FROM outbox_files WHERE svg IS NOT NULL ORDER BY id")
         .fetch_all(&pool)
         .await
         .unwrap()

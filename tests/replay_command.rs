@@ -322,3 +322,223 @@ async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays(
     let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
     assert!(ok && said.contains("match the log"), "{said}{err}");
 }
+
+/// Plays the Parcheesi transcript into game #1 through `referee local` (on the database
+/// `db`, or the configured one when `None` and `url` names it), one line every `pause`, on
+/// a thread of its own.
+fn writer(
+    db: Option<&std::path::Path>,
+    url: Option<&str>,
+    pause: Duration,
+) -> std::thread::JoinHandle<()> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command.arg("local");
+    if let Some(db) = db {
+        command.arg("--db").arg(db);
+    }
+    let pictures = tempfile::tempdir().unwrap();
+    command
+        .arg("--pictures")
+        .arg(pictures.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    if let Some(url) = url {
+        command.env("REFEREE_DATABASE_URL", url);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    std::thread::spawn(move || {
+        for line in include_str!("transcripts/parcheesi_2p_seed7.txt").lines() {
+            if writeln!(input, "{line}").is_err() {
+                break;
+            }
+            std::thread::sleep(pause);
+        }
+        drop(input);
+        let _ = child.wait();
+        drop(pictures);
+    })
+}
+
+/// Replays game #1 `times` times in a row while `writing` plays it, each run to pass.
+fn replays_pass_while_written(times: usize, args: &[&str], url: Option<&str>) {
+    let mut runs = 0;
+    while runs < times {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+        command.args(["replay", "1"]).args(args);
+        if let Some(url) = url {
+            command.env("REFEREE_DATABASE_URL", url);
+        }
+        let output = command.output().unwrap();
+        let said = String::from_utf8_lossy(&output.stdout);
+        let err = String::from_utf8_lossy(&output.stderr);
+        let not_yet = [
+            "there is no game #1",
+            "no database at",
+            "is not a referee database",
+        ];
+        if runs == 0 && not_yet.iter().any(|said| err.contains(said)) {
+            // The writer has not opened the game yet.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        }
+        assert!(
+            output.status.success() && said.contains("match the log"),
+            "run {runs}: {said}{err}"
+        );
+        runs += 1;
+    }
+}
+
+#[test]
+fn replay_passes_every_time_while_another_process_plays_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("busy.db");
+    let playing = writer(Some(&db), None, Duration::from_millis(80));
+    replays_pass_while_written(200, &["--db", db.to_str().unwrap()], None);
+    playing.join().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replay_passes_every_time_while_another_process_plays_the_game_on_postgresql() {
+    let Some(database) = common::postgres::fresh().await else {
+        return;
+    };
+    let url = database.url.clone();
+    tokio::task::spawn_blocking(move || {
+        let playing = writer(None, Some(&url), Duration::from_millis(80));
+        replays_pass_while_written(200, &[], Some(&url));
+        playing.join().unwrap();
+    })
+    .await
+    .unwrap();
+}
+
+#[test]
+fn a_reader_that_stops_reading_is_no_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("game.db");
+    let db = db.to_str().unwrap();
+    let (ok, _, err) = referee(
+        &["script", "--db", db],
+        Some(include_str!("transcripts/tag_3p_seed7.txt")),
+    );
+    assert!(ok, "{err}");
+    let page = dir.path().join("audit.html");
+    for args in [
+        vec!["replay", "1", "--db", db],
+        vec!["export", "1", "--secret", "--db", db],
+        vec!["audit", "1", "--db", db, "--html", page.to_str().unwrap()],
+    ] {
+        // `referee ... | head -0`: the reader is gone before anything is written.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_damaged_database_is_said_damaged_once_and_a_stranger_not_ours() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("game.db");
+    let (ok, _, err) = referee(
+        &["script", "--db", db.to_str().unwrap()],
+        Some(include_str!("transcripts/tag_3p_seed7.txt")),
+    );
+    assert!(ok, "{err}");
+    // A copy cut short, as a full disk or an interrupted copy leaves it.
+    let cut = dir.path().join("cut.db");
+    let bytes = std::fs::read(&db).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 10]).unwrap();
+    let cut = cut.to_str().unwrap();
+    let said_once = |err: &str| {
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.starts_with("referee: the database"), "{err}");
+        assert_eq!(
+            err.matches("is damaged (SQLite finds it malformed); restore it from a backup")
+                .count(),
+            1,
+            "{err}"
+        );
+    };
+    let (ok, _, err) = referee(&["replay", "1", "--db", cut], None);
+    assert!(!ok);
+    said_once(&err);
+    // Opened to play on, it is named.
+    let (ok, _, err) = referee(&["script", "--db", cut], Some(""));
+    assert!(!ok);
+    said_once(&err);
+    assert!(err.contains(cut), "{err}");
+    // A file that is no database at all is not ours.
+    let stranger = dir.path().join("notes.db");
+    std::fs::write(&stranger, "shopping: eggs, milk, flour\n".repeat(200)).unwrap();
+    let stranger = stranger.to_str().unwrap();
+    let (ok, _, err) = referee(&["replay", "1", "--db", stranger], None);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!("referee: {stranger} is not a referee database")
+    );
+}
+
+#[test]
+fn the_console_killed_while_it_answers_prints_no_post_twice() {
+    for wait in [300, 600, 900] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("console.db");
+        let pictures = dir.path().join("pictures");
+        let run = |input: &str, kill_after: Option<u64>| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+                .args(["local", "--db"])
+                .arg(&db)
+                .arg("--pictures")
+                .arg(&pictures)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(input.as_bytes()).unwrap();
+            match kill_after {
+                Some(ms) => {
+                    std::thread::sleep(Duration::from_millis(ms));
+                    child.kill().unwrap();
+                }
+                None => drop(stdin),
+            }
+            let output = child.wait_with_output().unwrap();
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        };
+        // Killed (SIGKILL) while it works through a whole game, then started again.
+        let first = run(include_str!("transcripts/tag_3p_seed7.txt"), Some(wait));
+        let again = run("", None);
+        // Each board post prints its picture's file, named by its post: none comes twice.
+        let pictures_of = |out: &str| -> Vec<String> {
+            out.lines()
+                .filter_map(|line| line.split("[picture: ").nth(1))
+                .map(str::to_string)
+                .collect()
+        };
+        let (before, after) = (pictures_of(&first), pictures_of(&again));
+        assert!(
+            !before.is_empty(),
+            "killed after {wait} ms: nothing was printed"
+        );
+        for picture in &after {
+            assert!(
+                !before.contains(picture),
+                "killed after {wait} ms, {picture} was printed twice"
+            );
+        }
+    }
+}

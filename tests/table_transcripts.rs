@@ -300,6 +300,70 @@ async fn replay_notices_tampering(url: &str) {
 }
 
 #[tokio::test]
+async fn replay_names_where_a_changed_time_a_status_or_an_undo_mark_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    for database in databases(&file_url(dir.path())).await {
+        replay_names_where_they_part(&database.url).await;
+    }
+}
+
+async fn replay_names_where_they_part(url: &str) {
+    let service = service(url).await;
+    play_on(
+        &service,
+        &transcript(
+            "bob dm: guess 2\ncarol dm: guess 2\nalice dm: guess 2\nclock +1h\nalice #dice: !undo\n",
+        ),
+        start_time(),
+        &[],
+    )
+    .await;
+    let report = replay(&service, 1).await.unwrap();
+    assert!(report.matches(), "{:?}", report.differences);
+    let undo: i64 = common::number(&service, "SELECT MAX(seq) FROM inputs").await;
+    // The undo's time, an hour later: the deadline it set differs, and it is named.
+    common::execute(
+        &service,
+        "UPDATE inputs SET at = at + 3600000 WHERE seq = (SELECT MAX(seq) FROM inputs)",
+    )
+    .await;
+    let report = replay(&service, 1).await.unwrap();
+    assert!(
+        report.differences.iter().any(|d| d
+            .starts_with("the final state differs in `deadline`: stored ")
+            && d.ends_with(&format!("; the replay last changed it at input {undo}"))),
+        "{:?}",
+        report.differences
+    );
+    // A status column that disagrees with the record.
+    common::execute(&service, "UPDATE games SET status = 'over'").await;
+    let report = replay(&service, 1).await.unwrap();
+    assert!(
+        report.differences.contains(
+            &"the games row says the game is 'over', its record says 'running'".to_string()
+        ),
+        "{:?}",
+        report.differences
+    );
+    // Undo marks taken off.
+    let marked: i64 = common::number(
+        &service,
+        "SELECT MIN(seq) FROM inputs WHERE undone_by IS NOT NULL",
+    )
+    .await;
+    common::execute(&service, "UPDATE inputs SET undone_by = NULL").await;
+    let report = replay(&service, 1).await.unwrap();
+    assert!(
+        report.differences.contains(&format!(
+            "input {marked} is marked not undone, but the log's undos make it undone by input {undo}"
+        )),
+        "{:?}",
+        report.differences
+    );
+    service.store().close().await;
+}
+
+#[tokio::test]
 async fn help_lists_the_table_and_game_commands_and_explains_one() {
     let out = play(&format!(
         "bob #dice: !help\n{SIGNUP}bob #dice: !help\nbob #dice: !help deadline\nbob #dice: !help fly\nbob dm: help\nbob #dice: !games\n"

@@ -98,12 +98,16 @@
         say(commitment, "no", "NOT verified: the SHA-256 of the seed is " + digest + ", not the commitment.");
       }
     }
+    // The stream is followed draw by draw: a draw missing from the data leaves every later
+    // one unknowable, and unchecked.
     var next = stream(bytesOf(data.seed));
     var good = 0;
-    data.draws.forEach(function (draw) {
+    for (var i = 0; i < data.draws.length; i++) {
+      var draw = data.draws[i];
+      if (draw.n !== i + 1) break;
       var expected = roll(next, draw.sides);
       var row = document.getElementById("draw-" + draw.n);
-      if (!row) return;
+      if (!row) continue;
       var cell = row.querySelector(".check");
       if (expected === draw.result) {
         good++;
@@ -113,9 +117,23 @@
         row.dataset.verified = "no";
         cell.textContent = "NOT verified: the seed gives " + expected;
       }
+    }
+    // Green only when every roll of the log is in the data, on the page and verified: a roll
+    // left unchecked is not verified.
+    var rows = document.querySelectorAll("tr.roll");
+    Array.prototype.forEach.call(rows, function (row) {
+      if (row.dataset.verified === "pending") {
+        row.dataset.verified = "no";
+        row.querySelector(".check").textContent = "NOT verified: missing from the page's data";
+      }
     });
-    say(rolls, good === data.draws.length ? "yes" : "no",
-      good + " of " + data.draws.length + " rolls verified against the seed.");
+    var total = Math.max(data.total, rows.length);
+    if (good === total) {
+      say(rolls, "yes", good + " of " + total + " rolls verified against the seed.");
+    } else {
+      say(rolls, "no", "NOT verified: " + good + " of " + total + " rolls verified against the seed; " +
+        (total - good) + " wrong or missing from the page's data.");
+    }
   }
 
   check();

@@ -194,8 +194,8 @@ impl<W: Write> Runner<W> {
         Ok(())
     }
 
-    /// Answers the searches asked, then prints every undelivered outbox row and marks it
-    /// delivered.
+    /// Answers the searches asked, then prints every undelivered outbox row, marked delivered
+    /// a page at a time.
     pub async fn deliver(&mut self) -> Result<(), RunError> {
         self.answer_searches().await?;
         let store = self.service.store().clone();
@@ -205,6 +205,11 @@ impl<W: Write> Runner<W> {
             if rows.is_empty() {
                 return Ok(());
             }
+            // Marked first, then printed: the write to disk is the slow part, so a console
+            // killed meanwhile has most likely neither marked nor printed the page, and never
+            // prints a post twice (at worst, a page cut off while printing is not printed again).
+            let page: Vec<i64> = rows.iter().map(|row| row.id).collect();
+            store.delivered_all(&page, now).await?;
             for row in rows {
                 let to = match &row.audience {
                     Audience::Channel(channel) => format!("#{channel}"),
@@ -229,8 +234,8 @@ impl<W: Write> Runner<W> {
                         )?,
                     }
                 }
-                store.delivered(row.id, now).await?;
             }
+            self.out.flush()?;
         }
     }
 

@@ -6,7 +6,7 @@
 //! repeat it). Lease times are the database's clock, not the processes'. On SQLite the one
 //! process delivers everything and nothing is leased.
 
-use super::outbox::{read_rows, COLUMNS};
+use super::outbox::{read_rows, COLUMNS, ROWS, UNDELIVERED_ROWS};
 use super::sql::{Connection, Statement, Value};
 use super::tx::millis;
 use super::{OutboxRow, Pool, Store, StoreError};
@@ -19,10 +19,11 @@ const DATABASE_NOW: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS
 /// The posts not yet delivered nor given up.
 const UNDELIVERED: &str = "delivered_at IS NULL AND failed IS NULL";
 
-/// The undelivered posts that head their audience's queue (its oldest).
+/// The oldest undelivered post of each audience, found through the index of undelivered
+/// posts (never by reading the delivered ones): `o`.
 const HEADS: &str =
-    "delivered_at IS NULL AND failed IS NULL AND id = (SELECT MIN(p.id) FROM outbox p \
-     WHERE p.audience = outbox.audience AND p.delivered_at IS NULL AND p.failed IS NULL)";
+    "(SELECT MIN(id) AS head FROM outbox WHERE delivered_at IS NULL AND failed IS NULL \
+     GROUP BY audience) AS h JOIN outbox o ON o.id = h.head";
 
 impl Store {
     /// The audiences this process may deliver to now, oldest first: those whose oldest
@@ -60,9 +61,9 @@ impl Store {
                 tx.commit().await?;
                 self.fetch_all(
                     Statement::new(format!(
-                        "SELECT audience FROM outbox WHERE {HEADS} AND (? IS NULL OR next_attempt <= ?) \
-                         AND audience IN (SELECT audience FROM outbox_leases WHERE leased_by = ?) \
-                         ORDER BY id"
+                        "SELECT o.audience FROM {HEADS} WHERE (? IS NULL OR o.next_attempt <= ?) \
+                         AND o.audience IN (SELECT audience FROM outbox_leases WHERE leased_by = ?) \
+                         ORDER BY o.id"
                     ))
                     .int(due)
                     .int(due)
@@ -73,7 +74,7 @@ impl Store {
             Pool::Sqlite(_) => {
                 self.fetch_all(
                     Statement::new(format!(
-                        "SELECT audience FROM outbox WHERE {HEADS} AND (? IS NULL OR next_attempt <= ?) ORDER BY id"
+                        "SELECT o.audience FROM {HEADS} WHERE (? IS NULL OR o.next_attempt <= ?) ORDER BY o.id"
                     ))
                     .int(due)
                     .int(due),
@@ -101,7 +102,8 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(format!(
-                    "SELECT {COLUMNS} FROM outbox WHERE audience = ? AND {UNDELIVERED} ORDER BY id LIMIT ?"
+                    "SELECT {COLUMNS} FROM {ROWS} WHERE o.audience = ? AND {UNDELIVERED_ROWS} \
+                     ORDER BY o.id LIMIT ?"
                 ))
                 .text(audience.as_str())
                 .int(limit),

@@ -1,7 +1,7 @@
 //! Reading the logs back: the replay log, the audit log, and when the next deadline or
 //! reminder is due.
 
-use super::sql::{Connection, Dialect, Row, Statement};
+use super::sql::{Connection, Row, Statement};
 use super::{Store, StoreError};
 use crate::records::{EventBody, Input, LogEvent, LogVisibility};
 use chrono::{DateTime, TimeZone, Utc};
@@ -160,6 +160,23 @@ pub(super) async fn events(
     read_events(game_id, &rows)
 }
 
+/// Game `id`'s row and status column, without its logs yet.
+async fn game_log_on(connection: Connection<'_>, id: i64) -> Result<Option<GameLog>, StoreError> {
+    let row = Statement::new("SELECT id, record, status FROM games WHERE id = ?")
+        .int(id)
+        .fetch_optional(connection)
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    Ok(Some(GameLog {
+        game: super::tx::read_record(row.int(0)?, row.text(1)?)?,
+        status: row.text(2)?.to_string(),
+        inputs: Vec::new(),
+        events: Vec::new(),
+    }))
+}
+
 fn read_events(game_id: i64, rows: &[Row]) -> Result<Vec<StoredEvent>, StoreError> {
     rows.iter()
         .map(|row| {
@@ -183,7 +200,59 @@ fn read_events(game_id: i64, rows: &[Row]) -> Result<Vec<StoredEvent>, StoreErro
         .collect()
 }
 
+/// A game as one moment of the database holds it: its row, its replay log and its audit log,
+/// read together, so a writer at work meanwhile cannot make them disagree.
+pub struct GameLog {
+    /// The game's row.
+    pub game: super::GameRow,
+    /// The row's status column (what the indexes and the deadline queries read).
+    pub status: String,
+    /// Every input, in order.
+    pub inputs: Vec<StoredInput>,
+    /// Every event, in order.
+    pub events: Vec<StoredEvent>,
+}
+
 impl Store {
+    /// Game `id` with its logs, read in one read transaction (a consistent snapshot on
+    /// SQLite and PostgreSQL alike), writing nothing; `None` when there is no such game.
+    pub async fn game_log(&self, id: i64) -> Result<Option<GameLog>, StoreError> {
+        match &self.pool {
+            super::Pool::Sqlite(pool) => {
+                // A deferred transaction: its first read fixes what the others see.
+                let mut tx = pool.begin().await?;
+                let log = game_log_on(Connection::Sqlite(&mut tx), id).await?;
+                let log = match log {
+                    Some(game) => Some(GameLog {
+                        inputs: inputs(Connection::Sqlite(&mut tx), id).await?,
+                        events: events(Connection::Sqlite(&mut tx), id, None).await?,
+                        ..game
+                    }),
+                    None => None,
+                };
+                tx.commit().await?;
+                Ok(log)
+            }
+            super::Pool::Postgres(pool) => {
+                let mut tx = pool.begin().await?;
+                Statement::new("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    .execute(Connection::Postgres(&mut tx))
+                    .await?;
+                let log = game_log_on(Connection::Postgres(&mut tx), id).await?;
+                let log = match log {
+                    Some(game) => Some(GameLog {
+                        inputs: inputs(Connection::Postgres(&mut tx), id).await?,
+                        events: events(Connection::Postgres(&mut tx), id, None).await?,
+                        ..game
+                    }),
+                    None => None,
+                };
+                tx.commit().await?;
+                Ok(log)
+            }
+        }
+    }
+
     /// A game by number, read outside any write transaction (replay and export read a
     /// database they may not write).
     pub async fn game(&self, id: i64) -> Result<Option<super::GameRow>, StoreError> {
@@ -207,19 +276,18 @@ impl Store {
             .collect()
     }
 
-    /// The earliest deadline or reminder time of any running game.
+    /// The earliest deadline or reminder time of any running game (each found through its
+    /// index).
     pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let sql = match self.dialect() {
-            Dialect::Sqlite => {
-                "SELECT MIN(MIN(COALESCE(deadline, remind_at), COALESCE(remind_at, deadline))) FROM games \
-                 WHERE status = 'running' AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
-            }
-            Dialect::Postgres => {
-                "SELECT MIN(LEAST(deadline, remind_at)) FROM games \
-                 WHERE status = 'running' AND (deadline IS NOT NULL OR remind_at IS NOT NULL)"
-            }
-        };
-        let row = self.fetch_optional(Statement::new(sql)).await?;
+        let row = self
+            .fetch_optional(Statement::new(
+                "SELECT MIN(at) FROM (\
+                 SELECT MIN(deadline) AS at FROM games WHERE deadline IS NOT NULL AND status = 'running' \
+                 UNION ALL \
+                 SELECT MIN(remind_at) AS at FROM games WHERE remind_at IS NOT NULL AND status = 'running'\
+                 ) AS due",
+            ))
+            .await?;
         match row {
             Some(row) => row.opt_int(0)?.map(instant).transpose(),
             None => Ok(None),

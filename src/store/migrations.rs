@@ -55,6 +55,16 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "games searching",
         include_str!("../../migrations/0009_games_searching.sql"),
     ),
+    (
+        10,
+        "outbox files",
+        include_str!("../../migrations/0010_outbox_files.sql"),
+    ),
+    (
+        11,
+        "games channel",
+        include_str!("../../migrations/0011_games_channel.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -73,6 +83,16 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         3,
         "games searching",
         include_str!("../../migrations/postgres/0003_games_searching.sql"),
+    ),
+    (
+        4,
+        "outbox files",
+        include_str!("../../migrations/postgres/0004_outbox_files.sql"),
+    ),
+    (
+        5,
+        "games channel",
+        include_str!("../../migrations/postgres/0005_games_channel.sql"),
     ),
 ];
 

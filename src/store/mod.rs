@@ -18,7 +18,7 @@ mod tx;
 mod write;
 
 pub use history::Watched;
-pub use log::{StoredEvent, StoredInput};
+pub use log::{GameLog, StoredEvent, StoredInput};
 pub use outbox::OutboxRow;
 pub use sql::Dialect;
 pub use tx::{GameRow, Tx, UserGames};
@@ -37,7 +37,7 @@ use thiserror::Error;
 pub enum StoreError {
     /// The database refused or failed.
     #[error("database error: {0}")]
-    Database(#[from] sqlx::Error),
+    Database(#[source] sqlx::Error),
     /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -85,6 +85,10 @@ pub enum StoreError {
     /// The file is not a database this program wrote.
     #[error("{0} is not a referee database")]
     Foreign(String),
+    /// The file is a SQLite database that SQLite finds damaged (a truncated copy, a bad disk):
+    /// "the database FILE", or "the database" when it is found in use.
+    #[error("{0} is damaged (SQLite finds it malformed); restore it from a backup")]
+    Damaged(String),
     /// The group commit this message shared with others failed as a whole: nothing of the
     /// batch was written, so every message of it may be sent again.
     #[error("database error: the messages committed together failed: {0}")]
@@ -97,6 +101,16 @@ pub enum StoreError {
         /// Why.
         reason: String,
     },
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> StoreError {
+        // SQLITE_CORRUPT: said as a damaged file, not as one more database error.
+        match error.as_database_error().and_then(|e| e.code()).as_deref() {
+            Some("11") => StoreError::Damaged("the database".to_string()),
+            _ => StoreError::Database(error),
+        }
+    }
 }
 
 impl StoreError {

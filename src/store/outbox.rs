@@ -29,8 +29,15 @@ pub struct OutboxRow {
     pub file: Option<Attachment>,
 }
 
-pub(super) const COLUMNS: &str =
-    "id, audience, body, svg, attempts, card, next_attempt, parts_sent, attachment_name, attachment";
+/// A post's columns, read from [`ROWS`].
+pub(super) const COLUMNS: &str = "o.id, o.audience, o.body, f.svg, o.attempts, o.card, \
+     o.next_attempt, o.parts_sent, f.attachment_name, f.attachment";
+
+/// The posts with their pictures and files (kept apart, in `outbox_files`).
+pub(super) const ROWS: &str = "outbox o LEFT JOIN outbox_files f ON f.id = o.id";
+
+/// The posts of [`ROWS`] not yet delivered nor given up.
+pub(super) const UNDELIVERED_ROWS: &str = "o.delivered_at IS NULL AND o.failed IS NULL";
 
 pub(super) fn read_row(row: &Row) -> Result<OutboxRow, StoreError> {
     let id = row.int(0)?;
@@ -76,8 +83,9 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(format!(
-                    "SELECT {COLUMNS} FROM outbox \
-                     WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt <= ? ORDER BY id LIMIT ?"
+                    "SELECT {COLUMNS} FROM {ROWS} WHERE o.id IN (SELECT id FROM outbox \
+                     WHERE delivered_at IS NULL AND failed IS NULL AND next_attempt <= ?) \
+                     ORDER BY o.id LIMIT ?"
                 ))
                 .int(now.timestamp_millis())
                 .int(limit),
@@ -91,8 +99,7 @@ impl Store {
         let rows = self
             .fetch_all(
                 Statement::new(format!(
-                    "SELECT {COLUMNS} FROM outbox \
-                     WHERE delivered_at IS NULL AND failed IS NULL AND id > ? ORDER BY id"
+                    "SELECT {COLUMNS} FROM {ROWS} WHERE {UNDELIVERED_ROWS} AND o.id > ? ORDER BY o.id"
                 ))
                 .int(after),
             )
@@ -107,10 +114,10 @@ impl Store {
             return Ok(Vec::new());
         }
         let mut statement = Statement::new(format!(
-            "SELECT {COLUMNS} FROM outbox WHERE delivered_at IS NULL AND failed IS NULL AND id IN "
+            "SELECT {COLUMNS} FROM {ROWS} WHERE {UNDELIVERED_ROWS} AND o.id IN "
         ));
         statement.push_list(ids.iter().map(|id| Value::Int(Some(*id))));
-        statement.push(" ORDER BY id");
+        statement.push(" ORDER BY o.id");
         let rows = self.fetch_all(statement).await?;
         read_rows(&rows)
     }
@@ -130,7 +137,7 @@ impl Store {
     pub async fn outbox_row(&self, id: i64) -> Result<Option<OutboxRow>, StoreError> {
         let row = self
             .fetch_optional(
-                Statement::new(format!("SELECT {COLUMNS} FROM outbox WHERE id = ?")).int(id),
+                Statement::new(format!("SELECT {COLUMNS} FROM {ROWS} WHERE o.id = ?")).int(id),
             )
             .await?;
         row.as_ref().map(read_row).transpose()
@@ -157,6 +164,19 @@ impl Store {
             .int(id),
         )
         .await?;
+        Ok(())
+    }
+
+    /// Marks several messages delivered at once (a page the console printed).
+    pub async fn delivered_all(&self, ids: &[i64], now: DateTime<Utc>) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut statement = Statement::new("UPDATE outbox SET delivered_at = ");
+        statement.bind(Value::Int(Some(now.timestamp_millis())));
+        statement.push(", attempts = attempts + 1 WHERE id IN ");
+        statement.push_list(ids.iter().map(|id| Value::Int(Some(*id))));
+        self.execute(statement).await?;
         Ok(())
     }
 
@@ -191,9 +211,9 @@ impl Store {
     pub async fn forget_files(&self, before: DateTime<Utc>) -> Result<u64, StoreError> {
         self.execute(
             Statement::new(
-                "UPDATE outbox SET svg = NULL, attachment_name = NULL, attachment = NULL \
-                 WHERE delivered_at IS NOT NULL AND delivered_at < ? \
-                 AND (svg IS NOT NULL OR attachment IS NOT NULL)",
+                "DELETE FROM outbox_files WHERE id IN (SELECT f.id FROM outbox_files f \
+                 JOIN outbox o ON o.id = f.id \
+                 WHERE o.delivered_at IS NOT NULL AND o.delivered_at < ?)",
             )
             .int(before.timestamp_millis()),
         )
@@ -203,10 +223,10 @@ impl Store {
     /// Keeps only a message's text (and file): its card and picture go. For a post the
     /// platform refused as malformed, sent again in its plainest form.
     pub async fn strip_to_text(&self, id: i64) -> Result<(), StoreError> {
-        self.execute(
-            Statement::new("UPDATE outbox SET card = NULL, svg = NULL WHERE id = ?").int(id),
-        )
-        .await?;
+        self.execute(Statement::new("UPDATE outbox SET card = NULL WHERE id = ?").int(id))
+            .await?;
+        self.execute(Statement::new("UPDATE outbox_files SET svg = NULL WHERE id = ?").int(id))
+            .await?;
         Ok(())
     }
 

@@ -38,15 +38,33 @@ fn take_turn(path: &Path) -> Result<std::fs::File, StoreError> {
     Ok(turn)
 }
 
-/// An error opening the file, in one sentence.
+/// Whether the file at `path` begins as every SQLite database does: one SQLite calls "not a
+/// database" is then a damaged one, not a stranger.
+fn looks_like_sqlite(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut file| file.read_exact(&mut header))
+        .is_ok_and(|()| &header == b"SQLite format 3\0")
+}
+
+/// An error opening or first reading the file, in one sentence: a damaged database (SQLite
+/// finds it malformed, or no database behind a database's header) is told from a file that
+/// is no database at all.
 fn opening(path: &Path, error: sqlx::Error) -> StoreError {
     let shown = path.display().to_string();
-    match error.as_database_error().and_then(|e| e.code()).as_deref() {
+    let code = error.as_database_error().and_then(|e| e.code());
+    match code.as_deref() {
+        // SQLITE_CORRUPT
+        Some("11") => StoreError::Damaged(format!("the database {shown}")),
         // SQLITE_NOTADB
+        Some("26") if looks_like_sqlite(path) => {
+            StoreError::Damaged(format!("the database {shown}"))
+        }
         Some("26") => StoreError::Foreign(shown),
         // SQLITE_READONLY, SQLITE_CANTOPEN
         Some("8") | Some("14") => StoreError::ReadOnly(shown),
-        _ => StoreError::Database(error),
+        _ => StoreError::from(error),
     }
 }
 
@@ -127,15 +145,24 @@ pub(super) async fn open_read_only(settings: &StoreSettings) -> Result<SqlitePoo
             reason: error.kind().to_string(),
         })?;
     }
-    let opened = match read_only_pool(options.clone()).await {
-        Ok(pool) => Ok(pool),
-        Err(_) => read_only_pool(options.immutable(true)).await,
-    };
-    opened.map_err(|_| StoreError::Foreign(path.display().to_string()))
+    match read_only_pool(options.clone()).await {
+        Ok(Some(pool)) => Ok(pool),
+        Ok(None) => Err(StoreError::Foreign(path.display().to_string())),
+        Err(error @ sqlx::Error::Database(_)) => match opening(&path, error) {
+            damaged @ (StoreError::Damaged(_) | StoreError::Foreign(_)) => Err(damaged),
+            // No shared memory file beside it (a read-only folder): read it as immutable.
+            _ => match read_only_pool(options.immutable(true)).await {
+                Ok(Some(pool)) => Ok(pool),
+                Ok(None) => Err(StoreError::Foreign(path.display().to_string())),
+                Err(error) => Err(opening(&path, error)),
+            },
+        },
+        Err(error) => Err(StoreError::from(error)),
+    }
 }
 
-/// A one-connection pool on `options` that holds the referee tables.
-async fn read_only_pool(options: SqliteConnectOptions) -> Result<SqlitePool, sqlx::Error> {
+/// A one-connection pool on `options`, or `None` when the file has no referee tables.
+async fn read_only_pool(options: SqliteConnectOptions) -> Result<Option<SqlitePool>, sqlx::Error> {
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .connect_with(options)
@@ -146,9 +173,9 @@ async fn read_only_pool(options: SqliteConnectOptions) -> Result<SqlitePool, sql
     .fetch_one(&pool)
     .await?;
     if tables == 3 {
-        Ok(pool)
+        Ok(Some(pool))
     } else {
         pool.close().await;
-        Err(sqlx::Error::RowNotFound)
+        Ok(None)
     }
 }

@@ -12,8 +12,9 @@ use sqlx::{Postgres, Sqlite, Transaction};
 
 /// The games not over in which a user (bound twice) is the GM, sits or waits: one definition
 /// for the lookups that route direct messages.
-const OPEN_GAMES_OF_USER: &str =
-    "status <> 'over' AND (gm_id = ? OR id IN (SELECT game_id FROM seats WHERE user_id = ?))";
+const OPEN_GAMES_OF_USER: &str = "status <> 'over' AND id IN (\
+     SELECT id FROM games WHERE gm_id = ? AND status <> 'over' \
+     UNION SELECT game_id FROM seats WHERE user_id = ?)";
 
 /// The lock PostgreSQL transactions take to number a new game: two processes opening games
 /// at once would otherwise both count the same next number. (An arbitrary constant, the
@@ -226,7 +227,7 @@ impl Tx {
     /// The numbers of the games (in sign-up) this user runs as GM, for the secret setup by DM.
     pub async fn games_in_signup_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
         let rows = Statement::new(
-            "SELECT id FROM games WHERE gm_id = ? AND status = 'signup' ORDER BY id",
+            "SELECT id FROM games WHERE gm_id = ? AND status <> 'over' AND status = 'signup' ORDER BY id",
         )
         .text(user_id)
         .fetch_all(self.connection())

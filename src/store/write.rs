@@ -79,7 +79,7 @@ impl Tx {
             }
             rows += 1 + change.events.len();
         }
-        outbox(&mut statements, posts, now);
+        outbox(&mut statements, posts, now, self.dialect());
         if rows == 0 {
             return Ok(Vec::new());
         }
@@ -241,25 +241,79 @@ fn events(statements: &mut Vec<Statement<'_>>, game_id: i64, events: &[LogEvent]
     }
 }
 
-/// The posts, in order; each statement gives back the numbers its rows got.
-fn outbox<'a>(statements: &mut Vec<Statement<'a>>, posts: &[OutboxPost<'a>], now: DateTime<Utc>) {
-    for chunk in posts.chunks(ROWS_PER_INSERT) {
-        let mut insert = Statement::new(
-            "INSERT INTO outbox (audience, body, svg, card, attachment_name, attachment, created_at, next_attempt) VALUES ",
-        );
-        insert.push_rows(chunk, |post| {
+/// The posts, in order; each statement gives back the numbers its rows got. Posts without a
+/// picture or file go many to a statement; one with them goes alone, followed by its row of
+/// `outbox_files` under the number it just got.
+fn outbox<'a>(
+    statements: &mut Vec<Statement<'a>>,
+    posts: &[OutboxPost<'a>],
+    now: DateTime<Utc>,
+    dialect: Dialect,
+) {
+    let has_files = |post: &OutboxPost<'_>| post.svg.is_some() || post.file.is_some();
+    let mut rest = posts;
+    while !rest.is_empty() {
+        let plain = rest
+            .iter()
+            .take(ROWS_PER_INSERT)
+            .take_while(|post| !has_files(post))
+            .count();
+        let (taken, next) = rest.split_at(plain.max(1));
+        rest = next;
+        let mut insert = Statement::default();
+        if plain == 0 && dialect == Dialect::Postgres {
+            insert.push("WITH post AS (");
+        }
+        insert.push("INSERT INTO outbox (audience, body, card, created_at, next_attempt) VALUES ");
+        insert.push_rows(taken, |post| {
             vec![
                 Value::Owned(Some(serde_json::to_string(post.to).unwrap_or_default())),
                 Value::Text(Some(post.text)),
-                Value::Text(post.svg),
                 Value::Owned(post.card.and_then(|card| serde_json::to_string(card).ok())),
-                Value::Text(post.file.map(|file| file.name.as_str())),
-                Value::Text(post.file.map(|file| file.text.as_str())),
                 Value::Int(Some(millis(now))),
                 Value::Int(Some(millis(now))),
             ]
         });
         insert.push(" RETURNING id");
-        statements.push(insert);
+        if plain > 0 {
+            statements.push(insert);
+            continue;
+        }
+        let post = &taken[0];
+        let files = [
+            Value::Text(post.svg),
+            Value::Text(post.file.map(|file| file.name.as_str())),
+            Value::Text(post.file.map(|file| file.text.as_str())),
+        ];
+        match dialect {
+            Dialect::Postgres => {
+                insert.push(
+                    "), file AS (INSERT INTO outbox_files (id, svg, attachment_name, attachment) \
+                     SELECT id, ",
+                );
+                for (index, value) in files.into_iter().enumerate() {
+                    if index > 0 {
+                        insert.push(", ");
+                    }
+                    insert.bind(value);
+                }
+                insert.push(" FROM post) SELECT id FROM post");
+                statements.push(insert);
+            }
+            Dialect::Sqlite => {
+                statements.push(insert);
+                let mut file = Statement::new(
+                    "INSERT INTO outbox_files (id, svg, attachment_name, attachment) VALUES (last_insert_rowid(), ",
+                );
+                for (index, value) in files.into_iter().enumerate() {
+                    if index > 0 {
+                        file.push(", ");
+                    }
+                    file.bind(value);
+                }
+                file.push(")");
+                statements.push(file);
+            }
+        }
     }
 }

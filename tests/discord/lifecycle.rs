@@ -44,6 +44,25 @@ fn run_without_a_token_ends_with_one_sentence() {
 }
 
 #[test]
+fn a_token_with_a_line_break_inside_is_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["run", "--db"])
+        .arg(dir.path().join("referee.db"))
+        .env("DISCORD_TOKEN", "MTIz.first-half\nsecond-half")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.trim(),
+        "referee: DISCORD_TOKEN has a space or line break inside it; copy the token again from the Discord Developer Portal (Bot > Reset Token), on one line"
+    );
+    // Nothing was created: the token is checked first.
+    assert!(!dir.path().join("referee.db").exists());
+}
+
+#[test]
 fn run_with_an_unreachable_database_server_ends_with_one_sentence() {
     // Port 9 (discard), where nothing listens.
     let output = Command::new(env!("CARGO_BIN_EXE_referee"))

@@ -93,6 +93,7 @@ pub fn page(
     let data = json!({
         "commitment": commitment,
         "seed": over.then(|| record.settings.seed.to_hex()),
+        "total": checked.len(),
         "draws": checked,
     });
     let mut html = String::new();

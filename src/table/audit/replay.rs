@@ -9,6 +9,7 @@ use crate::table::apply::{apply, Applied, Env};
 use crate::table::searches;
 use crate::table::service::Service;
 use crate::table::undo::History;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a replay found.
 #[derive(Debug)]
@@ -176,16 +177,57 @@ fn as_stored(record: &GameRecord) -> Result<GameRecord, serde_json::Error> {
     serde_json::to_string(record).and_then(|text| serde_json::from_str(&text))
 }
 
-/// Rebuilds game `id` from its logged inputs and compares every event and the final record.
+/// The undo marks the log's own `!undo` inputs give: for each input taken back, the number
+/// of the undo that took it (what the store wrote with each undo).
+fn undo_marks(inputs: &[StoredInput]) -> BTreeMap<i64, i64> {
+    let mut marks = BTreeMap::new();
+    for input in inputs {
+        if let Input::Undo { back_to, .. } = &input.input {
+            for taken in inputs
+                .iter()
+                .filter(|taken| taken.seq >= *back_to && taken.seq < input.seq)
+            {
+                marks.entry(taken.seq).or_insert(input.seq);
+            }
+        }
+    }
+    marks
+}
+
+/// The top-level fields of a record, as JSON values.
+fn fields(record: &GameRecord) -> BTreeMap<String, serde_json::Value> {
+    match serde_json::to_value(record) {
+        Ok(serde_json::Value::Object(map)) => map.into_iter().collect(),
+        _ => BTreeMap::new(),
+    }
+}
+
+/// A JSON value in a line of a report: cut to a readable length.
+fn shown(value: Option<&serde_json::Value>) -> String {
+    let text = value.map_or_else(|| "nothing".to_string(), |v| v.to_string());
+    match text.chars().count() > 120 {
+        true => format!("{}...", text.chars().take(117).collect::<String>()),
+        false => text,
+    }
+}
+
+/// Rebuilds game `id` from its logged inputs and compares every event, the final record,
+/// its status column and the undo marks with what one consistent read of the database holds
+/// (a writer at work meanwhile cannot make them disagree). Each difference names the first
+/// input and event where the rebuilt game and the stored one part.
 pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditError> {
-    let store = service.store();
-    let stored = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
-    let inputs = store.inputs(id).await?;
-    let logged = store.events(id, None).await?;
+    let log = service
+        .store()
+        .game_log(id)
+        .await?
+        .ok_or(AuditError::NoGame(id))?;
+    let stored = &log.game.record;
     let mut differences = Vec::new();
     let mut record: Option<GameRecord> = None;
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
-    for step in rebuild(service, &stored.record, &inputs) {
+    // For each field of the record, the last input that changed it in the rebuilt game.
+    let mut changed_by: BTreeMap<String, i64> = BTreeMap::new();
+    for step in rebuild(service, stored, &log.inputs) {
         if !step.changed {
             differences.push(format!("input {} changed nothing on replay", step.seq));
         }
@@ -195,42 +237,102 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
                 step.seq
             ));
         }
+        if let Some(after) = &step.after {
+            let before = step.before.as_ref().map(fields).unwrap_or_default();
+            for (field, value) in fields(after) {
+                if before.get(&field) != Some(&value) {
+                    changed_by.insert(field, step.seq);
+                }
+            }
+        }
         produced.extend(step.events.into_iter().map(|e| (step.seq, e)));
         record = step.after;
     }
-    for (index, logged_event) in logged.iter().enumerate() {
-        match produced.get(index) {
-            Some((seq, event))
-                if *seq == logged_event.input_seq && *event == logged_event.event => {}
-            Some((seq, event)) => differences.push(format!(
-                "event {}: the log says '{}' (input {}), the replay gives '{}' (input {seq})",
+    let logged = &log.events;
+    let first_apart = logged.iter().enumerate().find(|(index, logged_event)| {
+        produced.get(*index).is_none_or(|(seq, event)| {
+            *seq != logged_event.input_seq || *event != logged_event.event
+        })
+    });
+    if let Some((index, logged_event)) = first_apart {
+        let after = logged.len().min(produced.len()).saturating_sub(index + 1);
+        let rest = match after {
+            0 => String::new(),
+            n => format!(" ({n} events after it are not compared)"),
+        };
+        differences.push(match produced.get(index) {
+            Some((seq, event)) => format!(
+                "event {} is where they part: the log says '{}' (input {}), the replay gives '{}' (input {seq}){rest}",
                 index + 1,
                 logged_event.event.line(),
                 logged_event.input_seq,
                 event.line()
-            )),
-            None => differences.push(format!(
-                "event {}: the log says '{}', the replay has no such event",
+            ),
+            None => format!(
+                "event {}: the log says '{}' (input {}), the replay has no such event",
                 index + 1,
-                logged_event.event.line()
-            )),
-        }
-    }
-    if produced.len() > logged.len() {
+                logged_event.event.line(),
+                logged_event.input_seq
+            ),
+        });
+    } else if produced.len() > logged.len() {
+        let (seq, event) = &produced[logged.len()];
         differences.push(format!(
-            "the replay gives {} events, the log holds {}",
+            "the replay gives {} events, the log holds {}; the first one more is '{}' (input {seq})",
             produced.len(),
-            logged.len()
+            logged.len(),
+            event.line()
         ));
     }
     match &record {
-        Some(record) if *record == stored.record => {}
-        Some(_) => differences.push("the final state differs from the stored state".to_string()),
+        Some(record) if record == stored => {}
+        Some(record) => {
+            let (rebuilt, kept) = (fields(record), fields(stored));
+            let names: BTreeSet<&String> = rebuilt.keys().chain(kept.keys()).collect();
+            let parted: Vec<&String> = names
+                .into_iter()
+                .filter(|name| rebuilt.get(*name) != kept.get(*name))
+                .collect();
+            for name in parted {
+                let by = changed_by
+                    .get(name)
+                    .map(|seq| format!("; the replay last changed it at input {seq}"))
+                    .unwrap_or_default();
+                differences.push(format!(
+                    "the final state differs in `{name}`: stored {}, replayed {}{by}",
+                    shown(kept.get(name)),
+                    shown(rebuilt.get(name))
+                ));
+            }
+        }
         None => differences.push("the replay created no game".to_string()),
+    }
+    if log.status != stored.status.word() {
+        differences.push(format!(
+            "the games row says the game is '{}', its record says '{}'",
+            log.status,
+            stored.status.word()
+        ));
+    }
+    let marks = undo_marks(&log.inputs);
+    for input in &log.inputs {
+        let expected = marks.get(&input.seq).copied();
+        if input.undone_by != expected {
+            let said = |mark: Option<i64>| match mark {
+                Some(undo) => format!("undone by input {undo}"),
+                None => "not undone".to_string(),
+            };
+            differences.push(format!(
+                "input {} is marked {}, but the log's undos make it {}",
+                input.seq,
+                said(input.undone_by),
+                said(expected)
+            ));
+        }
     }
     Ok(ReplayReport {
         game: id,
-        inputs: inputs.len(),
+        inputs: log.inputs.len(),
         events: logged.len(),
         differences,
     })
