@@ -15,7 +15,7 @@ mod common;
 use chrono::{DateTime, Utc};
 use referee::records::Audience;
 use referee::store::OutboxPost;
-use referee::table::{Envelope, Inbound, Service, Submission, User};
+use referee::table::{Admission, Envelope, Inbound, Service, Submission, User};
 use std::time::Instant;
 
 /// Board posts each game has delivered.
@@ -48,6 +48,7 @@ fn setup_messages(games: usize) -> Vec<Submission> {
                 text: text.to_string(),
             },
             answers_itself: false,
+            admission: Admission::Taken,
         };
         messages.push(said(0, "a", &format!("!new dicey seed={game}")));
         for (n, user) in ["a", "b", "c"].iter().enumerate() {

@@ -97,6 +97,8 @@ struct RawTable {
     default_deadline: String,
     late_after: String,
     tick: String,
+    flood: String,
+    games_per_gm: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -409,6 +411,17 @@ pub fn load(
             reminder: duration("table.reminder", &raw.table.reminder)?,
             early: raw.table.early,
             late_after: duration("table.late_after", &raw.table.late_after)?,
+            flood: flood(&raw.table.flood)?,
+            games_per_gm: usize::try_from(raw.table.games_per_gm)
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| {
+                    ConfigError::value(
+                        "table.games_per_gm",
+                        raw.table.games_per_gm,
+                        "a number of games, at least 1",
+                    )
+                })?,
             deadline: default_deadline,
         },
         tick: duration("table.tick", &raw.table.tick)?
@@ -441,6 +454,24 @@ pub fn load(
             )?,
         },
     })
+}
+
+/// `table.flood`: how many commands one account may send in how long, like "10/20s".
+fn flood(text: &str) -> Result<(u32, Duration), ConfigError> {
+    let expected = "a number of commands and a duration, like 10/20s";
+    let refused = || ConfigError::value("table.flood", text, expected);
+    let (count, window) = text.split_once('/').ok_or_else(refused)?;
+    let count: u32 = count
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(refused)?;
+    let window = parse_duration_within(window.trim(), Duration::days(1))
+        .ok()
+        .filter(|window| *window >= Duration::seconds(1))
+        .ok_or_else(refused)?;
+    Ok((count, window))
 }
 
 /// `database.lease`: long enough for a post to go out, short enough for another process to

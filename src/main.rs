@@ -339,8 +339,8 @@ async fn run(cli: Cli) -> Result<()> {
             let report = replay(&service, game).await?;
             if report.matches() {
                 print_tolerating_closed_pipe(&format!(
-                    "game #{}: replayed {} inputs; all {} events and the final state match the log\n",
-                    report.game, report.inputs, report.events
+                    "game #{}: replayed {} inputs; all {} events, {} receipts and the final state match the log\n",
+                    report.game, report.inputs, report.events, report.receipts
                 ))?;
             } else {
                 let said: String = report

@@ -80,6 +80,20 @@ fn roll_checks(dom: &str) -> Vec<(u64, String)> {
         .collect()
 }
 
+/// The `data-verified` of every receipt row, in order.
+fn receipt_checks(dom: &str) -> Vec<String> {
+    dom.match_indices("<tr class=\"receipt\" id=\"receipt-")
+        .map(|(at, _)| {
+            let tag = &dom[at..at + dom[at..].find('>').unwrap()];
+            tag.split("data-verified=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
 /// Plays `transcript` into `dir/game.db` and writes game 1's audit page; returns its path
 /// and how many rolls the secret export holds.
 fn audited(dir: &Path, transcript: &str) -> (PathBuf, usize) {
@@ -128,6 +142,15 @@ fn every_roll_verified(transcript: &str) {
         "{rolls} of {rolls} rolls verified against the seed."
     )));
     assert!(tag_of(&dom, "rolls-check").contains("data-verified=\"yes\""));
+    // Every secret order's receipt, checked against the order and the seed.
+    let receipts = receipt_checks(&dom);
+    if !receipts.is_empty() {
+        assert!(
+            receipts.iter().all(|verified| verified == "yes"),
+            "{receipts:?}"
+        );
+        assert!(tag_of(&dom, "receipts-check").contains("data-verified=\"yes\""));
+    }
 }
 
 #[test]
@@ -222,6 +245,42 @@ fn a_roll_missing_from_the_page_data_is_not_verified() {
         "NOT verified: {} of {rolls} rolls verified against the seed; 1 wrong or missing",
         rolls - 1
     )));
+}
+
+#[test]
+fn every_receipt_of_a_tag_game_is_verified_and_an_altered_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let (page, _) = audited(dir.path(), include_str!("transcripts/tag_3p_seed7.txt"));
+    let html = std::fs::read_to_string(&page).unwrap();
+    let dom = dom_after_checks(&page);
+    let receipts = receipt_checks(&dom);
+    assert!(receipts.len() > 30, "{}", receipts.len());
+    assert!(
+        receipts.iter().all(|verified| verified == "yes"),
+        "{receipts:?}"
+    );
+    assert!(dom.contains(&format!(
+        "{n} of {n} receipts verified against the orders and the seed.",
+        n = receipts.len()
+    )));
+    // The third receipt's code, changed in the page's data, is not verified.
+    let marker = "\"i\":3,\"order\":";
+    let at = html.find(marker).expect("receipt 3 in the data");
+    let code_at = at + html[at..].find("\"receipt\":\"").unwrap() + "\"receipt\":\"".len();
+    let first = &html[code_at..code_at + 1];
+    let other = if first == "0" { "1" } else { "0" };
+    std::fs::write(
+        &page,
+        format!("{}{other}{}", &html[..code_at], &html[code_at + 1..]),
+    )
+    .unwrap();
+    let dom = dom_after_checks(&page);
+    let receipts = receipt_checks(&dom);
+    for (index, verified) in receipts.iter().enumerate() {
+        let expected = if index == 2 { "no" } else { "yes" };
+        assert_eq!(verified, expected, "receipt {}", index + 1);
+    }
+    assert!(tag_of(&dom, "receipts-check").contains("data-verified=\"no\""));
 }
 
 #[test]

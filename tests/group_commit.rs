@@ -8,7 +8,7 @@ mod common;
 
 use common::{databases, file_url, number as count, play_on, service, start_time};
 use referee::store::Dialect;
-use referee::table::{Envelope, GroupCommit, Inbound, Service, Submission, User};
+use referee::table::{Admission, Envelope, GroupCommit, Inbound, Service, Submission, User};
 use std::sync::Arc;
 
 const SIGNUP: &str = "\
@@ -34,6 +34,7 @@ fn guess(id: &str, user: &str, face: u8) -> Submission {
             text: format!("guess {face}"),
         },
         answers_itself: false,
+        admission: Admission::Taken,
     }
 }
 

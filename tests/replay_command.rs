@@ -94,7 +94,47 @@ fn a_clock_with_sub_millisecond_times_replays() {
     assert!(ok, "{said}{err}");
     assert_eq!(
         said.trim(),
-        "game #1: replayed 10 inputs; all 18 events and the final state match the log"
+        "game #1: replayed 10 inputs; all 18 events, 3 receipts and the final state match the log"
+    );
+}
+
+#[tokio::test]
+async fn a_receipt_that_is_not_the_commitment_of_its_order_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("receipts.db");
+    let transcript = "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\nalice #t: !start\nalice dm: bid 5\nbob dm: bid 3\n";
+    let (ok, _, err) = referee(&["script", "--db", db.to_str().unwrap()], Some(transcript));
+    assert!(ok, "{err}");
+    // bob's receipt is swapped for alice's in the log, as a forger would.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let receipt = |seat: i64| {
+        format!("SELECT json_extract(body, '$.Order.receipt') FROM events WHERE game_id = 1 AND json_extract(body, '$.Order.seat') = {seat}")
+    };
+    let alice: String = sqlx::query_scalar(&receipt(0))
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    let bob: String = sqlx::query_scalar(&receipt(1))
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_ne!(alice, bob);
+    sqlx::query("UPDATE events SET body = replace(body, ?1, ?2) WHERE game_id = 1")
+        .bind(&bob)
+        .bind(&alice)
+        .execute(&pool)
+        .await
+        .unwrap();
+    pool.close().await;
+    let (ok, said, _) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(&format!(
+            "game #1: the receipt {alice} of bob's order `bid 3` in round 0 (input 7) is not its commitment under the seed ({bob})"
+        )),
+        "{said}"
     );
 }
 

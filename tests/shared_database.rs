@@ -14,7 +14,7 @@ use common::{number, play_on, replay_every_game, service, start_time, texts};
 use referee::config;
 use referee::records::Audience;
 use referee::store::{OutboxPost, Store, StoreSettings};
-use referee::table::{Envelope, GroupCommit, Inbound, Service, Submission, User};
+use referee::table::{Admission, Envelope, GroupCommit, Inbound, Service, Submission, User};
 use std::sync::Arc;
 
 /// `games` dicey games (channel `#g<n>`, GM `gm<n>`, players `a<n>`, `b<n>`, `c<n>`)
@@ -227,6 +227,7 @@ async fn batches_locking_games_in_opposite_orders_both_commit() {
                         envelope,
                         inbound,
                         answers_itself: false,
+                        admission: Admission::Taken,
                     }
                 })
                 .collect()

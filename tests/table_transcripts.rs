@@ -187,8 +187,8 @@ async fn deadline_pause_resume_kick_replace_and_end() {
     .await;
     assert!(out.contains("#dice <- The GM set the deadline: in 2 hours (2026-01-01 02:00 UTC)."));
     assert!(out.contains("#dice <- The GM paused game #1 with 2h left on the clock."));
-    assert!(out
-        .contains("dm bob <- Game #1 is paused by the GM; nothing is accepted until it resumes."));
+    // A pause stops the clock, not the players: bob's guess is taken meanwhile.
+    assert!(out.contains("dm bob <- Game #1: order received for guesses for round 1: `guess 2`."));
     // Paused for 3h: nothing resolved; on resume the 2h left run from then (03:00 -> 05:00).
     assert!(out.contains("#dice <- Game #1 resumes. Waiting for guesses for round 1"));
     assert!(out.contains("Deadline: in 2 hours (2026-01-01 05:00 UTC)."));

@@ -1,6 +1,7 @@
 // The audit page's checks, run by the reader's browser with nothing from the network:
 // the seed revealed at the end against the commitment posted at the start (SHA-256 of the
-// seed's 32 bytes, by WebCrypto), and every roll against the seed's ChaCha20 stream, drawn
+// seed's 32 bytes, by WebCrypto), every receipt against its order and the seed (HMAC-SHA-256,
+// by WebCrypto), and every roll against the seed's ChaCha20 stream, drawn
 // exactly as the bot draws (src/dice.rs): a die with s sides takes 32-bit words of the
 // stream and rejects any word w >= floor(2^32 / s) * s; the result is w % s + 1.
 (function () {
@@ -71,6 +72,55 @@
     }
   }
 
+  // A receipt as the bot computed it: before rules revision 1, the first 4 bytes of the
+  // SHA-256 of the message; since, the first 8 bytes of its HMAC-SHA-256 under the SHA-256
+  // of "referee receipt key " and the seed's 32 bytes.
+  async function receiptOf(seed, message) {
+    var text = new TextEncoder().encode(message);
+    if (data.revision === 0) {
+      return hexOf(new Uint8Array(await window.crypto.subtle.digest("SHA-256", text))).substr(0, 8);
+    }
+    var prefix = new TextEncoder().encode("referee receipt key ");
+    var material = new Uint8Array(prefix.length + seed.length);
+    material.set(prefix);
+    material.set(seed, prefix.length);
+    var key = await window.crypto.subtle.digest("SHA-256", material);
+    var hmac = await window.crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    var mac = new Uint8Array(await window.crypto.subtle.sign("HMAC", hmac, text));
+    return hexOf(mac).substr(0, 16);
+  }
+
+  // Marks one row of a table of checks verified or not; returns whether it is.
+  function mark(row, verified, expected) {
+    row.dataset.verified = verified ? "yes" : "no";
+    row.querySelector(".check").textContent = verified ? "verified" : "NOT verified: the seed gives " + expected;
+    return verified;
+  }
+
+  async function checkReceipts() {
+    var summary = document.getElementById("receipts-check");
+    if (!summary) return;
+    if (!window.crypto || !window.crypto.subtle) {
+      say(summary, "no", "This browser offers no WebCrypto here: open the page as a file or over https to check the receipts.");
+      return;
+    }
+    var seed = bytesOf(data.seed);
+    var good = 0;
+    for (var i = 0; i < data.receipts.length; i++) {
+      var receipt = data.receipts[i];
+      var row = document.getElementById("receipt-" + receipt.i);
+      if (!row) continue;
+      var expected = await receiptOf(seed, data.game + ":" + receipt.round + ":" + receipt.seat + ":" + receipt.order);
+      if (mark(row, expected === receipt.receipt, expected)) good++;
+    }
+    var rows = document.querySelectorAll("tr.receipt").length;
+    if (good === rows && good === data.receipts.length) {
+      say(summary, "yes", good + " of " + rows + " receipts verified against the orders and the seed.");
+    } else {
+      say(summary, "no", "NOT verified: " + good + " of " + rows + " receipts verified against the orders and the seed.");
+    }
+  }
+
   function say(element, verified, text) {
     element.dataset.verified = verified;
     element.textContent = text;
@@ -108,15 +158,7 @@
       var expected = roll(next, draw.sides);
       var row = document.getElementById("draw-" + draw.n);
       if (!row) continue;
-      var cell = row.querySelector(".check");
-      if (expected === draw.result) {
-        good++;
-        row.dataset.verified = "yes";
-        cell.textContent = "verified";
-      } else {
-        row.dataset.verified = "no";
-        cell.textContent = "NOT verified: the seed gives " + expected;
-      }
+      if (mark(row, expected === draw.result, expected)) good++;
     }
     // Green only when every roll of the log is in the data, on the page and verified: a roll
     // left unchecked is not verified.
@@ -134,6 +176,7 @@
       say(rolls, "no", "NOT verified: " + good + " of " + total + " rolls verified against the seed; " +
         (total - good) + " wrong or missing from the page's data.");
     }
+    await checkReceipts();
   }
 
   check();

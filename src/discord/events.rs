@@ -3,7 +3,7 @@
 //! and what to do with errors.
 
 use super::catch_up::catch_up;
-use super::inbound::{arrived, typed, Held};
+use super::inbound::{arrived, edited, typed, Held};
 use super::{buttons, Bot, Context, DiscordError};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
@@ -11,9 +11,10 @@ use tracing::warn;
 
 type Framework<'a> = poise::FrameworkContext<'a, Arc<Bot>, DiscordError>;
 
-/// Gateway events: typed messages go to the table; button presses are applied; a new
-/// session of a shard (READY, never a RESUME) reads back what was sent on that shard while
-/// the bot was away, and deadlines wait until every shard of this process has done so.
+/// Gateway events: typed messages go to the table (an edited one is answered, not read again);
+/// button presses are applied; a new session of a shard (READY, never a RESUME) reads back
+/// what was sent on that shard while the bot was away, and deadlines wait until every shard
+/// of this process has done so.
 pub(super) async fn event(
     framework: Framework<'_>,
     event: &serenity::FullEvent,
@@ -27,6 +28,7 @@ pub(super) async fn event(
                 typed(bot, http, new_message, in_server, Held::No).await?;
             }
         }
+        serenity::FullEvent::MessageUpdate { event, .. } => edited(bot, event).await?,
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(press),
         } => buttons::press(bot, framework.serenity_context, press).await?,

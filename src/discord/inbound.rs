@@ -5,7 +5,7 @@
 
 use super::Bot;
 use crate::store::{OutboxRow, StoreError};
-use crate::table::{Committed, Envelope, Inbound, Receipt, Submission, User};
+use crate::table::{Admission, Committed, Envelope, Inbound, Receipt, Submission, User};
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 use std::sync::atomic::Ordering;
@@ -123,7 +123,14 @@ pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity
         tokio::task::block_in_place(|| std::thread::sleep(std::time::Duration::from_millis(20)));
     }
     let span = message_span(msg, in_server);
-    let ticket = bot.commits.enqueue(envelope, inbound, false, Utc::now());
+    let admission = admission(bot, &envelope, &inbound);
+    let submission = Submission {
+        envelope,
+        inbound,
+        answers_itself: false,
+        admission,
+    };
+    let ticket = bot.commits.enqueue(submission, Utc::now());
     let (bot, http, msg) = (bot.clone(), http.clone(), msg.clone());
     tokio::spawn(
         async move {
@@ -170,6 +177,43 @@ pub(super) async fn typed(
     .await
 }
 
+/// An edit of a message. The table reads each message as it was sent, never its edits (an
+/// order edited after its round resolved, or after another replaced it, could not mean what
+/// the player thinks), so an edited command or order is answered once, saying so: the edit
+/// changes nothing, and a new message does. Edits of chatter, and Discord's own updates of a
+/// message (a link's preview), get nothing.
+pub(super) async fn edited(
+    bot: &Bot,
+    event: &serenity::MessageUpdateEvent,
+) -> Result<(), StoreError> {
+    let (Some(author), Some(content), Some(_)) =
+        (&event.author, &event.content, event.edited_timestamp)
+    else {
+        return Ok(());
+    };
+    let in_server = event.guild_id.is_some();
+    if author.bot || (in_server && !content.trim_start().starts_with(&bot.prefix)) {
+        return Ok(());
+    }
+    let who = user(author, None);
+    let shown = crate::chat::parse::quote(&crate::chat::parse::clean(content));
+    let said = format!(
+        "I read messages as they were sent, not their edits, so your edit ('{shown}') changes nothing. Send it again as a new message if you meant it."
+    );
+    let (to, text) = match in_server {
+        true => (
+            crate::table::Audience::Channel(event.channel_id.get().to_string()),
+            format!("{}: {said}", crate::chat::parse::clean(&who.name)),
+        ),
+        false => (crate::table::Audience::Direct(who.id), said),
+    };
+    bot.service
+        .answer_once(&format!("edit-{}", event.id), &to, &text, Utc::now())
+        .await?;
+    bot.committed();
+    Ok(())
+}
+
 /// What follows an applied message: a secret order typed in a game channel is deleted
 /// where the bot may, and the channel warned.
 async fn after(
@@ -189,6 +233,23 @@ async fn after(
         bot.committed();
     }
     Ok(())
+}
+
+/// Whether a message's sender is within their limit of commands, judged by when it was sent:
+/// every direct message and every `!command` counts; chatter in a channel is free.
+fn admission(bot: &Bot, envelope: &Envelope, inbound: &Inbound) -> Admission {
+    let (user, counts) = match inbound {
+        Inbound::Direct { user, .. } => (user, true),
+        Inbound::Channel { user, text, .. } => (user, text.trim_start().starts_with(&bot.prefix)),
+    };
+    if !counts {
+        return Admission::Taken;
+    }
+    let sent = envelope.sent.unwrap_or_else(Utc::now);
+    bot.floodgate
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .admit(&user.id, sent)
 }
 
 /// Whether the caller already holds the table's lock (a catch-up applies many messages in
@@ -212,11 +273,17 @@ pub(super) async fn submit(
     answers_itself: bool,
     held: Held,
 ) -> Result<(Receipt, Vec<OutboxRow>), StoreError> {
+    let admission = admission(bot, envelope, &inbound);
     let committed = match held {
         Held::No => {
-            bot.commits
-                .submit(envelope.clone(), inbound, answers_itself, Utc::now())
-                .await?
+            let submission = Submission {
+                envelope: envelope.clone(),
+                inbound,
+                answers_itself,
+                admission,
+            };
+            let ticket = bot.commits.enqueue(submission, Utc::now());
+            bot.commits.wait(ticket).await?
         }
         // A catch-up's typed messages: the outbox worker answers them.
         Held::Yes => {
@@ -224,6 +291,7 @@ pub(super) async fn submit(
                 envelope: envelope.clone(),
                 inbound,
                 answers_itself: false,
+                admission,
             };
             let mut results = bot
                 .commits

@@ -74,6 +74,8 @@ pub struct Bot {
     caught_up: std::sync::atomic::AtomicBool,
     /// The shards whose latest catch-up is done.
     shards_caught_up: std::sync::Mutex<std::collections::HashSet<u32>>,
+    /// Each account's limit of commands.
+    floodgate: std::sync::Mutex<crate::table::Floodgate>,
     /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
     /// own event comes and finds them there.
     collected: std::sync::Mutex<std::collections::HashSet<u64>>,
@@ -193,6 +195,7 @@ pub async fn run(
     let prefix = service.defaults().prefix.clone();
     let instance = service.store().instance().await?;
     let delivery = outbox::Delivery::new(settings.requests_per_second);
+    let flood = service.defaults().flood;
     let bot = Arc::new(Bot {
         commits: GroupCommit::new(service.clone()),
         service,
@@ -204,6 +207,7 @@ pub async fn run(
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
         shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
+        floodgate: std::sync::Mutex::new(crate::table::Floodgate::new(flood.0, flood.1)),
         collected: std::sync::Mutex::new(std::collections::HashSet::new()),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,

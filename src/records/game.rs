@@ -39,6 +39,9 @@ pub struct SeatRecord {
     /// Until when the player is on vacation (`vacation 5d` by DM).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub away_until: Option<DateTime<Utc>>,
+    /// Since when (kept from rules revision 1 on: a vacation cut short costs the time taken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away_since: Option<DateTime<Utc>>,
     /// How much vacation the player has taken in this game.
     #[serde(default = "no_time", with = "duration_serde")]
     pub away_taken: Duration,
@@ -55,6 +58,7 @@ impl SeatRecord {
             symbol,
             present: true,
             away_until: None,
+            away_since: None,
             away_taken: Duration::zero(),
             attendance: Attendance::default(),
         }
@@ -139,6 +143,9 @@ pub enum Status {
         /// How long the phase had left when paused (`None`: it had no deadline).
         #[serde(with = "optional_seconds")]
         remaining: Option<Duration>,
+        /// Who paused it (kept from rules revision 1 on), to say so to whoever tries to play.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
     },
     /// Finished, by the rules or by the GM.
     Over,
@@ -191,11 +198,29 @@ pub struct Settings {
     /// Hours when no deadline falls and no reminder is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet: Option<QuietHours>,
+    /// How long a player back from vacation early has before a deadline held for them falls
+    /// (`grace=1h`): it comes back to the later of its first time and this after their return.
+    #[serde(default = "default_grace", with = "duration_serde")]
+    pub grace: Duration,
+    /// The table's rules revision the game was opened under (logged with its `!new`): a later
+    /// version keeps the rules of that revision for it. 0: opened before revisions were kept.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revision: u32,
+}
+
+fn is_zero(revision: &u32) -> bool {
+    *revision == 0
 }
 
 /// The vacation each player may take in a game unless `!new` says otherwise.
 pub fn default_vacation() -> Duration {
     Duration::days(14)
+}
+
+/// How long a player back from vacation has before a deadline held for them, unless `!new`
+/// says otherwise.
+pub fn default_grace() -> Duration {
+    Duration::hours(1)
 }
 
 /// Everything the table keeps about one game.
@@ -251,6 +276,10 @@ pub struct GameRecord {
     /// Whether the current phase's deadline was already extended for a vacation (once).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub extended: bool,
+    /// The current phase's deadline before a vacation moved it, while it is held (kept from
+    /// rules revision 1 on): a player back early brings it back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extended_from: Option<DateTime<Utc>>,
     /// Searches under way beside the table, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub searches: Vec<SearchAsked>,

@@ -224,6 +224,16 @@ impl Tx {
         })
     }
 
+    /// The numbers of the games not over this user runs as GM.
+    pub async fn open_games_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
+        let rows =
+            Statement::new("SELECT id FROM games WHERE gm_id = ? AND status <> 'over' ORDER BY id")
+                .text(user_id)
+                .fetch_all(self.connection())
+                .await?;
+        rows.iter().map(|row| row.int(0)).collect()
+    }
+
     /// The numbers of the games (in sign-up) this user runs as GM, for the secret setup by DM.
     pub async fn games_in_signup_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
         let rows = Statement::new(

@@ -26,6 +26,10 @@ pub struct TableDefaults {
     pub deadline: Option<Duration>,
     /// How late a deadline may fire before the channel is told it resolved late.
     pub late_after: Duration,
+    /// How many commands one account may send in how long (see [`super::flood`]).
+    pub flood: (u32, Duration),
+    /// How many games not over one account may run as GM at once (server admins excepted).
+    pub games_per_gm: usize,
 }
 
 /// What the table knows besides the record: the games, the defaults and the time.
@@ -349,7 +353,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 }
                 ChannelCommand::Pause => {
                     work.require_gm(user, admin, "pause")?;
-                    lifecycle::pause(work)
+                    lifecycle::pause(work, user)
                 }
                 ChannelCommand::Resume => {
                     work.require_gm(user, admin, "resume")?;

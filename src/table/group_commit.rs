@@ -6,6 +6,7 @@
 //! the deadline ticker, a catch-up and a search's verdict take, so nothing else writes to the
 //! table while a batch is applied.
 
+use super::flood::Admission;
 use super::service::{Committed, Envelope, Inbound, Service, Submission};
 use crate::records::Audience;
 use crate::store::StoreError;
@@ -102,7 +103,15 @@ impl GroupCommit {
         answers_itself: bool,
         now: DateTime<Utc>,
     ) -> Result<Committed, StoreError> {
-        let ticket = self.enqueue(envelope, inbound, answers_itself, now);
+        let ticket = self.enqueue(
+            Submission {
+                envelope,
+                inbound,
+                answers_itself,
+                admission: Admission::Taken,
+            },
+            now,
+        );
         self.wait(ticket).await
     }
 
@@ -110,20 +119,10 @@ impl GroupCommit {
     /// applied in the order they were queued, so a caller that queues them as they arrive
     /// (before any other work, and from one thread) keeps their order of arrival. The
     /// [`Ticket`] gives the result with [`GroupCommit::wait`].
-    pub fn enqueue(
-        &self,
-        envelope: Envelope,
-        inbound: Inbound,
-        answers_itself: bool,
-        now: DateTime<Utc>,
-    ) -> Ticket {
+    pub fn enqueue(&self, submission: Submission, now: DateTime<Utc>) -> Ticket {
         let (reply, answer) = oneshot::channel();
         self.lock_queue().push(Waiting {
-            submission: Submission {
-                envelope,
-                inbound,
-                answers_itself,
-            },
+            submission,
             now,
             reply,
         });

@@ -65,6 +65,13 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
             "extend or default: a deadline that falls while an awaited player is on vacation moves once, for everyone, to its end; or the player's default order is used (default extend)".to_string(),
         ),
         (
+            "grace",
+            format!(
+                "how long a player back from vacation early has before a deadline held for them falls: it comes back to the later of its first time and this after their return (default {})",
+                format_duration(crate::records::default_grace())
+            ),
+        ),
+        (
             "quiet",
             "hours without deadlines or reminders, like 23:00-08:00: a deadline falling in them moves to their end (default: none)".to_string(),
         ),
@@ -86,6 +93,13 @@ fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
 fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> {
     parse_duration_within(value, a_year()).map_err(|e| Refusal::new(e.sentence(key, value)))
 }
+
+/// The table's rules revision, logged with every `!new` (as `revision=`, which the table
+/// sets, never the GM): raised whenever a change would make an older game's log give other
+/// events on replay, so each game keeps the rules it began under.
+/// - 1: receipts are keyed commitments (64 bits of HMAC-SHA-256 under a key of the seed) in
+///   place of 32 bits of a plain SHA-256 of the order, which anyone could try orders against.
+pub const REVISION: u32 = 1;
 
 /// `!new <game> [options]`: a new game in sign-up, with this user as GM.
 pub fn new_game(
@@ -120,6 +134,8 @@ pub fn new_game(
         vacation: crate::records::default_vacation(),
         away: AwayRule::Extend,
         quiet: None,
+        grace: crate::records::default_grace(),
+        revision: 0,
     };
     let given = |wanted: &str| {
         options
@@ -143,9 +159,19 @@ pub fn new_game(
     for (key, value) in options {
         match key.as_str() {
             "seed" => {}
+            "revision" => {
+                settings.revision = value
+                    .parse()
+                    .ok()
+                    .filter(|revision| *revision <= REVISION)
+                    .ok_or_else(|| {
+                        Refusal::new(format!("This bot knows rules revisions up to {REVISION}."))
+                    })?
+            }
             "deadline" => settings.deadline = Some(duration_option(key, value)?),
             "early" => settings.early = on_off(key, value)?,
             "reminder" => settings.reminder = duration_option(key, value)?,
+            "grace" => settings.grace = duration_option(key, value)?,
             "vacation" if value == "0" => settings.vacation = chrono::Duration::zero(),
             "vacation" => settings.vacation = duration_option(key, value)?,
             "away" => {
@@ -202,6 +228,7 @@ pub fn new_game(
         excused: Default::default(),
         held: false,
         extended: false,
+        extended_from: None,
         searches: Vec::new(),
         conceded: Vec::new(),
         draw_votes: Default::default(),
@@ -490,9 +517,27 @@ pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     remove(work, &who, "left", true)
 }
 
-/// `!kick @player`.
+/// `!kick @player`: out of the game (or its sign-up or waitlist), and told so by DM.
 pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
-    remove(work, who, "was removed by the GM", true)
+    let id = work.record.id;
+    let gone = work
+        .record
+        .seats
+        .iter()
+        .chain(work.record.waitlist.iter())
+        .find(|s| s.present && (s.user.id == who || s.user.name.eq_ignore_ascii_case(who)))
+        .map(|s| s.user.id.clone());
+    remove(work, who, "was removed by the GM", true)?;
+    if let Some(gone) = gone {
+        work.outcome.direct(
+            &gone,
+            format!(
+                "Game #{id}: the GM removed you from the game in {}; nothing you send for it is taken any more.",
+                mention::channel(&work.record.channel)
+            ),
+        );
+    }
+    Ok(true)
 }
 
 /// Takes a player out of the game (`how` they went, for the channel); a seat of a running
@@ -652,8 +697,14 @@ pub fn replace(work: &mut Work<'_>, old: &str, user: &User) -> Result<bool, Refu
     }
     let old_name = work.record.name(seat);
     let symbol = work.record.seats.get(seat).and_then(|s| s.symbol.clone());
+    let replaced = work.record.seats.get(seat).map(|s| s.user.id.clone());
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.user = user.clone();
+    }
+    // The new player makes the seat's secret order: one the old player left is not theirs
+    // (from rules revision 1 on).
+    if work.record.settings.revision > 0 {
+        work.record.orders.remove(&seat);
     }
     let mut situation = String::new();
     if work.record.state.is_some() {
@@ -665,7 +716,24 @@ pub fn replace(work: &mut Work<'_>, old: &str, user: &User) -> Result<bool, Refu
     let channel = work.record.channel.clone();
     let text = format!("{} takes over {old_name}'s seat in game #{id}.", user.name);
     work.outcome.table_event(work.record.round, text.clone());
-    work.outcome.channel(&channel, text);
+    match work.record.state.is_some() {
+        true => {
+            let live = work.live()?;
+            let text = format!("{text}\n{}", rounds::describe_phase(&work.record));
+            rounds::post_board(work, &live, text);
+        }
+        false => work.outcome.channel(&channel, text),
+    }
+    if let Some(before) = replaced {
+        work.outcome.direct(
+            &before,
+            format!(
+                "Game #{id}: the GM gave your seat in {} to {}; nothing you send for it is taken any more.",
+                mention::channel(&channel),
+                user.name
+            ),
+        );
+    }
     let rules = work.env.catalogue.find(&work.record.game);
     let owed = if awaited(&work.record).contains(&seat) {
         match &work.record.phase {
@@ -693,7 +761,7 @@ pub fn replace(work: &mut Work<'_>, old: &str, user: &User) -> Result<bool, Refu
 }
 
 /// `!pause`: the deadline stops; the time left is kept.
-pub fn pause(work: &mut Work<'_>) -> Result<bool, Refusal> {
+pub fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     if work.record.status != Status::Running {
         return Err(Refusal::new(format!(
@@ -701,12 +769,19 @@ pub fn pause(work: &mut Work<'_>) -> Result<bool, Refusal> {
         )));
     }
     let remaining = work.record.deadline.map(|at| at - work.env.now);
-    work.record.status = Status::Paused { remaining };
+    let by = (work.record.settings.revision > 0).then(|| user.name.clone());
+    work.record.status = Status::Paused { remaining, by };
     work.record.deadline = None;
     work.record.remind_at = None;
     let channel = work.record.channel.clone();
+    let orders = match &work.record.phase {
+        Some(Phase::Orders { .. }) => {
+            " Secret orders by direct message are still taken and can be changed meanwhile."
+        }
+        _ => "",
+    };
     let text = format!(
-        "The GM paused game #{id}{}. Nothing resolves until `{}resume`.",
+        "The GM paused game #{id}{}. Nothing resolves until `{}resume`.{orders}",
         remaining
             .map(|r| format!(" with {} left on the clock", format_duration(r)))
             .unwrap_or_default(),
@@ -720,7 +795,7 @@ pub fn pause(work: &mut Work<'_>) -> Result<bool, Refusal> {
 /// `!resume`: the deadline runs again with the time that was left.
 pub fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;
-    let Status::Paused { remaining } = work.record.status else {
+    let Status::Paused { remaining, .. } = work.record.status else {
         return Err(Refusal::new(format!("Game #{id} is not paused.")));
     };
     work.record.status = Status::Running;
@@ -737,6 +812,11 @@ pub fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
     );
     let channel = work.record.channel.clone();
     work.outcome.channel(&channel, text);
+    // Orders may have come in while it was paused: the last one may complete the round.
+    if matches!(work.record.phase, Some(Phase::Orders { .. })) {
+        let mut live = work.live()?;
+        rounds::resolve_if_all_in(work, &mut live)?;
+    }
     Ok(true)
 }
 

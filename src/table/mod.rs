@@ -8,6 +8,7 @@ mod attendance;
 pub mod card;
 pub mod catalogue;
 mod endings;
+pub mod flood;
 mod frame;
 pub mod group_commit;
 mod lifecycle;
@@ -24,6 +25,7 @@ pub use crate::records::{
 };
 pub use apply::{apply, table_time, Applied, Env, TableDefaults};
 pub use catalogue::Catalogue;
+pub use flood::{Admission, Floodgate};
 pub use frame::MAX_BAND_WIDTH;
 pub use outcome::{Outcome, Post};
 pub mod audit;

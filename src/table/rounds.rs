@@ -114,6 +114,7 @@ pub fn after_change(
 ) -> Result<(), Refusal> {
     let round = work.record.round;
     let channel = work.record.channel.clone();
+    let awaited_before = awaited(&work.record);
     for draw in live.dice.take_draws() {
         let visibility = if draw.sealed {
             LogVisibility::Sealed
@@ -164,6 +165,7 @@ pub fn after_change(
         work.record.excused.clear();
         work.record.held = false;
         work.record.extended = false;
+        work.record.extended_from = None;
         work.record.phase_started = Some(work.env.when_sent());
     }
     let phase = match phase {
@@ -189,6 +191,9 @@ pub fn after_change(
         if let Some(text) = vacation::on_new_phase(work) {
             public.push(text);
         }
+        public.push(describe_phase(&work.record));
+    } else if work.record.status == Status::Running && awaited(&work.record) != awaited_before {
+        // The same phase, waiting for fewer (a player left or was removed): say for whom.
         public.push(describe_phase(&work.record));
     }
     public.extend(search);
@@ -245,23 +250,53 @@ fn same_phase(current: Option<&Phase>, next: &Phase) -> bool {
     }
 }
 
-fn receipt(record: &GameRecord, seat: Seat, text: &str) -> String {
-    let digest = Sha256::digest(format!("{}:{}:{seat}:{text}", record.id, record.round));
-    hex::encode(&digest[..4])
+/// The receipt of `seat`'s order `text` in `round`: a keyed commitment under the seed (see
+/// [`crate::dice::Seed::receipt`]); in games opened before rules revision 1, the plain hash
+/// they began with. `referee replay` checks every logged receipt against it.
+pub(crate) fn receipt(record: &GameRecord, round: u64, seat: Seat, text: &str) -> String {
+    let message = format!("{}:{round}:{seat}:{text}", record.id);
+    match record.settings.revision {
+        0 => hex::encode(&Sha256::digest(message)[..4]),
+        _ => record.settings.seed.receipt(&message),
+    }
 }
 
-fn running(record: &GameRecord) -> Result<(), Refusal> {
-    match record.status {
+/// Refuses unless the game is running; a paused game says by whom, and what a player may
+/// still do.
+fn running(work: &Work<'_>) -> Result<(), Refusal> {
+    let record = &work.record;
+    match &record.status {
         Status::Running => Ok(()),
         Status::SignUp => Err(Refusal::new(format!(
             "Game #{} has not started yet.",
             record.id
         ))),
-        Status::Paused { .. } => Err(Refusal::new(format!(
-            "Game #{} is paused by the GM; nothing is accepted until it resumes.",
-            record.id
-        ))),
+        Status::Paused { by, .. } => {
+            let orders = match &record.phase {
+                Some(Phase::Orders { .. }) => {
+                    " Secret orders by direct message are still taken meanwhile."
+                }
+                _ => "",
+            };
+            Err(Refusal::new(format!(
+                "Game #{} is paused by {}: nothing is played or resolved until the GM types `{}resume`.{orders} `{}status` and `{}board` still answer.",
+                record.id,
+                by.as_deref().unwrap_or("the GM"),
+                work.env.defaults.prefix,
+                work.env.defaults.prefix,
+                work.env.defaults.prefix
+            )))
+        }
         Status::Over => Err(Refusal::new(format!("Game #{} is over.", record.id))),
+    }
+}
+
+/// Refuses unless the game takes secret orders now: running, or paused (a pause stops the
+/// clock, not the players).
+fn taking_orders(work: &Work<'_>) -> Result<(), Refusal> {
+    match work.record.status {
+        Status::Paused { .. } => Ok(()),
+        _ => running(work),
     }
 }
 
@@ -368,7 +403,7 @@ fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
 /// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted;
 /// the round resolves when it was the last awaited.
 pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
-    running(&work.record)?;
+    taking_orders(work)?;
     let id = work.record.id;
     if work.record.seat_of(&user.id).is_none() {
         if user.id == work.record.gm.id {
@@ -421,7 +456,7 @@ pub fn accept_order(
         .order_note(seat, &canonical)
         .map(|note| format!(" {note}"))
         .unwrap_or_default();
-    let receipt = receipt(&work.record, seat, &canonical);
+    let receipt = receipt(&work.record, work.record.round, seat, &canonical);
     let replaced = work.record.orders.contains_key(&seat);
     work.record.orders.insert(
         seat,
@@ -551,7 +586,7 @@ fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
 
 /// GM `!resolve`.
 pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
-    running(&work.record)?;
+    running(work)?;
     if searches::game_waits(&work.record) {
         return Err(Refusal::new(
             "The solver is still judging; the game goes on with its verdict in a moment.",
@@ -716,7 +751,7 @@ pub fn status(work: &mut Work<'_>) -> Result<(), Refusal> {
 
 /// GM `!deadline`.
 pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Refusal> {
-    running(&work.record)?;
+    running(work)?;
     if matches!(work.record.phase, Some(Phase::Over { .. }) | None) {
         return Err(Refusal::new("There is no phase to set a deadline for."));
     }
@@ -757,7 +792,7 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
             return Ok(false);
         }
     }
-    running(&work.record)?;
+    running(work)?;
     let id = work.record.id;
     let prefix = work.env.defaults.prefix.clone();
     let rules = work.env.catalogue.find(&work.record.game);

@@ -7,6 +7,7 @@ use super::apply::{apply, table_time, Env, TableDefaults};
 use super::audit;
 use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
+use super::flood::Admission;
 use super::lifecycle;
 use super::outcome::{Outcome, Post};
 use super::rounds::{exposed_order_warning, is_exposed_order};
@@ -126,6 +127,9 @@ pub struct Submission {
     /// Whether the caller delivers the posts it queues itself (the answer to a slash command
     /// or a button): their outbox rows are then listed in [`Committed::posts`].
     pub answers_itself: bool,
+    /// Whether its sender is within their limit of commands (see [`Floodgate`](super::flood::Floodgate)): one over it
+    /// is set aside, its id claimed (so no catch-up applies it later) but nothing done.
+    pub admission: Admission,
 }
 
 /// What became of one message of a group commit, once the commit is durable.
@@ -171,6 +175,21 @@ impl From<Outcome> for Handled {
             change: None,
         }
     }
+}
+
+/// The outbox rows `posts` the message's own answer carries (held back from the outbox lanes
+/// so the platform answers with them), or none when the message does not answer itself.
+async fn held_for_answer(
+    tx: &mut Tx,
+    posts: Vec<i64>,
+    answers_itself: bool,
+    now: DateTime<Utc>,
+) -> Result<Vec<i64>, StoreError> {
+    if !answers_itself {
+        return Ok(Vec::new());
+    }
+    tx.hold_posts(&posts, now).await?;
+    Ok(posts)
 }
 
 /// Writes what a message produced: the change (record, input, events) and every post, in one
@@ -288,6 +307,7 @@ impl Service {
             envelope: envelope.clone(),
             inbound: inbound.clone(),
             answers_itself: false,
+            admission: Admission::Taken,
         };
         let mut results = self
             .handle_batch(std::slice::from_ref(&submission), now)
@@ -394,6 +414,7 @@ impl Service {
             envelope,
             inbound,
             answers_itself,
+            admission,
         } = submission;
         let inbound = &inbound.cleaned();
         let id = envelope.id.as_str();
@@ -407,6 +428,11 @@ impl Service {
             let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
             if !tx.claim(id, place, now).await? {
                 return Ok(Committed::default());
+            }
+            if *admission != Admission::Taken {
+                return self
+                    .slowed(tx, inbound, *admission, *answers_itself, now)
+                    .await;
             }
             let at = At {
                 now,
@@ -429,12 +455,8 @@ impl Service {
                 }
                 Inbound::Direct { user, text } => self.direct(tx, user, text, at).await?,
             };
-            let mut posts = write(tx, &handled, now).await?;
-            if *answers_itself {
-                tx.hold_posts(&posts, now).await?;
-            } else {
-                posts.clear();
-            }
+            let posts = write(tx, &handled, now).await?;
+            let posts = held_for_answer(tx, posts, *answers_itself, now).await?;
             Ok(Committed {
                 receipt: Receipt {
                     fresh: true,
@@ -482,6 +504,64 @@ impl Service {
                 None => said,
             };
             tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
+        }
+        tx.commit().await
+    }
+
+    /// A message set aside because its sender is over their limit: the first such gets an
+    /// answer saying so, the next ones nothing.
+    async fn slowed(
+        &self,
+        tx: &mut Tx,
+        inbound: &Inbound,
+        admission: Admission,
+        answers_itself: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Committed, StoreError> {
+        let mut posts = Vec::new();
+        if admission == Admission::Warned {
+            let (count, window) = self.defaults.flood;
+            let said = format!(
+                "slow down: you sent more than {count} commands in {}, so I set aside what you send for a moment; those messages are not taken. Send them again in a few seconds.",
+                crate::duration::format_duration(window)
+            );
+            let (to, text) = match inbound {
+                Inbound::Channel { channel, user, .. } => (
+                    Audience::Channel(channel.clone()),
+                    format!("{}: {said}", user.name),
+                ),
+                Inbound::Direct { user, .. } => {
+                    let mut said = said;
+                    said[..1].make_ascii_uppercase();
+                    (Audience::Direct(user.id.clone()), said)
+                }
+            };
+            let written = tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
+            posts = held_for_answer(tx, written, answers_itself, now).await?;
+        }
+        Ok(Committed {
+            receipt: Receipt {
+                fresh: true,
+                refused: true,
+                exposed_order: false,
+            },
+            posts,
+        })
+    }
+
+    /// Says `text` to `to` once for the platform's event `id` (an edited message): the id is
+    /// claimed with the post, so the same event twice says it once.
+    pub async fn answer_once(
+        &self,
+        id: &str,
+        to: &Audience,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let now = table_time(now);
+        let mut tx = self.store.begin().await?;
+        if tx.claim(id, None, now).await? {
+            tx.write(None, &[OutboxPost::text(to, text)], now).await?;
         }
         tx.commit().await
     }
@@ -673,11 +753,32 @@ impl Service {
                 Ok(outcome.into())
             }
             command => {
+                if let (ChannelCommand::New { .. }, false) = (&command, admin) {
+                    let running = tx.open_games_of_gm(&user.id).await?;
+                    let most = self.defaults.games_per_gm;
+                    if running.len() >= most {
+                        let listed: Vec<String> =
+                            running.iter().map(|id| format!("#{id}")).collect();
+                        return Ok(Outcome::refusal(
+                            Audience::Channel(channel.to_string()),
+                            format!(
+                                "{}: you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
+                                user.name,
+                                running.len(),
+                                listed.join(", ")
+                            ),
+                        )
+                        .into());
+                    }
+                }
                 let command = match command {
                     ChannelCommand::New { game, mut options } => {
                         if !options.iter().any(|(key, _)| key == "seed") {
                             options.push(("seed".to_string(), Seed::random().to_hex()));
                         }
+                        // The rules revision is the table's to say, and the log keeps it.
+                        options.retain(|(key, _)| key != "revision");
+                        options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
                         ChannelCommand::New { game, options }
                     }
                     command => command,

@@ -132,6 +132,7 @@ pub(super) fn undo(
     work.record.dice_position = dice_position;
     work.record.status = Status::Running;
     work.record.extended = false;
+    work.record.extended_from = None;
     work.record.held = matches!(work.record.phase, Some(Phase::Orders { .. }));
     let mut live: Live = work.live()?;
     if let Input::Direct {

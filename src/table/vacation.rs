@@ -3,6 +3,12 @@
 //! that falls while an awaited player is away moves once, for everyone, to the end of the
 //! vacation (`away=extend`), or the player's default order is used and their turns are played
 //! by the game's default (`away=default`). The channel is told either way.
+//!
+//! A vacation costs what it gives (from rules revision 1 on): a player back early
+//! (`vacation off`) brings a deadline held for them back to the later of its first time and
+//! the game's grace after their return, and spends the time away, or the hold that remains,
+//! whichever is longer: never less. So taking a long vacation and coming back at once holds
+//! nothing, and no player can hold the game longer than their allowance.
 
 use super::apply::Work;
 use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
@@ -56,14 +62,34 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
                 "You are not on vacation in game #{id}."
             )));
         };
-        // The days not used are given back.
+        let since = record.away_since;
+        let mut back = String::new();
+        let away_taken = match (work.record.settings.revision, since) {
+            // Before rules revision 1 the days not used were given back, whatever the
+            // deadline did meanwhile.
+            (0, _) | (_, None) => (taken - (until - now)).max(Duration::zero()),
+            // Since, a deadline held for the player comes back, and what the vacation cost
+            // (the time away, or the hold that remains, the longer) is spent.
+            (_, Some(since)) => {
+                let hold = match come_back(work, seat) {
+                    Some((deadline, hold)) => {
+                        back = format!(" The deadline moves back to {}.", format_instant(deadline));
+                        hold
+                    }
+                    None => Duration::zero(),
+                };
+                let planned = until - since;
+                (taken - planned).max(Duration::zero()) + (now - since).max(hold)
+            }
+        };
         if let Some(record) = work.record.seats.get_mut(seat) {
             record.away_until = None;
-            record.away_taken = (taken - (until - now)).max(Duration::zero());
+            record.away_since = None;
+            record.away_taken = away_taken;
         }
         work.record.excused.remove(&seat);
         let text = format!(
-            "{name} is back from vacation. {}",
+            "{name} is back from vacation.{back} {}",
             describe_phase(&work.record)
         );
         work.outcome
@@ -92,9 +118,13 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
             if left > Duration::zero() { format_duration(left) } else { "0".to_string() }
         )));
     }
+    let revised = work.record.settings.revision > 0;
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.away_until = Some(until);
         record.away_taken = total;
+        if revised {
+            record.away_since = Some(now);
+        }
     }
     let left = allowance - total;
     let mut text = format!(
@@ -175,12 +205,46 @@ fn extend(work: &mut Work<'_>) -> Option<String> {
     let until = until?;
     schedule(work, Some(until));
     work.record.extended = true;
+    if work.record.settings.revision > 0 {
+        work.record.extended_from = Some(deadline);
+    }
     let moved_to = work.record.deadline?;
     Some(format!(
         "The deadline moves to {} for {}'s vacation.",
         format_instant(moved_to),
         super::rounds::names_in_words(&names)
     ))
+}
+
+/// A player back from vacation early: a deadline held for them comes back to the later of
+/// its first time, the grace the game gives after their return, and the end of the
+/// vacation of any other awaited player still away. Returns the deadline and how long it
+/// stays held past its first time, when it moved.
+fn come_back(work: &mut Work<'_>, seat: Seat) -> Option<(DateTime<Utc>, Duration)> {
+    let original = work.record.extended_from?;
+    let deadline = work.record.deadline?;
+    let now = work.env.now;
+    let waiting = awaited(&work.record);
+    let others: Vec<Seat> = away_among(work, &waiting)
+        .into_iter()
+        .filter(|other| *other != seat)
+        .collect();
+    let still_held = others
+        .iter()
+        .filter_map(|other| work.record.seats.get(*other)?.away_until)
+        .filter(|until| *until >= original)
+        .max();
+    let grace_end = now.checked_add_signed(work.record.settings.grace)?;
+    let back = original.max(grace_end).max(still_held.unwrap_or(original));
+    if back >= deadline {
+        return None;
+    }
+    schedule(work, Some(back));
+    if still_held.is_none() {
+        work.record.extended_from = None;
+    }
+    let moved_to = work.record.deadline?;
+    Some((moved_to, (moved_to - original).max(Duration::zero())))
 }
 
 /// An away player's order is not awaited this phase: the game's default is used.

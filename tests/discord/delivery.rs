@@ -114,6 +114,7 @@ async fn a_rate_limit_is_waited_out_for_as_long_as_discord_asks() {
         Settings {
             retry: "1s",
             attempts: 8,
+            ..Settings::default()
         },
     );
     fake.wait_ready().await;
@@ -144,6 +145,7 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
         Settings {
             retry: "1s",
             attempts: 3,
+            ..Settings::default()
         },
     );
     fake.wait_ready().await;

@@ -544,6 +544,23 @@ impl FakeDiscord {
         id
     }
 
+    /// `user` edits their message `id` in `channel` (a DM to the bot when `None`) to `text`:
+    /// Discord sends MESSAGE_UPDATE with the new text and the time of the edit.
+    pub fn edit(&self, id: u64, user: (u64, &str), channel: Option<u64>, text: &str) {
+        let channel_id = channel.unwrap_or(user.0 + DM_BASE);
+        let mut update = json!({
+            "id": id.to_string(),
+            "channel_id": channel_id.to_string(),
+            "author": user_json(user.0, user.1, false),
+            "content": text,
+            "edited_timestamp": "2026-11-27T12:00:00.000000+00:00",
+        });
+        if let Some(channel) = channel {
+            update["guild_id"] = json!(self.inner.server_of(channel).to_string());
+        }
+        self.dispatch("MESSAGE_UPDATE", update);
+    }
+
     /// Puts `message` (a MESSAGE_CREATE payload) into its channel's history and dispatches it.
     pub fn send_message(&self, message: Value) {
         let channel: u64 = message["channel_id"].as_str().unwrap().parse().unwrap();

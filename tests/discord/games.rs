@@ -4,7 +4,7 @@
 //! Parcheesi and Carcassonne once more mixing typed commands, `/play` and buttons. The standings posted must be those the console gives for the same transcript,
 //! and every game must replay from its log.
 
-use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
+use crate::bot::{fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{in_channel, CHANNEL};
 use std::process::Command;
@@ -174,7 +174,12 @@ async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Poste
     let fake = FakeDiscord::start().await;
     let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    // People's pace, within the bot's own limit of commands.
+    let own_limit = Settings {
+        flood: None,
+        ..Settings::default()
+    };
+    let bot = Bot::start_with(&fake, &path, own_limit);
     fake.wait_ready().await;
     let mut users = Users::default();
     let mut last = None;

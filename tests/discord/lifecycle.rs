@@ -93,6 +93,7 @@ async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
         Settings {
             retry: "1h",
             attempts: 8,
+            ..Settings::default()
         },
     );
     fake.wait_ready().await;

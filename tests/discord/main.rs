@@ -15,6 +15,7 @@ mod pg_server;
 #[path = "../common/postgres.rs"]
 mod postgres;
 mod shards;
+mod strangers;
 mod stumbles;
 mod toolkit;
 

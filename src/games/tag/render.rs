@@ -64,7 +64,7 @@ fn header(state: &TagState) -> String {
         Stage::Bids => {
             return format!(
                 "TAG, bids, {}, {}x{} grid. Who is it is decided when the bids are revealed.\n",
-                count(state.players.len(), "player"),
+                count(state.living().len(), "player"),
                 state.side,
                 state.side
             )

@@ -25,13 +25,22 @@ const SCRIPT: &str = include_str!("../../../assets/audit/verify.js");
 /// How the page looks.
 const STYLE: &str = include_str!("../../../assets/audit/page.css");
 
-/// The audit page of game `id`, read from the database.
+/// The audit page of game `id`, read from the database in one consistent snapshot.
 pub async fn audit_page(service: &Service, id: i64) -> Result<String, AuditError> {
-    let store = service.store();
-    let game = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
-    let events = store.events(id, None).await?;
-    let inputs = store.inputs(id).await?;
-    Ok(page(service, &game.record, &events, &inputs))
+    let log = service
+        .store()
+        .game_log(id)
+        .await?
+        .ok_or(AuditError::NoGame(id))?;
+    Ok(page(service, &log.game.record, &log.events, &log.inputs))
+}
+
+/// A secret order's receipt as the page shows it once the game is over.
+struct Receipt<'a> {
+    round: u64,
+    seat: usize,
+    order: &'a str,
+    receipt: &'a str,
 }
 
 /// One roll as the page shows it: its number in the game's stream of draws, and the draw.
@@ -61,11 +70,22 @@ pub fn page(
     let mut rounds: BTreeMap<u64, Round> = BTreeMap::new();
     let mut number = 0;
     let mut checked: Vec<serde_json::Value> = Vec::new();
+    let mut receipts: Vec<Receipt<'_>> = Vec::new();
     for stored in events {
         let event = &stored.event;
         let public = event.visibility == LogVisibility::Public;
         let round = rounds.entry(event.round).or_default();
         match &event.body {
+            EventBody::Order {
+                seat,
+                text,
+                receipt,
+            } if over => receipts.push(Receipt {
+                round: event.round,
+                seat: *seat,
+                order: text,
+                receipt,
+            }),
             EventBody::Roll(draw) => {
                 number += 1;
                 // Once the seed is out every draw can be computed by anyone, so the sealed
@@ -95,10 +115,20 @@ pub fn page(
         "seed": over.then(|| record.settings.seed.to_hex()),
         "total": checked.len(),
         "draws": checked,
+        "game": record.id,
+        "revision": record.settings.revision,
+        "receipts": receipts.iter().enumerate().map(|(index, receipt)| json!({
+            "i": index + 1,
+            "round": receipt.round,
+            "seat": receipt.seat,
+            "order": receipt.order,
+            "receipt": receipt.receipt,
+        })).collect::<Vec<_>>(),
     });
     let mut html = String::new();
     head(&mut html, record);
     fairness(&mut html, record, &commitment, over);
+    receipts_section(&mut html, record, &receipts);
     for (number, round) in &rounds {
         round_section(&mut html, *number, round);
     }
@@ -199,6 +229,34 @@ fn fairness(html: &mut String, record: &GameRecord, commitment: &str, over: bool
         "<section id=\"fairness\">\n<h2>Seed</h2>\n<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of the seed's 32 bytes (not of their hex text).</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
         escape(commitment)
     );
+}
+
+/// Every secret order with the receipt its player got when it came in, once the game is
+/// over: the reader's browser checks each against the order and the revealed seed.
+fn receipts_section(html: &mut String, record: &GameRecord, receipts: &[Receipt<'_>]) {
+    if receipts.is_empty() {
+        return;
+    }
+    let how = match record.settings.revision {
+        0 => "the first 4 bytes of the SHA-256 of",
+        _ => "the first 8 bytes of the HMAC-SHA-256, under the SHA-256 of \"referee receipt key \" and the seed's 32 bytes, of",
+    };
+    let _ = write!(
+        html,
+        "<section id=\"receipts\">\n<h2>Receipts</h2>\n<p>Each secret order with the receipt its player got when it came in: {how} \"game:round:seat:order\". Until the seed was revealed nobody could compute a receipt; now anyone can.</p>\n<p id=\"receipts-check\" data-verified=\"pending\"></p>\n<table class=\"receipts\">\n<tr><th>Round</th><th>Player</th><th>Order</th><th>Receipt</th><th>Check</th></tr>\n"
+    );
+    for (index, receipt) in receipts.iter().enumerate() {
+        let _ = writeln!(
+            html,
+            "<tr class=\"receipt\" id=\"receipt-{n}\" data-verified=\"pending\"><td>{round}</td><td>{player}</td><td><code>{order}</code></td><td><code>{code}</code></td><td class=\"check\">not checked</td></tr>",
+            n = index + 1,
+            round = receipt.round,
+            player = escape(&record.name(receipt.seat)),
+            order = escape(receipt.order),
+            code = escape(receipt.receipt)
+        );
+    }
+    html.push_str("</table>\n</section>\n");
 }
 
 fn round_section(html: &mut String, number: u64, round: &Round<'_>) {

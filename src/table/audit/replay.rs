@@ -2,10 +2,10 @@
 //! event and in its final state with what the log and the game row hold.
 
 use super::AuditError;
-use crate::records::LogEvent;
-use crate::records::{GameRecord, Input};
+use crate::records::{EventBody, GameRecord, Input, LogEvent};
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Applied, Env};
+use crate::table::rounds;
 use crate::table::searches;
 use crate::table::service::Service;
 use crate::table::undo::History;
@@ -20,6 +20,8 @@ pub struct ReplayReport {
     pub inputs: usize,
     /// How many events the log holds.
     pub events: usize,
+    /// How many secret orders' receipts were checked against the seed.
+    pub receipts: usize,
     /// Every difference found (empty: the replay matches).
     pub differences: Vec<String>,
 }
@@ -330,10 +332,31 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
             ));
         }
     }
+    let mut receipts = 0;
+    for logged_event in logged {
+        let LogEvent { round, body, .. } = &logged_event.event;
+        if let EventBody::Order {
+            seat,
+            text,
+            receipt,
+        } = body
+        {
+            receipts += 1;
+            let due = rounds::receipt(stored, *round, *seat, text);
+            if *receipt != due {
+                differences.push(format!(
+                    "the receipt {receipt} of {}'s order `{text}` in round {round} (input {}) is not its commitment under the seed ({due})",
+                    stored.name(*seat),
+                    logged_event.input_seq
+                ));
+            }
+        }
+    }
     Ok(ReplayReport {
         game: id,
         inputs: log.inputs.len(),
         events: logged.len(),
+        receipts,
         differences,
     })
 }

@@ -1,0 +1,128 @@
+//! Strangers on Discord through the real binary: one account flooding the bot with commands
+//! is told once to slow down and gets no more applied than its limit, even read back after a
+//! restart; an edited order or command is answered, once, and changes nothing. Every game
+//! replays from its log.
+
+use crate::bot::{fresh_database, Bot, Db, Settings};
+use crate::fake::FakeDiscord;
+use crate::{count, dm_to, in_channel, ALICE, BOB, CHANNEL};
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_commands_in_five_seconds_are_slowed_and_stay_set_aside_after_a_restart() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    // The bot's own limit: 30 commands at once, 30 more every 20 seconds.
+    let limited = Settings {
+        flood: None,
+        ..Settings::default()
+    };
+    let bot = Bot::start_with(&fake, &path, limited);
+    crate::commands::start_tag_for_three(&fake).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    // alice sends 100 commands in 5 seconds.
+    let mut ids = Vec::new();
+    for n in 1..=100 {
+        ids.push(fake.say(ALICE, Some(CHANNEL), &format!("!zz{n}")));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for id in &ids {
+        db.settled(&fake, *id).await;
+    }
+    let answered = |fake: &FakeDiscord| {
+        count(fake, |p| {
+            in_channel(p) && p.content.contains("There is no command `!zz")
+        })
+    };
+    let slowed = |fake: &FakeDiscord| count(fake, |p| p.content.contains("slow down"));
+    // Thirty at once (less the three of the game's opening), and 1.5 more a second: at most
+    // 38 in 5 seconds.
+    let applied = answered(&fake);
+    assert!((20..=38).contains(&applied), "{applied} applied");
+    assert_eq!(slowed(&fake), 1, "one answer says to slow down");
+    let warning = fake
+        .posts()
+        .into_iter()
+        .find(|p| p.content.contains("slow down"))
+        .unwrap();
+    assert!(
+        warning
+            .content
+            .starts_with("alice: slow down: you sent more than 30 commands in 20s"),
+        "{warning:?}"
+    );
+
+    // After a restart the catch-up reads the channel again: what was set aside stays so.
+    bot.kill();
+    fake.wait_disconnected().await;
+    let bot = Bot::start_with(&fake, &path, limited);
+    fake.wait_ready().await;
+    let status = fake.say(BOB, Some(CHANNEL), "!status");
+    db.settled(&fake, status).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(answered(&fake), applied);
+    assert_eq!(slowed(&fake), 1);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    let bid = fake.say(BOB, None, "bid 3");
+    db.settled(&fake, bid).await;
+
+    // bob edits his bid, twice: one answer, and the bid stays 3.
+    let before = count(&fake, dm_to(BOB));
+    fake.edit(bid, BOB, None, "bid 9");
+    fake.edit(bid, BOB, None, "bid 12");
+    fake.wait_post("the answer to the edit", |p| {
+        dm_to(BOB)(p) && p.content.contains("not their edits")
+    })
+    .await;
+    let status = fake.say(BOB, None, "status");
+    db.settled(&fake, status).await;
+    let answer = fake
+        .posts()
+        .into_iter()
+        .rfind(|p| dm_to(BOB)(p) && p.content.contains("Your order:"))
+        .expect("bob's status");
+    assert!(answer.content.contains("Your order: `bid 3`"), "{answer:?}");
+    assert_eq!(
+        count(&fake, |p| dm_to(BOB)(p)
+            && p.content.contains("not their edits")),
+        1
+    );
+    assert_eq!(count(&fake, dm_to(BOB)), before + 2);
+
+    // An edited command in the channel is answered there; edited chatter is not.
+    let command = fake.say(ALICE, Some(CHANNEL), "!status");
+    let chatter = fake.say(ALICE, Some(CHANNEL), "good luck all");
+    db.settled(&fake, chatter).await;
+    fake.edit(chatter, ALICE, Some(CHANNEL), "good luck everyone");
+    fake.edit(command, ALICE, Some(CHANNEL), "!board");
+    let answer = fake
+        .wait_post("the answer in the channel", |p| {
+            in_channel(p) && p.content.contains("not their edits")
+        })
+        .await;
+    assert!(
+        answer.content.starts_with("alice: I read messages as they were sent, not their edits, so your edit ('!board') changes nothing."),
+        "{answer:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        count(&fake, |p| p.content.contains("not their edits")),
+        2,
+        "{:#?}",
+        fake.posts()
+    );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
