@@ -99,7 +99,7 @@ async fn taking_a_long_vacation_and_coming_back_at_once_holds_nothing() {
         "{out}"
     );
     assert!(
-        out.contains("#tag <- bob is back from vacation. The deadline moves back to 2026-01-05 00:00 UTC (in 4 days)."),
+        out.contains("#tag <- bob is back from vacation (14d of vacation left in this game). The deadline moves back to 2026-01-05 00:00 UTC (in 4 days)."),
         "{out}"
     );
     // The allowance is spent by what was taken: nothing, and it works no second time.

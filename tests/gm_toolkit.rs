@@ -270,7 +270,7 @@ async fn under_away_default_a_player_on_vacation_plays_by_the_default() {
     assert!(out.contains("#tag <- - bob: no order (on vacation: the game's default)"));
     assert!(out.contains("#tag <- bob on vacation: the game's default plays for them."));
     assert!(out.contains("Waiting for moves for round 1 by direct message from alice and carol."));
-    assert!(out.contains("#tag <- bob is back from vacation."));
+    assert!(out.contains("#tag <- bob is back from vacation ("));
     assert!(out.contains("dm bob <- You are not on vacation in game #1."));
     assert!(out.contains("dm dan <- You are not playing in any game, so 'vacation 2d' was not taken as an order."), "{out}");
 }

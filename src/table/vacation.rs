@@ -88,8 +88,13 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
             record.away_taken = away_taken;
         }
         work.record.excused.remove(&seat);
+        let left = (allowance - away_taken).max(Duration::zero());
         let text = format!(
-            "{name} is back from vacation.{back} {}",
+            "{name} is back from vacation ({} of vacation left in this game).{back} {}",
+            match left > Duration::zero() {
+                true => format_duration(left),
+                false => "none".to_string(),
+            },
             describe_phase(&work.record)
         );
         work.outcome

@@ -1,11 +1,12 @@
 //! Strangers on Discord through the real binary: one account flooding the bot with commands
 //! is told once to slow down and gets no more applied than its limit, even read back after a
-//! restart; an edited order or command is answered, once, and changes nothing. Every game
-//! replays from its log.
+//! restart; an edited order or command is answered, once, and changes nothing; a vacation
+//! given back at once holds nothing, a paused game keeps its clock but takes secret orders,
+//! and a kicked player is told. Every game replays from its log.
 
 use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
-use crate::{count, dm_to, in_channel, ALICE, BOB, CHANNEL};
+use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -123,6 +124,114 @@ async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
         "{:#?}",
         fake.posts()
     );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_takes_orders() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // The bids are due in 8 seconds, on the real clock.
+    let opened = crate::commands::open_tag(
+        &fake,
+        CHANNEL,
+        [ALICE, BOB, CAROL],
+        "seed=7 deadline=8s grace=1s",
+    );
+    db.settled(&fake, *opened.last().unwrap()).await;
+    let waiting = fake
+        .wait_post("the bids", |p| {
+            in_channel(p) && p.text().contains("Waiting for bids")
+        })
+        .await
+        .text();
+    let due = waiting
+        .split("Deadline: <t:")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .expect("the deadline")
+        .to_string();
+
+    // bob takes a fortnight off and is back at once: the deadline comes back where it was.
+    let away = fake.say(BOB, None, "vacation 14d");
+    db.settled(&fake, away).await;
+    let back = fake.say(BOB, None, "vacation off");
+    db.settled(&fake, back).await;
+    let told = fake
+        .wait_post("bob is back", |p| {
+            in_channel(p) && p.text().contains("bob is back from vacation")
+        })
+        .await;
+    assert!(
+        told.text()
+            .contains(&format!("The deadline moves back to <t:{due}:f>")),
+        "{due} in {told:?}"
+    );
+
+    // The GM pauses: carol's bid by DM is still taken and receipted, and the deadline passes
+    // without resolving.
+    let pause = fake.say(ALICE, Some(CHANNEL), "!pause");
+    db.settled(&fake, pause).await;
+    let bid = fake.say(CAROL, None, "bid 4");
+    db.settled(&fake, bid).await;
+    let receipt = fake
+        .wait_post("carol's receipt", |p| {
+            dm_to(CAROL)(p) && p.content.contains("order received for bids: `bid 4`")
+        })
+        .await;
+    let code = receipt
+        .content
+        .split("Receipt `")
+        .nth(1)
+        .expect("a receipt");
+    assert!(
+        code[..16].chars().all(|c| c.is_ascii_hexdigit()),
+        "{receipt:?}"
+    );
+    assert!(!code[..16].contains("bid"), "{receipt:?}");
+    tokio::time::sleep(Duration::from_secs(9)).await;
+    assert_eq!(count(&fake, |p| p.text().contains("Orders for bids")), 0);
+
+    // carol is kicked while paused: she is told, the board counts two, and her bid is gone.
+    let kick = fake.say(ALICE, Some(CHANNEL), "!kick carol");
+    db.settled(&fake, kick).await;
+    fake.wait_post("carol told", |p| {
+        dm_to(CAROL)(p) && p.content.contains("the GM removed you from the game")
+    })
+    .await;
+    fake.wait_post("the board of two", |p| {
+        in_channel(p) && p.text().contains("TAG, bids, 2 players")
+    })
+    .await;
+    let late = fake.say(CAROL, None, "bid 2");
+    db.settled(&fake, late).await;
+    fake.wait_post("carol's late bid refused", |p| {
+        dm_to(CAROL)(p) && p.content.contains("was not taken")
+    })
+    .await;
+
+    // Both bids in while paused; the resume resolves them at once.
+    for (who, text) in [(ALICE, "bid 5"), (BOB, "bid 3")] {
+        let id = fake.say(who, None, text);
+        db.settled(&fake, id).await;
+    }
+    assert_eq!(count(&fake, |p| p.text().contains("Orders for bids")), 0);
+    let resume = fake.say(ALICE, Some(CHANNEL), "!resume");
+    db.settled(&fake, resume).await;
+    let resolved = fake
+        .wait_post("the bids resolved", |p| {
+            in_channel(p) && p.text().contains("Orders for bids")
+        })
+        .await;
+    assert!(
+        resolved.text().contains("every order is in"),
+        "{resolved:?}"
+    );
+    assert!(!resolved.text().contains("carol"), "{resolved:?}");
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }
