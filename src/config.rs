@@ -75,6 +75,7 @@ struct RawDiscord {
     retry: String,
     attempts: i64,
     requests_per_second: i64,
+    outage_notice: String,
     admins: Vec<String>,
     shards: i64,
     shard_ids: String,
@@ -138,6 +139,8 @@ pub struct DiscordSettings {
     /// The most requests a second the bot makes to deliver its posts, across every channel
     /// (Discord's global limit: 50 unless Discord raised it for the bot).
     pub requests_per_second: u32,
+    /// How long the database may stop answering before the people it keeps waiting are told.
+    pub outage_notice: std::time::Duration,
     /// Discord user ids with admin powers (GM powers in every game).
     pub admins: Vec<String>,
     /// The gateway shards this process connects (of how many the bot has).
@@ -446,6 +449,9 @@ pub fn load(
                 .unwrap_or_default(),
             attempts,
             requests_per_second,
+            outage_notice: duration("discord.outage_notice", &raw.discord.outage_notice)?
+                .to_std()
+                .unwrap_or_default(),
             admins: raw.discord.admins,
             shards: read_shards(
                 raw.discord.shards,

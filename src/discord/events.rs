@@ -22,11 +22,11 @@ pub(super) async fn event(
     let bot = framework.user_data;
     let http = &framework.serenity_context.http;
     match event {
-        serenity::FullEvent::Message { new_message } => {
-            if !bot.was_collected(new_message.id.get()) {
-                let in_server = new_message.guild_id.is_some();
-                typed(bot, http, new_message, in_server, Held::No).await?;
-            }
+        serenity::FullEvent::Message { new_message }
+            if !bot.was_collected(new_message.id.get()) =>
+        {
+            let in_server = new_message.guild_id.is_some();
+            typed(bot, http, new_message, in_server, Held::No).await?;
         }
         serenity::FullEvent::MessageUpdate { event, .. } => edited(bot, event).await?,
         serenity::FullEvent::InteractionCreate {

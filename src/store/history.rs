@@ -53,6 +53,19 @@ impl Store {
         watched(&rows)
     }
 
+    /// The GMs of the games that are not over (each once): who runs a game the bot keeps.
+    pub async fn open_game_masters(&self) -> Result<Vec<String>, StoreError> {
+        let rows = self
+            .fetch_all(Statement::new(
+                "SELECT DISTINCT gm_id FROM games WHERE status <> 'over' AND gm_id <> '' \
+                 ORDER BY gm_id",
+            ))
+            .await?;
+        rows.iter()
+            .map(|row| Ok(row.text(0)?.to_string()))
+            .collect()
+    }
+
     /// The number of the last message applied from `channel` (`None`: none yet).
     pub async fn last_position(&self, channel: &str) -> Result<Option<i64>, StoreError> {
         let row = self

@@ -24,6 +24,8 @@ pub struct Settings {
     /// bot's own default. Tests type at a machine's pace, far faster than people do, so
     /// unless a test is about that limit it is out of the way.
     pub flood: Option<&'static str>,
+    /// How long the database may stop answering before those waiting are told.
+    pub outage_notice: &'static str,
 }
 
 impl Default for Settings {
@@ -32,6 +34,7 @@ impl Default for Settings {
             retry: "1s",
             attempts: 8,
             flood: Some("100000/1s"),
+            outage_notice: "1m",
         }
     }
 }
@@ -100,6 +103,7 @@ impl Bot {
             .env("REFEREE_DISCORD_GUILDS", GUILD.to_string())
             .env("REFEREE_DISCORD_RETRY", settings.retry)
             .env("REFEREE_DISCORD_ATTEMPTS", settings.attempts.to_string())
+            .env("REFEREE_DISCORD_OUTAGE_NOTICE", settings.outage_notice)
             .env("REFEREE_DISCORD_ADMINS", ADMIN.to_string())
             .env("REFEREE_TABLE_TICK", "1s")
             .stdin(Stdio::null())

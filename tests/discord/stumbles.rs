@@ -1,9 +1,10 @@
 //! The database stumbles under the real binary: another program holds SQLite's write lock
 //! longer than the bot waits for it, with the bot running on, or killed while it waits; a
 //! PostgreSQL server stops for half a minute during a burst. Every message the bot received
-//! is applied once when the database answers again, in order, and every game replays.
+//! is applied once when the database answers again, in order, and every game replays. Those
+//! kept waiting, the GM and the admins hear of it when it lasts.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{fresh_database, Bot, Db, Settings, ADMIN};
 use crate::fake::FakeDiscord;
 use crate::pg_server::PrivateServer;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
@@ -45,10 +46,19 @@ async fn an_order_sent_while_another_program_holds_the_database_is_applied_when_
     let fake = FakeDiscord::start().await;
     let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    crate::commands::start_tag_for_three(&fake).await;
+    // Those waiting are told after 3 s (a minute by default).
+    let told_soon = Settings {
+        outage_notice: "3s",
+        ..Settings::default()
+    };
+    let bot = Bot::start_with(&fake, &path, told_soon);
+    fake.wait_ready().await;
+    // carol is the GM; alice is the bot's admin.
+    crate::commands::open_tag(&fake, CHANNEL, [CAROL, ALICE, BOB], "seed=7");
     let ready = fake.say(ALICE, Some(CHANNEL), "!status");
     db.settled(&fake, ready).await;
+    // The bot reads who runs games while the database answers.
+    tokio::time::sleep(Duration::from_secs(2)).await;
 
     // Another program holds the write lock for 10 s, twice the bot's wait for it; bob bids.
     let lock = hold_write_lock(&path).await;
@@ -56,9 +66,30 @@ async fn an_order_sent_while_another_program_holds_the_database_is_applied_when_
     let bid = fake.say(BOB, None, "bid 3");
     tokio::time::sleep(Duration::from_secs(10).saturating_sub(held.elapsed())).await;
     assert_eq!(bobs_receipts(&fake), 0, "nothing can be written yet");
+    // bob, whose bid waits, is told it is kept; the GM (carol) and the admin are told why.
+    let kept = |p: &crate::fake::Posted| p.content.contains("My database has not answered since");
+    assert_eq!(
+        count(&fake, |p| dm_to(BOB)(p) && kept(p)),
+        1,
+        "{:#?}",
+        fake.posts()
+    );
+    assert_eq!(count(&fake, kept), 1, "only where a message waits");
+    let why = |p: &crate::fake::Posted| {
+        p.content
+            .contains("The bot's database has not answered since")
+            && p.content.contains("messages from 1 place are waiting")
+    };
+    assert_eq!(count(&fake, |p| dm_to(CAROL)(p) && why(p)), 1);
+    assert_eq!(count(&fake, |p| dm_to((ADMIN, "admin"))(p) && why(p)), 1);
+    assert_eq!(count(&fake, why), 2, "not the players");
     let_go(lock).await;
     let released = Instant::now();
     db.settled(&fake, bid).await;
+    fake.wait_post("the GM told it answers again", |p| {
+        dm_to(CAROL)(p) && p.content.contains("The bot's database answers again")
+    })
+    .await;
     let receipt = fake
         .wait_post("bob's receipt", |p| {
             dm_to(BOB)(p) && p.content.contains("order received for bids")
