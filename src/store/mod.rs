@@ -287,10 +287,19 @@ impl Store {
         }
     }
 
-    /// Closes the database cleanly.
+    /// Closes the database cleanly. On SQLite the write-ahead log is first copied into the
+    /// database file and emptied, so the file alone holds every game once the process ends
+    /// (a copy of it is a whole backup) even when the last connection's own checkpoint
+    /// does not get to run.
     pub async fn close(&self) {
         match &self.pool {
-            Pool::Sqlite(pool) => pool.close().await,
+            Pool::Sqlite(pool) => {
+                // A read-only database refuses this, and has nothing to write back anyway.
+                let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .execute(pool)
+                    .await;
+                pool.close().await
+            }
             Pool::Postgres(pool) => pool.close().await,
         }
     }
