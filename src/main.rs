@@ -338,8 +338,14 @@ async fn run(cli: Cli) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;
             let report = replay(&service, game).await?;
             if report.matches() {
+                let reworded = match report.reworded_since {
+                    Some(revision) => format!(
+                        " (opened under rules revision {revision}: texts reworded since are compared by kind, not wording)"
+                    ),
+                    None => String::new(),
+                };
                 print_tolerating_closed_pipe(&format!(
-                    "game #{}: replayed {} inputs; all {} events, {} receipts and the final state match the log\n",
+                    "game #{}: replayed {} inputs; all {} events, {} receipts and the final state match the log{reworded}\n",
                     report.game, report.inputs, report.events, report.receipts
                 ))?;
             } else {

@@ -96,7 +96,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     };
     assert_eq!(
         texts(&placed),
-        vec!["ann places tile BT3 (circus) at (1,0) turned 0. Choose a meeple with `meeple <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); your ringmaster with `ringmaster <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); or `pass`."]
+        vec!["ann places tile BT3 (circus) at (1,0) turned 0. Choose a meeple with `!meeple <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); your ringmaster with `!ringmaster <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); or `!pass`."]
     );
     let refused = game.act(0, "meeple", "circus", &mut ctx);
     assert!(refused.is_err_and(|r| r.0.starts_with("no follower may stand on the circus space")));
@@ -498,7 +498,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
     let placed = game.act(0, "place", "0 1 0", &mut ctx).map(|e| texts(&e));
     assert_eq!(
         placed,
-        Ok(vec!["ann places tile AC2 (acrobats) at (0,1) turned 0. Choose a meeple with `meeple <feature>` on `a` (the road to the south), `b` (the field all round); your ringmaster with `ringmaster <feature>` on `a` (the road to the south), `b` (the field all round); an acrobat with `acrobat <x> <y>` at (0,1); or `pass`.".to_string()])
+        Ok(vec!["ann places tile AC2 (acrobats) at (0,1) turned 0. Choose a meeple with `!meeple <feature>` on `a` (the road to the south), `b` (the field all round); your ringmaster with `!ringmaster <feature>` on `a` (the road to the south), `b` (the field all round); an acrobat with `!acrobat <x> <y>` at (0,1); or `!pass`.".to_string()])
     );
     let refused = game.act(0, "acrobat", "5 5", &mut ctx);
     assert!(refused.is_err_and(|r| r.0
@@ -517,7 +517,11 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
         "ann puts an acrobat on the acrobat tile at (0,1): 1 of 3."
     );
     assert!(done[1].starts_with("bob's turn: tile BT1 (circus) is drawn"));
-    assert!(done[1].ends_with("optionally followed by `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`."));
+    assert!(
+        done[1].contains("Answer `!place <x> <y> <rotation>`, then `!meeple <feature>`, `!ringmaster <feature>`, `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass` (or both in one line: `!place "),
+        "{}",
+        done[1]
+    );
     let played = game
         .act(1, "place", "1 0 90 ringmaster road-w", &mut ctx)
         .map(|e| texts(&e));
@@ -527,7 +531,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
     assert!(played.contains(&"bob puts the ringmaster on the road to the west (a).".to_string()));
     let refused = game.act(0, "place", "-1 0 0 ringmaster road", &mut ctx);
     assert!(refused.is_err_and(|r| r.0
-        == "that road already holds a follower further along the map; you may `pass` instead"));
+        == "that road already holds a follower further along the map; you may `!pass` instead"));
     let board = game.board();
     assert!(board
         .text
@@ -578,7 +582,7 @@ fn bigtop_off_plays_the_base_game_and_bigtop_on_seats_six() {
     let (mut base, _) = Carcassonne::start(names, colours, vec![kind("U"), kind("U")]);
     assert!(base.act(0, "place", "1 0 0", &mut ctx).is_ok());
     assert!(base.act(0, "ringmaster", "road", &mut ctx).is_err_and(|r| r.0
-        == "this game is played without Under the Big Top (bigtop=off), so it has no ringmasters; you may `pass` instead"));
+        == "this game is played without Under the Big Top (bigtop=off), so it has no ringmasters; you may `!pass` instead"));
     assert!(base
         .act(0, "acrobat", "1 0", &mut ctx)
         .is_err_and(|r| r.0

@@ -52,34 +52,22 @@ fn state_of(game: &dyn Game) -> State {
 /// Rules 5, 7, 8, 13 and 16 on the current state.
 fn check_invariants(state: &State) {
     for (tile, owned) in &state.tiles {
-        assert!(
-            *tile > 1 && *tile < LAST_TILE,
-            "rule 13: tile {tile} is owned"
-        );
+        assert!(*tile > 1 && *tile < LAST_TILE, "tile {tile} is owned");
         let Some(effect) = owned.effect else { continue };
         if let Action::Forward(n) | Action::Back(n) = effect.action {
-            assert!((1..=10).contains(&n), "rule 5: tile {tile} has {effect}");
+            assert!((1..=10).contains(&n), "tile {tile} has {effect}");
         }
         if effect.trigger == Trigger::Pass {
-            assert!(
-                !effect.action.moves_someone(),
-                "rule 8: tile {tile} has {effect}"
-            );
+            assert!(!effect.action.moves_someone(), "tile {tile} has {effect}");
         }
-        assert!(
-            owned.uses < 12,
-            "rule 14: tile {tile} still acts after 12 uses"
-        );
+        assert!(owned.uses < 12, "tile {tile} still acts after 12 uses");
         let next = tile + 1;
         if let Some(other) = state.tiles.get(&next).and_then(|t| t.effect) {
-            assert_ne!(
-                effect.action, other.action,
-                "rule 7: tiles {tile} and {next}"
-            );
+            assert_ne!(effect.action, other.action, "tiles {tile} and {next}");
             let mine = effect.action.destination(*tile);
             assert!(
                 mine.is_none() || mine != other.action.destination(next),
-                "rule 7: tiles {tile} and {next} send to the same tile"
+                "tiles {tile} and {next} send to the same tile"
             );
         }
     }
@@ -87,7 +75,7 @@ fn check_invariants(state: &State) {
         for runner in state.runners.iter().filter(|r| r.active) {
             assert!(
                 !runner.stayed_last || matches!(runner.plan, Plan::MustMove | Plan::Skipped),
-                "rule 16: {} may stay twice",
+                "{} may stay twice",
                 runner.name
             );
         }

@@ -16,7 +16,7 @@ fn transcript() -> String {
         "dan #circuit: !join red",
         "eve #circuit: !join green",
         "fay #circuit: !join teal",
-        "gus #circuit: !join lime",
+        "gus #circuit: !join salmon",
         "hal #circuit: !join white",
         "ann dm: stay",
         "ann dm: move",
@@ -46,7 +46,7 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
     assert!(ok, "{err}");
     assert!(out.contains("#circuit <- fay joins game #1 as teal. 6 players signed up."));
     assert!(out.contains("#circuit <- Game #1 (circuit) starts with ann (blue), ben (purple), cat (grey), dan (red), eve (green), fay (teal)."), "the table starts itself when full");
-    assert!(out.contains("#circuit <- gus is on the waitlist for game #1 as lime (number 1)."));
+    assert!(out.contains("#circuit <- gus is on the waitlist for game #1 as salmon (number 1)."));
     assert!(out.contains("#circuit <- hal is on the waitlist for game #1 as white (number 2)."));
     assert!(out.contains("dm ann <- Game #1: order replaced for move or stay for turn 1: `move`."));
     assert!(out.contains("#circuit <- Orders for move or stay for turn 1 (forced by the GM):"));

@@ -175,7 +175,7 @@ async fn nothing_to_undo_before_play_and_nothing_after_the_seed_is_out() {
     );
     assert!(out.contains("#tag <- alice: There is nothing to undo in game #1 yet: no round has been resolved and no turn played."));
     assert!(
-        out.contains("#tag <- alice: there is no game in this channel."),
+        out.contains("#tag <- alice: Game #1 is over and its seed is revealed, so nothing can be taken back."),
         "{out}"
     );
 }

@@ -176,3 +176,16 @@ async fn a_sixty_player_board_wraps_its_band_within_what_discord_shows() {
     }
     assert!(start.contains("Waiting for bids from"));
 }
+
+#[tokio::test]
+async fn circuit_colours_are_drawn_as_named() {
+    let pictures = pictures_of(
+        "ann #race: !new circuit seed=3\nann #race: !join navy\nbob #race: !join gold\nann #race: !start\n",
+    )
+    .await;
+    let start = pictures.first().expect("the start board");
+    // Navy and gold, each its own colour, and the palette's values.
+    assert!(start.contains("#1b2a6b"), "navy");
+    assert!(start.contains("#d4a017"), "gold");
+    check_snapshot("circuit_navy_and_gold.svg", start);
+}

@@ -155,3 +155,139 @@ async fn circuit_turns_and_table_rounds_share_one_number() {
     assert!(log1.contains("ann claims tile 3."));
     assert!(!log0[..log0.find("round 1:").unwrap_or(log0.len())].contains("Turn 1 resolves"));
 }
+
+#[tokio::test]
+async fn colours_come_from_the_games_palette_offered_at_sign_up_and_in_the_rules() {
+    let out = play(
+        "ann #race: !new circuit seed=3\nbob #race: !join salmonella\nbob #race: !join navy\ncat #race: !join Gold\ndan #race: !join 🐸\nann #race: !rules circuit\nann #carc: !new carcassonne\nbob #carc: !join navy\n",
+    )
+    .await;
+    let circuit_colours = "dark blue, purple, grey, red, dark green, teal, lime green, white, orange, yellow, pink, brown, blue, green, black, navy, gold, salmon";
+    assert!(out.contains(&format!("Type `!join` to play (`!join <colour>` picks one of {circuit_colours}; without one you get the first free)")), "{out}");
+    assert!(out.contains(&format!("#race <- bob: 'salmonella' is not one of the colours of circuit; choose one of {circuit_colours}.")), "{out}");
+    assert!(
+        out.contains("#race <- dan: '🐸' is not one of the colours of circuit"),
+        "{out}"
+    );
+    assert!(out.contains("bob joins game #1 as navy"), "{out}");
+    assert!(out.contains("cat joins game #1 as Gold"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "**Colours** (`!join <colour>`): {circuit_colours}."
+        )),
+        "{out}"
+    );
+    assert!(out.contains("#carc <- bob: 'navy' is not one of the colours of carcassonne; choose one of red, blue, green, yellow, black, grey."), "{out}");
+}
+
+#[tokio::test]
+async fn base_carcassonne_seats_five_and_the_big_top_six() {
+    let joins = |channel: &str| {
+        ["bob", "cat", "dan", "eve", "fay"]
+            .iter()
+            .map(|name| format!("{name} #{channel}: !join\n"))
+            .collect::<String>()
+    };
+    let out = play(&format!(
+        "ann #base: !new carcassonne bigtop=off\nann #base: !join\n{}ann #big: !new carcassonne\nann #big: !join\n{}ann #max: !new carcassonne bigtop=off max=6\nann #big: !start\n",
+        joins("base"),
+        joins("big")
+    ))
+    .await;
+    assert!(
+        out.contains("#base <- fay: Game #1 is full (5 players)."),
+        "{out}"
+    );
+    assert!(out.contains("fay joins game #2"), "{out}");
+    assert!(
+        out.contains("#max <- ann: `max` is a number of players from 2 to 5; got '6'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Carcassonne with Under the Big Top begins"),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn an_ended_game_still_answers_who_deadline_and_undo_and_shows_its_final_board() {
+    let out = play(
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann #tag: !draw\nbob #tag: !draw\ncat #tag: !draw\nann #tag: !who\nann #tag: !deadline 2d\nann #tag: !undo\nann #tag: !join\n",
+    )
+    .await;
+    let ended = out.find("ends in a draw").expect(&out);
+    let after = &out[ended..];
+    // The final board follows the ranking, picture and all.
+    assert!(after.contains("#tag <- [picture:"), "{out}");
+    assert!(out.contains("#tag <- ann: Game #1 is over."), "{out}");
+    assert!(
+        out.contains(
+            "#tag <- ann: Game #1 is over and its seed is revealed, so nothing can be taken back."
+        ),
+        "{out}"
+    );
+    // Only a new game can be joined.
+    assert!(
+        out.contains("#tag <- ann: There is no game in this channel."),
+        "{out}"
+    );
+    assert_eq!(count(&out, "There is no game in this channel"), 1, "{out}");
+}
+
+#[tokio::test]
+async fn a_question_gets_no_buttons_and_the_board_gets_the_players_steps() {
+    let service = common::service("sqlite::memory:").await;
+    play_on(
+        &service,
+        "alice #p: !new parcheesi seed=7\nalice #p: !join\nbob #p: !join\nalice #p: !start\nbob #p: !status\nbob #p: !who\nbob #p: !board\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    common::replay_every_game(&service).await;
+    let cards = |like: &str| {
+        let service = &service;
+        let sql =
+            format!("SELECT COALESCE(card, '') FROM outbox WHERE body LIKE '{like}' ORDER BY id");
+        async move { common::texts(service, &sql).await }
+    };
+    let status = cards("Game #1 (parcheesi), GM%").await;
+    assert!(!status.is_empty());
+    assert!(
+        status.iter().all(|card| !card.contains("\"label\"")),
+        "{status:?}"
+    );
+    // `!board`, the last thing asked, offers bob his steps.
+    let board = common::texts(
+        &service,
+        "SELECT COALESCE(card, '') FROM outbox ORDER BY id DESC LIMIT 1",
+    )
+    .await;
+    assert!(board[0].contains("\"text\":\"!enter 1\""), "{board:?}");
+    assert!(board[0].contains("\"only\":\"bob\""), "{board:?}");
+}
+
+#[tokio::test]
+async fn wording_a_player_meets_says_what_it_means() {
+    let out = play(
+        "ann dm: rules\nann #tag: !new tag seed=7\nben #tag: !leave\nann #tag: !help\nann #tag: !help gm\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann dm: vacation 14d\nann dm: vacation off\n",
+    )
+    .await;
+    assert!(
+        out.contains("dm ann <- `rules` takes a game, like `rules tag`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("#tag <- ben: you are not playing in game #1, so there is nothing to leave."),
+        "{out}"
+    );
+    // `!help`: the players' commands, then the GM's named in one line; `!help gm` explains those.
+    assert!(out.contains("The GM's: `!start`, `!resolve`, `!deadline`, `!kick`, `!replace`, `!pause`, `!resume`, `!end`, `!undo` (`!help gm` explains them)."), "{out}");
+    assert!(
+        !out.contains("`!start`: GM: starts the game with the players signed up\n#tag <- `!board`"),
+        "{out}"
+    );
+    assert!(out.contains("#tag <- The GM's commands (the GM of the game, or a server admin):\n#tag <- `!start`: GM: starts the game"), "{out}");
+    assert!(out.contains("no vacation left in this game"), "{out}");
+    assert!(!out.contains("none of vacation"), "{out}");
+}

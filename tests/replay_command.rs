@@ -138,6 +138,42 @@ async fn a_receipt_that_is_not_the_commitment_of_its_order_is_named() {
     );
 }
 
+#[tokio::test]
+async fn a_game_opened_under_an_older_revision_replays_though_later_versions_reword_its_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    let transcript = "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\nalice #t: !start\nalice dm: bid 5\nbob dm: bid 3\ncarol dm: bid 4\n";
+    let (ok, _, err) = referee(&["script", "--db", db.to_str().unwrap()], Some(transcript));
+    assert!(ok, "{err}");
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let run = |statement: &'static str| {
+        let pool = pool.clone();
+        async move { sqlx::query(statement).execute(&pool).await.unwrap() }
+    };
+    // The log says it as an older version worded it.
+    run("UPDATE events SET body = replace(body, 'bob joined', 'bob signed up') WHERE game_id = 1")
+        .await;
+    let (ok, said, _) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(
+        !ok,
+        "a game of this revision is compared word for word: {said}"
+    );
+    assert!(said.contains("the log says 'bob signed up'"), "{said}");
+    // Opened under revision 1: the wording may have changed since, the rest may not.
+    run("UPDATE inputs SET input = replace(input, '[\"revision\",\"2\"]', '[\"revision\",\"1\"]') WHERE game_id = 1").await;
+    run("UPDATE games SET record = replace(record, '\"revision\":2', '\"revision\":1') WHERE id = 1").await;
+    let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(ok, "{said}{err}");
+    assert!(said.contains("match the log (opened under rules revision 1: texts reworded since are compared by kind, not wording)"), "{said}");
+    // A roll is never a matter of wording.
+    run("UPDATE events SET body = replace(body, '\"result\":22', '\"result\":21') WHERE game_id = 1 AND body LIKE '{\"Roll\"%'").await;
+    pool.close().await;
+    let (ok, said, _) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(!ok, "{said}");
+}
+
 /// A finished short game in `dir/game.db`, for the read-only checks.
 fn finished_game(dir: &std::path::Path) -> std::path::PathBuf {
     let db = dir.join("game.db");

@@ -6,8 +6,8 @@ use crate::games::{CommandHelp, Rules};
 pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "games", usage: "games", about: "lists the games this bot hosts" },
     CommandHelp { name: "help", usage: "help [command or game]", about: "lists the commands, explains one, or lists a game's commands and orders" },
-    CommandHelp { name: "rules", usage: "rules [game]", about: "the rules of a game for players, with every option `new` takes and its default" },
-    CommandHelp { name: "new", usage: "new <game> [key=value ...]", about: "opens sign-ups for a game in this channel (one game per channel); `rules <game>` lists the options" },
+    CommandHelp { name: "rules", usage: "rules [game]", about: "the rules of a game for players, with every option `!new` takes and its default" },
+    CommandHelp { name: "new", usage: "new <game> [key=value ...]", about: "opens sign-ups for a game in this channel (one game per channel); `!rules <game>` lists the options" },
     CommandHelp { name: "join", usage: "join [symbol or colour]", about: "signs you up for the game in this channel" },
     CommandHelp { name: "leave", usage: "leave", about: "takes you out of the game (before the start: off the sign-up list)" },
     CommandHelp { name: "start", usage: "start", about: "GM: starts the game with the players signed up" },
@@ -25,7 +25,7 @@ pub const TABLE_COMMANDS: &[CommandHelp] = &[
     CommandHelp { name: "undo", usage: "undo", about: "GM: takes back the last resolution or turn (it stays in the log, marked undone; the dice are not rolled back)" },
     CommandHelp { name: "who", usage: "who", about: "shows each player's orders and turns on time, late and missed, and their last action" },
     CommandHelp { name: "concede", usage: "concede", about: "you leave the game, ranked last among the players still in" },
-    CommandHelp { name: "draw", usage: "draw [no]", about: "votes for a draw (`draw no` takes it back); the game ends in a draw when every player still in has voted" },
+    CommandHelp { name: "draw", usage: "draw [no]", about: "votes for a draw (`!draw no` takes it back); the game ends in a draw when every player still in has voted" },
 ];
 
 /// The help text for the channel: the list, one command explained, or a game's commands.
@@ -36,11 +36,18 @@ pub fn channel_help(
     games: &[&'static dyn Rules],
 ) -> String {
     let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
+    let (gm, players): (Vec<CommandHelp>, Vec<CommandHelp>) =
+        TABLE_COMMANDS.iter().copied().partition(is_gm_power);
     match topic {
         None => {
+            let gm_words: Vec<String> = gm
+                .iter()
+                .map(|help| format!("`{prefix}{}`", help.name))
+                .collect();
             let mut text = format!(
-                "Commands (type `{prefix}help <command>` for one, `{prefix}help <game>` for a game's):\n{}",
-                list(TABLE_COMMANDS, prefix)
+                "Commands (type `{prefix}help <command>` for one, `{prefix}help <game>` for a game's):\n{}\nThe GM's: {} (`{prefix}help gm` explains them).",
+                list(&players, prefix),
+                gm_words.join(", ")
             );
             if let Some(rules) = game {
                 text.push('\n');
@@ -48,6 +55,10 @@ pub fn channel_help(
             }
             text
         }
+        Some("gm") => format!(
+            "The GM's commands (the GM of the game, or a server admin):\n{}",
+            list(&gm, prefix)
+        ),
         Some(word) => {
             let found = TABLE_COMMANDS
                 .iter()
@@ -65,6 +76,11 @@ pub fn channel_help(
             }
         }
     }
+}
+
+/// Whether a command is one of the GM's powers (its help says so first).
+fn is_gm_power(help: &CommandHelp) -> bool {
+    help.about.starts_with("GM: ")
 }
 
 /// A game's own commands in the channel and orders by DM.
@@ -113,8 +129,16 @@ pub fn rules_text(rules: &dyn Rules, prefix: &str, table_options: &[(&str, Strin
         .iter()
         .map(|(key, about)| format!("- `{key}=`: {about}"))
         .collect();
+    let palette = rules.palette();
+    let colours = match palette.is_empty() {
+        true => String::new(),
+        false => format!(
+            "\n**Colours** (`{prefix}join <colour>`): {}.",
+            palette.join(", ")
+        ),
+    };
     format!(
-        "**{name}** ({players}). {about}\n{summary}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\nFor every game:\n{}",
+        "**{name}** ({players}). {about}\n{summary}{colours}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\nFor every game:\n{}",
         if options.is_empty() { "- none of its own".to_string() } else { options.join("\n") },
         table.join("\n"),
         name = rules.name(),

@@ -6,6 +6,7 @@ pub mod deadline;
 pub mod help;
 pub mod mention;
 pub mod parse;
+pub mod typed;
 
 pub use command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
 pub use parse::{parse_channel, parse_dm, ParseError};

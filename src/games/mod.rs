@@ -213,6 +213,11 @@ pub trait Rules: Send + Sync {
     fn summary(&self) -> &'static str;
     /// Fewest and most players (`None`: no upper limit).
     fn players(&self) -> (usize, Option<usize>);
+    /// Fewest and most players under these options, where they change it (base Carcassonne
+    /// seats fewer than with the Big Top): what sign-ups take and `!start` needs.
+    fn players_with(&self, _options: &Options) -> (usize, Option<usize>) {
+        self.players()
+    }
     /// The option keys the game accepts, each with a one-line description.
     fn options(&self) -> &'static [(&'static str, &'static str)];
     /// Public commands (`!word ...` in the channel) the game adds.
@@ -221,6 +226,11 @@ pub trait Rules: Send + Sync {
     fn orders(&self) -> &'static [CommandHelp];
     /// Checks options at `!new` time (and secret setup options), before anyone joins.
     fn check_options(&self, options: &Options) -> Result<(), Refusal>;
+    /// The named colours a player may ask for at `!join`, in the order they are handed out
+    /// (empty: the game takes free symbols, or none).
+    fn palette(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// Checks what a player asked for at `!join` (a symbol, a colour) against those taken.
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal>;
     /// Starts a game for these players (in seat order) with these options.

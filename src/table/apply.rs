@@ -287,14 +287,10 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
         Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
-        Input::Undo {
-            user,
-            admin,
-            back_to,
-        } => {
+        Input::Undo { user, admin, .. } => {
             work.require_gm(user, *admin, "undo")?;
             let target = work.env.undo;
-            undo::undo(work, target, *back_to)
+            undo::undo(work, target)
         }
         Input::Direct { user, command } => match command {
             DmCommand::Status => rounds::dm_status(work, user).map(|()| false),

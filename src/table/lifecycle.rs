@@ -9,7 +9,7 @@ use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
 use crate::duration::{a_year, format_duration, parse_duration, parse_duration_within};
-use crate::games::{Options, Phase, Player, Refusal};
+use crate::games::{Options, Phase, Player, Refusal, Rules};
 use crate::records::{AwayRule, GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
@@ -99,7 +99,40 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 /// events on replay, so each game keeps the rules it began under.
 /// - 1: receipts are keyed commitments (64 bits of HMAC-SHA-256 under a key of the seed) in
 ///   place of 32 bits of a plain SHA-256 of the order, which anyone could try orders against.
-pub const REVISION: u32 = 1;
+/// - 2: the most seats follow the game's options ([`Rules::players_with`]: base Carcassonne
+///   takes a fifth sign-up, not a sixth it could not start with).
+pub const REVISION: u32 = 2;
+
+/// Refuses a colour outside the game's palette, naming the colours there are (a game with
+/// no palette takes any symbol its own check allows).
+fn in_palette(rules: &dyn Rules, wanted: Option<&str>) -> Result<(), Refusal> {
+    let palette = rules.palette();
+    let Some(wanted) = wanted.filter(|_| !palette.is_empty()) else {
+        return Ok(());
+    };
+    let name = wanted
+        .split_whitespace()
+        .map(|word| word.to_lowercase().replace("gray", "grey"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if palette.contains(&name.as_str()) {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "'{}' is not one of the colours of {}; choose one of {}.",
+        crate::chat::parse::quote(wanted),
+        rules.name(),
+        palette.join(", ")
+    )))
+}
+
+/// The fewest and most players of a game under `options`, as its rules revision counts them.
+fn seats_allowed(rules: &dyn Rules, options: &Options, revision: u32) -> (usize, Option<usize>) {
+    match revision {
+        0 | 1 => rules.players(),
+        _ => rules.players_with(options),
+    }
+}
 
 /// `!new <game> [options]`: a new game in sign-up, with this user as GM.
 pub fn new_game(
@@ -130,7 +163,7 @@ pub fn new_game(
         early: env.defaults.early,
         reminder: env.defaults.reminder,
         deadline: env.defaults.deadline,
-        max_players: rules.players().1,
+        max_players: None,
         vacation: crate::records::default_vacation(),
         away: AwayRule::Extend,
         quiet: None,
@@ -187,26 +220,31 @@ pub fn new_game(
                 }
             }
             "quiet" | "tz" => {}
-            "max" => {
-                let (least, most) = rules.players();
-                let max = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|max| *max >= least && most.is_none_or(|most| *max <= most))
-                    .ok_or_else(|| {
-                        Refusal::new(format!(
-                            "`max` is a number of players from {least} to {}; got '{value}'",
-                            most.map_or("any number".to_string(), |m| m.to_string())
-                        ))
-                    })?;
-                settings.max_players = Some(max);
-            }
+            "max" => {}
             _ => {
                 game_options.insert(key.clone(), value.clone());
             }
         }
     }
     rules.check_options(&game_options)?;
+    // The most seats follow the game's options (base Carcassonne seats 5, the Big Top 6).
+    let (least, most) = seats_allowed(rules, &game_options, settings.revision);
+    settings.max_players = match given("max") {
+        None => most,
+        Some(value) => Some(
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|max| *max >= least && most.is_none_or(|most| *max <= most))
+                .ok_or_else(|| {
+                    Refusal::new(format!(
+                        "`max` is a number of players from {least} to {}; got '{}'",
+                        most.map_or("any number".to_string(), |m| m.to_string()),
+                        crate::chat::parse::quote(value)
+                    ))
+                })?,
+        ),
+    };
     let record = GameRecord {
         id,
         channel: channel.to_string(),
@@ -243,7 +281,14 @@ pub fn new_game(
             "Game #{id}: {} is open for sign-ups. GM: {}.{settings} Type `{prefix}join` to play{}; the GM starts with `{prefix}start`. `{prefix}rules {}` explains the game.",
             rules.name(),
             gm.name,
-            if rules.check_symbol(None, &[]).is_err() { " (with a symbol or colour)" } else { "" },
+            match (rules.palette(), rules.check_symbol(None, &[]).is_err()) {
+                (palette, _) if !palette.is_empty() => format!(
+                    " (`{prefix}join <colour>` picks one of {}; without one you get the first free)",
+                    palette.join(", ")
+                ),
+                (_, true) => " (with a symbol or colour)".to_string(),
+                (_, false) => String::new(),
+            },
             rules.name(),
         ),
     );
@@ -433,6 +478,9 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
             crate::chat::parse::quote(symbol)
         )));
     }
+    if record.settings.revision >= 2 {
+        in_palette(rules, symbol)?;
+    }
     rules.check_symbol(symbol, &taken)?;
     let seated = record.seats.iter().filter(|s| s.present).count();
     let full = record.settings.max_players.is_some_and(|max| seated >= max);
@@ -514,6 +562,18 @@ fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
 /// `!leave`.
 pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let who = user.id.clone();
+    if work.record.seat_of(&who).is_none()
+        && !work
+            .record
+            .waitlist
+            .iter()
+            .any(|s| s.present && s.user.id == who)
+    {
+        return Err(Refusal::new(format!(
+            "you are not playing in game #{}, so there is nothing to leave.",
+            work.record.id
+        )));
+    }
     remove(work, &who, "left", true)
 }
 
@@ -628,7 +688,11 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
         .find(&work.record.game)
         .ok_or_else(|| Refusal::new(format!("Game #{id} has an unknown game.")))?;
     let players = work.record.players();
-    let (least, most) = rules.players();
+    let (least, most) = seats_allowed(
+        rules,
+        &work.record.all_options(),
+        work.record.settings.revision,
+    );
     if players.len() < least {
         return Err(Refusal::new(format!(
             "{} needs at least {least} players; {} signed up.",

@@ -7,6 +7,7 @@ pub mod apply;
 mod attendance;
 pub mod card;
 pub mod catalogue;
+mod chatter;
 mod endings;
 pub mod flood;
 mod frame;

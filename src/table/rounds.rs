@@ -2,7 +2,6 @@
 //! resolution, and what is posted after every change.
 
 use super::apply::{table_time, Live, Work};
-use super::catalogue::Catalogue;
 use super::frame::framed;
 use super::outcome::Post;
 use super::{attendance, endings, quiet_hours, searches, vacation};
@@ -297,61 +296,6 @@ fn taking_orders(work: &Work<'_>) -> Result<(), Refusal> {
     match work.record.status {
         Status::Paused { .. } => Ok(()),
         _ => running(work),
-    }
-}
-
-/// Whether `text`, posted in the game channel by `user`, is one of the player's secret orders:
-/// a word of the game's orders after the prefix (`!bid 4`), or without it a whole valid order
-/// for the phase awaiting the player (`bid 4`). Such a post is not taken; the channel is warned.
-pub fn is_exposed_order(
-    record: &GameRecord,
-    catalogue: &Catalogue,
-    user: &User,
-    text: &str,
-    prefix: &str,
-) -> bool {
-    let (Status::Running, Some(seat), Some(rules)) = (
-        &record.status,
-        record.seat_of(&user.id),
-        catalogue.find(&record.game),
-    ) else {
-        return false;
-    };
-    let (prefixed, order) = match text.trim().strip_prefix(prefix) {
-        Some(rest) => (true, rest.trim()),
-        None => (false, text.trim()),
-    };
-    let word = order
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_lowercase();
-    let is_order_word = rules.orders().iter().any(|order| order.name == word);
-    if !is_order_word || rules.commands().iter().any(|command| command.name == word) {
-        return false;
-    }
-    if prefixed {
-        return true;
-    }
-    let awaited =
-        matches!(&record.phase, Some(Phase::Orders { seats, .. }) if seats.contains(&seat));
-    awaited
-        && catalogue
-            .load(record)
-            .is_some_and(|game| game.check_order(seat, order).is_ok())
-}
-
-/// The warning after a secret order was posted in the channel: deleted there where the
-/// platform could, otherwise public from now on; not taken either way.
-pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
-    if deleted {
-        format!(
-            "{name}: secret orders go to me by direct message, never in the channel. I deleted your message so it stays secret; it was not taken. Send it to me by direct message."
-        )
-    } else {
-        format!(
-            "{name}: secret orders go to me by direct message, never in the channel. I could not delete your message, so that order is now public, and it was not taken. Send your order to me by direct message."
-        )
     }
 }
 

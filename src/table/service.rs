@@ -7,13 +7,14 @@ use super::apply::{apply, table_time, Env, TableDefaults};
 use super::audit;
 use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
+use super::chatter::{exposed_order_warning, is_exposed_order, missing_prefix};
 use super::flood::Admission;
 use super::lifecycle;
 use super::outcome::{Outcome, Post};
-use super::rounds::{exposed_order_warning, is_exposed_order};
 use super::undo::UndoTarget;
 use crate::chat::help::{channel_help, dm_help, games_text, rules_text};
 use crate::chat::parse::{clean, quote};
+use crate::chat::typed::with_prefix;
 use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
 use crate::dice::Seed;
 use crate::games::Phase;
@@ -23,6 +24,7 @@ use crate::records::{Attachment, Audience, LogVisibility};
 use crate::records::{GameRecord, Status, User};
 use crate::store::{GameChange, GameRow, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
+use std::borrow::Cow;
 use tracing::{info_span, warn, Instrument};
 
 /// A message as it arrives from a platform.
@@ -193,15 +195,28 @@ async fn held_for_answer(
 }
 
 /// Writes what a message produced: the change (record, input, events) and every post, in one
-/// batch; returns the posts' outbox rows.
-async fn write(tx: &mut Tx, handled: &Handled, now: DateTime<Utc>) -> Result<Vec<i64>, StoreError> {
+/// batch, each command in a post written with the table's `prefix`; returns the posts' outbox
+/// rows.
+async fn write(
+    tx: &mut Tx,
+    handled: &Handled,
+    prefix: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<i64>, StoreError> {
+    let texts: Vec<Cow<'_, str>> = handled
+        .outcome
+        .posts
+        .iter()
+        .map(|post| with_prefix(&post.text, prefix))
+        .collect();
     let posts: Vec<OutboxPost> = handled
         .outcome
         .posts
         .iter()
-        .map(|post| OutboxPost {
+        .zip(&texts)
+        .map(|(post, text)| OutboxPost {
             to: &post.to,
-            text: &post.text,
+            text,
             svg: post.svg.as_deref(),
             card: post.card.as_ref(),
             file: post.file.as_ref(),
@@ -455,7 +470,7 @@ impl Service {
                 }
                 Inbound::Direct { user, text } => self.direct(tx, user, text, at).await?,
             };
-            let posts = write(tx, &handled, now).await?;
+            let posts = write(tx, &handled, &self.defaults.prefix, now).await?;
             let posts = held_for_answer(tx, posts, *answers_itself, now).await?;
             Ok(Committed {
                 receipt: Receipt {
@@ -601,10 +616,19 @@ impl Service {
         let command = match parse_channel(text, prefix) {
             Ok(Some(command)) => command,
             Ok(None) => {
-                // Chatter, unless it is a player's secret order typed in the open.
+                // Chatter, unless it is a player's secret order typed in the open, or the
+                // move of the player whose turn it is, typed without the prefix.
                 if let Ok(Some(game)) = tx.game_in_channel(channel).await {
+                    let record = &game.record;
                     outcome.exposed_order =
-                        is_exposed_order(&game.record, &self.catalogue, user, text, prefix);
+                        is_exposed_order(record, &self.catalogue, user, text, prefix);
+                    if !outcome.exposed_order {
+                        if let Some(hint) =
+                            missing_prefix(record, &self.catalogue, user, text, prefix)
+                        {
+                            outcome.channel(channel, hint);
+                        }
+                    }
                 }
                 return Ok(outcome.into());
             }
@@ -617,7 +641,15 @@ impl Service {
             }
         };
         // `!board` and `!status` still answer about a channel's last game after it ended.
-        let looks_back = matches!(command, ChannelCommand::Board | ChannelCommand::Status);
+        // So do `!who`, and `!deadline` and `!undo` with the reason they cannot change it.
+        let looks_back = matches!(
+            command,
+            ChannelCommand::Board
+                | ChannelCommand::Status
+                | ChannelCommand::Who
+                | ChannelCommand::Deadline(_)
+                | ChannelCommand::Undo
+        );
         let found = match tx.game_in_channel(channel).await {
             Ok(None) if looks_back => tx.last_game_in_channel(channel).await,
             found => found,
@@ -654,7 +686,7 @@ impl Service {
             ChannelCommand::Rules(name) => {
                 let name = name.or_else(|| game.as_ref().map(|g| g.record.game.clone()));
                 let to = Audience::Channel(channel.to_string());
-                match self.rules_answer(name.as_deref()) {
+                match self.rules_answer(name.as_deref(), &format!("{prefix}rules")) {
                     Ok(text) => outcome.channel(channel, text),
                     Err(text) => {
                         return Ok(Outcome::refusal(to, format!("{}: {text}", user.name)).into())
@@ -731,7 +763,8 @@ impl Service {
                 };
                 // Only the GM's undo is worth rebuilding the game for; anyone else's is
                 // refused by the table as for every GM power.
-                let target = match admin || user.id == game.record.gm.id {
+                let gm = admin || user.id == game.record.gm.id;
+                let target = match gm && game.record.status != Status::Over {
                     true => self.undo_target(tx, &game.record).await?,
                     false => None,
                 };
@@ -819,7 +852,7 @@ impl Service {
             Err(error) => return refuse(error.0),
         };
         if let DmCommand::Rules(name) = &dm.command {
-            return match self.rules_answer(Some(name)) {
+            return match self.rules_answer(Some(name), "rules") {
                 Ok(text) => {
                     let mut outcome = Outcome::default();
                     outcome.direct(&user.id, text);
@@ -930,10 +963,19 @@ impl Service {
         };
         let mut outcome = applied.outcome;
         // A refusal only says why: the buttons of the game's choices stay on the posts
-        // they belong to.
+        // they belong to; and in the channel a question (`!status`, `!who`) gets none,
+        // only a change or `!board`.
         if let (Some(game), false) = (applied.record.as_ref().or(record.as_ref()), outcome.refused)
         {
-            self.add_cards(tx, &mut outcome, game).await?;
+            let buttons = applied.changed
+                || matches!(
+                    &input,
+                    Input::Channel {
+                        command: ChannelCommand::Board,
+                        ..
+                    }
+                );
+            self.add_cards(tx, &mut outcome, game, buttons).await?;
         }
         let change = match applied.record {
             Some(new) if applied.changed => {
@@ -961,22 +1003,24 @@ impl Service {
 
     /// Gives the posts about `game` their cards, from the record as this input left it (no
     /// second read of the game): board posts get the title and the players; the last post to
-    /// an audience gets the buttons of the choices open now.
+    /// an audience gets the buttons of the choices open now (in the channel only when
+    /// `buttons`: after a change or `!board`, not on the answer to a question).
     async fn add_cards(
         &self,
         tx: &mut Tx,
         outcome: &mut Outcome,
         game: &GameRecord,
+        buttons: bool,
     ) -> Result<(), StoreError> {
         for index in 0..outcome.posts.len() {
             let post = &outcome.posts[index];
             let last = !outcome.posts[index + 1..].iter().any(|p| p.to == post.to);
-            let mut card = self.card(post, last, game, false);
+            let mut card = self.card(post, last, buttons, game, false);
             // Secret orders of a player in several games must name the game.
             if let (Some(found), Audience::Direct(user)) = (&card, &post.to) {
                 if found.buttons.iter().any(|b| b.direct) && tx.games_of_user(user).await?.len() > 1
                 {
-                    card = self.card(post, last, game, true);
+                    card = self.card(post, last, buttons, game, true);
                 }
             }
             outcome.posts[index].card = card.filter(|card| !card.is_empty());
@@ -985,7 +1029,14 @@ impl Service {
     }
 
     /// The card of a post about `game` (`None`: a post to another place).
-    fn card(&self, post: &Post, last: bool, game: &GameRecord, several: bool) -> Option<Card> {
+    fn card(
+        &self,
+        post: &Post,
+        last: bool,
+        buttons: bool,
+        game: &GameRecord,
+        several: bool,
+    ) -> Option<Card> {
         let prefix = &self.defaults.prefix;
         let mut card = Card::default();
         match &post.to {
@@ -993,7 +1044,7 @@ impl Service {
                 if post.svg.is_some() {
                     card = board_card(game);
                 }
-                if last {
+                if last && buttons {
                     match (&game.status, &game.phase) {
                         (Status::SignUp, _) => card.buttons.push(join_button(prefix)),
                         (Status::Running, Some(Phase::Turn { seat })) => {
@@ -1033,12 +1084,14 @@ impl Service {
     }
 
     /// `!rules <game>`: the game's rules and options, or why there is none to show.
-    fn rules_answer(&self, name: Option<&str>) -> Result<String, String> {
+    /// `typed` is how `rules` is typed where it was asked: `!rules` in a channel, `rules` by
+    /// DM.
+    fn rules_answer(&self, name: Option<&str>, typed: &str) -> Result<String, String> {
         let prefix = &self.defaults.prefix;
         let names: Vec<&str> = self.catalogue.all().iter().map(|r| r.name()).collect();
         let Some(name) = name.filter(|name| !name.is_empty()) else {
             return Err(format!(
-                "`{prefix}rules` takes a game, like `{prefix}rules {}`; the games are {}.",
+                "`{typed}` takes a game, like `{typed} {}`; the games are {}.",
                 names[0],
                 names.join(", ")
             ));
@@ -1149,7 +1202,7 @@ impl Service {
             let handled = self
                 .apply_input(&mut tx, Some(row.record), input, at, None)
                 .await?;
-            write(&mut tx, &handled, now).await?;
+            write(&mut tx, &handled, &self.defaults.prefix, now).await?;
             tx.commit().await
         }
         .instrument(span)
@@ -1219,7 +1272,7 @@ impl Service {
             let handled = self
                 .apply_input(tx, Some(game.record), input, At { now, sent }, None)
                 .await?;
-            write(tx, &handled, now).await?;
+            write(tx, &handled, &self.defaults.prefix, now).await?;
             if handled.outcome.events.is_empty() {
                 warn!(
                     game = id,

@@ -107,11 +107,7 @@ fn taken_back(target: &UndoTarget) -> String {
 /// Applies an undo: the record returns to `target` (keeping the dice's position, so the next
 /// draws are fresh), an order that resolved the round is back in force, the deadline starts
 /// again, and the channel is told what was taken back.
-pub(super) fn undo(
-    work: &mut Work<'_>,
-    target: Option<&UndoTarget>,
-    back_to: i64,
-) -> Result<bool, Refusal> {
+pub(super) fn undo(work: &mut Work<'_>, target: Option<&UndoTarget>) -> Result<bool, Refusal> {
     let id = work.record.id;
     match work.record.status {
         Status::Over => {
@@ -153,10 +149,8 @@ pub(super) fn undo(
     );
     work.record.first_deadline = work.record.deadline;
     let what = taken_back(target);
-    work.outcome.table_event(
-        work.record.round,
-        format!("undo: the GM took back {what} (inputs from {back_to} on)"),
-    );
+    work.outcome
+        .table_event(work.record.round, format!("undo: the GM took back {what}"));
     let mut text = format!(
         "The GM took back {what}: game #{id} is back where it was before. What was undone stays in the log, marked undone; the dice are not rolled back, so what is drawn next comes fresh."
     );

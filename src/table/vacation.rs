@@ -90,11 +90,8 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
         work.record.excused.remove(&seat);
         let left = (allowance - away_taken).max(Duration::zero());
         let text = format!(
-            "{name} is back from vacation ({} of vacation left in this game).{back} {}",
-            match left > Duration::zero() {
-                true => format_duration(left),
-                false => "none".to_string(),
-            },
+            "{name} is back from vacation ({} in this game).{back} {}",
+            vacation_left(left),
             describe_phase(&work.record)
         );
         work.outcome
@@ -133,14 +130,10 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
     }
     let left = allowance - total;
     let mut text = format!(
-        "{name} is on vacation for {}, until {}; {} of vacation left in this game.",
+        "{name} is on vacation for {}, until {}; {} in this game.",
         format_duration(length),
         format_instant(until),
-        if left > Duration::zero() {
-            format_duration(left)
-        } else {
-            "none".to_string()
-        }
+        vacation_left(left)
     );
     work.outcome.table_event(
         work.record.round,
@@ -316,4 +309,12 @@ pub fn due_for_vacation(work: &Work<'_>) -> Option<String> {
             super::rounds::names_in_words(&names)
         )
     })
+}
+
+/// The vacation a player has left, in words: "14d of vacation left", "no vacation left".
+fn vacation_left(left: Duration) -> String {
+    match left > Duration::zero() {
+        true => format!("{} of vacation left", format_duration(left)),
+        false => "no vacation left".to_string(),
+    }
 }

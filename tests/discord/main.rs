@@ -14,6 +14,7 @@ mod lifecycle;
 mod pg_server;
 #[path = "../common/postgres.rs"]
 mod postgres;
+mod prompts;
 mod shards;
 mod strangers;
 mod stumbles;

@@ -192,7 +192,7 @@ impl fmt::Display for CircusError {
             ),
             CircusError::Full(x, y) => write!(
                 f,
-                "the pyramid at ({x},{y}) is complete with 3 acrobats; score it with `pyramid {x} {y}` instead"
+                "the pyramid at ({x},{y}) is complete with 3 acrobats; score it with `!pyramid {x} {y}` instead"
             ),
             CircusError::NoPyramid(x, y) => write!(
                 f,

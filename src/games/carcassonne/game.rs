@@ -63,7 +63,7 @@ impl Game for CarcassonneGame {
 
     fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
         Err(Refusal::new(
-            "carcassonne has no secret orders; play in the channel with `place`, `meeple` or `pass`",
+            "carcassonne has no secret orders; play in the channel with `!place`, `!meeple` or `!pass`",
         ))
     }
 
@@ -99,7 +99,7 @@ impl Game for CarcassonneGame {
             w @ ("meeple" | "follower" | "ringmaster" | "acrobat" | "pyramid") => {
                 let Stage::Follower(tile) = self.play.stage() else {
                     return Err(Refusal::new(
-                        "place the drawn tile first with `place <x> <y> <rotation>`",
+                        "place the drawn tile first with `!place <x> <y> <rotation>`",
                     ));
                 };
                 let after = match w {
@@ -254,7 +254,7 @@ impl Game for CarcassonneGame {
                     shape_of(kind, 0).map(parse::part_list).unwrap_or_default()
                 )),
                 Stage::Follower(tile) if self.tokens.is_none() => t.push_str(&format!(
-                    " It is your turn: `meeple` on {} or `pass`.",
+                    " It is your turn: `!meeple` on {} or `!pass`.",
                     self.parts_text(tile, &self.play.choices().meeple)
                 )),
                 Stage::Follower(tile) => t.push_str(&format!(

@@ -1,16 +1,16 @@
-//! Reading players' words: `place <x> <y> <rotation> [meeple <feature> | ringmaster <feature>
-//! | acrobat <x> <y> | pyramid <x> <y> | pass]`, `meeple <feature>`, `ringmaster <feature>`,
-//! `acrobat <x> <y>`, `pyramid <x> <y>`, `pass`, and feature names.
+//! Reading players' words: `!place <x> <y> <rotation> [meeple <feature> | ringmaster <feature>
+//! | acrobat <x> <y> | pyramid <x> <y> | pass]`, `!meeple <feature>`, `!ringmaster <feature>`,
+//! `!acrobat <x> <y>`, `!pyramid <x> <y>`, `!pass`, and feature names.
 //!
 //! Features are named by their letter in the tile preview (a, b, c... : cities, then roads,
 //! then fields, then the monastery; letters do not depend on the rotation) or by words that
 //! describe the tile as placed: `city`, `road`, `field` when the tile has only one of them,
 //! `city-n`, `road-e` or `road-ew` (edges), `field-ne` (a corner) or `field-s` (a side), and
-//! `monastery`. Case, spaces, commas and brackets are forgiven: `place (1, 0) 90` works.
+//! `monastery`. Case, spaces, commas and brackets are forgiven: `!place (1, 0) 90` works.
 
 use super::tiles::{Kind, Shape};
 
-/// What a player asked for after `place` or with `meeple`/`pass`.
+/// What a player asked for after `!place` or with `!meeple`/`!pass`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum After {
     /// Nothing yet: the follower question stays open.
@@ -66,7 +66,7 @@ fn number(word: &str, what: &str) -> Result<i32, String> {
         .map_err(|_| format!("`{word}` is not a whole number for {what}"))
 }
 
-/// Reads the follower part of a line (`meeple road-n`, `pass`, or nothing).
+/// Reads the follower part of a line (`!meeple road-n`, `!pass`, or nothing).
 pub fn after(words: &[String]) -> Result<After, String> {
     match words {
         [] => Ok(After::Nothing),
@@ -86,7 +86,7 @@ pub fn after(words: &[String]) -> Result<After, String> {
             Ok(After::Pyramid(x, y))
         }
         _ => Err(format!(
-            "after the placement write `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`, not `{}`",
+            "after the placement, in the same line, write `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass` (no `!` inside the line), not `{}`",
             words.join(" ")
         )),
     }
@@ -101,12 +101,12 @@ fn spot(words: &[String], command: &str) -> Result<(i32, i32), String> {
     }
 }
 
-/// Reads the arguments of `acrobat` or `pyramid` (`command`) into a spot.
+/// Reads the arguments of `!acrobat` or `!pyramid` (`command`) into a spot.
 pub fn coordinates(args: &str, command: &str) -> Result<(i32, i32), String> {
     spot(&tokens(args), command)
 }
 
-/// Reads the arguments of `place`.
+/// Reads the arguments of `!place`.
 pub fn place(args: &str) -> Result<PlaceOrder, String> {
     let words = tokens(args);
     match words.as_slice() {
@@ -116,15 +116,15 @@ pub fn place(args: &str) -> Result<PlaceOrder, String> {
             rot: rotation(r)?,
             after: after(rest)?,
         }),
-        _ => Err("write `place <x> <y> <rotation>`, for example `place 1 0 90`".to_string()),
+        _ => Err("write `!place <x> <y> <rotation>`, for example `!place 1 0 90`".to_string()),
     }
 }
 
-/// Reads the arguments of `meeple` into a feature name.
+/// Reads the arguments of `!meeple` into a feature name.
 pub fn meeple(args: &str) -> Result<String, String> {
     let words = tokens(args);
     if words.is_empty() {
-        return Err("name the feature: `meeple a` or `meeple road-n`".to_string());
+        return Err("name the feature: `!meeple a` or `!meeple road-n`".to_string());
     }
     Ok(words.join(" "))
 }
@@ -302,7 +302,7 @@ pub fn feature(shape: &Shape, name: &str) -> Result<u8, String> {
         }
         "acrobat" | "acrobats" => {
             return Err(
-                "an acrobat is placed with `acrobat <x> <y>`, not as a follower on a feature"
+                "an acrobat is placed with `!acrobat <x> <y>`, not as a follower on a feature"
                     .to_string(),
             )
         }

@@ -134,11 +134,11 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::PlaceFirst => write!(
                 f,
-                "place the drawn tile first with `place <x> <y> <rotation>`"
+                "place the drawn tile first with `!place <x> <y> <rotation>`"
             ),
             MoveError::AlreadyPlaced => write!(
                 f,
-                "the tile is already placed; answer `meeple <feature>` or `pass`"
+                "the tile is already placed; answer `!meeple <feature>` or `!pass`"
             ),
             MoveError::Over => write!(f, "the game is over"),
             MoveError::Place(e) => write!(f, "{e}"),

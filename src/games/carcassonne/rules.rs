@@ -82,6 +82,13 @@ impl Rules for Carcassonne {
         (2, Some(6))
     }
 
+    fn players_with(&self, options: &Options) -> (usize, Option<usize>) {
+        match bigtop_on(options) {
+            Ok(false) => (2, Some(5)),
+            _ => (2, Some(6)),
+        }
+    }
+
     fn options(&self) -> &'static [(&'static str, &'static str)] {
         OPTIONS
     }
@@ -112,6 +119,10 @@ impl Rules for Carcassonne {
             }
         }
         Ok(())
+    }
+
+    fn palette(&self) -> Vec<&'static str> {
+        COLOURS.to_vec()
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {

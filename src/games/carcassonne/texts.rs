@@ -234,18 +234,30 @@ impl CarcassonneGame {
             .map_or(0, |c| c.revealed().len().saturating_sub(reveals));
         for h in happened {
             let text = match h {
-                Happening::Drew(seat, kind) => format!(
-                    "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `place <x> <y> <rotation>`, optionally followed by {}.",
-                    self.name(*seat),
-                    letter_of(*kind),
-                    self.play.remaining(),
-                    placements_text(&self.play.map.legal(*kind)),
-                    if self.tokens.is_some() {
-                        "`meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`, `pyramid <x> <y>` or `pass`"
-                    } else {
-                        "`meeple <feature>` or `pass`"
-                    }
-                ),
+                Happening::Drew(seat, kind) => {
+                    let legal = self.play.map.legal(*kind);
+                    let example = legal
+                        .first()
+                        .map(|(x, y, r)| {
+                            format!(
+                                " (or both in one line: `!place {x} {y} {} pass`)",
+                                u32::from(*r) * 90
+                            )
+                        })
+                        .unwrap_or_default();
+                    format!(
+                        "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `!place <x> <y> <rotation>`, then {}{example}.",
+                        self.name(*seat),
+                        letter_of(*kind),
+                        self.play.remaining(),
+                        placements_text(&legal),
+                        if self.tokens.is_some() {
+                            "`!meeple <feature>`, `!ringmaster <feature>`, `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass`"
+                        } else {
+                            "`!meeple <feature>` or `!pass`"
+                        }
+                    )
+                }
                 Happening::Discarded(kind) => format!(
                     "Tile {} fits nowhere on the map: it is discarded and another is drawn.",
                     letter_of(*kind)
@@ -331,7 +343,7 @@ impl CarcassonneGame {
         };
         if self.tokens.is_none() {
             return format!(
-                "Put a follower with `meeple <feature>` on one of: {}; or `pass`.",
+                "Put a follower with `!meeple <feature>` on one of: {}; or `!pass`.",
                 self.parts_text(tile, &choices.meeple)
             );
         }
@@ -349,29 +361,29 @@ impl CarcassonneGame {
         let mut out = Vec::new();
         if !choices.meeple.is_empty() {
             out.push(format!(
-                "a meeple with `meeple <feature>` on {}",
+                "a meeple with `!meeple <feature>` on {}",
                 self.parts_text(tile, &choices.meeple)
             ));
         }
         if !choices.ringmaster.is_empty() {
             out.push(format!(
-                "your ringmaster with `ringmaster <feature>` on {}",
+                "your ringmaster with `!ringmaster <feature>` on {}",
                 self.parts_text(tile, &choices.ringmaster)
             ));
         }
         if !choices.acrobats.is_empty() {
             out.push(format!(
-                "an acrobat with `acrobat <x> <y>` at {}",
+                "an acrobat with `!acrobat <x> <y>` at {}",
                 spots(&choices.acrobats)
             ));
         }
         if !choices.pyramids.is_empty() {
             out.push(format!(
-                "to score a completed pyramid with `pyramid <x> <y>` at {}",
+                "to score a completed pyramid with `!pyramid <x> <y>` at {}",
                 spots(&choices.pyramids)
             ));
         }
-        out.push("or `pass`".to_string());
+        out.push("or `!pass`".to_string());
         out
     }
 

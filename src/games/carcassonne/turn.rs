@@ -1,5 +1,5 @@
 //! Carcassonne's turn flow: applying a move to the match (and recording it for the save),
-//! drawing an animal token under the Big Top, reading a `place` line and the choice after it.
+//! drawing an animal token under the Big Top, reading a `!place` line and the choice after it.
 
 use super::circus::animal_tokens;
 use super::map::Figure;
@@ -79,7 +79,7 @@ impl CarcassonneGame {
             (_, Stage::Follower(tile)) => out.extend(trial.after_placing(tile, &after)?),
             (_, Stage::Place(_) | Stage::Over) => {
                 return Err(Refusal::new(
-                    "you could not put a follower on this tile (no follower left or every feature taken); place it with `pass` or nothing after",
+                    "you could not put a follower on this tile (no follower left or every feature taken); place it with `!pass` or nothing after",
                 ))
             }
         }
@@ -130,7 +130,7 @@ impl CarcassonneGame {
         self.play
             .map
             .can_place(self.play.seat(), tile, part, figure)
-            .map_err(|e| Refusal::new(format!("{e}; you may `pass` instead")))?;
+            .map_err(|e| Refusal::new(format!("{e}; you may `!pass` instead")))?;
         Ok(part)
     }
 }

@@ -222,13 +222,13 @@ impl State {
 fn clash(error: &EffectError) -> String {
     match error {
         EffectError::SameAsNeighbour { neighbour } => {
-            format!("tile {neighbour} next to it was given the same effect (rule 7)")
+            format!("tile {neighbour} next to it was given the same effect")
         }
         EffectError::SameDestination {
             neighbour,
             destination,
         } => format!(
-            "tile {neighbour} next to it was given an effect that also sends players to tile {destination} (rule 7)"
+            "tile {neighbour} next to it was given an effect that also sends players to tile {destination}"
         ),
         other => other.to_string(),
     }

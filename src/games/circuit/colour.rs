@@ -25,9 +25,13 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("blue", "#2e86de", "💙"),
     ("green", "#27ae60", "💚"),
     ("black", "#222222", "🖤"),
+    ("navy", "#1b2a6b", "🫐"),
+    ("gold", "#d4a017", "🪙"),
+    ("salmon", "#fa8072", "🍣"),
 ];
 
-/// Picture colours for names outside the known list, picked by the name's letters.
+/// Picture colours for names outside the known list (taken before rules revision 2), picked
+/// by the name's letters.
 const SPARE: &[&str] = &[
     "#b03a2e", "#6c3483", "#1a5276", "#117864", "#9a7d0a", "#a04000", "#5d6d7e", "#c71585",
 ];
@@ -51,11 +55,17 @@ impl Colour {
                 .all(|c| c.is_alphabetic() || c == ' ' || c == '-')
         {
             return Err(format!(
-                "a colour is a name of at most {MAX_NAME} letters (like `red` or `dark blue`); '{}' is not",
+                "a colour is a name of at most {MAX_NAME} letters (like `red` or `dark blue`), and '{}' is not one",
                 text.trim()
             ));
         }
         Ok(Colour(name))
+    }
+
+    /// The names of the known colours, the ones a player may ask for (games opened before
+    /// rules revision 2 took any name, drawn in a spare colour).
+    pub fn names() -> Vec<&'static str> {
+        KNOWN.iter().map(|(name, _, _)| *name).collect()
     }
 
     /// The default colours in seat order (the seed's palette first).

@@ -116,6 +116,8 @@ impl fmt::Display for Effect {
 pub enum EffectError {
     /// The words are not an effect of the catalogue.
     Unknown(String),
+    /// An action without `land` or `pass` after it, to say when it acts.
+    NoTrigger(String),
     /// Rule 5: moves the activator more than 10 tiles (or a number out of range).
     TooFar(Action),
     /// An `owner` toll outside 1..=3.
@@ -145,9 +147,13 @@ impl fmt::Display for EffectError {
                 f,
                 "'{words}' is not an effect; write `effect <action> [N] <land|pass>` with an action among forward N, back N (N from 1 to 10), start, skip, anchor, boost, slow, owner N (N from 1 to 3), or `effect none`"
             ),
+            EffectError::NoTrigger(words) => write!(
+                f,
+                "say when '{words}' acts: `effect {words} land` (on the player who lands on the tile) or `effect {words} pass` (on the player who passes it)"
+            ),
             EffectError::TooFar(action) => write!(
                 f,
-                "rule 5: a tile may move its activator from 1 to {MAX_STEP} tiles (or straight to the start), so `{action}` is not allowed"
+                "a tile may move its activator from 1 to {MAX_STEP} tiles (or straight to the start), so `{action}` is not allowed"
             ),
             EffectError::TollOutOfRange(n) => write!(
                 f,
@@ -155,22 +161,22 @@ impl fmt::Display for EffectError {
             ),
             EffectError::SameAsNeighbour { neighbour } => write!(
                 f,
-                "rule 7: tile {neighbour} next to it already has that effect; pick a different action or number"
+                "tile {neighbour} next to it already has that effect; pick a different action or number"
             ),
             EffectError::SameDestination {
                 neighbour,
                 destination,
             } => write!(
                 f,
-                "rule 7: tile {neighbour} next to it already sends players to tile {destination}; pick an effect that leads elsewhere"
+                "tile {neighbour} next to it already sends players to tile {destination}; pick an effect that leads elsewhere"
             ),
             EffectError::PassMoves(action) => write!(
                 f,
-                "rule 8: a pass effect cannot move anyone, so `{action} pass` is not allowed; use `land`, or skip, anchor, boost or slow"
+                "a pass effect cannot move anyone, so `{action} pass` is not allowed; use `land`, or skip, anchor, boost or slow"
             ),
             EffectError::InstantEnd(word) => write!(
                 f,
-                "rule 10: no effect may win or lose the game outright, so '{word}' is not allowed"
+                "no effect may win or lose the game outright, so '{word}' is not allowed"
             ),
         }
     }

@@ -109,7 +109,7 @@ const ORDERS: &[CommandHelp] = &[
     CommandHelp {
         name: "change",
         usage: "[move|stay] change <tile> <action> [N] <land|pass>",
-        about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn (rule 9)",
+        about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn",
     },
     CommandHelp {
         name: "effect",
@@ -166,6 +166,10 @@ impl Rules for Circuit {
             }
         }
         Ok(())
+    }
+
+    fn palette(&self) -> Vec<&'static str> {
+        Colour::names()
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
@@ -302,7 +306,7 @@ impl CircuitGame {
             })?;
         if owned.uses >= MAX_ACTIVATIONS {
             return Err(Refusal::new(format!(
-                "tile {tile} lost its effect for good after {MAX_ACTIVATIONS} activations (rule 14); it cannot get another"
+                "tile {tile} lost its effect for good after {MAX_ACTIVATIONS} activations; it cannot get another"
             )));
         }
         if let Some(effect) = change.effect {
@@ -387,7 +391,7 @@ impl Game for CircuitGame {
                     Ok(canonical(Order::Turn { choice, change }))
                 }
                 Plan::MustMove => Err(Refusal::new(
-                    "you stayed last turn, so you move this turn (rule 16); no order is needed",
+                    "you stayed last turn, so you move this turn; no order is needed",
                 )),
                 Plan::MustStay => Err(Refusal::new(
                     "an anchor holds you this turn, so you stay; no order is needed",

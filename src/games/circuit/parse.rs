@@ -110,8 +110,12 @@ pub fn parse_effect(words: &[&str]) -> Result<Option<Effect>, EffectError> {
     let (trigger, body) = match tokens.split_last() {
         Some((last, body)) if last == "land" => (Trigger::Land, body),
         Some((last, body)) if last == "pass" => (Trigger::Pass, body),
-        _ => return Err(unknown()),
+        Some(_) => (Trigger::Land, tokens.as_slice()),
+        None => return Err(unknown()),
     };
+    let trigger_given = tokens
+        .last()
+        .is_some_and(|last| last == "land" || last == "pass");
     // Numbers too large for a tile are kept as 255 so the range check names the rule.
     let number = |text: &String| -> Result<u8, EffectError> {
         text.parse::<u64>()
@@ -129,6 +133,9 @@ pub fn parse_effect(words: &[&str]) -> Result<Option<Effect>, EffectError> {
         [word, n] if word == "owner" => Action::Owner(number(n)?),
         _ => return Err(unknown()),
     };
+    if !trigger_given {
+        return Err(EffectError::NoTrigger(joined.clone()));
+    }
     let effect = Effect { action, trigger };
     check_alone(effect)?;
     Ok(Some(effect))
@@ -165,6 +172,16 @@ mod tests {
     fn orders_are_forgiving_and_canonical() {
         let order = parse_order("  EFFECT   Back3   Land ").unwrap();
         assert_eq!(canonical(order), "effect back 3 land");
+        // An action without land or pass is asked when it acts, not called unknown.
+        assert_eq!(
+            parse_order("effect boost"),
+            Err(OrderError::Effect(EffectError::NoTrigger(
+                "boost".to_string()
+            )))
+        );
+        assert!(EffectError::NoTrigger("boost".to_string())
+            .to_string()
+            .starts_with("say when 'boost' acts: `effect boost land`"));
         assert_eq!(canonical(parse_order("Stay").unwrap()), "stay");
         assert_eq!(
             canonical(parse_order("effect boost pass").unwrap()),

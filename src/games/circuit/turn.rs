@@ -134,10 +134,8 @@ impl State {
             runner.roll = u8::try_from(roll).ok();
             let note = match runner.plan {
                 Plan::Free => "",
-                Plan::MustMove if anchored => {
-                    " — stayed last turn, so it moves despite the anchor (rule 16)"
-                }
-                Plan::MustMove => " — stayed last turn, so it must move (rule 16)",
+                Plan::MustMove if anchored => " — stayed last turn, so it moves despite the anchor",
+                Plan::MustMove => " — stayed last turn, so it must move",
                 Plan::MustStay => " — anchored, so it stays",
                 Plan::Skipped => "",
             };
@@ -421,7 +419,7 @@ impl State {
         };
         if worn_out {
             lines.push(format!(
-                "Tile {tile} loses its effect after {MAX_ACTIVATIONS} activations (rule 14)."
+                "Tile {tile} loses its effect after {MAX_ACTIVATIONS} activations."
             ));
         }
         flow

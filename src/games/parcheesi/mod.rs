@@ -10,13 +10,13 @@
 //! - Rule 13's "not together on doubles" covers the whole roll, its rewards included: the two
 //!   pawns of a blockade standing when a roll of doubles began may not end up together on
 //!   another square, whether dice or rewards (say, two captures' 20s) would carry them.
-//! - Several rewards waiting are moved in the order the player picks (`reward <pawn> 10`);
+//! - Several rewards waiting are moved in the order the player picks (`!reward <pawn> 10`);
 //!   without an amount, the first one the named pawn can use. A reward is lost only when no
 //!   pawn can use it once no other reward can be moved either. A reward some pawn can move
 //!   without going round must be moved (the bot ends the turn only when none can); a reward
 //!   that only going round could use is the player's choice (seed lines 17-18: going round is
-//!   forced only by the dice, and rewards not taken are lost): `reward <pawn> 20 around` or
-//!   `reward skip`; the automatic turn declines it.
+//!   forced only by the dice, and rewards not taken are lost): `!reward <pawn> 20 around` or
+//!   `!reward skip`; the automatic turn declines it.
 //! - Refusals say why in the player's terms: the whole-roll rule names the die a step would
 //!   lose (or that going round uses them all), an overshoot names the squares to HOME, a
 //!   reward that would work going round says so; `!board` repeats the legal commands.
@@ -97,7 +97,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         name: "reward",
         usage: "reward <pawn> [20|10] [around] | reward skip [20|10]",
-        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice; `reward skip` declines one that only going round could use.",
+        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice; `!reward skip` declines one that only going round could use.",
     },
 ];
 
@@ -187,6 +187,10 @@ impl Rules for Parcheesi {
 
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {
         settings(options).map(|_| ())
+    }
+
+    fn palette(&self) -> Vec<&'static str> {
+        Colour::ALL.into_iter().map(Colour::name).collect()
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {

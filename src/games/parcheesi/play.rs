@@ -636,7 +636,7 @@ impl Match {
     ) -> Result<(), Refusal> {
         if self.stage == Stage::Dice {
             return Err(Refusal::new(format!(
-                "rewards come after all dice are played (rule 8); play {} first",
+                "rewards come after all dice are played; play {} first",
                 self.dice_left_words()
             )));
         }
@@ -687,7 +687,7 @@ impl Match {
             })?;
         if !usable.contains(&step(around)) {
             return Err(Refusal::new(format!(
-                "pawn {} cannot take the reward of {amount} onto its partner: the two pawns of a blockade may not move forward together on a roll of doubles, by dice or by rewards (rule 13)",
+                "pawn {} cannot take the reward of {amount} onto its partner: the two pawns of a blockade may not move forward together on a roll of doubles, by dice or by rewards",
                 pawn + 1
             )));
         }
@@ -723,7 +723,7 @@ impl Match {
     fn decline_reward(&mut self, amount: Option<u8>, out: &mut Vec<Event>) -> Result<(), Refusal> {
         if self.stage == Stage::Dice {
             return Err(Refusal::new(format!(
-                "rewards come after all dice are played (rule 8); play {} first",
+                "rewards come after all dice are played; play {} first",
                 self.dice_left_words()
             )));
         }
@@ -769,7 +769,7 @@ impl Match {
                 .map(|s| format!(" (reward {} {amount})", s.pawn() + 1))
                 .unwrap_or_default();
             return Err(Refusal::new(format!(
-                "the reward of {amount} can be moved without going round{way}, so it must be moved (rule 16); only a reward that needs going round can be declined"
+                "the reward of {amount} can be moved without going round{way}, so it must be moved; only a reward that needs going round can be declined"
             )));
         }
         self.forfeit_reward(amount, out);
@@ -782,7 +782,7 @@ impl Match {
             self.rewards.remove(i);
         }
         out.push(Event::public(format!(
-            "{} declines the reward of {amount}: only going round the board could use it, and going round is forced only by the dice (rule 14). The reward is lost.",
+            "{} declines the reward of {amount}: only going round the board could use it, and going round is forced only by the dice. The reward is lost.",
             self.who(self.colour())
         )));
     }

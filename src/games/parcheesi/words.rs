@@ -114,7 +114,8 @@ impl Match {
                 });
             }
             let reason = if movable {
-                "the only moves left with it would move a blockade forward together on doubles (rule 13)".to_string()
+                "the only moves left with it would move a blockade forward together on doubles"
+                    .to_string()
             } else {
                 if reasons.is_empty() {
                     "no pawn can use it".to_string()
@@ -161,9 +162,7 @@ impl Match {
         if self.roll.count == 2 && !self.roll.is_double() {
             if let (&[high], &[low]) = (played.as_slice(), lost.as_slice()) {
                 if low < high {
-                    parts.push(
-                        "When only one die can be used, it is the higher (rule 7).".to_string(),
-                    );
+                    parts.push("When only one die can be used, it is the higher.".to_string());
                 }
             }
         }
@@ -206,8 +205,7 @@ impl Match {
                 together: Pairs::default(),
                 ..self.limits
             }) {
-            "on doubles the two pawns of a blockade may not move forward together (rule 13)"
-                .to_string()
+            "on doubles the two pawns of a blockade may not move forward together".to_string()
         } else if !self.limits.must_break.is_empty()
             && loose(Limits {
                 must_break: Pairs::default(),
@@ -229,7 +227,7 @@ impl Match {
     /// used when some play uses it (rule 6), the higher when only one of two can be (rule 7),
     /// and going round when only that uses every die.
     fn dice_rule_reason(&self, step: Step, legal: &Steps) -> String {
-        let general = "another play uses more of the dice: every die must be used (rule 6)";
+        let general = "another play uses more of the dice: every die must be used";
         let (Some(best), Some(mine)) =
             (self.dice_left_after(None), self.dice_left_after(Some(step)))
         else {
@@ -258,18 +256,16 @@ impl Match {
             };
             if legal.contains(&round) {
                 return format!(
-                    "it leaves {named} unused, and going round uses every die: !{round} (rule 14)"
+                    "it leaves {named} unused, and going round uses every die: !{round}"
                 );
             }
         }
         if self.roll.count == 2 && !self.roll.is_double() && mine.len() == 1 && best.len() == 1 {
             return format!(
-                "this leaves {named} unused; when only one of the two dice can be used, the higher must be played (rule 7)"
+                "this leaves {named} unused; when only one of the two dice can be used, the higher must be played"
             );
         }
-        format!(
-            "this leaves {named} unused, and another play uses it: every die must be used (rule 6)"
-        )
+        format!("this leaves {named} unused, and another play uses it: every die must be used")
     }
 
     /// The dice left unused after `first` (or nothing) and then the best play of the rest.

@@ -60,7 +60,7 @@ const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         name: "place",
         usage: "place <square> <piece> <rotation> [<square> <piece> <rotation> ...]",
-        about: "place 1-3 pieces in one line, e.g. `place b2 turn 90 c2 straight 90` (straight, turn, cross, thunder; rotations 0/90/180/270 clockwise from │ and └)",
+        about: "place 1-3 pieces in one line, e.g. `!place b2 turn 90 c2 straight 90` (straight, turn, cross, thunder; rotations 0/90/180/270 clockwise from │ and └)",
     },
     CommandHelp {
         name: "impossible",

@@ -1,4 +1,4 @@
-//! Placing pieces: reading the `place` command and the placement rules (1 to 3 pieces in one
+//! Placing pieces: reading the `!place` command and the placement rules (1 to 3 pieces in one
 //! line on adjacent squares, from the supply, on empty squares, touching the track).
 
 use super::piece::{Kind, Piece, Rotation};
@@ -8,7 +8,7 @@ use std::fmt;
 /// One piece to place: where and how it lies.
 pub type Item = (Square, Piece);
 
-/// A placement rule a `place` command breaks.
+/// A placement rule a `!place` command breaks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlaceError {
     /// Not 1, 2 or 3 pieces.
@@ -65,7 +65,7 @@ impl fmt::Display for PlaceError {
     }
 }
 
-/// Reads the arguments of `place`: `<square> <piece> <rotation>` up to three times, such as
+/// Reads the arguments of `!place`: `<square> <piece> <rotation>` up to three times, such as
 /// `b2 turn 90 c2 straight 0`. Squares may be written `b2` or `b 2`; a piece is a kind name
 /// (straight, turn, cross/crossroad, thunder) followed by its rotation (optional for cross and
 /// thunder), or a glyph of the text format (`┌`), which already fixes the rotation.
@@ -77,7 +77,7 @@ pub fn parse_place(args: &str) -> Result<Vec<Item>, String> {
         .collect();
     if tokens.is_empty() {
         return Err(
-            "say where and what, such as `place b2 turn 90 c2 straight 0` (rotations 0, 90, 180 or 270 clockwise)"
+            "say where and what, such as `!place b2 turn 90 c2 straight 0` (rotations 0, 90, 180 or 270 clockwise)"
                 .to_string(),
         );
     }

@@ -44,6 +44,8 @@ pub fn parse_order(text: &str) -> Result<Order, String> {
     match words.first().copied() {
         Some("bid") => parse_bid(&words[1..]),
         Some("move" | "moves" | "upgrade") => parse_moves(&words),
+        // A player who leaves out the word `move` (`teleport stride`) is understood.
+        Some(first) if word_move(first).is_some() => parse_moves(&words),
         Some(other) => Err(format!(
             "I don't know the order '{other}'; send `bid <number>` in the bid round, or `move n stomp` style orders (`upgrade` to buy a move)"
         )),
@@ -126,6 +128,21 @@ mod tests {
     #[test]
     fn forgiving_words_and_defaults() {
         assert_eq!(parse_order("  BID   12 "), Ok(Order::Bid(12)));
+        // The word `move` may be left out.
+        assert_eq!(
+            parse_order("teleport"),
+            Ok(Order::Moves(MoveOrder::new(
+                &[Move::Teleport],
+                Mode::Stride
+            )))
+        );
+        assert_eq!(
+            parse_order("n ne stomp"),
+            Ok(Order::Moves(MoveOrder::new(
+                &[Move::Go(Dir::N), Move::Go(Dir::NE)],
+                Mode::Stomp
+            )))
+        );
         assert_eq!(
             parse_order("Move N, NorthEast  STOMP"),
             Ok(Order::Moves(MoveOrder::new(

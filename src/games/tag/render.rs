@@ -427,7 +427,10 @@ pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
         ));
     }
     if let Some(h) = report.handover {
-        lines.push(format!("It was eliminated: {} is now it.", who(state, h)));
+        lines.push(format!(
+            "The player who was it is eliminated, so {} is now it.",
+            who(state, h)
+        ));
     }
     match &state.stage {
         Stage::Over { ranking } => lines.extend(ranking_lines(state, ranking)),
@@ -522,7 +525,7 @@ mod tests {
         assert!(text.contains("ann (ann) TAGS bob (bob)"), "{text}");
         assert!(text.contains("bob (bob) is eliminated"), "{text}");
         assert!(
-            text.contains("It was eliminated: ann (ann) is now it."),
+            text.contains("The player who was it is eliminated, so ann (ann) is now it."),
             "{text}"
         );
         assert!(

@@ -5,6 +5,7 @@ use super::AuditError;
 use crate::records::{EventBody, GameRecord, Input, LogEvent};
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Applied, Env};
+use crate::table::lifecycle::REVISION;
 use crate::table::rounds;
 use crate::table::searches;
 use crate::table::service::Service;
@@ -24,6 +25,9 @@ pub struct ReplayReport {
     pub receipts: usize,
     /// Every difference found (empty: the replay matches).
     pub differences: Vec<String>,
+    /// The rules revision the game was opened under, when it is older than this binary's:
+    /// what the game and the table said was compared by kind, not wording (see [`agrees`]).
+    pub reworded_since: Option<u32>,
 }
 
 impl ReplayReport {
@@ -251,9 +255,10 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
         record = step.after;
     }
     let logged = &log.events;
+    let reworded = stored.settings.revision < REVISION;
     let first_apart = logged.iter().enumerate().find(|(index, logged_event)| {
         produced.get(*index).is_none_or(|(seq, event)| {
-            *seq != logged_event.input_seq || *event != logged_event.event
+            *seq != logged_event.input_seq || !agrees(&logged_event.event, event, reworded)
         })
     });
     if let Some((index, logged_event)) = first_apart {
@@ -358,5 +363,28 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
         events: logged.len(),
         receipts,
         differences,
+        reworded_since: reworded.then_some(stored.settings.revision),
     })
+}
+
+/// Whether a replayed event agrees with the logged one. In a game opened under an older rules
+/// revision than this binary's, what the game and the table said may have been reworded
+/// since (a prompt made clearer is no change of rules), so those texts agree when their kind,
+/// round and audience do; rolls, orders and their receipts, and the final state, are always
+/// compared whole.
+fn agrees(logged: &LogEvent, replayed: &LogEvent, reworded: bool) -> bool {
+    if logged == replayed {
+        return true;
+    }
+    let said = |body: &EventBody| match body {
+        EventBody::Game(_) => Some(0),
+        EventBody::Table(_) => Some(1),
+        EventBody::Resolution(_) => Some(2),
+        EventBody::Roll(_) | EventBody::Order { .. } => None,
+    };
+    reworded
+        && logged.round == replayed.round
+        && logged.visibility == replayed.visibility
+        && said(&logged.body).is_some()
+        && said(&logged.body) == said(&replayed.body)
 }

@@ -1,0 +1,102 @@
+//! What players are told to type works as printed, through the real binary: Carcassonne's
+//! prompts print `!place` and `!pass`, a move typed without the prefix by the player whose
+//! turn it is gets the line to type (and is not played), and a game that ended by a draw
+//! shows its final board and still answers `!who`, `!deadline` and `!undo`. Every game
+//! replays from its log.
+
+use crate::bot::{fresh_database, Bot, Db};
+use crate::fake::FakeDiscord;
+use crate::{count, in_channel, ALICE, BOB, CHANNEL};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    for (who, line) in [
+        (ALICE, "!new carcassonne seed=3"),
+        (ALICE, "!join"),
+        (BOB, "!join blue"),
+        (ALICE, "!start"),
+    ] {
+        let id = fake.say(who, Some(CHANNEL), line);
+        db.settled(&fake, id).await;
+    }
+    let prompt = fake
+        .wait_post("alice's first prompt", |p| {
+            in_channel(p) && p.text().contains("alice's turn: tile")
+        })
+        .await;
+    assert!(
+        prompt
+            .text()
+            .contains("Answer `!place <x> <y> <rotation>`, then `!meeple <feature>`"),
+        "{prompt:?}"
+    );
+
+    // Typed without the prefix: alice, whose turn it is, is shown the line; bob is not.
+    let bare = fake.say(ALICE, Some(CHANNEL), "place -1 0 0");
+    let not_his = fake.say(BOB, Some(CHANNEL), "place -1 0 0");
+    db.settled(&fake, bare).await;
+    db.settled(&fake, not_his).await;
+    let hint = fake
+        .wait_post("the hint", |p| {
+            in_channel(p) && p.content.contains("did you mean")
+        })
+        .await;
+    assert_eq!(
+        hint.content,
+        "alice: did you mean `!place -1 0 0`? Actions start with `!`; that line was not played."
+    );
+    assert_eq!(count(&fake, |p| p.text().contains("alice places tile")), 0);
+    let placed = fake.say(ALICE, Some(CHANNEL), "!place -1 0 0");
+    db.settled(&fake, placed).await;
+    let passed = fake.say(ALICE, Some(CHANNEL), "!pass");
+    db.settled(&fake, passed).await;
+    assert_eq!(count(&fake, |p| p.text().contains("alice places tile")), 1);
+    assert_eq!(count(&fake, |p| p.content.contains("did you mean")), 1);
+
+    // A draw: the final board, picture and all, and the questions still answered.
+    for who in [ALICE, BOB] {
+        let id = fake.say(who, Some(CHANNEL), "!draw");
+        db.settled(&fake, id).await;
+    }
+    let before = fake.post_count();
+    for line in ["!who", "!deadline 2d", "!undo"] {
+        let id = fake.say(ALICE, Some(CHANNEL), line);
+        db.settled(&fake, id).await;
+    }
+    let ended = fake
+        .posts()
+        .into_iter()
+        .position(|p| p.text().contains("ends in a draw"))
+        .expect("the draw");
+    assert!(
+        fake.posts()[ended + 1..]
+            .iter()
+            .any(|p| in_channel(p) && !p.files.is_empty()),
+        "the final board's picture"
+    );
+    let answers: Vec<String> = fake.posts_after(before).iter().map(|p| p.text()).collect();
+    assert!(
+        answers
+            .iter()
+            .any(|a| a.contains("alice: Game #1 is over.")),
+        "{answers:?}"
+    );
+    assert!(
+        answers
+            .iter()
+            .any(|a| a.contains("so nothing can be taken back")),
+        "{answers:?}"
+    );
+    assert!(
+        !answers.iter().any(|a| a.contains("There is no game")),
+        "{answers:?}"
+    );
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}

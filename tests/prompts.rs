@@ -1,0 +1,123 @@
+//! What players are told to type is what the bot takes: every command a prompt, a refusal,
+//! `!help` or `!rules` prints parses as printed (with the table's own prefix), and a move
+//! typed without the prefix by the player whose turn it is gets the line to type instead of
+//! silence. On the console, every game replayed.
+
+mod common;
+
+use common::{count, play, play_on, replay_every_game, start_time};
+use referee::chat::help::TABLE_COMMANDS;
+use referee::chat::{parse_channel, ChannelCommand};
+use referee::config;
+use referee::store::{Store, StoreSettings};
+use referee::table::{Catalogue, Service};
+
+/// The backticked spans of a text: `` `!place 1 0 90` `` gives "!place 1 0 90".
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+#[tokio::test]
+async fn every_command_the_games_print_is_one_the_parser_takes() {
+    let catalogue = Catalogue::standard();
+    let played = [
+        (
+            "carcassonne",
+            include_str!("transcripts/carcassonne_2p_seed3.txt"),
+        ),
+        (
+            "parcheesi",
+            include_str!("transcripts/parcheesi_2p_seed7.txt"),
+        ),
+        (
+            "shortcircuit",
+            include_str!("transcripts/short_circuit_2p_seed9.txt"),
+        ),
+        ("circuit", include_str!("transcripts/circuit_3p_seed11.txt")),
+        ("tag", include_str!("transcripts/tag_3p_seed7.txt")),
+    ];
+    for (name, transcript) in played {
+        let rules = catalogue.find(name).unwrap();
+        let extra = format!("x #help: !help {name}\nx #help: !rules {name}\n");
+        let out = play(&format!("{transcript}\n{extra}")).await;
+        let actions: Vec<&str> = rules.commands().iter().map(|c| c.name).collect();
+        let mut prefixed = 0;
+        for line in out.lines() {
+            for span in backticked(line) {
+                // Printed with the prefix: the parser reads a command the table or the game has.
+                if span.starts_with('!') && span.len() > 1 {
+                    prefixed += 1;
+                    let word = match parse_channel(span, "!") {
+                        Ok(Some(ChannelCommand::Game { word, .. })) => word,
+                        Ok(Some(_)) => continue,
+                        other => panic!("{name}: `{span}` does not parse: {other:?}\n{line}"),
+                    };
+                    let known = actions.contains(&word.as_str())
+                        || TABLE_COMMANDS.iter().any(|c| c.name == word);
+                    assert!(known, "{name}: `{span}` names no command\n{line}");
+                }
+                // An action of this game shown in the channel is shown with its prefix.
+                let first = span.split_whitespace().next().unwrap_or_default();
+                let table_word = TABLE_COMMANDS.iter().any(|c| c.name == first);
+                if line.starts_with('#') && (actions.contains(&first) || table_word) {
+                    panic!("{name}: the command `{span}` is printed without its prefix\n{line}");
+                }
+            }
+        }
+        assert!(prefixed > 5, "{name}: {prefixed} commands printed\n{out}");
+    }
+}
+
+#[tokio::test]
+async fn carcassonne_prompts_type_as_printed_and_a_move_without_the_prefix_gets_the_line_to_type() {
+    let out = play(
+        "ann #carc: !new carcassonne seed=3\nann #carc: !join\nbob #carc: !join blue\nann #carc: !start\nann #carc: place -1 0 0\nbob #carc: place -1 0 0\nann #carc: place 9 9 0\nann #carc: placing it now\nann #carc: !place -1 0 0\nann #carc: pass\nann #carc: !pass\n",
+    )
+    .await;
+    assert!(
+        out.contains("Answer `!place <x> <y> <rotation>`, then `!meeple <feature>`, `!ringmaster <feature>`, `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass` (or both in one line: `!place "),
+        "{out}"
+    );
+    // Only the player whose turn it is, and only for a line that would have been legal.
+    assert!(
+        out.contains("#carc <- ann: did you mean `!place -1 0 0`? Actions start with `!`; that line was not played."),
+        "{out}"
+    );
+    assert!(out.contains("#carc <- ann: did you mean `!pass`?"), "{out}");
+    assert_eq!(count(&out, "did you mean"), 2, "{out}");
+    // The hinted line was not played: the tile is placed once, by the line with the prefix.
+    assert_eq!(count(&out, "ann places tile"), 1, "{out}");
+    assert!(out.contains("ann places no follower."), "{out}");
+}
+
+#[tokio::test]
+async fn a_table_with_another_prefix_prints_its_own_prefix_in_the_games_prompts() {
+    let config = config::load(None, std::iter::empty()).unwrap();
+    let store = Store::open(&StoreSettings {
+        url: "sqlite::memory:".to_string(),
+        ..config.store.clone()
+    })
+    .await
+    .unwrap();
+    let mut table = config.table.clone();
+    table.prefix = "?".to_string();
+    let service = Service::new(store, Catalogue::standard(), table);
+    let out = play_on(
+        &service,
+        "ann #carc: ?new carcassonne seed=3\nann #carc: ?join\nbob #carc: ?join blue\nann #carc: ?start\nann #carc: place -1 0 0\nann #carc: ?place -1 0 0\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    replay_every_game(&service).await;
+    assert!(
+        out.contains("Answer `?place <x> <y> <rotation>`, then `?meeple <feature>`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ann: did you mean `?place -1 0 0`? Actions start with `?`"),
+        "{out}"
+    );
+    assert!(out.contains("`?pass`"), "{out}");
+    assert_eq!(count(&out, "`!"), 0, "{out}");
+}
