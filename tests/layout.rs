@@ -121,3 +121,35 @@ fn the_check_sees_a_forbidden_import() {
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].ends_with(":2: use crate::table::Service;"));
 }
+
+#[test]
+fn every_rules_page_the_sources_and_the_readme_name_is_in_the_repository() {
+    let repository = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<(String, String)> = sources(&root())
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path.display().to_string(), text)
+        })
+        .collect();
+    texts.push((
+        "README.md".to_string(),
+        std::fs::read_to_string(repository.join("README.md")).unwrap(),
+    ));
+    let mut named = 0;
+    for (file, text) in &texts {
+        for (at, _) in text.match_indices("docs/rules/") {
+            let path: String = text[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'))
+                .collect();
+            let path = path.trim_end_matches('.');
+            named += 1;
+            assert!(
+                repository.join(path).is_file(),
+                "{file} names {path}, which is not in the repository"
+            );
+        }
+    }
+    assert!(named >= 6, "{named} rules pages named");
+}

@@ -1,5 +1,6 @@
 //! Carcassonne, the base game (72 tiles, third-edition farmers) with the Under the Big Top
-//! expansion (circus and acrobat tiles, animal tokens, the Big Top, ringmasters), played by post.
+//! expansion (circus and acrobat tiles, animal tokens, the Big Top, ringmasters), played by post
+//! (rules: docs/rules/carcassonne.md and docs/rules/carcassonne-tiles.md).
 //!
 //! The bot draws each tile (seeded), shows it with its legal placements, and the player answers
 //! `place <x> <y> <rotation>` then `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`,

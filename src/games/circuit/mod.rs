@@ -1,6 +1,6 @@
 //! 50-Tile Circuit: a race of three laps round a loop of 50 tiles. Each turn every player
 //! gets a d6 and secretly chooses to move or stay; tiles ended on are claimed and given an
-//! effect from a closed catalogue. Rules: shared/rules/circuit.md.
+//! effect from a closed catalogue. Rules: docs/rules/circuit.md.
 //!
 //! Decisions where the rules page is silent:
 //! - Table size: [`Rules::players`] says (2, Some(6)), the seed's default; the table's `max`

@@ -1,4 +1,4 @@
-//! Parcheesi, as ../shared/rules/parcheesi.md states it: the 68-square ring, nests, entering
+//! Parcheesi, as docs/rules/parcheesi.md states it: the 68-square ring, nests, entering
 //! on a 5, die-by-die moves, captures, safe squares, blockades, doubles with the bottom faces,
 //! rewards of 20 and 10, going round again, and "every die must be used".
 //!

@@ -1,5 +1,5 @@
 //! Short Circuit: two players race to complete one electrical circuit from a common supply of
-//! straight, turn, crossroad and thunder pieces (rules: shared/rules/short-circuit.md).
+//! straight, turn, crossroad and thunder pieces (rules: docs/rules/short-circuit.md).
 //!
 //! Decisions where the rules page is silent:
 //! - Rotation 0 of each piece, rotating clockwise: straight `│` (90: `─`), turn `└` north-east

@@ -1,7 +1,7 @@
 //! TAG: a game of secret bids and simultaneous secret moves on a square grid, where the
 //! player who is "it" bleeds points until it tags someone by stomping into them.
 //!
-//! The rules are ../shared/rules/tag.md; this module is the [`Rules`]/[`Game`] glue, the
+//! The rules are docs/rules/tag.md; this module is the [`Rules`]/[`Game`] glue, the
 //! engine lives in [`state`] (data, setup, bids), [`resolve`] (movement rounds), [`parse`]
 //! (DM words) and [`render`] (text and pictures).
 //!
