@@ -200,17 +200,17 @@ clock +7d
 alice #tag: !who
 ";
     let (out, _) = play_kept(&dir, transcript, "2026-03-25T22:30:00Z").await;
-    assert!(out.contains("Settings: vacation=7d: each player may be away that long in all, with `vacation 5d` by DM; quiet=23:00-08:00 Europe/Rome: no deadline falls and no reminder goes out in those hours."), "{out}");
+    assert!(out.contains("Settings: vacation=7d: each player may be away that long in all, with `vacation 5d` by DM; tz=Europe/Rome: clock times are written in Europe/Rome time; quiet=23:00-08:00 Europe/Rome: no deadline falls and no reminder goes out in those hours."), "{out}");
     // The bids' 4 days end at 00:30 on 30 March, summer time: moved to 08:00 CEST, 06:00 UTC
     // (a fixed offset would say 07:00).
-    assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days 7 hours (2026-03-30 06:00 UTC)."), "{out}");
+    assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days 8 hours (2026-03-30 06:00 UTC)."), "{out}");
     assert!(out.contains("dm bob <- Game #1 allows 7d of vacation per player and you have 7d left; send `vacation 7d` or less."));
     // bob's vacation ends at 00:30 CEST on 1 April: the deadline moves once, to 08:00.
     assert!(out.contains("#tag <- bob is on vacation for 6d, until 2026-03-31 22:30 UTC (in 6 days); 1d of vacation left in this game."), "{out}");
     assert!(out.contains(
-        "The deadline moves to 2026-04-01 06:00 UTC (in 6 days 7 hours) for bob's vacation."
+        "The deadline moves to 2026-04-01 06:00 UTC (in 6 days 8 hours) for bob's vacation."
     ));
-    assert!(out.contains("Waiting for bids by direct message from bob. Deadline: in 6 days 7 hours (2026-04-01 06:00 UTC)."));
+    assert!(out.contains("Waiting for bids by direct message from bob. Deadline: in 6 days 8 hours (2026-04-01 06:00 UTC)."));
     // A vacation sent while away replaces the rest of the current one; the deadline, moved
     // once, stays.
     assert!(out.contains("#tag <- bob is on vacation for 2d, until 2026-03-27 22:30 UTC (in 2 days); 5d of vacation left in this game."), "{out}");
@@ -235,7 +235,7 @@ async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
     )
     .await;
     assert!(
-        out.contains("It is bob's turn. Deadline: in 1 day 7 hours (2026-03-30 06:00 UTC)."),
+        out.contains("It is bob's turn. Deadline: in 1 day 8 hours (2026-03-30 06:00 UTC)."),
         "{out}"
     );
     let refused = play_on_both("alice #p: !new parcheesi quiet=23-8\nalice #q: !new parcheesi tz=Mars/Olympus quiet=23:00-08:00\nalice #r: !new parcheesi tz=Europe/Rome\n").await;
@@ -246,7 +246,39 @@ async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
         "{refused}"
     );
     assert!(refused.contains("#q <- alice: `tz` takes a time zone name like Europe/Rome, America/New_York or UTC; got 'Mars/Olympus'"));
-    assert!(refused.contains("#r <- alice: `tz` sets the time zone of the quiet hours: give them too, like quiet=23:00-08:00 tz=Europe/Rome"));
+    // A time zone alone is the game's zone for the times it writes out.
+    assert!(
+        refused.contains("Settings: tz=Europe/Rome: clock times are written in Europe/Rome time."),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn clock_times_are_written_in_the_games_time_zone() {
+    let out = play_on_both(
+        "alice #tag: !new tag seed=7 tz=Europe/Rome
+alice #tag: !join
+bob #tag: !join
+carol #tag: !join
+alice #tag: !start
+alice #tag: !deadline 2026-01-01 00:00 UTC
+alice #utc: !new tag seed=7
+alice #utc: !join
+bob #utc: !join
+carol #utc: !join
+alice #utc: !start
+alice #utc: !deadline 2026-01-01 00:00 UTC
+",
+    )
+    .await;
+    assert!(
+        out.contains("#tag <- alice: 2026-01-01 01:00 CET is already past; give a later time."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#utc <- alice: 2026-01-01 00:00 UTC is already past; give a later time."),
+        "{out}"
+    );
 }
 
 #[tokio::test]

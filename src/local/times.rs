@@ -40,23 +40,30 @@ fn timestamp(text: &str) -> Option<(DateTime<Utc>, &str, usize)> {
     valid_style.then_some((at, style, end + 1))
 }
 
-/// "in 2 days 3 hours", "5 minutes ago", "now": the two largest whole units.
+/// The units a relative time is told in, largest first.
+const UNITS: [(&str, u64); 4] = [
+    ("day", 86_400),
+    ("hour", 3_600),
+    ("minute", 60),
+    ("second", 1),
+];
+
+/// "in 2 days 3 hours", "5 minutes ago", "now": the largest unit and the next, the next
+/// rounded to the nearest, so a deadline 47 h 59 min away reads "in 2 days".
 fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
     let seconds = (at - now).num_seconds();
-    let mut left = seconds.unsigned_abs();
+    let left = seconds.unsigned_abs();
     let mut parts = Vec::new();
-    for (unit, size) in [
-        ("day", 86_400),
-        ("hour", 3_600),
-        ("minute", 60),
-        ("second", 1),
-    ] {
-        if left >= size && parts.len() < 2 {
-            let n = left / size;
-            parts.push(format!("{n} {unit}{}", if n == 1 { "" } else { "s" }));
-            left %= size;
-        } else if !parts.is_empty() {
-            break;
+    if let Some(index) = UNITS.iter().position(|(_, size)| left >= *size) {
+        let (big, big_size) = UNITS[index];
+        let (small, small_size) = UNITS.get(index + 1).copied().unwrap_or(UNITS[index]);
+        let in_small = (left + small_size / 2) / small_size;
+        let per_big = big_size / small_size;
+        let (n, m) = (in_small / per_big, in_small % per_big);
+        let words = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
+        parts.push(words(n, big));
+        if m > 0 && small != big {
+            parts.push(words(m, small));
         }
     }
     match (parts.is_empty(), seconds > 0) {
@@ -85,6 +92,12 @@ mod tests {
         assert_eq!(readable("<t:1767319200:R>", now), "in 1 day 2 hours");
         assert_eq!(readable("<t:1767225540:R>", now), "1 minute ago");
         assert_eq!(readable("<t:1767225600:R>", now), "now");
+        // 47 h 59 min 30 s away: the hours are rounded, so it reads as two days.
+        assert_eq!(readable("<t:1767398370:R>", now), "in 2 days");
+        assert_eq!(
+            readable("<t:1767229170:R>", now),
+            "in 59 minutes 30 seconds"
+        );
     }
 
     #[test]

@@ -198,6 +198,9 @@ pub struct Settings {
     /// Hours when no deadline falls and no reminder is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet: Option<QuietHours>,
+    /// The IANA time zone the game writes its clock times in (`tz=Europe/Rome`); `None`: UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<String>,
     /// How long a player back from vacation early has before a deadline held for them falls
     /// (`grace=1h`): it comes back to the later of its first time and this after their return.
     #[serde(default = "default_grace", with = "duration_serde")]

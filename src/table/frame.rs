@@ -5,6 +5,7 @@
 use super::card::round_words;
 use super::rounds::{awaited, names_in_words, places};
 use super::searches;
+use crate::chat::deadline::clock_time;
 use crate::games::{Mark, Phase};
 use crate::picture::{self, escape};
 use crate::records::{GameRecord, Status};
@@ -214,7 +215,10 @@ fn band_lines(record: &GameRecord) -> Vec<String> {
                 _ => "Sign-ups are open.".to_string(),
             });
             if let Some(at) = record.deadline {
-                lines.push(format!("Deadline: {}", at.format("%Y-%m-%d %H:%M UTC")));
+                lines.push(format!(
+                    "Deadline: {}",
+                    clock_time(at, record.settings.tz.as_deref())
+                ));
             }
         }
     }

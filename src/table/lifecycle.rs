@@ -77,7 +77,7 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         ),
         (
             "tz",
-            "the time zone the quiet hours are read in, like Europe/Rome (default UTC)".to_string(),
+            "the game's time zone, like Europe/Rome: clock times written out (the board's deadline, a refusal) are in it, and the quiet hours are read in it (default UTC)".to_string(),
         ),
     ]
 }
@@ -167,6 +167,7 @@ pub fn new_game(
         vacation: crate::records::default_vacation(),
         away: AwayRule::Extend,
         quiet: None,
+        tz: None,
         grace: crate::records::default_grace(),
         revision: 0,
     };
@@ -176,17 +177,14 @@ pub fn new_game(
             .find(|(key, _)| key == wanted)
             .map(|(_, v)| v.as_str())
     };
-    match (given("quiet"), given("tz")) {
-        (Some(window), tz) => {
-            settings.quiet = Some(super::quiet_hours::parse(window, tz.unwrap_or("UTC"))?)
-        }
-        (None, Some(tz)) => {
-            super::quiet_hours::zone(tz)?;
-            return Err(Refusal::new(
-                "`tz` sets the time zone of the quiet hours: give them too, like quiet=23:00-08:00 tz=Europe/Rome",
-            ));
-        }
-        (None, None) => {}
+    if let Some(tz) = given("tz") {
+        settings.tz = Some(super::quiet_hours::zone(tz)?.name().to_string());
+    }
+    if let Some(window) = given("quiet") {
+        settings.quiet = Some(super::quiet_hours::parse(
+            window,
+            settings.tz.as_deref().unwrap_or("UTC"),
+        )?);
     }
     let mut game_options = Options::new();
     for (key, value) in options {
@@ -364,6 +362,9 @@ fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String 
             AwayRule::Extend => "away=extend: a deadline that falls while an awaited player is on vacation moves once to its end".to_string(),
             AwayRule::Default => "away=default: a player on vacation plays by the game's default".to_string(),
         });
+    }
+    if let Some(tz) = record.settings.tz.as_deref().filter(|_| given_key("tz")) {
+        parts.push(format!("tz={tz}: clock times are written in {tz} time"));
     }
     if let Some(quiet) = &record.settings.quiet {
         parts.push(format!(

@@ -5,7 +5,7 @@ use super::apply::{table_time, Live, Work};
 use super::frame::framed;
 use super::outcome::Post;
 use super::{attendance, endings, quiet_hours, searches, vacation};
-use crate::chat::deadline::format_deadline;
+use crate::chat::deadline::{clock_time, format_deadline};
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
 use crate::games::{Event, Phase, Refusal, Seat, Visibility};
@@ -547,7 +547,7 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
         Some(at) if at <= now && work.record.status == Status::Running => at,
         _ => return Ok(false),
     };
-    let when = due.format("%Y-%m-%d %H:%M UTC");
+    let when = clock_time(due, work.record.settings.tz.as_deref());
     let reason = if let Some(away) = vacation::due_for_vacation(work) {
         away
     } else if missed {
@@ -715,7 +715,7 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
     if at <= work.env.now {
         return Err(Refusal::new(format!(
             "{} is already past; give a later time.",
-            at.format("%Y-%m-%d %H:%M UTC")
+            clock_time(at, work.record.settings.tz.as_deref())
         )));
     }
     schedule(work, Some(at));

@@ -12,7 +12,7 @@
 
 use super::apply::Work;
 use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
-use crate::chat::deadline::format_instant;
+use crate::chat::deadline::{clock_time, format_instant};
 use crate::duration::format_duration;
 use crate::games::{Phase, Refusal, Seat};
 use crate::records::{AwayRule, User};
@@ -139,7 +139,7 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
         work.record.round,
         format!(
             "{name} is on vacation until {}",
-            until.format("%Y-%m-%d %H:%M UTC")
+            clock_time(until, work.record.settings.tz.as_deref())
         ),
     );
     let running = work.record.status == crate::records::Status::Running;
