@@ -12,6 +12,7 @@
 use super::circus::Circus;
 use super::map::{Figure, Map, Placed};
 use super::parse::letter;
+use super::texts::plural;
 use super::tiles::{shape_of, Centre, Kind, Part, Shape};
 use crate::picture::escape;
 use std::fmt::Write;
@@ -391,12 +392,12 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         let supply = map.supply().get(seat).copied().unwrap_or(0);
         let _ = write!(
             s,
-            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {} followers{}</text>",
+            "<circle cx=\"{:.1}\" cy=\"17\" r=\"8\" fill=\"{fill}\" stroke=\"#000\"/><text x=\"{:.1}\" y=\"22\" font-size=\"15\">{} {} pts, {}{}</text>",
             hx + 8.0,
             hx + 20.0,
             escape(name),
             score,
-            supply,
+            plural(u32::from(supply), "follower", "followers"),
             note(seat)
         );
         hx += 40.0 + 9.0 * ((name.chars().count() + note(seat).len()) as f32 + 21.0);

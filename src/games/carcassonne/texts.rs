@@ -167,29 +167,39 @@ impl CarcassonneGame {
 
     /// The final scoring; `reveal` is the ordinal of the token the last circus scoring reveals.
     pub(super) fn finale_text(&self, finale: &Finale, reveal: usize) -> String {
+        // One line for each thing that scores; what scores nothing is only counted.
         let mut t = String::from("The tiles are all played. Final scoring:");
-        let features: Vec<&Scored> = finale
+        let held: Vec<&Scored> = finale
             .features
             .iter()
             .filter(|s| !s.winners.is_empty() || !s.ringmasters.is_empty())
             .collect();
+        let (features, nothing): (Vec<&Scored>, Vec<&Scored>) = held
+            .into_iter()
+            .partition(|s| s.points > 0 || !s.ringmasters.is_empty());
         if finale.circus.is_none() && features.is_empty() && finale.acrobats.is_empty() {
             t.push_str(" nothing left to score.");
         }
         if let Some(show) = &finale.circus {
-            t.push_str(" The circus is scored one last time. ");
+            t.push_str("\n- The circus is scored one last time. ");
             t.push_str(&self.show_text(show));
             t.push_str(&self.token_roll_text(reveal));
         }
         for s in features {
-            t.push(' ');
+            t.push_str("\n- ");
             t.push_str(&self.scored_text(s));
         }
         for show in &finale.acrobats {
-            t.push(' ');
+            t.push_str("\n- ");
             t.push_str(&self.show_text(show));
         }
-        t.push_str(&format!(" Final scores: {}.", self.score_line()));
+        if !nothing.is_empty() {
+            t.push_str(&format!(
+                "\n- {} scored nothing (fields touching no completed city).",
+                plural(nothing.len() as u32, "other feature", "other features")
+            ));
+        }
+        t.push_str(&format!("\nFinal scores: {}.", self.score_line()));
         t
     }
 

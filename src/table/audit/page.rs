@@ -259,6 +259,34 @@ fn receipts_section(html: &mut String, record: &GameRecord, receipts: &[Receipt<
     html.push_str("</table>\n</section>\n");
 }
 
+/// A line of the log as HTML: escaped, with the chat markup players see rendered as it is
+/// on Discord (`**bold**`, `` `code` ``) rather than shown as asterisks and backticks.
+fn marked(line: &str) -> String {
+    let mut html = String::with_capacity(line.len() + 16);
+    let mut bold = false;
+    for (index, part) in escape(line).split("**").enumerate() {
+        if index > 0 {
+            html.push_str(if bold { "</strong>" } else { "<strong>" });
+            bold = !bold;
+        }
+        let mut code = false;
+        for (index, piece) in part.split('`').enumerate() {
+            if index > 0 {
+                html.push_str(if code { "</code>" } else { "<code>" });
+                code = !code;
+            }
+            html.push_str(piece);
+        }
+        if code {
+            html.push_str("</code>");
+        }
+    }
+    if bold {
+        html.push_str("</strong>");
+    }
+    html
+}
+
 fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
     let _ = write!(
         html,
@@ -267,7 +295,7 @@ fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
     if !round.lines.is_empty() {
         html.push_str("<ul class=\"log\">\n");
         for line in &round.lines {
-            let _ = writeln!(html, "<li>{}</li>", escape(line));
+            let _ = writeln!(html, "<li>{}</li>", marked(line));
         }
         html.push_str("</ul>\n");
     }
@@ -293,4 +321,18 @@ fn round_section(html: &mut String, number: u64, round: &Round<'_>) {
         );
     }
     html.push_str("</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::marked;
+
+    #[test]
+    fn chat_markup_is_rendered_and_everything_else_escaped() {
+        assert_eq!(
+            marked("**Bids revealed** for <b> & `bid 5`"),
+            "<strong>Bids revealed</strong> for &lt;b&gt; &amp; <code>bid 5</code>"
+        );
+        assert_eq!(marked("a ** left open"), "a <strong> left open</strong>");
+    }
 }
