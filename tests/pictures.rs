@@ -189,3 +189,14 @@ async fn circuit_colours_are_drawn_as_named() {
     assert!(start.contains("#d4a017"), "gold");
     check_snapshot("circuit_navy_and_gold.svg", start);
 }
+
+#[tokio::test]
+async fn the_follower_prompt_shows_the_letters_on_the_tile_just_placed() {
+    let pictures = pictures_of(
+        "ann #carc: !new carcassonne seed=3\nann #carc: !join\nbob #carc: !join blue\nann #carc: !start\nann #carc: !place -1 0 0\n",
+    )
+    .await;
+    let prompt = pictures.last().expect("the follower prompt's picture");
+    assert!(prompt.contains("font-weight=\"bold\">a</text>"), "letters");
+    check_snapshot("carcassonne_follower_prompt.svg", prompt);
+}

@@ -188,6 +188,7 @@ impl Game for CarcassonneGame {
                 pending,
                 legal: &legal,
                 last,
+                choosing: matches!(self.play.stage(), Stage::Follower(_)),
             },
         );
         let mut text = String::from("```\n");

@@ -313,6 +313,8 @@ pub struct View<'a> {
     pub legal: &'a [(i32, i32, u8)],
     /// The index of the last placed tile.
     pub last: Option<usize>,
+    /// Whether its player is choosing a follower for it: its features carry their letters.
+    pub choosing: bool,
 }
 
 /// The Big Top and the acrobat pyramids, drawn over their tiles.
@@ -484,6 +486,14 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
     if let Some(t) = view.last.and_then(|i| map.tiles().get(i)) {
         let (px, py) = place(t);
         let _ = write!(s, "<rect x=\"{px:.1}\" y=\"{py:.1}\" width=\"{ts:.1}\" height=\"{ts:.1}\" fill=\"none\" stroke=\"#ffd400\" stroke-width=\"4\"/>");
+        if view.choosing {
+            let _ = write!(
+                s,
+                "<g transform=\"translate({px:.1},{py:.1}) scale({ts:.2})\">"
+            );
+            letters(t.shape(), &mut s);
+            s.push_str("</g>");
+        }
     }
     let mut spots: Vec<(i32, i32)> = view.legal.iter().map(|&(x, y, _)| (x, y)).collect();
     spots.dedup();
@@ -551,6 +561,7 @@ mod tests {
                 pending: Some(21),
                 legal: &legal,
                 last: Some(0),
+                choosing: false,
             },
         );
         assert!(svg.contains(">-1</text>") && svg.contains(">1</text>"));
@@ -586,6 +597,7 @@ mod tests {
                 pending: None,
                 legal: &[],
                 last: Some(2),
+                choosing: true,
             },
         );
         let discs = |fill: &str| svg.matches(&format!("r=\"0.12\" fill=\"{fill}\"")).count();
@@ -603,5 +615,10 @@ mod tests {
         assert!(svg.contains("Ann 0 pts, 6 followers</text>"));
         assert!(svg.contains("Bob 0 pts, 5 followers +ringmaster</text>"));
         assert!(svg.contains("Big Top tokens revealed: none yet (15 face down in the box)"));
+        // Bob chooses a follower for the tile just placed: its features carry their letters.
+        assert!(
+            svg.contains("font-weight=\"bold\">a</text>"),
+            "the letters on the tile just placed"
+        );
     }
 }
