@@ -33,14 +33,15 @@ pub fn clock_time(at: DateTime<Utc>, tz: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::clock_time;
-    use chrono::{TimeZone, Utc};
+    use chrono::DateTime;
 
     #[test]
     fn clock_times_are_written_in_the_games_zone() {
-        let at = Utc.with_ymd_and_hms(2026, 1, 3, 0, 0, 0).unwrap();
+        // 2026-01-03 00:00 UTC, and 2026-07-03 00:00 UTC.
+        let at = DateTime::from_timestamp(1_767_398_400, 0).unwrap_or_default();
         assert_eq!(clock_time(at, None), "2026-01-03 00:00 UTC");
         assert_eq!(clock_time(at, Some("Europe/Rome")), "2026-01-03 01:00 CET");
-        let summer = Utc.with_ymd_and_hms(2026, 7, 3, 0, 0, 0).unwrap();
+        let summer = DateTime::from_timestamp(1_783_036_800, 0).unwrap_or_default();
         assert_eq!(
             clock_time(summer, Some("Europe/Rome")),
             "2026-07-03 02:00 CEST"
