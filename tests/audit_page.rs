@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Debian's Chromium, or the browser named by `CHROMIUM`; `None` (the test says it skipped)
-/// on a machine without one, unless `REFEREE_TEST_TOOLS` is set, as `bash .ci/run` sets it
+/// on a machine without one, unless `REQUIRE_TEST_TOOLS` is set, as `bash .ci/run` sets it
 /// after installing them, so CI never skips.
 fn chromium() -> Option<String> {
     let name = std::env::var("CHROMIUM").unwrap_or_else(|_| "chromium".to_string());
@@ -19,7 +19,7 @@ fn chromium() -> Option<String> {
         return Some(name);
     }
     let why = "the audit page tests need Chromium: install Debian's `chromium` package (as `bash .ci/run` does) or name a browser in CHROMIUM";
-    assert!(std::env::var_os("REFEREE_TEST_TOOLS").is_none(), "{why}");
+    assert!(std::env::var_os("REQUIRE_TEST_TOOLS").is_none(), "{why}");
     eprintln!("skipped: {why}");
     None
 }
