@@ -4,12 +4,10 @@
 //! places its conceders so.
 
 use super::apply::Work;
-use super::frame::framed;
 use super::lifecycle;
-use super::outcome::Post;
-use super::rounds::{game_over, names_in_words};
+use super::rounds::{board_post, game_over, names_in_words};
 use crate::games::{Phase, Refusal, Seat};
-use crate::records::{Audience, Concession, GameRecord, Status, User};
+use crate::records::{Concession, GameRecord, Status, User};
 
 /// The seats still in the game: those whose orders the phase takes, or every present seat
 /// in a game of turns.
@@ -80,18 +78,8 @@ fn finish(work: &mut Work<'_>, ranking: Vec<Vec<Seat>>, heading: String) {
     let channel = work.record.channel.clone();
     work.outcome.channel(&channel, lines.join("\n"));
     // The final board, as a game that ends by its own rules shows it.
-    if let Ok(live) = work.live() {
-        let board = live.game.board();
-        let svg = board
-            .svg
-            .map(|svg| framed(&svg, &work.record, &live.game.marks()));
-        work.outcome.posts.push(Post {
-            to: Audience::Channel(channel),
-            text: board.text,
-            svg,
-            card: None,
-            file: None,
-        });
+    if let Ok(post) = board_post(work, false) {
+        work.outcome.posts.push(post);
     }
 }
 

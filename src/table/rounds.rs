@@ -638,23 +638,30 @@ pub fn dm_status(work: &mut Work<'_>, user: &User) -> Result<(), Refusal> {
 
 /// `!board`.
 pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
+    let post = board_post(work, true)?;
+    work.outcome.posts.push(post);
+    Ok(())
+}
+
+/// The board as posted in the channel, text and framed picture, with the prompt of the
+/// player to move under it when `prompt` (not for a game that just ended).
+pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
     let live = work.live()?;
     let board = live.game.board();
-    let text = match live.game.prompt() {
+    let text = match live.game.prompt().filter(|_| prompt) {
         Some(prompt) => format!("{}\n{prompt}", board.text),
         None => board.text,
     };
     let svg = board
         .svg
         .map(|svg| framed(&svg, &work.record, &live.game.marks()));
-    work.outcome.posts.push(Post {
+    Ok(Post {
         to: Audience::Channel(work.record.channel.clone()),
         text,
         svg,
         card: None,
         file: None,
-    });
-    Ok(())
+    })
 }
 
 /// `!status`.
