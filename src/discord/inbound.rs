@@ -236,11 +236,17 @@ async fn after(
 }
 
 /// Whether a message's sender is within their limit of commands, judged by when it was sent:
-/// every direct message and every `!command` counts; chatter in a channel is free.
+/// every direct message, every `!command`, and every line beginning with a game's action
+/// word (which the player to move gets answered) counts; other chatter in a channel is free.
 fn admission(bot: &Bot, envelope: &Envelope, inbound: &Inbound) -> Admission {
     let (user, counts) = match inbound {
         Inbound::Direct { user, .. } => (user, true),
-        Inbound::Channel { user, text, .. } => (user, text.trim_start().starts_with(&bot.prefix)),
+        Inbound::Channel { user, text, .. } => {
+            let text = text.trim_start();
+            let first = text.split_whitespace().next().unwrap_or_default();
+            let counts = text.starts_with(&bot.prefix) || bot.service.catalogue().is_action(first);
+            (user, counts)
+        }
     };
     if !counts {
         return Admission::Taken;

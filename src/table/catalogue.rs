@@ -41,6 +41,16 @@ impl Catalogue {
         rules.load(record.state.as_ref()?).ok()
     }
 
+    /// Whether `word` is a public action of one of the games: a line beginning with it, even
+    /// without the prefix, may be answered (with the line to type), so it counts against the
+    /// sender's limit of commands like a command does.
+    pub fn is_action(&self, word: &str) -> bool {
+        let word = word.to_lowercase();
+        self.games
+            .iter()
+            .any(|rules| rules.commands().iter().any(|command| command.name == word))
+    }
+
     /// Every game, in the order `!games` lists them.
     pub fn all(&self) -> &[&'static dyn Rules] {
         &self.games

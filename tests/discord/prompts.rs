@@ -4,9 +4,10 @@
 //! shows its final board and still answers `!who`, `!deadline` and `!undo`. Every game
 //! replays from its log.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, in_channel, ALICE, BOB, CHANNEL};
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
@@ -97,6 +98,49 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
         "{answers:?}"
     );
     assert_eq!(answers.len(), 3, "{answers:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_typed_without_the_prefix_in_a_flood_get_no_more_answers_than_commands() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    // The bot's own limit: 30 commands at once, 30 more every 20 seconds.
+    let limited = Settings {
+        flood: None,
+        ..Settings::default()
+    };
+    let bot = Bot::start_with(&fake, &path, limited);
+    fake.wait_ready().await;
+    for (who, line) in [
+        (ALICE, "!new carcassonne seed=3"),
+        (ALICE, "!join"),
+        (BOB, "!join blue"),
+        (ALICE, "!start"),
+    ] {
+        let id = fake.say(who, Some(CHANNEL), line);
+        db.settled(&fake, id).await;
+    }
+    // alice, whose turn it is, types her legal move without the prefix 60 times in 3 s: each
+    // would be answered with the line to type, so each counts like a command.
+    let mut ids = Vec::new();
+    for _ in 0..60 {
+        ids.push(fake.say(ALICE, Some(CHANNEL), "place -1 0 0"));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for id in &ids {
+        db.settled(&fake, *id).await;
+    }
+    let hints = count(&fake, |p| p.content.contains("did you mean"));
+    assert!((20..=32).contains(&hints), "{hints} answered");
+    assert_eq!(count(&fake, |p| p.content.contains("slow down")), 1);
+    // Chatter that is no action stays free.
+    let chat = fake.say(BOB, Some(CHANNEL), "nice opening");
+    db.settled(&fake, chat).await;
+    assert_eq!(count(&fake, |p| p.content.contains("slow down")), 1);
+    assert_eq!(count(&fake, |p| p.text().contains("alice places tile")), 0);
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }
