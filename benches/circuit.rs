@@ -27,6 +27,7 @@ fn play(seed: u64) -> (Box<dyn Game>, usize) {
             &mut Ctx {
                 now,
                 dice: &mut dice,
+                revision: Ctx::NEWEST,
             },
         )
         .unwrap();
@@ -58,6 +59,7 @@ fn play(seed: u64) -> (Box<dyn Game>, usize) {
             &mut Ctx {
                 now,
                 dice: &mut dice,
+                revision: Ctx::NEWEST,
             },
         )
         .unwrap();

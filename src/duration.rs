@@ -105,20 +105,59 @@ pub fn parse_instant(text: &str) -> Option<DateTime<Utc>> {
     None
 }
 
-/// Writes a duration the way players write them: `2d 4h`, `36h`, `5m`, `45s`.
+/// The units durations are written in, largest first.
+const UNITS: [(&str, i64); 4] = [
+    ("day", 86_400),
+    ("hour", 3_600),
+    ("minute", 60),
+    ("second", 1),
+];
+
+/// Writes a duration for reading, the one way every text writes one: `2 days 4 hours`,
+/// `36 minutes`, `1 day 30 seconds`, `0 seconds`.
 pub fn format_duration(duration: Duration) -> String {
     let mut seconds = duration.num_seconds().max(0);
     let mut parts = Vec::new();
-    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+    for (unit, size) in UNITS {
         if seconds >= size {
-            parts.push(format!("{}{unit}", seconds / size));
+            let n = seconds / size;
+            parts.push(format!("{n} {unit}{}", if n == 1 { "" } else { "s" }));
             seconds %= size;
         }
     }
     if parts.is_empty() {
-        "0s".to_string()
+        "0 seconds".to_string()
     } else {
         parts.join(" ")
+    }
+}
+
+/// A duration rounded to its largest unit and the next ("47 h 59 min 30 s" is two days),
+/// for a time told in round figures: how long until a deadline, how late something was.
+pub fn rounded(duration: Duration) -> Duration {
+    let seconds = duration.num_seconds().abs();
+    let Some(index) = UNITS.iter().position(|(_, size)| seconds >= *size) else {
+        return Duration::zero();
+    };
+    let small = UNITS.get(index + 1).map_or(1, |(_, size)| *size);
+    Duration::seconds((seconds + small / 2) / small * small)
+}
+
+/// Writes a duration the way it is typed in a command or an option (`2d4h`, `36h`, `90m`),
+/// for a text that shows what to type: `vacation 5d`, `deadline=2d`.
+pub fn duration_as_typed(duration: Duration) -> String {
+    let mut seconds = duration.num_seconds().max(0);
+    let mut typed = String::new();
+    for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] {
+        if seconds >= size {
+            typed.push_str(&format!("{}{unit}", seconds / size));
+            seconds %= size;
+        }
+    }
+    if typed.is_empty() {
+        "0s".to_string()
+    } else {
+        typed
     }
 }
 
@@ -188,7 +227,14 @@ mod tests {
         assert_eq!(parse_duration("2026-12-01 18:00"), None);
         assert_eq!(parse_duration("h"), None);
         assert_eq!(parse_duration(""), None);
-        assert_eq!(format_duration(Duration::hours(52)), "2d 4h");
+        assert_eq!(format_duration(Duration::hours(52)), "2 days 4 hours");
+        assert_eq!(format_duration(Duration::seconds(86_401)), "1 day 1 second");
+        assert_eq!(format_duration(Duration::zero()), "0 seconds");
+        assert_eq!(duration_as_typed(Duration::hours(52)), "2d4h");
+        assert_eq!(parse_duration("2d4h"), Some(Duration::hours(52)));
+        // 47 h 59 min 30 s: two days in round figures; 1 h 29 min 40 s: 1 h 30 min.
+        assert_eq!(rounded(Duration::seconds(172_770)), Duration::days(2));
+        assert_eq!(rounded(Duration::seconds(5_380)), Duration::minutes(90));
     }
 
     #[test]

@@ -101,6 +101,15 @@ fn measures() -> &'static [Measure] {
     })
 }
 
+/// Whether `c` is drawn from the bundled Twemoji, not DejaVu Sans: an emoji, which a reader
+/// without an emoji font sees as an empty box unless it comes as a picture.
+pub fn is_emoji(c: char) -> bool {
+    match measures() {
+        [text, emoji, ..] => text.advance(c).is_none() && emoji.advance(c).is_some(),
+        _ => false,
+    }
+}
+
 /// How wide `text` is drawn at `size` pixels with the bundled fonts (DejaVu Sans, then
 /// Twemoji for what DejaVu lacks; an em for a character neither has), for laying out text
 /// that must fit: a line that wraps, a picture as wide as its text.
@@ -115,6 +124,51 @@ pub fn text_width(text: &str, size: f32) -> f32 {
         })
         .sum::<f32>()
         * size
+}
+
+/// The longest start of `chars` (at least one character) drawn within `room` pixels by
+/// `width`: how many characters it has.
+pub fn fitting(chars: &[char], room: f32, width: impl Fn(&str) -> f32) -> usize {
+    let mut taken = String::new();
+    for (index, c) in chars.iter().enumerate() {
+        taken.push(*c);
+        if width(&taken) > room {
+            return index.max(1);
+        }
+    }
+    chars.len()
+}
+
+/// `line` cut at spaces into lines of at most `room` pixels when drawn at `size` (see
+/// [`text_width`]); a word longer than a line is cut where it must.
+pub fn wrap(line: &str, size: f32, room: f32) -> Vec<String> {
+    let width = |text: &str| text_width(text, size);
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        loop {
+            let joined: String = match current.is_empty() {
+                true => word.iter().collect(),
+                false => format!("{current} {}", word.iter().collect::<String>()),
+            };
+            if width(&joined) <= room {
+                current = joined;
+                break;
+            }
+            if !current.is_empty() {
+                lines.push(std::mem::take(&mut current));
+                continue;
+            }
+            let rest = word.split_off(fitting(&word, room, width));
+            lines.push(word.into_iter().collect());
+            word = rest;
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
 }
 
 /// Escapes text for use inside SVG elements and attributes.
@@ -136,6 +190,21 @@ pub fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_wrap_at_spaces_and_long_words_are_cut() {
+        let room = text_width("one two three", 16.0);
+        assert_eq!(
+            wrap("one two three four five", 16.0, room),
+            ["one two three", "four five"]
+        );
+        let long = "abcdefghijklmnopqrstuvwxyz".repeat(2);
+        let cut = wrap(&long, 16.0, room);
+        assert!(cut.len() > 2, "{cut:?}");
+        assert_eq!(cut.concat(), long);
+        assert!(cut.iter().all(|line| text_width(line, 16.0) <= room));
+        assert_eq!(wrap("", 16.0, room), [""]);
+    }
 
     #[test]
     fn renders_text_and_shapes_to_png() {

@@ -99,7 +99,7 @@ async fn taking_a_long_vacation_and_coming_back_at_once_holds_nothing() {
         "{out}"
     );
     assert!(
-        out.contains("#tag <- bob is back from vacation (14d of vacation left in this game). The deadline moves back to 2026-01-05 00:00 UTC (in 4 days)."),
+        out.contains("#tag <- bob is back from vacation (14 days of vacation left in this game). The deadline moves back to 2026-01-05 00:00 UTC (in 4 days)."),
         "{out}"
     );
     // The allowance is spent by what was taken: nothing, and it works no second time.
@@ -135,7 +135,7 @@ alice #dice: !start
             "carol dm: guess 1\nalice dm: guess 1\nbob dm: vacation 13d\nclock +1h\nbob dm: vacation off\n";
         let said = play_on(&service, steps, start_time(), &[]).await;
         assert!(
-            said.contains("bob is on vacation for 13d"),
+            said.contains("bob is on vacation for 13 days"),
             "round {round}: {said}"
         );
         let record = store.game(1).await.unwrap().unwrap().record;
@@ -234,7 +234,7 @@ async fn orders_for_another_seat_or_another_game_gain_nothing() {
         "dm bob <- a bid is one whole number, like `bid 12`",
         "dm alice <- a vacation is at most a year; got '400d'",
         "dm erin <- You are not playing in game #1.",
-        "dm bob <- Game #1 allows 14d of vacation per player and you have 14d left; send `vacation 14d` or less.",
+        "dm bob <- Game #1 allows 14 days of vacation per player and you have 14 days left; send `vacation 14d` or less.",
     ] {
         assert!(out.contains(refused), "{refused}\n{out}");
     }

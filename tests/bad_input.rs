@@ -28,19 +28,19 @@ async fn time_options_past_their_limit_are_refused_and_no_game_opens() {
     )
     .await;
     assert!(
-        out.contains("#a <- alice: `bid_deadline` is at most 30d; got '31d'"),
+        out.contains("#a <- alice: `bid_deadline` is at most 30 days; got '31d'"),
         "{out}"
     );
     assert!(
-        out.contains("#b <- alice: `deadline` is at most 365d; got '10000w'"),
+        out.contains("#b <- alice: `deadline` is at most 365 days; got '10000w'"),
         "{out}"
     );
     assert!(
-        out.contains("#c <- alice: `turn` is at most 365d; got '400d'"),
+        out.contains("#c <- alice: `turn` is at most 365 days; got '400d'"),
         "{out}"
     );
     assert!(
-        out.contains("#d <- alice: `turn` is at most 365d; got '99999999999999999999d'"),
+        out.contains("#d <- alice: `turn` is at most 365 days; got '99999999999999999999d'"),
         "{out}"
     );
     assert!(
@@ -56,7 +56,7 @@ async fn a_deadline_more_than_a_year_away_is_refused_and_the_old_one_stands() {
     ))
     .await;
     assert!(
-        out.contains("#tag <- alice: `!deadline` is at most 365d away; got '400d'"),
+        out.contains("#tag <- alice: `!deadline` is at most 365 days away; got '400d'"),
         "{out}"
     );
     assert!(
@@ -94,7 +94,7 @@ fn a_clock_line_too_far_is_refused_on_the_console_not_a_panic() {
     assert!(output.status.success());
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(err.contains(
-        "referee: line 1: `clock +<duration>` moves the clock at most 365d at a time; got '100000000w'"
+        "referee: line 1: `clock +<duration>` moves the clock at most 365 days at a time; got '100000000w'"
     ), "{err}");
     assert!(
         String::from_utf8_lossy(&output.stdout).contains("#t <- Games"),

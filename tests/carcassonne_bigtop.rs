@@ -89,6 +89,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let placed = game.act(0, "place", "1 0 0", &mut ctx);
     let Ok(placed) = placed else {
@@ -96,7 +97,7 @@ fn the_first_circus_tile_raises_the_big_top_over_a_token_nobody_can_see() {
     };
     assert_eq!(
         texts(&placed),
-        vec!["ann places tile BT3 (circus) at (1,0) turned 0. Choose a meeple with `!meeple <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); your ringmaster with `!ringmaster <feature>` on `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south); or `!pass`."]
+        vec!["ann places circus tile 3 at (1,0) turned 0. Features of the new tile: `a` (the road to the west), `b` (the road to the east), `c` (the field to the north), `d` (the field to the south). Choose a meeple with `!meeple <feature>`; your ringmaster with `!ringmaster <feature>`; or `!pass`."]
     );
     let refused = game.act(0, "meeple", "circus", &mut ctx);
     assert!(refused.is_err_and(|r| r.0.starts_with("no follower may stand on the circus space")));
@@ -494,11 +495,12 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let placed = game.act(0, "place", "0 1 0", &mut ctx).map(|e| texts(&e));
     assert_eq!(
         placed,
-        Ok(vec!["ann places tile AC2 (acrobats) at (0,1) turned 0. Choose a meeple with `!meeple <feature>` on `a` (the road to the south), `b` (the field all round); your ringmaster with `!ringmaster <feature>` on `a` (the road to the south), `b` (the field all round); an acrobat with `!acrobat <x> <y>` at (0,1); or `!pass`.".to_string()])
+        Ok(vec!["ann places acrobat tile 2 at (0,1) turned 0. Features of the new tile: `a` (the road to the south), `b` (the field all round). Choose a meeple with `!meeple <feature>`; your ringmaster with `!ringmaster <feature>`; an acrobat with `!acrobat <x> <y>` at (0,1); or `!pass`.".to_string()])
     );
     let refused = game.act(0, "acrobat", "5 5", &mut ctx);
     assert!(refused.is_err_and(|r| r.0
@@ -516,7 +518,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
         done[0],
         "ann puts an acrobat on the acrobat tile at (0,1): 1 of 3."
     );
-    assert!(done[1].starts_with("bob's turn: tile BT1 (circus) is drawn"));
+    assert!(done[1].starts_with("bob's turn: circus tile 1 is drawn"));
     assert!(
         done[1].contains("Answer `!place <x> <y> <rotation>`, then `!meeple <feature>`, `!ringmaster <feature>`, `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass` (or both in one line: `!place "),
         "{}",
@@ -557,6 +559,7 @@ fn bigtop_off_plays_the_base_game_and_bigtop_on_seats_six() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let off = Options::from([("bigtop".to_string(), "off".to_string())]);
     let refused = CARCASSONNE_RULES.setup(&off, &players, &mut ctx);

@@ -25,6 +25,7 @@ fn board_after(turns: usize, bigtop: &str) -> String {
     let mut ctx = Ctx {
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let options = Options::from([("bigtop".to_string(), bigtop.to_string())]);
     let (mut game, _) = CARCASSONNE_RULES
@@ -71,6 +72,7 @@ fn a_big_top_map_after_fifty_tiles() {
     let mut ctx = Ctx {
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     for turn in 0..50 {
         let Stage::Place(kind) = shadow.stage() else {

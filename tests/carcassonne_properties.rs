@@ -230,6 +230,7 @@ fn a_saved_game_loads_back_to_the_same_board_and_finishes_by_timeouts() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let setup = CARCASSONNE_RULES.setup(&Default::default(), &players, &mut ctx);
     let Ok((mut game, events)) = setup else {
@@ -276,6 +277,7 @@ fn a_finished_map_renders_to_a_png_under_eight_megabytes() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     use referee::games::Game;
     while !matches!(game.phase(), Phase::Over { .. }) {

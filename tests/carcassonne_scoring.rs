@@ -284,6 +284,7 @@ fn a_mismatched_edge_is_refused_with_the_reason() {
     let mut ctx = referee::games::Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     let refused = game.act(0, "place", "1 0 0", &mut ctx);
     assert_eq!(

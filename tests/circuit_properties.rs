@@ -103,6 +103,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
             &mut Ctx {
                 now,
                 dice: &mut dice,
+                revision: Ctx::NEWEST,
             },
         )
         .unwrap();
@@ -155,6 +156,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
                 &mut Ctx {
                     now,
                     dice: &mut dice,
+                    revision: Ctx::NEWEST,
                 },
             );
             orders.remove(&seat);
@@ -172,6 +174,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
             &mut Ctx {
                 now,
                 dice: &mut dice,
+                revision: Ctx::NEWEST,
             },
         )
         .unwrap();

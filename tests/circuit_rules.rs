@@ -90,6 +90,7 @@ fn ctx(dice: &mut Dice) -> Ctx<'_> {
     Ctx {
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),
         dice,
+        revision: Ctx::NEWEST,
     }
 }
 

@@ -203,20 +203,20 @@ alice #tag: !who
     assert!(out.contains("Settings: vacation=7d: each player may be away that long in all, with `vacation 5d` by DM; tz=Europe/Rome: clock times are written in Europe/Rome time; quiet=23:00-08:00 Europe/Rome: no deadline falls and no reminder goes out in those hours."), "{out}");
     // The bids' 4 days end at 00:30 on 30 March, summer time: moved to 08:00 CEST, 06:00 UTC
     // (a fixed offset would say 07:00).
-    assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days 8 hours (2026-03-30 06:00 UTC)."), "{out}");
-    assert!(out.contains("dm bob <- Game #1 allows 7d of vacation per player and you have 7d left; send `vacation 7d` or less."));
+    assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days 8 hours (2026-03-30 08:00 CEST)."), "{out}");
+    assert!(out.contains("dm bob <- Game #1 allows 7 days of vacation per player and you have 7 days left; send `vacation 7d` or less."));
     // bob's vacation ends at 00:30 CEST on 1 April: the deadline moves once, to 08:00.
-    assert!(out.contains("#tag <- bob is on vacation for 6d, until 2026-03-31 22:30 UTC (in 6 days); 1d of vacation left in this game."), "{out}");
+    assert!(out.contains("#tag <- bob is on vacation for 6 days, until 2026-04-01 00:30 CEST (in 6 days); 1 day of vacation left in this game."), "{out}");
     assert!(out.contains(
-        "The deadline moves to 2026-04-01 06:00 UTC (in 6 days 8 hours) for bob's vacation."
+        "The deadline moves to 2026-04-01 08:00 CEST (in 6 days 8 hours) for bob's vacation."
     ));
-    assert!(out.contains("Waiting for bids by direct message from bob. Deadline: in 6 days 8 hours (2026-04-01 06:00 UTC)."));
+    assert!(out.contains("Waiting for bids by direct message from bob. Deadline: in 6 days 8 hours (2026-04-01 08:00 CEST)."));
     // A vacation sent while away replaces the rest of the current one; the deadline, moved
     // once, stays.
-    assert!(out.contains("#tag <- bob is on vacation for 2d, until 2026-03-27 22:30 UTC (in 2 days); 5d of vacation left in this game."), "{out}");
+    assert!(out.contains("#tag <- bob is on vacation for 2 days, until 2026-03-27 23:30 CET (in 2 days); 5 days of vacation left in this game."), "{out}");
     assert!(out.contains("#tag <- Orders for bids (the deadline passed):"));
     // The reminder went out before the quiet hours, not in them.
-    assert!(out.contains("dm bob <- Reminder for game #1 in #tag: your order for bids is still missing. Deadline: in 12 hours (2026-04-01 06:00 UTC)."), "{out}");
+    assert!(out.contains("dm bob <- Reminder for game #1 in #tag: your order for bids is still missing. Deadline: in 12 hours (2026-04-01 08:00 CEST)."), "{out}");
     assert!(
         out.contains("- bob: 0 on time, 0 late, 1 missed; no action yet."),
         "{out}"
@@ -235,7 +235,7 @@ async fn a_quiet_night_deadline_of_a_turn_moves_to_the_morning() {
     )
     .await;
     assert!(
-        out.contains("It is bob's turn. Deadline: in 1 day 8 hours (2026-03-30 06:00 UTC)."),
+        out.contains("It is bob's turn. Deadline: in 1 day 8 hours (2026-03-30 08:00 CEST)."),
         "{out}"
     );
     let refused = play_on_both("alice #p: !new parcheesi quiet=23-8\nalice #q: !new parcheesi tz=Mars/Olympus quiet=23:00-08:00\nalice #r: !new parcheesi tz=Europe/Rome\n").await;

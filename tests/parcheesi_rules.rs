@@ -121,6 +121,7 @@ fn rule_01_the_bot_rolls_two_dice_and_posts_the_roll_and_the_legal_steps() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let (game, events) = PARCHEESI
         .setup(&Options::new(), &players, &mut ctx)
@@ -645,6 +646,7 @@ fn decision_colours_go_in_seat_order_or_as_chosen_at_join() {
     let mut ctx = Ctx {
         now: chrono::Utc::now(),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let (game, events) = PARCHEESI
         .setup(&Options::new(), &players, &mut ctx)
@@ -937,6 +939,7 @@ fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
     let mut ctx = Ctx {
         now: chrono::DateTime::UNIX_EPOCH,
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     let (game, _) = PARCHEESI.setup(&options, &players, &mut ctx).unwrap();
     let prompt = game.prompt().expect("a player is to move");

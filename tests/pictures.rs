@@ -148,6 +148,34 @@ async fn carcassonne_pictures() {
     let middle = &pictures[pictures.len() / 2];
     assert!(middle.contains("Tiles left: "));
     assert!(middle.contains(" followers"));
+    // The final board's footer (every token revealed) fits the picture: each of its lines,
+    // drawn with the bundled fonts, ends before the right edge.
+    let end = &pictures[pictures.len() - 1];
+    let board = &end[end.rfind("<svg").unwrap()..];
+    let width: f32 = board
+        .split("width=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|width| width.parse().ok())
+        .unwrap();
+    let footer: Vec<&str> = board
+        .split("<text x=\"8\" ")
+        .skip(1)
+        .filter_map(|text| text.split('>').nth(1)?.split("</text").next())
+        .collect();
+    assert!(
+        footer
+            .concat()
+            .contains("Big Top tokens revealed: monkey 3"),
+        "{footer:?}"
+    );
+    for line in &footer {
+        let drawn = 8.0 + referee::picture::text_width(line, 14.0);
+        assert!(
+            drawn <= width,
+            "'{line}' is {drawn} px wide in a {width} px picture"
+        );
+    }
 }
 
 #[tokio::test]

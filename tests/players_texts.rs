@@ -28,7 +28,7 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
         "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)"
     ));
     assert!(out.contains("#lobby <- - `early=`: on or off: a round of secret orders resolves as soon as every order is in (default on)"));
-    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players are reminded by DM (default 12h)"));
+    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players are reminded by DM (default 12 hours)"));
     assert!(out.contains("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are tag, circuit, parcheesi, shortcircuit, carcassonne, dicey."));
     assert!(out.contains("#lobby <- ann: There is no game called 'chess'."));
     // `!help <game>`: that game's commands.
@@ -56,7 +56,7 @@ async fn sign_up_says_the_settings_as_they_will_apply_and_welcomes_by_dm() {
     )
     .await;
     assert!(out.contains(
-        "Settings: deadline=1h: every phase lasts 1h, so claim=2h, turn=3h do not apply; early=off: a round resolves only at its deadline."
+        "Settings: deadline=1h: every phase lasts 1 hour, so claim=2h, turn=3h do not apply; early=off: a round resolves only at its deadline."
     ), "{out}");
     assert!(out.contains("Settings: turn=2h."), "{out}");
     // The first DM a player gets says what goes by DM, for games with and without orders.
@@ -133,7 +133,9 @@ async fn game_texts_count_in_words_and_name_features_and_effects() {
     )
     .await;
     assert!(
-        duel.contains("Clocks: 1d per turn plus a 2d reserve; 1d to answer an impossible call."),
+        duel.contains(
+            "Clocks: 1 day per turn plus a reserve of 2 days; 1 day to answer an impossible call."
+        ),
         "{duel}"
     );
 }
@@ -142,9 +144,9 @@ async fn game_texts_count_in_words_and_name_features_and_effects() {
 async fn circuit_turns_and_table_rounds_share_one_number() {
     let transcript = "gm #circuit: !new circuit seed=11 max=3\nann #circuit: !join blue\nben #circuit: !join purple\ncat #circuit: !join grey\nann dm: move\nben dm: move\ncat dm: move\nann dm: effect back 3 land\nben dm: effect boost pass\ncat dm: effect skip land\nann #circuit: !status\ngm #circuit: !log 0\ngm #circuit: !log 1\n";
     let out = play(transcript).await;
-    // Turn 2 is round 2 in `!status`, as in the game's own text.
+    // Turn 2 is turn 2 in `!status`, as in the game's own text.
     assert!(
-        out.contains("#circuit <- Game #1 (circuit), GM gm, round 2. Players: ann, ben, cat. Waiting for move or stay for turn 2"),
+        out.contains("#circuit <- Game #1 (circuit), GM gm, turn 2. Players: ann, ben, cat. Waiting for move or stay for turn 2"),
         "{out}"
     );
     // `!log 0` holds the sign-up, `!log 1` turn 1's moves and claims.

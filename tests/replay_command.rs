@@ -163,8 +163,8 @@ async fn a_game_opened_under_an_older_revision_replays_though_later_versions_rew
     );
     assert!(said.contains("the log says 'bob signed up'"), "{said}");
     // Opened under revision 1: the wording may have changed since, the rest may not.
-    run("UPDATE inputs SET input = replace(input, '[\"revision\",\"2\"]', '[\"revision\",\"1\"]') WHERE game_id = 1").await;
-    run("UPDATE games SET record = replace(record, '\"revision\":2', '\"revision\":1') WHERE id = 1").await;
+    run("UPDATE inputs SET input = replace(input, '[\"revision\",\"3\"]', '[\"revision\",\"1\"]') WHERE game_id = 1").await;
+    run("UPDATE games SET record = replace(record, '\"revision\":3', '\"revision\":1') WHERE id = 1").await;
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(ok, "{said}{err}");
     assert!(said.contains("match the log (opened under rules revision 1: texts reworded since are compared by kind, not wording)"), "{said}");

@@ -55,6 +55,7 @@ fn start(pairs: &[(&str, String)]) -> Box<dyn Game> {
     let mut ctx = Ctx {
         now: at(0),
         dice: &mut dice,
+        revision: Ctx::NEWEST,
     };
     SHORT_CIRCUIT_RULES
         .setup(&options, &players(), &mut ctx)
@@ -250,7 +251,7 @@ proptest! {
         for _ in 0..60 {
             let Phase::Turn { seat } = game.phase() else { break };
             now += rng.below(40) as i64;
-            let mut ctx = Ctx { now: at(now), dice: &mut dice };
+            let mut ctx = Ctx { now: at(now), dice: &mut dice, revision: Ctx::NEWEST };
             let roll = rng.below(100);
             let result = if roll < 2 {
                 game.act(seat, "impossible", "", &mut ctx)
@@ -346,7 +347,7 @@ proptest! {
             let args: Vec<String> = turn.iter().map(|(square, piece)| format!("{square} {}", names(*piece))).collect();
             now += 5;
             let Phase::Turn { seat } = game.phase() else { break };
-            let mut ctx = Ctx { now: at(now), dice: &mut dice };
+            let mut ctx = Ctx { now: at(now), dice: &mut dice, revision: Ctx::NEWEST };
             let result = game.act(seat, "place", &args.join(" "), &mut ctx);
             prop_assert!(result.is_ok(), "{:?} refused: {:?}", args, result);
             // The last piece completes the circuit; a thunder piece read another way may let an

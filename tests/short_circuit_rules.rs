@@ -41,6 +41,7 @@ fn start(pairs: &[(&str, &str)]) -> Box<dyn Game> {
     let mut ctx = referee::games::Ctx {
         now: at(0),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     SHORT_CIRCUIT_RULES
         .setup(&options(&all), &players(), &mut ctx)
@@ -59,6 +60,7 @@ fn act(
     let mut ctx = referee::games::Ctx {
         now: at(secs),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     game.act(seat, word, args, &mut ctx)
 }
@@ -80,6 +82,7 @@ fn call_impossible(
     let mut ctx = referee::games::Ctx {
         now: at(secs + 1),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     events.extend(game.verdict("impossible", &verdict, &mut ctx)?);
     Ok(events)
@@ -374,6 +377,7 @@ fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() 
     let mut ctx = referee::games::Ctx {
         now: at(4),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     assert!(game.verdict("hint", &verdict, &mut ctx).is_err());
     let events = game.verdict("impossible", &verdict, &mut ctx).unwrap();
@@ -395,7 +399,7 @@ fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
     assert!(events
         .iter()
         .any(|event| event.visibility == Visibility::Sealed && event.text.contains("completable")));
-    assert!(said(&events).contains("alice has 10m to complete the track"));
+    assert!(said(&events).contains("alice has 10 minutes to complete the track"));
     assert_eq!(game.phase(), Phase::Turn { seat: 0 });
     assert_eq!(
         game.time_limit(&Options::new()),
@@ -433,6 +437,7 @@ fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
     let mut ctx = referee::games::Ctx {
         now: at(400),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     let text = said(&game.timeout(&mut ctx));
     assert!(
@@ -467,10 +472,10 @@ fn the_reserve_is_spent_beyond_the_turn_time_and_running_out_loses() {
     assert!(game
         .board()
         .text
-        .contains("# alice: reserve 1m 30s (turn time 1m)"));
+        .contains("# alice: reserve 1 minute 30 seconds (turn time 1 minute)"));
     // Bob answers in time; the reserve is untouched.
     act(&mut game, 1, "place", "d3 turn 180", 100).unwrap();
-    assert!(game.board().text.contains("# bob: reserve 2m"));
+    assert!(game.board().text.contains("# bob: reserve 2 minutes"));
     assert_eq!(
         game.time_limit(&Options::new()),
         Some(Duration::seconds(150))
@@ -485,6 +490,7 @@ fn the_reserve_is_spent_beyond_the_turn_time_and_running_out_loses() {
     let mut ctx = referee::games::Ctx {
         now: at(600),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     assert!(said(&game.timeout(&mut ctx)).contains("bob wins: alice's reserve ran out"));
 }
@@ -526,6 +532,7 @@ fn setup_options_are_checked_and_the_setup_is_shown_at_the_start() {
     let mut ctx = referee::games::Ctx {
         now: at(0),
         dice: &mut dice,
+        revision: referee::games::Ctx::NEWEST,
     };
     let (game, events) = rules
         .setup(
@@ -541,7 +548,7 @@ fn setup_options_are_checked_and_the_setup_is_shown_at_the_start() {
         text.contains("straight=8 turn=10 cross=3 thunder=3"),
         "{text}"
     );
-    assert!(text.contains("2h per turn"), "{text}");
+    assert!(text.contains("2 hours per turn"), "{text}");
     assert_eq!(shown(game.as_ref()).grid.cols(), 7);
     let refused = rules
         .setup(&options(&[("first", "carol")]), &players(), &mut ctx)

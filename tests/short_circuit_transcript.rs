@@ -49,7 +49,7 @@ fn an_impossible_call_answered_by_completing_the_track() {
     );
     assert!(out.contains("#duel <- ann: at least one placed piece must touch a piece already on the board (touching is enough: the connections need not match)"));
     assert!(out.contains(
-        "#duel <- bob has 1d to complete the track, placing as often as they like, or to concede."
+        "#duel <- bob has 1 day to complete the track, placing as often as they like, or to concede."
     ));
     assert!(
         out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),

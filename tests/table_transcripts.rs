@@ -186,7 +186,7 @@ async fn deadline_pause_resume_kick_replace_and_end() {
     ))
     .await;
     assert!(out.contains("#dice <- The GM set the deadline: in 2 hours (2026-01-01 02:00 UTC)."));
-    assert!(out.contains("#dice <- The GM paused game #1 with 2h left on the clock."));
+    assert!(out.contains("#dice <- The GM paused game #1 with 2 hours left on the clock."));
     // A pause stops the clock, not the players: bob's guess is taken meanwhile.
     assert!(out.contains("dm bob <- Game #1: order received for guesses for round 1: `guess 2`."));
     // Paused for 3h: nothing resolved; on resume the 2h left run from then (03:00 -> 05:00).
@@ -482,7 +482,7 @@ async fn orders_are_judged_by_when_they_were_sent_however_late_they_arrive() {
     )
     .await;
     assert!(
-        told.contains("Orders for guesses for round 1 (the deadline passed; resolved late: the deadline was 2026-01-03 00:00 UTC, resolved 2h after it):"),
+        told.contains("Orders for guesses for round 1 (the deadline passed; resolved late: the deadline was 2026-01-03 00:00 UTC, resolved 2 hours after it):"),
         "{told}"
     );
     assert!(

@@ -214,7 +214,7 @@ proptest! {
             .map(|seat| Player { seat, name: format!("p{seat}"), symbol: None })
             .collect();
         let mut dice = Dice::new(Seed::parse("3").unwrap_or_else(|_| unreachable!()));
-        let mut ctx = Ctx { now: chrono::DateTime::<chrono::Utc>::default(), dice: &mut dice };
+        let mut ctx = Ctx { now: chrono::DateTime::<chrono::Utc>::default(), dice: &mut dice, revision: Ctx::NEWEST };
         let (mut game, _) = TAG_RULES.setup(&BTreeMap::new(), &players, &mut ctx)
             .map_err(|e| TestCaseError::fail(e.0))?;
         for _ in 0..round {

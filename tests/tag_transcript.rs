@@ -55,9 +55,9 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     assert!(out.contains("#tag <- Orders for bids (the deadline passed):"));
     assert!(out.contains("#tag <- bob (B): bid 3 (no bid, so the minimum), 32 points"));
     assert!(out.contains("#tag <- ann (🐱) is it."));
-    assert!(out.contains("#tag <- Itness queue: dan (D), bob (B), cat (A), ann (🐱)"));
+    assert!(out.contains("#tag <- Itness queue: dan (D), bob (B), cat (C), ann (🐱)"));
     assert!(out.contains(
-        "#tag <- Placement: ann (🐱) on b5, bob (B) on e3, cat (A) on e5, dan (D) on a5."
+        "#tag <- Placement: ann (🐱) on b5, bob (B) on e3, cat (C) on e5, dan (D) on a5."
     ));
     // Round 1: refused orders, a non-GM refused, the GM forces the round, defaults apply.
     assert!(out.contains("dm bob <- you have 1 move this round but the order gives 2; send exactly 1 (`nothing` to stay)"));
@@ -65,13 +65,13 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     assert!(out.contains("#tag <- Orders for moves for round 1 (forced by the GM):"));
     assert!(out.contains("#tag <- - cat: no order (the game's default)"));
     assert!(out.contains("#tag <- ann (🐱): move n stomp, now on b4, 30 points"));
-    assert!(out.contains("#tag <- cat (A): move nothing stride (no order), now on e5, 27 points"));
+    assert!(out.contains("#tag <- cat (C): move nothing stride (no order), now on e5, 27 points"));
     assert!(out.contains("#tag <- ann (🐱) is it at the end of the round: -4."));
     // Round 2 resolves at its deadline.
     assert!(out.contains("#tag <- Orders for moves for round 2 (the deadline passed):"));
     // The game runs to its end: everyone but one is eliminated; the ranking and points posted.
     assert!(out.contains("#tag <- Final ranking:"), "{out}");
-    assert!(out.contains("#tag <- **Game over.** Master-of-games points: cat (A) 3, bob (B) 2, dan (D) 2, ann (🐱) 1."), "{out}");
+    assert!(out.contains("#tag <- **Game over.** Master-of-games points: cat (C) 3, bob (B) 2, dan (D) 2, ann (🐱) 1."), "{out}");
     assert!(out.contains("#tag <- 1. cat\n#tag <- 2. bob\n#tag <- 3. dan\n#tag <- 4. ann\n"));
     assert!(out.contains(
         "#tag <- Seed: `0500000000000000000000000000000000000000000000000000000000000000`"

@@ -135,10 +135,9 @@ fn embed_parts(card: &Card, room: usize) -> (Option<String>, Vec<(String, String
         })
         .collect();
     if let Some(deadline) = card.deadline {
-        let at = deadline.timestamp();
         fields.push((
             "Deadline".to_string(),
-            format!("<t:{at}:R> (<t:{at}:f>)"),
+            crate::chat::deadline::format_deadline(deadline, card.tz.as_deref()),
             false,
         ));
     }
@@ -245,6 +244,7 @@ mod tests {
                 })
                 .collect(),
             deadline: Some(chrono::Utc::now()),
+            tz: None,
             buttons: Vec::new(),
         };
         let (title, fields) = embed_parts(&card, 0);

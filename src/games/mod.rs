@@ -139,12 +139,23 @@ pub struct LoadError {
     pub reason: String,
 }
 
-/// What a game is given to apply a change: the time and the game's dice.
+/// What a game is given to apply a change: the time, the game's dice, and the rules
+/// revision the game was opened under.
 pub struct Ctx<'a> {
     /// The table's clock at the moment of the input.
     pub now: DateTime<Utc>,
     /// The game's seeded dice; every draw is logged.
     pub dice: &'a mut Dice,
+    /// The game's rules revision ([`Rules::revision`]) logged with its `!new`: where a
+    /// revision changed an outcome, the game keeps the older behaviour for older games, so a
+    /// game ends under the rules it began with and replays under them.
+    pub revision: u32,
+}
+
+impl Ctx<'_> {
+    /// The revision of a game opened by this binary at its newest rules (what tests of a
+    /// game's newest behaviour pass): later than every revision a game names.
+    pub const NEWEST: u32 = u32::MAX;
 }
 
 /// A search a game needs done before it can answer (Short Circuit's solver judging an
@@ -206,11 +217,23 @@ pub struct CommandHelp {
 pub trait Rules: Send + Sync {
     /// The name used in `!new <name>` (lowercase, one word).
     fn name(&self) -> &'static str;
+    /// The game's rules revision, logged with every `!new` of it: raised whenever a change
+    /// can alter an outcome (a rule corrected, a new default), the game keeping the older
+    /// behaviour for games opened under an older revision (see [`Ctx::revision`]). A game's
+    /// module lists what each revision changed.
+    fn revision(&self) -> u32 {
+        1
+    }
     /// One line for `!games`.
     fn about(&self) -> &'static str;
     /// The rules in a few paragraphs for players (`!rules <game>`): the goal, a turn, the end,
     /// and what to type.
     fn summary(&self) -> &'static str;
+    /// What the game calls the number [`Game::round`] counts, for the table's texts and the
+    /// picture's header to say what the game's own texts say ("round 4", Circuit's "turn 4").
+    fn round_word(&self) -> &'static str {
+        "round"
+    }
     /// Fewest and most players (`None`: no upper limit).
     fn players(&self) -> (usize, Option<usize>);
     /// Fewest and most players under these options, where they change it (base Carcassonne
@@ -220,6 +243,11 @@ pub trait Rules: Send + Sync {
     }
     /// The option keys the game accepts, each with a one-line description.
     fn options(&self) -> &'static [(&'static str, &'static str)];
+    /// What option `key=value` (already checked) does, in a few words for the sign-up post
+    /// to echo ("turn=5m: 5 minutes per turn"); `None`: the option speaks for itself.
+    fn option_meaning(&self, _key: &str, _value: &str) -> Option<String> {
+        None
+    }
     /// Public commands (`!word ...` in the channel) the game adds.
     fn commands(&self) -> &'static [CommandHelp];
     /// Secret orders (DM words) the game accepts.

@@ -1,6 +1,7 @@
 //! Discord's timestamp markup (`<t:1767571200:R>`) as the console shows it: a relative time
 //! ("in 2 days") or a UTC date, since a terminal renders no markup.
 
+use crate::duration::{format_duration, rounded};
 use chrono::{DateTime, Utc};
 
 /// `text` with every `<t:UNIX>` or `<t:UNIX:STYLE>` written out for a reader at `now`: style
@@ -40,36 +41,14 @@ fn timestamp(text: &str) -> Option<(DateTime<Utc>, &str, usize)> {
     valid_style.then_some((at, style, end + 1))
 }
 
-/// The units a relative time is told in, largest first.
-const UNITS: [(&str, u64); 4] = [
-    ("day", 86_400),
-    ("hour", 3_600),
-    ("minute", 60),
-    ("second", 1),
-];
-
 /// "in 2 days 3 hours", "5 minutes ago", "now": the largest unit and the next, the next
 /// rounded to the nearest, so a deadline 47 h 59 min away reads "in 2 days".
 fn relative(at: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let seconds = (at - now).num_seconds();
-    let left = seconds.unsigned_abs();
-    let mut parts = Vec::new();
-    if let Some(index) = UNITS.iter().position(|(_, size)| left >= *size) {
-        let (big, big_size) = UNITS[index];
-        let (small, small_size) = UNITS.get(index + 1).copied().unwrap_or(UNITS[index]);
-        let in_small = (left + small_size / 2) / small_size;
-        let per_big = big_size / small_size;
-        let (n, m) = (in_small / per_big, in_small % per_big);
-        let words = |n: u64, unit: &str| format!("{n} {unit}{}", if n == 1 { "" } else { "s" });
-        parts.push(words(n, big));
-        if m > 0 && small != big {
-            parts.push(words(m, small));
-        }
-    }
-    match (parts.is_empty(), seconds > 0) {
+    let left = rounded(at - now);
+    match (left.is_zero(), at > now) {
         (true, _) => "now".to_string(),
-        (false, true) => format!("in {}", parts.join(" ")),
-        (false, false) => format!("{} ago", parts.join(" ")),
+        (false, true) => format!("in {}", format_duration(left)),
+        (false, false) => format!("{} ago", format_duration(left)),
     }
 }
 

@@ -147,7 +147,7 @@ mod tests {
         assert!(parse_line("clock +soon", 6).is_err());
         assert_eq!(
             parse_line("clock +100000000w", 7).unwrap_err().reason,
-            "`clock +<duration>` moves the clock at most 365d at a time; got '100000000w'"
+            "`clock +<duration>` moves the clock at most 365 days at a time; got '100000000w'"
         );
     }
 }

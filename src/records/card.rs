@@ -21,6 +21,9 @@ pub struct Card {
     pub fields: Vec<Field>,
     /// When the current phase resolves by itself.
     pub deadline: Option<DateTime<Utc>>,
+    /// The game's time zone, when it has one: the deadline is written in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tz: Option<String>,
     /// Options to pick with one press.
     pub buttons: Vec<Button>,
 }

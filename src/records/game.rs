@@ -209,6 +209,11 @@ pub struct Settings {
     /// version keeps the rules of that revision for it. 0: opened before revisions were kept.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub revision: u32,
+    /// The game's own rules revision it was opened under (logged with its `!new` as
+    /// `game_revision=`), which the game reads to keep older rules for older games.
+    /// 0: opened before games kept revisions (their first).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub game_revision: u32,
 }
 
 fn is_zero(revision: &u32) -> bool {
@@ -249,8 +254,14 @@ pub struct GameRecord {
     pub seats: Vec<SeatRecord>,
     /// Sign-ups beyond the table's size, for games with a waitlist.
     pub waitlist: Vec<SeatRecord>,
-    /// The round: 0 before the start, then +1 every time a phase ends.
+    /// The round: 0 before the start; then the game's own number, or +1 every time a phase
+    /// of orders ends; in a game of turns (from rules revision 3 on) +1 when every seat to
+    /// move has had its turn, so three players' 60 turns are round 20.
     pub round: u64,
+    /// The seats that have had a turn in the current round (a game of turns without its own
+    /// round number, from rules revision 3 on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns_this_round: Vec<Seat>,
     /// The phase after the last change (what the game waits for).
     pub phase: Option<Phase>,
     /// When the current phase began, as a sent time: that of the message that began it, or

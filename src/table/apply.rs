@@ -159,6 +159,7 @@ impl Work<'_> {
         Ctx {
             now: self.env.now,
             dice,
+            revision: self.record.settings.game_revision,
         }
     }
 
@@ -339,13 +340,13 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
                 }
                 ChannelCommand::Kick(who) => {
                     work.require_gm(user, admin, "kick")?;
-                    lifecycle::kick(work, who)
+                    lifecycle::kick(work, who, user)
                 }
                 ChannelCommand::Replace(old, new) => {
                     work.require_gm(user, admin, "replace")?;
                     let named = mentioned.iter().find(|user| user.id == *new);
                     let new = named.cloned().unwrap_or_else(|| User::named(new));
-                    lifecycle::replace(work, old, &new)
+                    lifecycle::replace(work, old, &new, user)
                 }
                 ChannelCommand::Pause => {
                     work.require_gm(user, admin, "pause")?;

@@ -67,13 +67,17 @@ pub fn who(record: &GameRecord, now: chrono::DateTime<chrono::Utc>) -> String {
             seat.user.name, a.on_time, a.late, a.missed
         );
         match &a.last {
-            Some((at, what)) => {
-                line.push_str(&format!("last action {}: {what}", format_deadline(*at)))
-            }
+            Some((at, what)) => line.push_str(&format!(
+                "last action {}: {what}",
+                format_deadline(*at, record.settings.tz.as_deref())
+            )),
             None => line.push_str("no action yet"),
         }
         if let Some(until) = seat.away_until.filter(|until| *until > now) {
-            line.push_str(&format!("; on vacation until {}", format_instant(until)));
+            line.push_str(&format!(
+                "; on vacation until {}",
+                format_instant(until, record.settings.tz.as_deref())
+            ));
         }
         line.push('.');
         lines.push(line);

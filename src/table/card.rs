@@ -68,6 +68,7 @@ pub fn board_card(record: &GameRecord) -> Card {
         title: Some(title),
         fields,
         deadline: record.deadline,
+        tz: record.settings.tz.clone(),
         buttons: Vec::new(),
     }
 }
@@ -101,13 +102,16 @@ pub fn names_within(names: &[String], limit: usize) -> String {
 /// The name of the card field that says who the game waits for.
 pub const WAITING_FOR: &str = "Waiting for";
 
-/// ", round N" in the game's own numbering, or nothing before the first round (TAG's bids).
+/// ", round N" in the game's own numbering and word (Circuit's ", turn N"), or nothing
+/// before the first round (TAG's bids).
 pub fn round_words(record: &GameRecord) -> String {
     if record.round == 0 {
-        String::new()
-    } else {
-        format!(", round {}", record.round)
+        return String::new();
     }
+    let word = super::catalogue::Catalogue::standard()
+        .find(&record.game)
+        .map_or("round", |rules| rules.round_word());
+    format!(", {word} {}", record.round)
 }
 
 fn seat_value(record: &GameRecord, seat: Seat) -> String {

@@ -26,8 +26,14 @@ impl Catalogue {
         ])
     }
 
-    /// The game called `name`.
+    /// The game called `name`, however it is cased or hyphenated (`Short-Circuit` is
+    /// `shortcircuit`).
     pub fn find(&self, name: &str) -> Option<&'static dyn Rules> {
+        let name: String = name
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .collect::<String>()
+            .to_lowercase();
         self.games
             .iter()
             .copied()

@@ -100,6 +100,7 @@ pub fn missing_prefix(
     let mut ctx = Ctx {
         now: Utc::now(),
         dice: &mut dice,
+        revision: record.settings.game_revision,
     };
     game.act(seat, &word, args, &mut ctx).ok()?;
     let typed = match args {

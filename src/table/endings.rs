@@ -100,6 +100,7 @@ pub fn concede(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     lifecycle::remove(
         work,
         &user.id,
+        user,
         "concedes: they leave the game and rank last among the players still in",
         false,
     )?;

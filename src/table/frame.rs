@@ -51,7 +51,7 @@ pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
         .iter()
         .enumerate()
         .flat_map(|(index, line)| {
-            wrap(line, room)
+            picture::wrap(line, LINE_SIZE, room as f32)
                 .into_iter()
                 .map(move |part| (part, index == 0))
         })
@@ -109,50 +109,6 @@ fn entry_width(entry: &str) -> f64 {
     f64::from(picture::text_width(entry, ENTRY_SIZE)) + ENTRY_EXTRA
 }
 
-/// The longest start of `chars` (at least one character) drawn within `room` pixels by
-/// `width`: how many characters it has.
-fn fitting(chars: &[char], room: f64, width: impl Fn(&str) -> f64) -> usize {
-    let mut taken = String::new();
-    for (index, c) in chars.iter().enumerate() {
-        taken.push(*c);
-        if width(&taken) > room {
-            return index.max(1);
-        }
-    }
-    chars.len()
-}
-
-/// `line` cut at spaces into lines of at most `room` pixels; a word longer than a line is
-/// cut where it must.
-fn wrap(line: &str, room: f64) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut current = String::new();
-    for word in line.split(' ') {
-        let mut word: Vec<char> = word.chars().collect();
-        loop {
-            let joined: String = match current.is_empty() {
-                true => word.iter().collect(),
-                false => format!("{current} {}", word.iter().collect::<String>()),
-            };
-            if text_width(&joined) <= room {
-                current = joined;
-                break;
-            }
-            if !current.is_empty() {
-                lines.push(std::mem::take(&mut current));
-                continue;
-            }
-            let rest = word.split_off(fitting(&word, room, text_width));
-            lines.push(word.into_iter().collect());
-            word = rest;
-        }
-    }
-    if !current.is_empty() || lines.is_empty() {
-        lines.push(current);
-    }
-    lines
-}
-
 /// Where each legend entry goes: its x, its row, and its text (shortened with "…" when one
 /// entry alone is wider than the band), filling rows of `room` pixels left to right.
 fn legend_rows(entries: &[String], room: f64) -> Vec<(f64, u32, String)> {
@@ -161,7 +117,9 @@ fn legend_rows(entries: &[String], room: f64) -> Vec<(f64, u32, String)> {
     for entry in entries {
         let entry = if entry_width(entry) > room {
             let chars: Vec<char> = entry.chars().collect();
-            let keep = fitting(&chars, room, |text| entry_width(&format!("{text}…")));
+            let keep = picture::fitting(&chars, room as f32, |text| {
+                entry_width(&format!("{text}…")) as f32
+            });
             let mut short: String = chars[..keep].iter().collect();
             short.push('…');
             short
@@ -265,22 +223,7 @@ fn inner(svg: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::{legend_rows, size_of, wrap};
-
-    #[test]
-    fn long_lines_wrap_at_spaces_and_long_words_are_cut() {
-        let room = super::text_width("one two three");
-        assert_eq!(
-            wrap("one two three four five", room),
-            ["one two three", "four five"]
-        );
-        let long = "abcdefghijklmnopqrstuvwxyz".repeat(2);
-        let cut = wrap(&long, room);
-        assert!(cut.len() > 2, "{cut:?}");
-        assert_eq!(cut.concat(), long);
-        assert!(cut.iter().all(|line| super::text_width(line) <= room));
-        assert_eq!(wrap("", room), [""]);
-    }
+    use super::{legend_rows, size_of};
 
     #[test]
     fn the_legend_fills_rows_and_shortens_an_entry_wider_than_the_band() {

@@ -8,7 +8,9 @@ use super::rounds::awaited;
 use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
-use crate::duration::{a_year, format_duration, parse_duration, parse_duration_within};
+use crate::duration::{
+    a_year, duration_as_typed, format_duration, parse_duration, parse_duration_within,
+};
 use crate::games::{Options, Phase, Player, Refusal, Rules};
 use crate::records::{AwayRule, GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
@@ -101,7 +103,10 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 ///   place of 32 bits of a plain SHA-256 of the order, which anyone could try orders against.
 /// - 2: the most seats follow the game's options ([`Rules::players_with`]: base Carcassonne
 ///   takes a fifth sign-up, not a sixth it could not start with).
-pub const REVISION: u32 = 2;
+/// - 3: a round of a game of turns is every seat's turn (Parcheesi's three players' 60th
+///   turn is round 20, not round 60); texts reworded (durations in words, times in the
+///   game's zone, Carcassonne's prompts).
+pub const REVISION: u32 = 3;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -170,6 +175,7 @@ pub fn new_game(
         tz: None,
         grace: crate::records::default_grace(),
         revision: 0,
+        game_revision: 0,
     };
     let given = |wanted: &str| {
         options
@@ -197,6 +203,19 @@ pub fn new_game(
                     .filter(|revision| *revision <= REVISION)
                     .ok_or_else(|| {
                         Refusal::new(format!("This bot knows rules revisions up to {REVISION}."))
+                    })?
+            }
+            "game_revision" => {
+                settings.game_revision = value
+                    .parse()
+                    .ok()
+                    .filter(|revision| *revision <= rules.revision())
+                    .ok_or_else(|| {
+                        Refusal::new(format!(
+                            "This bot knows the rules of {} up to revision {}.",
+                            rules.name(),
+                            rules.revision()
+                        ))
                     })?
             }
             "deadline" => settings.deadline = Some(duration_option(key, value)?),
@@ -255,6 +274,7 @@ pub fn new_game(
         seats: Vec::new(),
         waitlist: Vec::new(),
         round: 0,
+        turns_this_round: Vec::new(),
         phase: None,
         phase_started: None,
         deadline: None,
@@ -272,7 +292,7 @@ pub fn new_game(
         state: None,
     };
     let mut outcome = Outcome::default();
-    let settings = settings_in_words(&record, options);
+    let settings = settings_in_words(rules, &record, options);
     outcome.channel(
         channel,
         format!(
@@ -299,7 +319,7 @@ pub fn new_game(
 
 /// The options of a new game as they will apply, in one sentence (empty when none was given):
 /// a table `deadline=` is said to replace the game's own times (`turn=3h`).
-fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String {
+fn settings_in_words(rules: &dyn Rules, record: &GameRecord, given: &[(String, String)]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let game_times: Vec<String> = record
         .options
@@ -309,7 +329,10 @@ fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String 
         .collect();
     for (key, value) in &record.options {
         if parse_duration(value).is_none() || record.settings.deadline.is_none() {
-            parts.push(format!("{key}={value}"));
+            parts.push(match rules.option_meaning(key, value) {
+                Some(meaning) => format!("{key}={value}: {meaning}"),
+                None => format!("{key}={value}"),
+            });
         }
     }
     let given_key = |wanted: &str| given.iter().any(|(key, _)| key == wanted);
@@ -330,7 +353,7 @@ fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String 
         };
         parts.push(format!(
             "{source}={}: every phase lasts {}, {instead}",
-            format_duration(deadline),
+            duration_as_typed(deadline),
             format_duration(deadline)
         ));
     }
@@ -344,14 +367,14 @@ fn settings_in_words(record: &GameRecord, given: &[(String, String)]) -> String 
     if given_key("reminder") {
         parts.push(format!(
             "reminder={}: reminders go out that long before a deadline",
-            format_duration(record.settings.reminder)
+            duration_as_typed(record.settings.reminder)
         ));
     }
     if given_key("vacation") {
         parts.push(if record.settings.vacation > chrono::Duration::zero() {
             format!(
                 "vacation={}: each player may be away that long in all, with `vacation 5d` by DM",
-                format_duration(record.settings.vacation)
+                duration_as_typed(record.settings.vacation)
             )
         } else {
             "vacation=0: no vacations".to_string()
@@ -575,11 +598,11 @@ pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
             work.record.id
         )));
     }
-    remove(work, &who, "left", true)
+    remove(work, &who, user, "left", true)
 }
 
 /// `!kick @player`: out of the game (or its sign-up or waitlist), and told so by DM.
-pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
+pub fn kick(work: &mut Work<'_>, who: &str, by: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     let gone = work
         .record
@@ -588,7 +611,7 @@ pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
         .chain(work.record.waitlist.iter())
         .find(|s| s.present && (s.user.id == who || s.user.name.eq_ignore_ascii_case(who)))
         .map(|s| s.user.id.clone());
-    remove(work, who, "was removed by the GM", true)?;
+    remove(work, who, by, "was removed by the GM", true)?;
     if let Some(gone) = gone {
         work.outcome.direct(
             &gone,
@@ -606,6 +629,7 @@ pub fn kick(work: &mut Work<'_>, who: &str) -> Result<bool, Refusal> {
 pub(super) fn remove(
     work: &mut Work<'_>,
     who: &str,
+    by: &User,
     how: &str,
     refill: bool,
 ) -> Result<bool, Refusal> {
@@ -634,7 +658,7 @@ pub(super) fn remove(
     let seat = work
         .record
         .seat_of(who)
-        .ok_or_else(|| Refusal::new(format!("{who} is not playing in game #{id}.")))?;
+        .ok_or_else(|| not_playing(who, by, id))?;
     let name = work.record.name(seat);
     if work.record.status == Status::SignUp {
         work.record.seats.remove(seat);
@@ -746,14 +770,29 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     Ok(true)
 }
 
+/// The refusal of a `!kick` or `!replace` naming `who`, who has no seat in game `id`, said to
+/// `by` (who typed it): "you" when they named themselves, never "ben: ben is not playing".
+fn not_playing(who: &str, by: &User, id: i64) -> Refusal {
+    if who == by.id || who.eq_ignore_ascii_case(&by.name) {
+        Refusal::new(format!(
+            "you are not playing in game #{id}; name a player who is."
+        ))
+    } else {
+        Refusal::new(format!(
+            "{} is not playing in game #{id}; `!who` lists who is.",
+            mention::user(who)
+        ))
+    }
+}
+
 /// `!replace @old @new`: the seat goes to another user; the game keeps its state. The new
 /// player is told by DM what they now hold.
-pub fn replace(work: &mut Work<'_>, old: &str, user: &User) -> Result<bool, Refusal> {
+pub fn replace(work: &mut Work<'_>, old: &str, user: &User, by: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     let seat = work
         .record
         .seat_of(old)
-        .ok_or_else(|| Refusal::new(format!("{old} is not playing in game #{id}.")))?;
+        .ok_or_else(|| not_playing(old, by, id))?;
     if work.record.seat_of(&user.id).is_some() {
         return Err(Refusal::new(format!(
             "{} already plays in game #{id}.",

@@ -5,7 +5,7 @@ use super::apply::{table_time, Live, Work};
 use super::frame::framed;
 use super::outcome::Post;
 use super::{attendance, endings, quiet_hours, searches, vacation};
-use crate::chat::deadline::{clock_time, format_deadline};
+use crate::chat::deadline::{clock_time, format_deadline, precise_time};
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
 use crate::games::{Event, Phase, Refusal, Seat, Visibility};
@@ -70,7 +70,10 @@ pub fn describe_phase(record: &GameRecord) -> String {
     };
     match (&record.status, record.deadline) {
         (Status::Paused { .. }, _) => text.push_str(" The game is paused."),
-        (_, Some(at)) => text.push_str(&format!(" Deadline: {}.", format_deadline(at))),
+        (_, Some(at)) => text.push_str(&format!(
+            " Deadline: {}.",
+            format_deadline(at, record.settings.tz.as_deref())
+        )),
         _ => {}
     }
     text
@@ -158,6 +161,9 @@ pub fn after_change(
         work.record.round = match (&phase, live.game.round()) {
             (Phase::Over { .. }, _) => work.record.round,
             (_, Some(round)) => round,
+            (Phase::Turn { seat }, None) if work.record.settings.revision >= 3 => {
+                round_of_turn(&mut work.record, *seat)
+            }
             (_, None) => work.record.round + 1,
         };
         work.record.orders.clear();
@@ -240,6 +246,21 @@ pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
 
 /// Whether `next` continues `current`: the same turn, or the same orders round (its set of
 /// awaited seats may shrink when a player leaves).
+/// The round of a new turn of `seat` in a game of turns: the current one, or the next when
+/// `seat` has had its turn in it already or the phase before was not a turn (a round is
+/// every seat's turn, whoever began it, so a bonus turn or a seat that left changes nothing).
+fn round_of_turn(record: &mut GameRecord, seat: Seat) -> u64 {
+    let after_a_turn = matches!(record.phase, Some(Phase::Turn { .. }));
+    if !after_a_turn || record.turns_this_round.contains(&seat) {
+        record.turns_this_round.clear();
+        record.turns_this_round.push(seat);
+        record.round + 1
+    } else {
+        record.turns_this_round.push(seat);
+        record.round
+    }
+}
+
 fn same_phase(current: Option<&Phase>, next: &Phase) -> bool {
     match (current, next) {
         (Some(Phase::Turn { seat: a }), Phase::Turn { seat: b }) => a == b,
@@ -323,7 +344,7 @@ fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
     let Some(sent) = work.env.sent else {
         return Ok(());
     };
-    let when = |at: DateTime<Utc>| at.format("%Y-%m-%d %H:%M:%S%.3f UTC").to_string();
+    let when = |at: DateTime<Utc>| precise_time(at, work.record.settings.tz.as_deref());
     let id = work.record.id;
     let phase = phase_name(&work.record);
     if let Some(started) = work.record.phase_started.filter(|started| sent < *started) {
@@ -427,7 +448,7 @@ pub fn accept_order(
             format!(
                 "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. You can replace it until the deadline{}.{note}",
                 if replaced { "order replaced" } else { "order received" },
-                work.record.deadline.map(|at| format!(", {}", format_deadline(at))).unwrap_or_default()
+                work.record.deadline.map(|at| format!(", {}", format_deadline(at, work.record.settings.tz.as_deref()))).unwrap_or_default()
             ),
         );
     }
@@ -577,7 +598,7 @@ pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let deadline = work
         .record
         .deadline
-        .map(format_deadline)
+        .map(|at| format_deadline(at, work.record.settings.tz.as_deref()))
         .unwrap_or_default();
     for seat in &waiting {
         if let Some(record) = work.record.seats.get(*seat).filter(|s| s.present) {
@@ -726,7 +747,10 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
         )));
     }
     schedule(work, Some(at));
-    let text = format!("The GM set the deadline: {}.", format_deadline(at));
+    let text = format!(
+        "The GM set the deadline: {}.",
+        format_deadline(at, work.record.settings.tz.as_deref())
+    );
     work.outcome.table_event(work.record.round, text.clone());
     let channel = work.record.channel.clone();
     work.outcome.channel(&channel, text);

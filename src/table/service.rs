@@ -809,9 +809,14 @@ impl Service {
                         if !options.iter().any(|(key, _)| key == "seed") {
                             options.push(("seed".to_string(), Seed::random().to_hex()));
                         }
-                        // The rules revision is the table's to say, and the log keeps it.
-                        options.retain(|(key, _)| key != "revision");
+                        // The rules revisions, the table's and the game's, are the bot's to
+                        // say, and the log keeps them.
+                        options.retain(|(key, _)| key != "revision" && key != "game_revision");
                         options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
+                        if let Some(rules) = self.catalogue.find(&game) {
+                            options
+                                .push(("game_revision".to_string(), rules.revision().to_string()));
+                        }
                         ChannelCommand::New { game, options }
                     }
                     command => command,

@@ -13,7 +13,7 @@
 use super::apply::Work;
 use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
 use crate::chat::deadline::{clock_time, format_instant};
-use crate::duration::format_duration;
+use crate::duration::{duration_as_typed, format_duration};
 use crate::games::{Phase, Refusal, Seat};
 use crate::records::{AwayRule, User};
 use chrono::{DateTime, Duration, Utc};
@@ -73,7 +73,10 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
             (_, Some(since)) => {
                 let hold = match come_back(work, seat) {
                     Some((deadline, hold)) => {
-                        back = format!(" The deadline moves back to {}.", format_instant(deadline));
+                        back = format!(
+                            " The deadline moves back to {}.",
+                            format_instant(deadline, work.record.settings.tz.as_deref())
+                        );
                         hold
                     }
                     None => Duration::zero(),
@@ -117,7 +120,7 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
             "Game #{id} allows {} of vacation per player and you have {} left; send `vacation {}` or less.",
             format_duration(allowance),
             if left > Duration::zero() { format_duration(left) } else { "none".to_string() },
-            if left > Duration::zero() { format_duration(left) } else { "0".to_string() }
+            if left > Duration::zero() { duration_as_typed(left) } else { "0".to_string() }
         )));
     }
     let revised = work.record.settings.revision > 0;
@@ -132,7 +135,7 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
     let mut text = format!(
         "{name} is on vacation for {}, until {}; {} in this game.",
         format_duration(length),
-        format_instant(until),
+        format_instant(until, work.record.settings.tz.as_deref()),
         vacation_left(left)
     );
     work.outcome.table_event(
@@ -167,7 +170,7 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
         &user.id,
         format!(
             "Game #{id}: you are on vacation until {}; the channel is told. `vacation off` when you are back.",
-            format_instant(until)
+            format_instant(until, work.record.settings.tz.as_deref())
         ),
     );
     if running && work.record.settings.away == AwayRule::Default && awaited_now {
@@ -209,7 +212,7 @@ fn extend(work: &mut Work<'_>) -> Option<String> {
     let moved_to = work.record.deadline?;
     Some(format!(
         "The deadline moves to {} for {}'s vacation.",
-        format_instant(moved_to),
+        format_instant(moved_to, work.record.settings.tz.as_deref()),
         super::rounds::names_in_words(&names)
     ))
 }
@@ -311,7 +314,7 @@ pub fn due_for_vacation(work: &Work<'_>) -> Option<String> {
     })
 }
 
-/// The vacation a player has left, in words: "14d of vacation left", "no vacation left".
+/// The vacation a player has left, in words: "14 days of vacation left", "no vacation left".
 fn vacation_left(left: Duration) -> String {
     match left > Duration::zero() {
         true => format!("{} of vacation left", format_duration(left)),

@@ -3,7 +3,7 @@
 
 use super::parse::After;
 use super::play::Stage;
-use super::texts::{letter_of, placements_text};
+use super::texts::tile_name;
 use super::tiles::shape_of;
 use super::{parse, render};
 use super::{CarcassonneGame, Move, Saved};
@@ -139,10 +139,33 @@ impl Game for CarcassonneGame {
         }
         self.draw_token(ctx.dice);
         let name = self.name(self.play.seat());
-        let happened = self.apply(Move::Timeout).unwrap_or_default();
-        let mut events = vec![Event::public(format!(
-            "{name} ran out of time: the tile goes to the first legal placement, with no follower."
-        ))];
+        let placed_already = matches!(self.play.stage(), Stage::Follower(_));
+        // From revision 2 on the tile goes where a careful player would put it; before, to the
+        // first legal placement in reading order (which grew the map in a spine to the north).
+        let careful = (ctx.revision >= 2)
+            .then(|| self.play.careful_placement())
+            .flatten();
+        let (happened, how) = match careful {
+            Some((x, y, rot)) => {
+                let mut happened = self.apply(Move::Place(x, y, rot)).unwrap_or_default();
+                if matches!(self.play.stage(), Stage::Follower(_)) {
+                    happened.extend(self.apply(Move::Follower(None)).unwrap_or_default());
+                }
+                (
+                    happened,
+                    "where it scores most for them (nearest the centre among equals)",
+                )
+            }
+            None => (
+                self.apply(Move::Timeout).unwrap_or_default(),
+                "to the first legal placement",
+            ),
+        };
+        let told = match placed_already {
+            true => format!("{name} ran out of time: no follower on the tile."),
+            false => format!("{name} ran out of time: the tile goes {how}, with no follower."),
+        };
+        let mut events = vec![Event::public(told)];
         events.extend(self.tell(&happened));
         events
     }
@@ -209,20 +232,14 @@ impl Game for CarcassonneGame {
         text.push_str(&self.circus_lines());
         match self.play.stage() {
             Stage::Place(kind) => text.push_str(&format!(
-                "{} to place tile {}: {}\n",
+                "{} to place {} ({})\n",
                 self.name(self.play.seat()),
-                letter_of(kind),
-                placements_text(&legal)
+                tile_name(kind),
+                count(legal.len(), "legal placement")
             )),
-            Stage::Follower(tile) if self.tokens.is_none() => text.push_str(&format!(
-                "{} may put a follower on: {}; or pass\n",
-                self.name(self.play.seat()),
-                self.parts_text(tile, &self.play.choices().meeple)
-            )),
-            Stage::Follower(tile) => text.push_str(&format!(
-                "{} may choose {}\n",
-                self.name(self.play.seat()),
-                self.choice_list(tile, &self.play.choices()).join("; ")
+            Stage::Follower(_) => text.push_str(&format!(
+                "{} to choose a follower for the new tile, or pass\n",
+                self.name(self.play.seat())
             )),
             Stage::Over => text.push_str("The game is over.\n"),
         }
@@ -250,17 +267,13 @@ impl Game for CarcassonneGame {
         if seat == self.play.seat() {
             match self.play.stage() {
                 Stage::Place(kind) => t.push_str(&format!(
-                    " It is your turn: place tile {} ({}).",
-                    letter_of(kind),
+                    " It is your turn: place {} ({}).",
+                    tile_name(kind),
                     shape_of(kind, 0).map(parse::part_list).unwrap_or_default()
                 )),
-                Stage::Follower(tile) if self.tokens.is_none() => t.push_str(&format!(
-                    " It is your turn: `!meeple` on {} or `!pass`.",
-                    self.parts_text(tile, &self.play.choices().meeple)
-                )),
                 Stage::Follower(tile) => t.push_str(&format!(
-                    " It is your turn: choose {}.",
-                    self.choice_list(tile, &self.play.choices()).join("; ")
+                    " It is your turn. {}.",
+                    self.choice_list(tile, &self.play.choices())
                 )),
                 Stage::Over => {}
             }

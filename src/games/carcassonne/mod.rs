@@ -3,8 +3,8 @@
 //! (rules: docs/rules/carcassonne.md and docs/rules/carcassonne-tiles.md).
 //!
 //! The bot draws each tile (seeded), shows it with its legal placements, and the player answers
-//! `place <x> <y> <rotation>` then `meeple <feature>`, `ringmaster <feature>`, `acrobat <x> <y>`,
-//! `pyramid <x> <y>` or `pass` (or all in one line).
+//! `!place <x> <y> <rotation>` then `!meeple <feature>`, `!ringmaster <feature>`,
+//! `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass` (or all in one line).
 //!
 //! Decisions where the rules page is silent:
 //! - Coordinates: x grows to the east, y to the south (JCZ); the start tile D is at (0,0).
@@ -25,8 +25,15 @@
 //! - End of game: the circus is scored one last time, then unfinished features and fields
 //!   (ringmasters earn their bonus after their feature), then every acrobat at 5.
 //! - Option `turn`: the turn time limit (`24h` by default; `90m`, `2d`, `36h` style).
-//! - A seat that leaves is skipped from then on; if it was its turn, its tile is placed as on a
-//!   timeout. Its followers stay on the map and its points count in the ranking.
+//! - A turn whose deadline passes: the tile goes where a careful player would put it, with no
+//!   follower: the legal placement scoring most for the seat, then giving the others least,
+//!   then nearest the centre (see [`play::Match::careful_placement`]).
+//! - A seat that leaves is skipped from then on; if it was its turn, its tile goes to the first
+//!   legal placement in reading order. Its followers stay on the map and its points count in
+//!   the ranking.
+//! - Rules revisions ([`crate::games::Rules::revision`]): 2, a timed-out tile is placed
+//!   carefully (before: the first legal placement in reading order, which grew the map in a
+//!   spine to the north).
 //! - The saved state is the deck order and the list of moves; loading replays them, so a
 //!   corrupt save is refused rather than trusted.
 

@@ -393,6 +393,39 @@ impl Match {
         out
     }
 
+    /// Where a careful player would put the drawn tile, with no follower: the legal placement
+    /// that scores most for the seat to play (its points after the turn, all figures back
+    /// home), then the one giving the others least, then the one nearest the centre, then the
+    /// first in reading order. `None`: no tile waits to be placed.
+    pub fn careful_placement(&self) -> Option<(i32, i32, u8)> {
+        let Stage::Place(kind) = self.stage else {
+            return None;
+        };
+        let seat = self.seat;
+        let before = self.map.scores().to_vec();
+        let mut best: Option<((i64, i64, i64), (i32, i32, u8))> = None;
+        for (x, y, rot) in self.map.legal(kind) {
+            let mut tried = self.clone();
+            if tried.place(x, y, rot).is_err() {
+                continue;
+            }
+            if matches!(tried.stage, Stage::Follower(_)) && tried.finish(None).is_err() {
+                continue;
+            }
+            let gain = |s: usize| {
+                i64::from(tried.map.scores().get(s).copied().unwrap_or(0))
+                    - i64::from(before.get(s).copied().unwrap_or(0))
+            };
+            let others: i64 = (0..before.len()).filter(|s| *s != seat).map(gain).sum();
+            let distance = i64::from(x) * i64::from(x) + i64::from(y) * i64::from(y);
+            let key = (gain(seat), -others, -distance);
+            if best.is_none_or(|(kept, _)| key > kept) {
+                best = Some((key, (x, y, rot)));
+            }
+        }
+        best.map(|(_, placement)| placement)
+    }
+
     /// `seat` leaves: its turn (if it is its turn) is played by default; later turns skip it.
     pub fn leave(&mut self, seat: usize) -> Vec<Happening> {
         if let Some(g) = self.gone.get_mut(seat) {

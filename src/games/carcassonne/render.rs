@@ -14,7 +14,7 @@ use super::map::{Figure, Map, Placed};
 use super::parse::letter;
 use super::texts::plural;
 use super::tiles::{shape_of, Centre, Kind, Part, Shape};
-use crate::picture::escape;
+use crate::picture::{self, escape};
 use std::fmt::Write;
 
 /// Fill colours of the player colours, by name.
@@ -353,6 +353,11 @@ fn circus_figures(
     }
 }
 
+/// The footer's text size.
+const FOOTER_SIZE: f32 = 14.0;
+/// The height of one line of the footer.
+const FOOTER_LINE: f32 = 18.0;
+
 /// The whole board picture as SVG.
 pub fn board_svg(map: &Map, view: &View<'_>) -> String {
     let (x0, y0, x1, y1) = map.bounds();
@@ -377,10 +382,30 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         .map(|(seat, n)| 40.0 + 9.0 * ((n.chars().count() + note(seat).len()) as f32 + 21.0))
         .sum::<f32>()
         + 16.0;
-    let footer = 30.0;
+    let mut footer_text = format!("Tiles left: {}", view.tiles_left);
+    if let Some(c) = circus {
+        let revealed: Vec<String> = c
+            .revealed()
+            .iter()
+            .map(|a| format!("{} {}", a.word(), a.value()))
+            .collect();
+        let _ = write!(
+            footer_text,
+            " · Big Top tokens revealed: {} ({} face down in the box)",
+            if revealed.is_empty() {
+                "none yet".to_string()
+            } else {
+                revealed.join(", ")
+            },
+            c.stack_left()
+        );
+    }
     let width = (map_w + panel_w)
         .max(header_w)
         .max(if circus.is_some() { 680.0 } else { 0.0 });
+    // The footer (the tokens revealed by the end run long) wraps to the picture's width.
+    let footer_lines = picture::wrap(&footer_text, FOOTER_SIZE, width - 16.0);
+    let footer = 12.0 + footer_lines.len() as f32 * FOOTER_LINE;
     let height = header + map_h.max(if view.pending.is_some() { 640.0 } else { 0.0 }) + footer;
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
@@ -459,30 +484,14 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
         }
         s.push_str("</g>");
     }
-    let mut footer_text = format!("Tiles left: {}", view.tiles_left);
-    if let Some(c) = circus {
-        let revealed: Vec<String> = c
-            .revealed()
-            .iter()
-            .map(|a| format!("{} {}", a.word(), a.value()))
-            .collect();
+    for (row, line) in footer_lines.iter().enumerate() {
         let _ = write!(
-            footer_text,
-            " · Big Top tokens revealed: {} ({} face down in the box)",
-            if revealed.is_empty() {
-                "none yet".to_string()
-            } else {
-                revealed.join(", ")
-            },
-            c.stack_left()
+            s,
+            "<text x=\"8\" y=\"{:.1}\" font-size=\"{FOOTER_SIZE}\">{}</text>",
+            height - footer + 20.0 + row as f32 * FOOTER_LINE,
+            escape(line)
         );
     }
-    let _ = write!(
-        s,
-        "<text x=\"8\" y=\"{:.1}\" font-size=\"14\">{}</text>",
-        height - 10.0,
-        escape(&footer_text)
-    );
     if let Some(t) = view.last.and_then(|i| map.tiles().get(i)) {
         let (px, py) = place(t);
         let _ = write!(s, "<rect x=\"{px:.1}\" y=\"{py:.1}\" width=\"{ts:.1}\" height=\"{ts:.1}\" fill=\"none\" stroke=\"#ffd400\" stroke-width=\"4\"/>");

@@ -66,6 +66,10 @@ fn bigtop_on(options: &Options) -> Result<bool, Refusal> {
 }
 
 impl Rules for Carcassonne {
+    fn revision(&self) -> u32 {
+        2
+    }
+
     fn name(&self) -> &'static str {
         "carcassonne"
     }

@@ -19,14 +19,25 @@ pub(super) fn follower_word(kind: Kind) -> &'static str {
     }
 }
 
-pub(super) fn letter_of(kind: u8) -> String {
+/// A tile as texts name it: "tile I" for the base game's (its letter, as in the tile list),
+/// "circus tile 3" and "acrobat tile 2" for the Big Top's, never the list's internal ids.
+pub(super) fn tile_name(kind: u8) -> String {
     match tile_kind(kind) {
         Some(k) => match k.centre {
-            Centre::Circus => format!("{} (circus)", k.name),
-            Centre::Acrobats => format!("{} (acrobats)", k.name),
-            Centre::Empty | Centre::Monastery => k.name.to_string(),
+            Centre::Circus => format!("circus tile {}", k.name.trim_start_matches("BT")),
+            Centre::Acrobats => format!("acrobat tile {}", k.name.trim_start_matches("AC")),
+            Centre::Empty | Centre::Monastery => format!("tile {}", k.name),
         },
-        None => "?".to_string(),
+        None => "a tile".to_string(),
+    }
+}
+
+/// `text` with its first letter a capital, to begin a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -34,21 +45,35 @@ pub(super) fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// The legal placements as text: "(1,0) at 0 or 180; (0,1) at 90".
+/// The most squares a prompt lists; the picture marks every one.
+const LISTED_SQUARES: usize = 10;
+
+/// The legal placements as text: "(1,0) at 0 or 180; (0,1) at 90", the squares nearest the
+/// centre first; past [`LISTED_SQUARES`] squares, how many more the picture marks.
 pub fn placements_text(legal: &[(i32, i32, u8)]) -> String {
     let mut groups: Vec<((i32, i32), Vec<String>)> = Vec::new();
     for &(x, y, r) in legal {
         let deg = (u32::from(r) * 90).to_string();
-        match groups.last_mut() {
-            Some((spot, rots)) if *spot == (x, y) => rots.push(deg),
-            _ => groups.push(((x, y), vec![deg])),
+        match groups.iter_mut().find(|(spot, _)| *spot == (x, y)) {
+            Some((_, rots)) => rots.push(deg),
+            None => groups.push(((x, y), vec![deg])),
         }
     }
-    groups
+    groups.sort_by_key(|((x, y), _)| (x * x + y * y, *y, *x));
+    let more = groups.len().saturating_sub(LISTED_SQUARES);
+    let mut text = groups
         .iter()
+        .take(LISTED_SQUARES)
         .map(|((x, y), rots)| format!("({x},{y}) at {}", rots.join(" or ")))
         .collect::<Vec<_>>()
-        .join("; ")
+        .join("; ");
+    if more > 0 {
+        text.push_str(&format!(
+            "; and {} more, marked on the picture",
+            plural(more as u32, "square", "squares")
+        ));
+    }
+    text
 }
 
 impl CarcassonneGame {
@@ -256,9 +281,9 @@ impl CarcassonneGame {
                         })
                         .unwrap_or_default();
                     format!(
-                        "{}'s turn: tile {} is drawn ({} left after it). Legal placements: {}. Answer `!place <x> <y> <rotation>`, then {}{example}.",
+                        "{}'s turn: {} is drawn ({} left after it). Legal placements: {}. Answer `!place <x> <y> <rotation>`, then {}{example}.",
                         self.name(*seat),
-                        letter_of(*kind),
+                        tile_name(*kind),
                         self.play.remaining(),
                         placements_text(&legal),
                         if self.tokens.is_some() {
@@ -269,14 +294,14 @@ impl CarcassonneGame {
                     )
                 }
                 Happening::Discarded(kind) => format!(
-                    "Tile {} fits nowhere on the map: it is discarded and another is drawn.",
-                    letter_of(*kind)
+                    "{} fits nowhere on the map: it is discarded and another is drawn.",
+                    capitalized(&tile_name(*kind))
                 ),
                 Happening::Placed(seat, kind, x, y, r) => {
                     let mut t = format!(
-                        "{} places tile {} at ({x},{y}) turned {}.",
+                        "{} places {} at ({x},{y}) turned {}.",
                         self.name(*seat),
-                        letter_of(*kind),
+                        tile_name(*kind),
                         u32::from(*r) * 90
                     );
                     if matches!(self.play.stage(), Stage::Follower(_)) && self.play.seat() == *seat
@@ -346,21 +371,16 @@ impl CarcassonneGame {
 
     /// The choices after placing, as the player reads them.
     pub(super) fn choices_text(&self) -> String {
-        let choices = self.play.choices();
-        let tile = match self.play.stage() {
-            Stage::Follower(tile) => tile,
-            _ => return String::new(),
-        };
-        if self.tokens.is_none() {
-            return format!(
-                "Put a follower with `!meeple <feature>` on one of: {}; or `!pass`.",
-                self.parts_text(tile, &choices.meeple)
-            );
+        match self.play.stage() {
+            Stage::Follower(tile) => format!("{}.", self.choice_list(tile, &self.play.choices())),
+            _ => String::new(),
         }
-        format!("Choose {}.", self.choice_list(tile, &choices).join("; "))
     }
 
-    pub(super) fn choice_list(&self, tile: usize, choices: &Choices) -> Vec<String> {
+    /// The choices after placing `tile`, each feature named once: "Features of the new tile:
+    /// `a` (the city to the south), `b` (...). Choose a meeple with `!meeple <feature>`, ...
+    /// or `!pass`".
+    pub(super) fn choice_list(&self, tile: usize, choices: &Choices) -> String {
         let spots = |spots: &[(i32, i32)]| {
             spots
                 .iter()
@@ -368,33 +388,60 @@ impl CarcassonneGame {
                 .collect::<Vec<_>>()
                 .join(" or ")
         };
-        let mut out = Vec::new();
+        let mut features: Vec<u8> = choices.meeple.clone();
+        for part in &choices.ringmaster {
+            if !features.contains(part) {
+                features.push(*part);
+            }
+        }
+        features.sort_unstable();
+        let letters = |parts: &[u8]| -> String {
+            match parts.len() == features.len() {
+                true => String::new(),
+                false => format!(
+                    " on {}",
+                    parts
+                        .iter()
+                        .map(|&p| format!("`{}`", parse::letter(usize::from(p))))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        };
+        let mut options = Vec::new();
         if !choices.meeple.is_empty() {
-            out.push(format!(
-                "a meeple with `!meeple <feature>` on {}",
-                self.parts_text(tile, &choices.meeple)
+            options.push(format!(
+                "a meeple with `!meeple <feature>`{}",
+                letters(&choices.meeple)
             ));
         }
         if !choices.ringmaster.is_empty() {
-            out.push(format!(
-                "your ringmaster with `!ringmaster <feature>` on {}",
-                self.parts_text(tile, &choices.ringmaster)
+            options.push(format!(
+                "your ringmaster with `!ringmaster <feature>`{}",
+                letters(&choices.ringmaster)
             ));
         }
         if !choices.acrobats.is_empty() {
-            out.push(format!(
+            options.push(format!(
                 "an acrobat with `!acrobat <x> <y>` at {}",
                 spots(&choices.acrobats)
             ));
         }
         if !choices.pyramids.is_empty() {
-            out.push(format!(
-                "to score a completed pyramid with `!pyramid <x> <y>` at {}",
+            options.push(format!(
+                "a completed pyramid to score with `!pyramid <x> <y>` at {}",
                 spots(&choices.pyramids)
             ));
         }
-        out.push("or `!pass`".to_string());
-        out
+        options.push("or `!pass`".to_string());
+        let choose = format!("Choose {}", options.join("; "));
+        match features.is_empty() {
+            true => choose,
+            false => format!(
+                "Features of the new tile: {}. {choose}",
+                self.parts_text(tile, &features)
+            ),
+        }
     }
 
     pub(super) fn parts_text(&self, tile: usize, parts: &[u8]) -> String {

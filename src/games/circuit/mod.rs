@@ -135,6 +135,10 @@ impl Rules for Circuit {
         )
     }
 
+    fn round_word(&self) -> &'static str {
+        "turn"
+    }
+
     fn players(&self) -> (usize, Option<usize>) {
         (2, Some(6))
     }

@@ -94,6 +94,24 @@ impl Rules for ShortCircuit {
         "shortcircuit"
     }
 
+    fn option_meaning(&self, key: &str, value: &str) -> Option<String> {
+        let time = || crate::duration::parse_duration(value).map(crate::duration::format_duration);
+        let pieces = || value.trim().parse::<u32>().ok();
+        match key {
+            "turn" | "turns" => match pieces() {
+                Some(n) => Some(format!(
+                    "{} in the supply",
+                    crate::games::count(n, "turn piece")
+                )),
+                None => time().map(|t| format!("{t} per turn (the same as turntime={value})")),
+            },
+            "turntime" => time().map(|t| format!("{t} per turn")),
+            "reserve" => time().map(|t| format!("a reserve of {t} per player")),
+            "window" => time().map(|t| format!("{t} to answer an impossible call")),
+            _ => None,
+        }
+    }
+
     fn about(&self) -> &'static str {
         "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces"
     }
@@ -162,7 +180,7 @@ impl Rules for ShortCircuit {
         };
         let game = ShortCircuitGame::new(setup.clone(), players, first, ctx.now)?;
         let text = format!(
-            "Short Circuit begins on a {}x{} board. Supply: {}. Impossible calls: {}. Clocks: {} per turn plus a {} reserve; {} to answer an impossible call. {} moves first ({how}).",
+            "Short Circuit begins on a {}x{} board. Supply: {}. Impossible calls: {}. Clocks: {} per turn plus a reserve of {}; {} to answer an impossible call. {} moves first ({how}).",
             setup.cols,
             setup.rows,
             setup.supply.describe(),

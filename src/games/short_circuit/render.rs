@@ -5,25 +5,10 @@ use super::piece::{Dir, Piece};
 use super::position::Square;
 use crate::picture::escape;
 
-/// A duration in milliseconds as players read it (`4m 30s`, `2h`, `1d 3h`).
+/// A clock's time in milliseconds, written as every duration is written
+/// ([`crate::duration::format_duration`]: `4 minutes 30 seconds`, `1 day 3 hours`).
 pub fn duration_text(ms: i64) -> String {
-    let secs = ms.max(0) / 1000;
-    let (days, hours, minutes, seconds) = (
-        secs / 86_400,
-        secs % 86_400 / 3600,
-        secs % 3600 / 60,
-        secs % 60,
-    );
-    let parts: Vec<String> = [(days, "d"), (hours, "h"), (minutes, "m"), (seconds, "s")]
-        .into_iter()
-        .filter(|(value, _)| *value > 0)
-        .map(|(value, unit)| format!("{value}{unit}"))
-        .collect();
-    if parts.is_empty() {
-        "0s".to_string()
-    } else {
-        parts.join(" ")
-    }
+    crate::duration::format_duration(chrono::Duration::milliseconds(ms))
 }
 
 fn clock_lines(game: &ShortCircuitGame) -> Vec<String> {

@@ -14,8 +14,11 @@
 //!   nothing on every move, striding.
 //! - Symbols: at most 8 characters, no spaces or backticks, unique ignoring case; the game's
 //!   own symbols (the underworld and the rainbow: `🌈`, `♇`, and the words rainbow and
-//!   underworld) are refused. A player who gives none gets the first free capital letter
-//!   (A, B, ..., then A1, B1, ...).
+//!   underworld) are refused. A player who gives none gets the first letter of their name
+//!   as a capital (dan: `D`), or its first two (`Da`) when that is taken, or else the first
+//!   free capital letter (A, B, ..., then A1, B1, ...).
+//! - Rules revisions ([`Rules::revision`]): 2, a player without a symbol is marked by their
+//!   name's initial (before: the first free letter, so a fourth player dan was `C`).
 //! - A player who leaves (or is removed) is eliminated at once and takes the next place
 //!   down; if it was it, the hand-over rule applies. A leaver's stored order is ignored.
 //! - Options: `bid_deadline` and `move_deadline` (like `36h`, `2d`, `90m`; at most 30 days)
@@ -90,6 +93,10 @@ const RESERVED: &[&str] = &[
 ];
 
 impl Rules for Tag {
+    fn revision(&self) -> u32 {
+        2
+    }
+
     fn name(&self) -> &'static str {
         "tag"
     }
@@ -178,9 +185,16 @@ impl Rules for Tag {
         let mut next_default = 0usize;
         let mut named = Vec::with_capacity(players.len());
         for p in players {
-            let symbol = match &p.symbol {
-                Some(s) => s.trim().to_string(),
-                None => loop {
+            let by_name = (ctx.revision >= 2)
+                .then(|| initials(&p.name).find(|symbol| !taken.contains(&symbol.to_lowercase())))
+                .flatten();
+            let symbol = match (&p.symbol, by_name) {
+                (Some(s), _) => s.trim().to_string(),
+                (None, Some(symbol)) => {
+                    taken.insert(symbol.to_lowercase());
+                    symbol
+                }
+                (None, None) => loop {
                     let n = next_default;
                     next_default += 1;
                     let letter = char::from(b'A' + (n % 26) as u8);
@@ -229,6 +243,31 @@ impl Rules for Tag {
 }
 
 /// Checks that a loaded state refers only to its own seats and squares.
+/// The marks a player without a symbol may get from their name, best first: its first
+/// letter as a capital (`D` for dan), then its first two (`Da`).
+fn initials(name: &str) -> impl Iterator<Item = String> {
+    let letters: Vec<char> = name
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .take(2)
+        .collect();
+    let first = letters.first().map(|c| c.to_ascii_uppercase().to_string());
+    let two = (letters.len() == 2).then(|| {
+        letters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 0 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect::<String>()
+    });
+    first.into_iter().chain(two)
+}
+
 fn validate(state: &TagState) -> Result<(), String> {
     let n = state.players.len();
     let seat_ok = |s: usize| s < n;
@@ -543,6 +582,7 @@ mod tests {
         let mut ctx = Ctx {
             now: Default::default(),
             dice,
+            revision: Ctx::NEWEST,
         };
         match TAG_RULES.setup(&Options::new(), &players(n), &mut ctx) {
             Ok((game, _)) => game,
@@ -554,6 +594,7 @@ mod tests {
         let mut ctx = Ctx {
             now: Default::default(),
             dice,
+            revision: Ctx::NEWEST,
         };
         let orders = orders.iter().map(|&(s, t)| (s, t.to_string())).collect();
         game.resolve(&orders, &mut ctx)
@@ -566,6 +607,7 @@ mod tests {
         let mut ctx = Ctx {
             now: Default::default(),
             dice: &mut dice,
+            revision: Ctx::NEWEST,
         };
         assert!(TAG_RULES
             .setup(&Options::new(), &players(2), &mut ctx)
@@ -583,7 +625,7 @@ mod tests {
         assert_eq!(game.check_order(0, " BID  30 "), Ok("bid 30".to_string()));
         assert!(game.check_order(0, "move n stomp").is_err());
         let events = resolve(&mut game, &[(0, "bid 30")], &mut dice);
-        assert!(events.iter().any(|e| e.text.contains("p0 (A): bid 30")));
+        assert!(events.iter().any(|e| e.text.contains("p0 (P): bid 30")));
         assert_eq!(
             game.phase(),
             Phase::Orders {
@@ -675,6 +717,7 @@ mod tests {
         let mut ctx = Ctx {
             now: Default::default(),
             dice: &mut dice,
+            revision: Ctx::NEWEST,
         };
         let it = (0..3)
             .find(|&s| game.private_status(s).contains("YOU ARE IT"))

@@ -2,6 +2,7 @@
 //! compare), `referee export` (the game as JSON, public or secret) and the audit page (one
 //! HTML file where a reader's browser checks the seed and every roll).
 
+mod emoji;
 mod export;
 mod page;
 mod replay;

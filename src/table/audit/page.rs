@@ -137,7 +137,7 @@ pub fn page(
         html,
         "<script type=\"application/json\" id=\"audit-data\">{data}</script>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
     );
-    html
+    super::emoji::drawn(&html)
 }
 
 /// The commitment as the start post gave it (the table logs it with the start).
