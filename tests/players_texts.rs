@@ -293,3 +293,296 @@ async fn wording_a_player_meets_says_what_it_means() {
     assert!(out.contains("no vacation left in this game"), "{out}");
     assert!(!out.contains("none of vacation"), "{out}");
 }
+
+/// The lines of `out` said in `channel` (without the `#channel <- ` head).
+fn said_in<'a>(out: &'a str, channel: &str) -> Vec<&'a str> {
+    let head = format!("#{channel} <- ");
+    out.lines()
+        .filter_map(|line| line.strip_prefix(head.as_str()))
+        .collect()
+}
+
+#[tokio::test]
+async fn times_are_written_in_the_games_zone_and_durations_one_way() {
+    let out = play(
+        "ann #tag: !new tag seed=7 tz=Europe/Rome vacation=10d
+ann #tag: !join
+ben #tag: !join
+cat #tag: !join 🐱
+dan #tag: !join
+ann #tag: !start
+ben dm: vacation 7d
+ann dm: bid 5
+ann #utc: !new tag seed=7
+ann #utc: !join
+ben #utc: !join
+cat #utc: !join
+ann #utc: !start
+ann #sc: !new short-circuit turn=5m reserve=90m
+ann #sc: !join
+ben #sc: !join
+ann #sc: !start
+",
+    )
+    .await;
+    // In the game's zone (Rome keeps CET in January); elsewhere in UTC, as before.
+    assert!(
+        out.contains("#tag <- Waiting for bids by direct message from ann, ben, cat and dan. Deadline: in 4 days (2026-01-05 01:00 CET)."),
+        "{out}"
+    );
+    assert!(out.contains("#utc <- Waiting for bids by direct message from ann, ben and cat. Deadline: in 4 days (2026-01-05 00:00 UTC)."), "{out}");
+    assert!(out.contains("#tag <- ben is on vacation for 7 days, until 2026-01-08 01:00 CET (in 7 days); 3 days of vacation left in this game."), "{out}");
+    assert!(
+        out.contains("You can replace it until the deadline, in 7 days (2026-01-08 01:00 CET)."),
+        "{out}"
+    );
+    // One way to write a duration, whatever wrote it: the table, a game, a clock.
+    assert!(out.contains("#sc <- Game #3: shortcircuit is open for sign-ups. GM: ann. Settings: reserve=90m: a reserve of 1 hour 30 minutes per player; turn=5m: 5 minutes per turn (the same as turntime=5m)."), "{out}");
+    assert!(out.contains("Clocks: 5 minutes per turn plus a reserve of 1 hour 30 minutes; 1 day to answer an impossible call."), "{out}");
+    assert!(out.contains("#sc <- # ann: reserve 1 hour 30 minutes (turn time 5 minutes)"));
+    assert!(out.contains("Deadline: in 1 hour 35 minutes (2026-01-01 01:35 UTC)."));
+    for said in out.lines() {
+        let compact = said
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word == "90m" || word == "5m" || word == "10d");
+        // Only an option as typed (`turn=5m`) or a command to type keeps the short form.
+        assert!(
+            !compact || said.contains("=") || said.contains('`'),
+            "{said}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn players_are_marked_by_their_initials_and_refusals_name_who_they_mean() {
+    let out = play(
+        "ann #tag: !new tag seed=7
+ann #tag: !join
+ben #tag: !join
+cat #tag: !join 🐱
+dan #tag: !join
+ann #tag: !start
+ann #tag: !kick zed
+ann #x: !new tag seed=7
+ben #x: !join
+ann #x: !kick ann
+ann #x: !replace ann cat
+",
+    )
+    .await;
+    // dan is D (not the first free letter, C), beside cat's own 🐱.
+    assert!(out.contains("#tag <- ann (A): minimum bid"), "{out}");
+    assert!(out.contains("#tag <- dan (D): minimum bid"), "{out}");
+    assert!(out.contains("#tag <- cat (🐱): minimum bid"), "{out}");
+    assert!(
+        out.contains("#tag <- ann: zed is not playing in game #1; `!who` lists who is."),
+        "{out}"
+    );
+    // The GM who does not play is told "you", never "ann: ann is not playing".
+    assert_eq!(
+        count(
+            &out,
+            "#x <- ann: you are not playing in game #2; name a player who is."
+        ),
+        2,
+        "{out}"
+    );
+    assert!(!out.contains("ann: ann is"), "{out}");
+}
+
+#[tokio::test]
+async fn carcassonne_reads_at_a_glance_and_a_silent_turn_is_played_with_care() {
+    let transcript = include_str!("transcripts/carcassonne_2p_seed3.txt");
+    let out = play(transcript).await;
+    let said = said_in(&out, "carc");
+    // The drawn tile's prompt lists at most ten squares; the picture marks the rest.
+    let prompts: Vec<&&str> = said.iter().filter(|l| l.contains(" is drawn (")).collect();
+    assert!(prompts.len() > 40, "{}", prompts.len());
+    for prompt in &prompts {
+        assert!(prompt.matches(") at ").count() <= 10, "{prompt}");
+    }
+    assert!(
+        prompts
+            .iter()
+            .any(|p| p.contains("more, marked on the picture")),
+        "{prompts:?}"
+    );
+    // Tiles are named as players know them, never by the tile list's ids.
+    assert!(said.iter().any(|l| l.contains("circus tile ")), "{out}");
+    assert!(said.iter().any(|l| l.contains("acrobat tile ")), "{out}");
+    for line in &said {
+        assert!(
+            !line.contains("tile BT") && !line.contains("tile AC"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("(circus)") && !line.contains("(acrobats)"),
+            "{line}"
+        );
+    }
+    // After a placement, each feature is named once, and the board does not repeat it.
+    let chosen: Vec<&&str> = said
+        .iter()
+        .filter(|l| l.contains("Features of the new tile: "))
+        .collect();
+    assert!(chosen.len() > 20, "{}", chosen.len());
+    for line in &chosen {
+        for letter in 'a'..='h' {
+            assert!(
+                line.matches(&format!("`{letter}` (")).count() <= 1,
+                "{line}"
+            );
+        }
+    }
+    assert!(
+        said.iter()
+            .any(|l| l.starts_with("ann to place tile ") && l.ends_with("legal placements)")),
+        "{out}"
+    );
+    assert!(
+        said.iter()
+            .any(|l| *l == "bob to choose a follower for the new tile, or pass"),
+        "{out}"
+    );
+
+    // Nobody plays: each tile goes where it scores most for its seat, nearest the centre
+    // among equals, so the map grows round the start tile instead of into a spine.
+    let mut silent = String::from("ann #c: !new carcassonne seed=5 bigtop=off turn=1h\nann #c: !join\nbob #c: !join\nann #c: !start\n");
+    for _ in 0..24 {
+        silent.push_str("clock +1h\n");
+    }
+    silent.push_str("ann #c: !status\n");
+    let out = play(&silent).await;
+    assert_eq!(
+        count(&out, "ran out of time: the tile goes where it scores most for them (nearest the centre among equals), with no follower."),
+        24
+    );
+    let placed: Vec<(i32, i32)> = said_in(&out, "c")
+        .iter()
+        .filter(|line| line.contains(" places tile "))
+        .filter_map(|line| line.split(" at (").nth(1)?.split(')').next())
+        .filter_map(|xy| {
+            let (x, y) = xy.split_once(',')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(placed.len(), 24, "{out}");
+    assert!(
+        placed.iter().all(|(x, y)| x.abs() <= 4 && y.abs() <= 4),
+        "{placed:?}"
+    );
+    // Two seats, 24 turns: the 25th, ann's, is in round 13.
+    assert!(
+        out.contains("#c <- Game #1 (carcassonne), GM ann, round 13."),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_round_is_every_seats_turn() {
+    let mut transcript = String::from("ann #p: !new parcheesi seed=4 turn=1h\nann #p: !join\nbob #p: !join\ncat #p: !join\nann #p: !start\n");
+    for _ in 0..9 {
+        transcript.push_str("clock +1h\n");
+    }
+    transcript.push_str("ann #p: !status\n");
+    let out = play(&transcript).await;
+    // 28 turns played (some by themselves, when no die could be used) by three players: the
+    // 29th, bob's, is in round 10, not "round 28".
+    assert_eq!(count(&out, "#p <- Turn summary, "), 28, "{out}");
+    assert!(
+        out.contains("#p <- Game #1 (parcheesi), GM ann, round 10. Players: ann, bob, cat. It is bob's turn."),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn the_audit_page_draws_emoji_as_the_pictures_do() {
+    let service = service("sqlite::memory:").await;
+    play_on(
+        &service,
+        "ann #tag: !new tag seed=7\nann #tag: !join 🐸\nben #tag: !join\ncat #tag: !join\nann #tag: !start\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    let page = referee::table::audit::audit_page(&service, 1)
+        .await
+        .unwrap();
+    let body = &page[page.find("<body").unwrap()..];
+    let text_only: String = body
+        .split("<script")
+        .next()
+        .unwrap()
+        .split("<svg")
+        .enumerate()
+        .map(|(index, part)| match index {
+            0 => part,
+            _ => part.split("</svg>").nth(1).unwrap_or(""),
+        })
+        .collect();
+    // The frog is a picture in the text (labelled with itself), drawn once for the page.
+    let outside_tags: String = text_only
+        .split('<')
+        .map(|part| part.split_once('>').map_or(part, |(_, text)| text))
+        .collect();
+    assert!(!outside_tags.contains("🐸"), "{outside_tags}");
+    assert!(
+        text_only.contains("ann (<span class=\"emoji e0\" role=\"img\" aria-label=\"🐸\""),
+        "{text_only}"
+    );
+    assert_eq!(
+        page.matches(".e0{background-image:url(data:image/png;base64,")
+            .count(),
+        1
+    );
+}
+
+/// Where `turns` silent turns put the tiles of a 2-player base game (seed 5), under the
+/// game's rules revision `revision`.
+fn silent_placements(revision: u32) -> Vec<(i32, i32)> {
+    use referee::dice::{Dice, Seed};
+    use referee::games::{Ctx, Options, Player, Rules};
+    let players: Vec<Player> = ["ann", "bob"]
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| Player {
+            seat,
+            name: name.to_string(),
+            symbol: None,
+        })
+        .collect();
+    let mut dice = Dice::new(Seed::parse("5").unwrap());
+    let mut ctx = Ctx {
+        now: start_time(),
+        dice: &mut dice,
+        revision,
+    };
+    let options = Options::from([("bigtop".to_string(), "off".to_string())]);
+    let rules = &referee::games::carcassonne::CARCASSONNE_RULES;
+    let (mut game, _) = rules.setup(&options, &players, &mut ctx).unwrap();
+    let mut placed = Vec::new();
+    for _ in 0..24 {
+        for event in game.timeout(&mut ctx) {
+            let Some(xy) = event.text.split(" at (").nth(1) else {
+                continue;
+            };
+            let (x, y) = xy.split(')').next().unwrap().split_once(',').unwrap();
+            placed.push((x.parse().unwrap(), y.parse().unwrap()));
+        }
+    }
+    placed
+}
+
+#[test]
+fn a_game_keeps_the_rules_of_the_revision_it_was_opened_under() {
+    // Carcassonne's revision 1 put a silent turn's tile on the first legal placement in
+    // reading order, which grows a spine to the north; revision 2 keeps round the centre.
+    let old = silent_placements(1);
+    let new = silent_placements(referee::games::Ctx::NEWEST);
+    assert_eq!((old.len(), new.len()), (24, 24));
+    assert!(old.iter().any(|(_, y)| *y <= -8), "{old:?}");
+    assert!(
+        new.iter().all(|(x, y)| x.abs() <= 4 && y.abs() <= 4),
+        "{new:?}"
+    );
+}

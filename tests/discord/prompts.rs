@@ -1,8 +1,9 @@
 //! What players are told to type works as printed, through the real binary: Carcassonne's
 //! prompts print `!place` and `!pass`, a move typed without the prefix by the player whose
 //! turn it is gets the line to type (and is not played), and a game that ended by a draw
-//! shows its final board and still answers `!who`, `!deadline` and `!undo`. Every game
-//! replays from its log.
+//! shows its final board and still answers `!who`, `!deadline` and `!undo`; a game with a
+//! time zone writes its deadlines in it, on the posts and on the cards. Every game replays
+//! from its log.
 
 use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
@@ -141,6 +142,85 @@ async fn moves_typed_without_the_prefix_in_a_flood_get_no_more_answers_than_comm
     db.settled(&fake, chat).await;
     assert_eq!(count(&fake, |p| p.content.contains("slow down")), 1);
     assert_eq!(count(&fake, |p| p.text().contains("alice places tile")), 0);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+/// Whether `text` holds a deadline as a game with a time zone writes it on Discord: how far
+/// off as a timestamp each reader sees in words, then the clock time in the game's zone.
+fn deadline_in_zone(text: &str, zone: &str) -> bool {
+    text.split("<t:").skip(1).any(|after| {
+        let Some((unix, rest)) = after.split_once(":R> (") else {
+            return false;
+        };
+        let Some((clock, _)) = rest.split_once(')') else {
+            return false;
+        };
+        let Ok(unix) = unix.parse::<i64>() else {
+            return false;
+        };
+        let written = chrono::DateTime::from_timestamp(unix, 0)
+            .map(|at| {
+                at.with_timezone(&chrono_tz::Europe::Rome)
+                    .format("%Y-%m-%d %H:%M %Z")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        clock == written && clock.ends_with(zone)
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_a_time_zone_writes_its_deadlines_in_it() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    for (who, line) in [
+        (ALICE, "!new parcheesi seed=7 tz=Europe/Rome"),
+        (ALICE, "!join"),
+        (BOB, "!join"),
+        (ALICE, "!start"),
+        (ALICE, "!deadline 2d"),
+    ] {
+        let id = fake.say(who, Some(CHANNEL), line);
+        db.settled(&fake, id).await;
+    }
+    // Rome keeps CET from late October to late March and CEST the rest of the year.
+    let zone = match chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::Rome)
+        .format("%Z")
+        .to_string()
+    {
+        zone if zone == "CEST" => "CEST",
+        _ => "CET",
+    };
+    let turn = fake
+        .wait_post("the first turn's deadline", |p| {
+            in_channel(p) && p.text().contains("It is ") && p.text().contains("Deadline:")
+        })
+        .await;
+    assert!(deadline_in_zone(&turn.text(), zone), "{turn:?}");
+    let set = fake
+        .wait_post("the GM's deadline", |p| {
+            in_channel(p) && p.content.contains("The GM set the deadline")
+        })
+        .await;
+    assert!(deadline_in_zone(&set.content, zone), "{set:?}");
+    assert!(!set.content.contains(":f>"), "{set:?}");
+    // The board's card says it the same way.
+    let card = fake
+        .posts()
+        .into_iter()
+        .filter(|p| in_channel(p))
+        .flat_map(|p| p.embeds.clone())
+        .flat_map(|embed| embed["fields"].as_array().cloned().unwrap_or_default())
+        .filter(|field| field["name"] == "Deadline")
+        .filter_map(|field| field["value"].as_str().map(str::to_string))
+        .last()
+        .expect("a card with a deadline");
+    assert!(deadline_in_zone(&card, zone), "{card}");
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }

@@ -59,7 +59,9 @@ async fn undo_vacation_who_and_draw_typed_on_discord() {
         "{answer:?}"
     );
     fake.wait_post("the vacation told in the channel", |p| {
-        in_channel(p) && p.content.starts_with("bob is on vacation for 3d, until ")
+        in_channel(p)
+            && p.content
+                .starts_with("bob is on vacation for 3 days, until ")
     })
     .await;
 
@@ -144,7 +146,13 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
             in_channel(p) && p.text().contains("Waiting for bids")
         })
         .await;
-    let moved = format!("Deadline: <t:{0}:R> (<t:{0}:f>).", end.timestamp());
+    // A game with a time zone writes the clock time in it.
+    let moved = format!(
+        "Deadline: <t:{}:R> ({} IST).",
+        end.timestamp(),
+        end.with_timezone(&chrono_tz::Asia::Kolkata)
+            .format("%Y-%m-%d %H:%M")
+    );
     assert!(waiting.text().contains(&moved), "{moved} in {waiting:?}");
 
     // Two seconds before the quiet hours end, neither the deadline nor the reminder came.

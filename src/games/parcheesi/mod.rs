@@ -36,6 +36,9 @@
 //!   included; its rewards go to the pawn that leaves the rearmost pawn furthest advanced.
 //! - Refusals and lost dice name the first blockade in the way, the overshoot, the safe square
 //!   or the rule of the whole roll (rules 6-7, rule 13, `blockade_limit`) that stops a step.
+//! - Rules revisions ([`Rules::revision`]): 2, the game counts its rounds (every seat still in
+//!   plays once a round; before, the table counted each turn as a round, so three players'
+//!   60th turn was "round 60", not 20).
 
 mod board;
 mod engine;
@@ -157,6 +160,10 @@ pub fn settings(options: &Options) -> Result<Settings, Refusal> {
 }
 
 impl Rules for Parcheesi {
+    fn revision(&self) -> u32 {
+        2
+    }
+
     fn name(&self) -> &'static str {
         "parcheesi"
     }
@@ -262,7 +269,12 @@ impl Rules for Parcheesi {
             "Parcheesi begins: {}. Turns go round the board in that order.",
             intro.join(", ")
         ))];
-        let (game, opening) = Match::new(settings, seated, ctx.dice);
+        let (mut game, opening) = Match::new(settings, seated, ctx.dice);
+        if ctx.revision >= 2 {
+            // Every seat is in at the start: the turns already played decide the round.
+            let seats = game.seated.len().max(1) as u64;
+            game.round = Some(1 + game.turns / seats);
+        }
         events.extend(opening);
         Ok((Box::new(ParcheesiGame(game)), events))
     }
@@ -289,6 +301,10 @@ impl Rules for Parcheesi {
 pub struct ParcheesiGame(pub Match);
 
 impl Game for ParcheesiGame {
+    fn round(&self) -> Option<u64> {
+        self.0.round
+    }
+
     fn phase(&self) -> Phase {
         match &self.0.stage {
             Stage::Over(ranking) => Phase::Over {

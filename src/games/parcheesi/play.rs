@@ -97,6 +97,11 @@ pub struct Match {
     /// when the turn passes.
     #[serde(default)]
     pub turn_log: Vec<String>,
+    /// The round, counted from the game's rules revision 2 on: +1 each time the turn comes
+    /// round past the last seat, so every seat still in plays once a round (`None` in games
+    /// opened before, whose rounds the table counted one per turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u64>,
 }
 
 /// How a turn in which nothing more can be done is handed on.
@@ -146,6 +151,7 @@ impl Match {
             stage: Stage::Dice,
             turns: 0,
             turn_log: Vec::new(),
+            round: None,
         };
         let mut out = Vec::new();
         match roll {
@@ -357,6 +363,9 @@ impl Match {
         for k in 1..=n {
             let i = (self.current + k) % n;
             if self.seated.get(i).is_some_and(|s| !s.gone) {
+                if i <= self.current {
+                    self.round = self.round.map(|round| round + 1);
+                }
                 self.current = i;
                 break;
             }
