@@ -1,11 +1,13 @@
 //! Settings: `config/default.toml` (built in, or a file given with `--config`), with
 //! environment variables `REFEREE_<SECTION>_<KEY>` over it.
 
+use crate::backup::BackupSettings;
 use crate::duration::{a_year, parse_duration_within};
 use crate::store::StoreSettings;
 use crate::table::TableDefaults;
 use chrono::Duration;
 use serde::Deserialize;
+use std::path::PathBuf;
 use thiserror::Error;
 
 /// The settings file shipped with the program.
@@ -88,6 +90,9 @@ struct RawDatabase {
     synchronous: String,
     keep_pictures: String,
     lease: String,
+    backup_every: String,
+    backups_kept: u32,
+    backup_folder: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -120,6 +125,8 @@ pub struct Config {
     pub admins: Vec<String>,
     /// How `referee run` talks to Discord.
     pub discord: DiscordSettings,
+    /// The rotating backups `referee run` keeps.
+    pub backups: BackupSettings,
 }
 
 /// How the bot reaches Discord and delivers its messages.
@@ -431,6 +438,14 @@ pub fn load(
             .to_std()
             .unwrap_or_default(),
         admins: raw.local.admins,
+        backups: BackupSettings {
+            every: match raw.database.backup_every.trim() {
+                "" | "off" => None,
+                text => duration("database.backup_every", text)?.to_std().ok(),
+            },
+            kept: usize::try_from(raw.database.backups_kept.max(1)).unwrap_or(1),
+            folder: PathBuf::from(raw.database.backup_folder),
+        },
         discord: DiscordSettings {
             api_url: Some(raw.discord.api_url.trim().trim_end_matches('/').to_string())
                 .filter(|url| !url.is_empty()),

@@ -1,6 +1,7 @@
 //! referee: a game master for play-by-post games. A message comes in, becomes a command
 //! (`chat`), the table applies it to a game inside one database transaction (`table`, `store`),
 //! and what must be said goes out through an outbox.
+pub mod backup;
 pub mod chat;
 pub mod config;
 pub mod dice;

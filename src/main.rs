@@ -90,6 +90,15 @@ enum Command {
         #[arg(long)]
         html: PathBuf,
     },
+    /// Writes a consistent copy of a SQLite database to FILE (safe while the bot runs), checks
+    /// it (SQLite's integrity check and a replay of every game in it) and says so.
+    Backup {
+        /// The backup file to write (it must not exist yet).
+        file: PathBuf,
+        /// The SQLite file to back up (default: the configured database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Prints a game as JSON: the public view, or everything with --secret.
     Export {
         /// The game's number.
@@ -256,6 +265,18 @@ async fn run(cli: Cli) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
                 .await?
                 .running_since(chrono::Utc::now());
+            let mut store_settings = config.store.clone();
+            if let Some(db) = &db {
+                store_settings.url = sqlite_url(db);
+            }
+            if service.store().dialect() == referee::store::Dialect::Sqlite {
+                tokio::spawn(referee::backup::keep_rotating(
+                    service.clone(),
+                    store_settings,
+                    config.table.clone(),
+                    config.backups.clone(),
+                ));
+            }
             referee::discord::run(service, discord, &token, config.tick).await?;
         }
         Command::Script {
@@ -333,6 +354,26 @@ async fn run(cli: Cli) -> Result<()> {
                 }
             }
             std::io::stdout().flush()?;
+        }
+        Command::Backup { file, db } => {
+            let mut store_settings = config.store.clone();
+            if let Some(db) = &db {
+                store_settings.url = sqlite_url(db);
+            }
+            if store_settings.url.starts_with("postgres") {
+                return Err(referee::store::StoreError::NoBackup.into());
+            }
+            let store = Store::open_read_only(&store_settings).await?;
+            let made =
+                referee::backup::back_up(&store, &store_settings, &config.table, &file).await;
+            store.close().await;
+            let made = made?;
+            println!(
+                "{}: {} bytes, SQLite's integrity check passed, {} replay to their logs.",
+                made.path.display(),
+                made.bytes,
+                referee::games::count(made.games, "game")
+            );
         }
         Command::Replay { game, db } => {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Read).await?;

@@ -6,6 +6,7 @@
 //! until the commit, a due deadline is claimed by one process, and each audience's posts are
 //! leased to one process at a time (`lease`).
 
+mod backup;
 mod history;
 mod lease;
 mod log;
@@ -93,6 +94,9 @@ pub enum StoreError {
     /// batch was written, so every message of it may be sent again.
     #[error("database error: the messages committed together failed: {0}")]
     Batch(String),
+    /// `referee backup` was pointed at a PostgreSQL database, which `pg_dump` backs up.
+    #[error("a PostgreSQL database is backed up with pg_dump, not by the bot: pg_dump --format=custom --file=referee.dump DATABASE_URL (README.md, Backups)")]
+    NoBackup,
     /// A stored row does not read back.
     #[error("stored {what} is unreadable: {reason}")]
     Corrupt {
