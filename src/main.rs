@@ -386,8 +386,8 @@ async fn run(cli: Cli) -> Result<()> {
                     None => String::new(),
                 };
                 print_tolerating_closed_pipe(&format!(
-                    "game #{}: replayed {} inputs; all {} events, {} receipts and the final state match the log{reworded}\n",
-                    report.game, report.inputs, report.events, report.receipts
+                    "game #{} ({}): replayed {} inputs; all {} events, {} receipts and the final state match the log{reworded}\n",
+                    report.game, report.rules, report.inputs, report.events, report.receipts
                 ))?;
             } else {
                 let said: String = report

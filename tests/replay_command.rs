@@ -95,7 +95,7 @@ fn a_clock_with_sub_millisecond_times_replays() {
     assert!(ok, "{said}{err}");
     assert_eq!(
         said.trim(),
-        "game #1: replayed 10 inputs; all 18 events, 3 receipts and the final state match the log"
+        "game #1 (table rules revision 3, tag rules revision 2): replayed 10 inputs; all 18 events, 3 receipts and the final state match the log"
     );
 }
 
@@ -173,6 +173,39 @@ async fn a_game_opened_under_an_older_revision_replays_though_later_versions_rew
     pool.close().await;
     let (ok, said, _) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(!ok, "{said}");
+}
+
+#[tokio::test]
+async fn a_game_opened_under_rules_this_binary_lacks_is_said_to_be_so_not_tampered_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("newer.db");
+    let transcript = "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\nalice #t: !start\nalice dm: bid 5\n";
+    let (ok, _, err) = referee(&["script", "--db", db.to_str().unwrap()], Some(transcript));
+    assert!(ok, "{err}");
+    let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(ok, "{err}");
+    assert!(
+        said.starts_with("game #1 (table rules revision 3, tag rules revision 2): replayed"),
+        "{said}"
+    );
+    // As a later version would have opened it: TAG's rules revision 9.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    for statement in [
+        "UPDATE inputs SET input = replace(input, '[\"game_revision\",\"2\"]', '[\"game_revision\",\"9\"]') WHERE game_id = 1",
+        "UPDATE games SET record = replace(record, '\"game_revision\":2', '\"game_revision\":9') WHERE id = 1",
+    ] {
+        sqlx::query(statement).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+    let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
+    assert!(!ok);
+    assert!(said.is_empty(), "{said}");
+    assert_eq!(
+        err.trim(),
+        "referee: game #1 was opened under table rules revision 3, tag rules revision 9, newer than this binary knows (table rules revision 3, tag rules revision 2); replay it with the version that opened it, or a later one"
+    );
 }
 
 /// A finished short game in `dir/game.db`, for the read-only checks.

@@ -3,6 +3,7 @@
 //! whole stack (parser, table, SQLite store, outbox).
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod postgres;
 
 use chrono::{DateTime, Duration, Utc};

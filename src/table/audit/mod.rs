@@ -24,6 +24,16 @@ pub enum AuditError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The game was opened under rules this binary does not have (a newer version's).
+    #[error("game #{game} was opened under {opened}, newer than this binary knows ({known}); replay it with the version that opened it, or a later one")]
+    NewerRules {
+        /// The game.
+        game: i64,
+        /// The revisions it was opened under.
+        opened: String,
+        /// The newest this binary knows.
+        known: String,
+    },
     /// The export could not be written.
     #[error("could not write the export: {0}")]
     Write(#[from] std::io::Error),

@@ -28,6 +28,9 @@ pub struct ReplayReport {
     /// The rules revision the game was opened under, when it is older than this binary's:
     /// what the game and the table said was compared by kind, not wording (see [`agrees`]).
     pub reworded_since: Option<u32>,
+    /// The rules it was replayed under, in words: "table rules revision 3, tag rules
+    /// revision 2".
+    pub rules: String,
 }
 
 impl ReplayReport {
@@ -228,6 +231,7 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
         .await?
         .ok_or(AuditError::NoGame(id))?;
     let stored = &log.game.record;
+    let rules = revisions_known(service, stored)?;
     let mut differences = Vec::new();
     let mut record: Option<GameRecord> = None;
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
@@ -364,7 +368,35 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
         receipts,
         differences,
         reworded_since: reworded.then_some(stored.settings.revision),
+        rules,
     })
+}
+
+/// The rules revisions a game was opened under, in words, when this binary has them; a game
+/// opened by a newer version under rules this one lacks is said to be so, not reported as
+/// tampered with.
+fn revisions_known(service: &Service, stored: &GameRecord) -> Result<String, AuditError> {
+    let table = stored.settings.revision;
+    let game = stored.settings.game_revision.max(1);
+    let known = service.catalogue().find(&stored.game);
+    let game_known = known.map_or(0, |rules| rules.revision());
+    if table > REVISION || game > game_known {
+        return Err(AuditError::NewerRules {
+            game: stored.id,
+            opened: format!(
+                "table rules revision {table}, {} rules revision {game}",
+                stored.game
+            ),
+            known: format!(
+                "table rules revision {REVISION}, {} rules revision {game_known}",
+                stored.game
+            ),
+        });
+    }
+    Ok(format!(
+        "table rules revision {table}, {} rules revision {game}",
+        stored.game
+    ))
 }
 
 /// Whether a replayed event agrees with the logged one. In a game opened under an older rules
