@@ -89,6 +89,7 @@ struct RawDatabase {
     busy_timeout: String,
     synchronous: String,
     keep_pictures: String,
+    keep_message_ids: String,
     lease: String,
     backup_every: String,
     backups_kept: u32,
@@ -414,6 +415,10 @@ pub fn load(
                 .unwrap_or_default(),
             synchronous,
             keep_pictures: duration("database.keep_pictures", &raw.database.keep_pictures)?,
+            keep_message_ids: duration(
+                "database.keep_message_ids",
+                &raw.database.keep_message_ids,
+            )?,
             lease: lease(&raw.database.lease)?,
         },
         table: TableDefaults {

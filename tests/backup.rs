@@ -194,3 +194,31 @@ async fn a_running_bot_keeps_the_newest_backups() {
     }
     service.store().close().await;
 }
+
+#[test]
+fn a_restored_backup_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let db = db.to_str().unwrap();
+    let start = "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice dm: bid 5\n";
+    let (ok, _, err) = referee(&["script", "--db", db], Some(start));
+    assert!(ok, "{err}");
+    let copy = dir.path().join("backup.db");
+    let copy = copy.to_str().unwrap();
+    let (ok, _, err) = referee(&["backup", copy, "--db", db], None);
+    assert!(ok, "{err}");
+    // The disk is lost; the backup takes the database's place and the game goes on.
+    std::fs::remove_file(db).unwrap();
+    let (ok, said, err) = referee(
+        &["script", "--db", copy],
+        Some("bob dm: bid 3\ncarol dm: bid 4\n"),
+    );
+    assert!(ok, "{err}");
+    assert!(
+        said.contains("#tag <- Orders for bids (every order is in):"),
+        "{said}"
+    );
+    assert!(said.contains("alice: `bid 5`"), "{said}");
+    let (ok, said, err) = referee(&["replay", "1", "--db", copy], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+}

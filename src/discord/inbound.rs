@@ -349,8 +349,8 @@ pub(super) async fn ticker(
         }
         if forgotten.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
             forgotten = Some(std::time::Instant::now());
-            if let Err(error) = bot.service.store().forget_old_pictures(Utc::now()).await {
-                warn!(%error, "old pictures could not be dropped");
+            if let Err(error) = bot.service.store().prune(Utc::now()).await {
+                warn!(%error, "old pictures and message ids could not be dropped");
             }
         }
         let fired = {

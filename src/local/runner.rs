@@ -79,7 +79,7 @@ impl<W: Write> Runner<W> {
     pub async fn start(&mut self) -> Result<(), RunError> {
         self.service.fire_due(self.now()).await?;
         self.deliver().await?;
-        self.service.store().forget_old_pictures(self.now()).await?;
+        self.service.store().prune(self.now()).await?;
         Ok(())
     }
 
@@ -105,7 +105,7 @@ impl<W: Write> Runner<W> {
                         self.service.fire_due(self.now()).await?;
                     }
                 }
-                self.service.store().forget_old_pictures(self.now()).await?;
+                self.service.store().prune(self.now()).await?;
             }
             Line::SetClock(at) => match self.clock {
                 Clock::Manual(now) if at > now => self.advance_to(at).await?,

@@ -79,6 +79,21 @@ impl Store {
         }
     }
 
+    /// Forgets the ids of messages applied before `before`, but for each channel's last
+    /// (catch-up reads on from it); returns how many went.
+    pub(super) async fn forget_message_ids(
+        &self,
+        before: DateTime<Utc>,
+    ) -> Result<u64, StoreError> {
+        self.execute(
+            Statement::new(
+                "DELETE FROM inbound WHERE received_at < ? AND (channel IS NULL OR position IS NULL                  OR position < (SELECT MAX(newest.position) FROM inbound newest WHERE newest.channel = inbound.channel))",
+            )
+            .int(before.timestamp_millis()),
+        )
+        .await
+    }
+
     /// This database's random name (drawn by its first migration), which makes the nonces of
     /// its posts its own.
     pub async fn instance(&self) -> Result<String, StoreError> {

@@ -141,9 +141,21 @@ pub struct StoreSettings {
     pub synchronous: String,
     /// How long a delivered post keeps its picture or file.
     pub keep_pictures: chrono::Duration,
+    /// How long the id of an applied message is kept (each channel's last stays, for
+    /// catch-up): past it the platform delivers the message no more.
+    pub keep_message_ids: chrono::Duration,
     /// PostgreSQL: how long a process's claim on an audience's posts lasts unrenewed; after
     /// that, another process takes over the posts of one that died.
     pub lease: chrono::Duration,
+}
+
+/// What [`Store::prune`] dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pruned {
+    /// Posts that lost their picture or file.
+    pub pictures: u64,
+    /// Message ids forgotten.
+    pub message_ids: u64,
 }
 
 /// The connection pool behind a store, for the benchmark and tests that measure or inspect
@@ -176,6 +188,7 @@ impl Pooled {
 pub struct Store {
     pool: Pool,
     keep_pictures: chrono::Duration,
+    keep_message_ids: chrono::Duration,
     lease: chrono::Duration,
     /// This process's name in the leases it takes: its process id and a random part.
     owner: Arc<str>,
@@ -227,6 +240,7 @@ impl Store {
         Store {
             pool,
             keep_pictures: settings.keep_pictures,
+            keep_message_ids: settings.keep_message_ids,
             lease: settings.lease,
             owner: format!("{}-{:08x}", std::process::id(), OsRng.next_u32()).into(),
         }
@@ -279,16 +293,23 @@ impl Store {
         Ok(statement.fetch_optional(connection.connection()).await?)
     }
 
-    /// Drops the pictures and files of posts delivered longer ago than the retention setting
-    /// (`database.keep_pictures`); returns how many posts lost theirs.
-    pub async fn forget_old_pictures(
-        &self,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<u64, StoreError> {
-        match now.checked_sub_signed(self.keep_pictures) {
-            Some(before) => self.forget_files(before).await,
-            None => Ok(0),
-        }
+    /// Drops what the database no longer needs: the pictures and files of posts delivered
+    /// longer ago than `database.keep_pictures`, and the ids of messages applied longer ago
+    /// than `database.keep_message_ids` (each channel's last stays: catch-up reads on from
+    /// it). Returns how many of each went.
+    pub async fn prune(&self, now: chrono::DateTime<chrono::Utc>) -> Result<Pruned, StoreError> {
+        let pictures = match now.checked_sub_signed(self.keep_pictures) {
+            Some(before) => self.forget_files(before).await?,
+            None => 0,
+        };
+        let message_ids = match now.checked_sub_signed(self.keep_message_ids) {
+            Some(before) => self.forget_message_ids(before).await?,
+            None => 0,
+        };
+        Ok(Pruned {
+            pictures,
+            message_ids,
+        })
     }
 
     /// Closes the database cleanly. On SQLite the write-ahead log is first copied into the
