@@ -222,3 +222,62 @@ fn a_restored_backup_plays_on() {
     let (ok, said, err) = referee(&["replay", "1", "--db", copy], None);
     assert!(ok && said.contains("match the log"), "{said}{err}");
 }
+
+#[test]
+fn a_backup_during_a_burst_of_a_thousand_orders_is_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let mut burst = String::from(
+        "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n",
+    );
+    for n in 0..1000 {
+        let who = ["alice", "bob", "carol"][n % 3];
+        burst.push_str(&format!("{who} dm: bid {}\n", 5 + n % 9));
+    }
+    let transcript = dir.path().join("burst.txt");
+    std::fs::write(&transcript, burst).unwrap();
+    // The bot plays the burst in one process; backups are taken from another meanwhile.
+    let mut playing = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(["script", "--db", db.to_str().unwrap()])
+        .arg(&transcript)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut taken = Vec::new();
+    for n in 0..20 {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        if !db.exists() {
+            continue;
+        }
+        let copy = dir.path().join(format!("during-{n}.db"));
+        let (ok, said, err) = referee(
+            &[
+                "backup",
+                copy.to_str().unwrap(),
+                "--db",
+                db.to_str().unwrap(),
+            ],
+            None,
+        );
+        // The database may not be a referee database for its first instants (being created).
+        if ok {
+            assert!(said.contains("SQLite's integrity check passed"), "{said}");
+            taken.push(copy);
+        } else {
+            assert!(!err.contains("replay"), "{err}");
+        }
+        if playing.try_wait().unwrap().is_some() {
+            break;
+        }
+    }
+    assert!(playing.wait().unwrap().success());
+    assert!(!taken.is_empty(), "no backup was taken during the burst");
+    for copy in &taken {
+        let (ok, said, err) = referee(&["replay", "1", "--db", copy.to_str().unwrap()], None);
+        assert!(
+            ok && said.contains("match the log"),
+            "{}: {said}{err}",
+            copy.display()
+        );
+    }
+}
