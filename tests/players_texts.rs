@@ -214,9 +214,17 @@ async fn base_carcassonne_seats_five_and_the_big_top_six() {
 #[tokio::test]
 async fn an_ended_game_still_answers_who_deadline_and_undo_and_shows_its_final_board() {
     let out = play(
-        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann #tag: !draw\nbob #tag: !draw\ncat #tag: !draw\nann #tag: !who\nann #tag: !deadline 2d\nann #tag: !undo\nann #tag: !join\n",
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann #tag: !draw\nbob #tag: !draw\ncat #tag: !draw\nann #tag: !who\nann #tag: !deadline 2d\nann #tag: !undo\nann #tag: !join\nbob #tag: !concede\ncat #tag: !draw\nbob #tag: !leave\n",
     )
     .await;
+    // Ending it again is not possible, and said so.
+    for who in ["bob", "cat"] {
+        assert!(
+            out.contains(&format!("#tag <- {who}: Game #1 is over.")),
+            "{out}"
+        );
+    }
+    assert_eq!(count(&out, ": Game #1 is over."), 4, "{out}");
     let ended = out.find("ends in a draw").expect(&out);
     let after = &out[ended..];
     // The final board follows the ranking, picture and all.

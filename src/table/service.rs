@@ -641,7 +641,8 @@ impl Service {
             }
         };
         // `!board` and `!status` still answer about a channel's last game after it ended.
-        // So do `!who`, and `!deadline` and `!undo` with the reason they cannot change it.
+        // So do `!who`, and `!deadline`, `!undo`, `!concede`, `!draw` and `!leave` with the
+        // reason they cannot change it.
         let looks_back = matches!(
             command,
             ChannelCommand::Board
@@ -649,6 +650,9 @@ impl Service {
                 | ChannelCommand::Who
                 | ChannelCommand::Deadline(_)
                 | ChannelCommand::Undo
+                | ChannelCommand::Concede
+                | ChannelCommand::Draw(_)
+                | ChannelCommand::Leave
         );
         let found = match tx.game_in_channel(channel).await {
             Ok(None) if looks_back => tx.last_game_in_channel(channel).await,
