@@ -106,6 +106,7 @@ struct RawTable {
     tick: String,
     flood: String,
     games_per_gm: i64,
+    search_steps: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -438,6 +439,16 @@ pub fn load(
                     )
                 })?,
             deadline: default_deadline,
+            search_steps: u64::try_from(raw.table.search_steps)
+                .ok()
+                .filter(|n| *n >= 1)
+                .ok_or_else(|| {
+                    ConfigError::value(
+                        "table.search_steps",
+                        raw.table.search_steps,
+                        "a number of steps, at least 1",
+                    )
+                })?,
         },
         tick: duration("table.tick", &raw.table.tick)?
             .to_std()

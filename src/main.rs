@@ -396,11 +396,11 @@ async fn run(cli: Cli) -> Result<()> {
                     .map(|difference| format!("game #{}: {difference}\n", report.game))
                     .collect();
                 print_tolerating_closed_pipe(&said)?;
-                bail!(
-                    "game #{} does not replay to its log ({} differences)",
-                    report.game,
-                    report.differences.len()
-                );
+                let count = match report.differences.len() {
+                    1 => "1 difference".to_string(),
+                    n => format!("{n} differences"),
+                };
+                bail!("game #{} does not replay to its log ({count})", report.game);
             }
         }
         Command::Solve { file, budget } => {

@@ -439,6 +439,105 @@ async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays(
     assert!(ok && said.contains("match the log"), "{said}{err}");
 }
 
+/// A Short Circuit match in solver mode where bob calls impossible on a position ann can
+/// still complete (a3, b3 and c3 close the loop).
+const SOLVER_DUEL: &str = "\
+gm #duel: !new shortcircuit seed=9
+gm dm: setup board=4x4 straight=4 turn=4 cross=0 thunder=0 first=ann impossible=solver turntime=5m reserve=5m
+ann #duel: !join
+bob #duel: !join
+gm #duel: !start
+ann #duel: !place a1 turn 90 b1 straight 90 c1 turn 180
+bob #duel: !place a2 straight 0
+ann #duel: !place c2 straight 0
+bob #duel: !impossible
+ann #duel: !place a3 turn 0 b3 straight 90 c3 turn 270
+";
+
+/// Runs `referee` with `args`, the solver allowed `steps` search steps (`None`: the
+/// default): whether it succeeded, and what it printed and said.
+fn referee_searching(args: &[&str], steps: Option<&str>) -> (bool, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_referee"));
+    command.args(args);
+    if let Some(steps) = steps {
+        command.env("REFEREE_TABLE_SEARCH_STEPS", steps);
+    }
+    let output = command.output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn an_impossible_call_replays_the_same_whatever_the_solver_may_search_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("duel.txt");
+    std::fs::write(&transcript, SOLVER_DUEL).unwrap();
+    let transcript = transcript.to_str().unwrap();
+    let short = dir.path().join("short.db");
+    let full = dir.path().join("full.db");
+    let (short, full) = (short.to_str().unwrap(), full.to_str().unwrap());
+
+    // Allowed a single step, the solver cannot tell, so the call is played out and ann wins
+    // by completing the track; with the default budget it shows the completion at once.
+    let (ok, out, err) = referee_searching(&["script", transcript, "--db", short], Some("1"));
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("The solver cannot settle this position within its time, so the call is played out as a challenge."),
+        "{out}"
+    );
+    assert!(out.contains("ann wins: the circuit is complete."), "{out}");
+    let (ok, out, err) = referee_searching(&["script", transcript, "--db", full], None);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("ann wins: the solver shows the circuit can still be completed"),
+        "{out}"
+    );
+
+    // Each replays to its log under the other budget, and under a third: the verdict is read
+    // from the log, never searched again.
+    for (db, steps) in [
+        (short, None),
+        (short, Some("50")),
+        (full, Some("1")),
+        (full, Some("50")),
+    ] {
+        let (ok, said, err) = referee_searching(&["replay", "1", "--db", db], steps);
+        assert!(
+            ok && said.contains("match the log"),
+            "{db} {steps:?}: {said}{err}"
+        );
+    }
+
+    // A witness forged consistently in the input, the events and the record (the bottom
+    // row drawn one square longer, with a straight the supply did not hold) replays event
+    // for event, but is no completion of the position: the replay says so.
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{full}"))
+        .await
+        .unwrap();
+    for statement in [
+        "UPDATE inputs SET input = REPLACE(input, '└ ─ ┘ .', '└ ─ ─ ┘')",
+        "UPDATE events SET body = REPLACE(body, '└ ─ ┘ .', '└ ─ ─ ┘')",
+        "UPDATE games SET record = REPLACE(record, '└ ─ ┘ .', '└ ─ ─ ┘')",
+    ] {
+        let changed = sqlx::query(statement).execute(&pool).await.unwrap();
+        assert!(changed.rows_affected() > 0, "{statement}");
+    }
+    pool.close().await;
+    let (ok, said, err) = referee_searching(&["replay", "1", "--db", full], None);
+    assert!(!ok);
+    assert_eq!(
+        said,
+        "game #1: input 10: the logged verdict of `impossible` does not hold: the witness places straight=2 turn=2 cross=0 thunder=0 where the supply holds straight=1 turn=2 cross=0 thunder=0\n"
+    );
+    assert!(
+        err.contains("game #1 does not replay to its log (1 difference)"),
+        "{err}"
+    );
+}
+
 /// Plays the Parcheesi transcript into game #1 through `referee local` (on the database
 /// `db`, or the configured one when `None` and `url` names it), one line every `pause`, on
 /// a thread of its own.

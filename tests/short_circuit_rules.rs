@@ -10,6 +10,9 @@ use referee::games::short_circuit::{
 };
 use referee::games::{Event, Game, Options, Phase, Player, Refusal, Rules, Visibility};
 
+/// The search steps the table allows by default (`table.search_steps`).
+const STEPS: u64 = 1_000_000;
+
 fn at(secs: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 1, 12, 0, 0).unwrap() + Duration::seconds(secs)
 }
@@ -77,7 +80,7 @@ fn call_impossible(
         return Ok(events);
     };
     assert_eq!(search.key, "impossible");
-    let verdict = (search.work)();
+    let verdict = (search.work)(STEPS);
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = referee::games::Ctx {
         now: at(secs + 1),
@@ -348,6 +351,86 @@ fn impossible_in_solver_mode_is_judged_at_once() {
     assert_eq!(winner(game.as_ref()), Some(0));
 }
 
+/// What replay asks of a logged verdict: a witness must complete the position the call was
+/// made on with the supply left; an "impossible" is searched again only when the replay
+/// allows it steps (a game of the same rules revision), and then must not be completable.
+#[test]
+fn a_logged_verdict_is_checked_against_the_position_it_judged() {
+    let mut game = start(&[("impossible", "solver")]);
+    act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
+    act(&mut game, 1, "impossible", "", 2).unwrap();
+    let verdict = (game.pending_search().unwrap().work)(STEPS);
+    assert!(verdict.starts_with("completable\n"), "{verdict}");
+    assert_eq!(
+        game.check_verdict("impossible", &verdict, Some(STEPS)),
+        Ok(())
+    );
+
+    // The same witness without alice's turn on c3 does not complete the board as it stands.
+    let mut moved = Position::parse(&verdict["completable\n".len()..]).unwrap();
+    moved.grid.set(sq("c3"), None);
+    let refused = game
+        .check_verdict(
+            "impossible",
+            &format!("completable\n{}", moved.to_text()),
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(refused, "the witness changes the board's turn 90 on c3");
+    // "Impossible" where the position can be completed: caught when searched again, left
+    // alone when the replay may not search (another revision) or cannot tell in its steps.
+    let lie = game
+        .check_verdict("impossible", "impossible\n", Some(STEPS))
+        .unwrap_err();
+    assert!(
+        lie.starts_with("the log says impossible, but the circuit can be completed:\nsize 6x6"),
+        "{lie}"
+    );
+    assert_eq!(
+        game.check_verdict("impossible", "impossible\n", None),
+        Ok(())
+    );
+    assert_eq!(
+        game.check_verdict("impossible", "impossible\n", Some(1)),
+        Ok(())
+    );
+    let undecided = "undecided: the solver did not settle this position within its budget\n";
+    assert_eq!(
+        game.check_verdict("impossible", undecided, Some(STEPS)),
+        Ok(())
+    );
+    assert_eq!(
+        game.check_verdict("impossible", "maybe\n", None),
+        Err("`maybe` is not an answer the solver gives".to_string())
+    );
+
+    // A true "impossible": bob's turn on b1 faces away from alice's on a1, for good.
+    let mut game = start(&[
+        ("impossible", "solver"),
+        ("board", "4x4"),
+        ("straight", "0"),
+        ("turn", "4"),
+        ("cross", "0"),
+        ("thunder", "0"),
+    ]);
+    act(&mut game, 0, "place", "a1 turn 90", 1).unwrap();
+    act(&mut game, 1, "place", "b1 turn 90", 2).unwrap();
+    act(&mut game, 0, "impossible", "", 3).unwrap();
+    let verdict = (game.pending_search().unwrap().work)(STEPS);
+    assert_eq!(verdict, "impossible\n");
+    assert_eq!(
+        game.check_verdict("impossible", &verdict, Some(STEPS)),
+        Ok(())
+    );
+    // The two-by-two loop a forger might offer moves bob's piece.
+    let square = "completable\nsize 4x4\nsupply straight=0 turn=0 cross=0 thunder=0\n\
+                  ┌ ┐ . .\n└ ┘ . .\n. . . .\n. . . .\n";
+    assert_eq!(
+        game.check_verdict("impossible", square, None),
+        Err("the witness changes the board's turn 90 on b1".to_string())
+    );
+}
+
 #[test]
 fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() {
     let mut game = start(&[("impossible", "solver")]);
@@ -371,7 +454,7 @@ fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() 
     let search = game
         .pending_search()
         .expect("the call waits for the solver");
-    let verdict = (search.work)();
+    let verdict = (search.work)(STEPS);
     assert!(verdict.starts_with("completable\n"), "{verdict}");
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = referee::games::Ctx {
@@ -593,7 +676,7 @@ fn saved_games_load_back_and_corrupt_ones_are_refused() {
     assert_eq!(loaded.phase(), Phase::Turn { seat: 1 });
     let hint = loaded.gm_query("hint").unwrap();
     assert_eq!(hint.key, "hint");
-    assert!((hint.work)().starts_with("completable"));
+    assert!((hint.work)(STEPS).starts_with("completable"));
     assert!(loaded.gm_query("bid 3").is_none());
     assert!(SHORT_CIRCUIT_RULES
         .load(&serde_json::json!({"names": 3}))

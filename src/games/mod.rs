@@ -166,8 +166,9 @@ impl Ctx<'_> {
 pub struct Search {
     /// What the search answers, so its verdict finds its way back (`impossible`, `hint`).
     pub key: String,
-    /// The work: returns the verdict as text, within the game's own budget.
-    pub work: Box<dyn FnOnce() -> String + Send>,
+    /// The work: returns the verdict as text, taking at most the given number of search
+    /// steps (the table's `search_steps` setting) before it answers that it cannot tell.
+    pub work: Box<dyn FnOnce(u64) -> String + Send>,
 }
 
 /// A picture or text of the board, as one audience may see it.
@@ -343,6 +344,19 @@ pub trait Game: Send {
     /// verdict is the answer; `None`: the game has no such question.
     fn gm_query(&self, _text: &str) -> Option<Search> {
         None
+    }
+    /// Checks a logged verdict of search `key` against the position it was given on, for
+    /// replay: an answer that shows its work (a witness) must hold; an answer without one may
+    /// be searched again within `steps_again` steps, which the replay gives only when the game
+    /// was opened under the rules this binary searches by (a search of another revision may
+    /// rightly answer otherwise). `Err`: why the verdict cannot be what the search said.
+    fn check_verdict(
+        &self,
+        _key: &str,
+        _verdict: &str,
+        _steps_again: Option<u64>,
+    ) -> Result<(), String> {
+        Ok(())
     }
     /// The few options `seat` picks among now, as typed commands (empty: none, or too many to
     /// offer); `order` is the seat's stored secret order of this phase, if any.

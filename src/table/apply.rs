@@ -30,6 +30,9 @@ pub struct TableDefaults {
     pub flood: (u32, Duration),
     /// How many games not over one account may run as GM at once (server admins excepted).
     pub games_per_gm: usize,
+    /// How many steps a search (Short Circuit's solver, on an impossible call or the GM's
+    /// hint) may take before it answers that it cannot tell.
+    pub search_steps: u64,
 }
 
 /// What the table knows besides the record: the games, the defaults and the time.

@@ -1172,11 +1172,14 @@ impl Service {
                     false => game.pending_search(),
                 };
                 match search.filter(|search| search.key == asked.key) {
-                    Some(search) => jobs.push(SearchJob {
-                        game: row.id,
-                        key: search.key,
-                        work: search.work,
-                    }),
+                    Some(search) => {
+                        let (work, steps) = (search.work, self.defaults.search_steps);
+                        jobs.push(SearchJob {
+                            game: row.id,
+                            key: search.key,
+                            work: Box::new(move || work(steps)),
+                        })
+                    }
                     None => {
                         warn!(game = row.id, key = %asked.key, "a search asked is not the game's to run")
                     }

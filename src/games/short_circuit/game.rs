@@ -128,15 +128,15 @@ impl ShortCircuitGame {
         self.names.get(seat).map_or("?", String::as_str)
     }
 
-    /// The solver's work on the current position, within the match's budget: its answer as
-    /// text (`completable` and a witness, `impossible`, or `undecided`), for an impossible
-    /// call or the GM's hint.
+    /// The solver's work on the current position, within the steps the table allows: its
+    /// answer as text (`completable` and a witness, `impossible`, or `undecided`), for an
+    /// impossible call or the GM's hint.
     fn solving(&self, key: &str) -> Search {
         let position = self.position.clone();
         Search {
             key: key.to_string(),
-            work: Box::new(move || {
-                solver::solve_within(&position.grid, &position.supply, solver::MATCH_BUDGET)
+            work: Box::new(move |steps| {
+                solver::solve_within(&position.grid, &position.supply, steps)
                     .map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text())
             }),
         }
@@ -451,6 +451,38 @@ impl Game for ShortCircuitGame {
         let text = text.trim();
         text.eq_ignore_ascii_case("hint")
             .then(|| self.solving(&text.to_lowercase()))
+    }
+
+    fn check_verdict(
+        &self,
+        key: &str,
+        verdict: &str,
+        steps_again: Option<u64>,
+    ) -> Result<(), String> {
+        // The GM's hint answers the position at the asking, which play may have left since,
+        // and decides nothing; the impossible call's verdict is given on the position the
+        // game stood still at.
+        if key != IMPOSSIBLE {
+            return Ok(());
+        }
+        let position = &self.position;
+        match verdict.split_once('\n').map_or(verdict, |(first, _)| first) {
+            "completable" => {
+                let witness = verdict.strip_prefix("completable\n").unwrap_or_default();
+                solver::check_witness(&position.grid, &position.supply, witness)
+            }
+            "impossible" => match steps_again
+                .and_then(|steps| solver::solve_within(&position.grid, &position.supply, steps))
+            {
+                Some(solver::Solution::Completable(witness)) => Err(format!(
+                    "the log says impossible, but the circuit can be completed:\n{}",
+                    witness.to_text()
+                )),
+                _ => Ok(()),
+            },
+            first if first == UNDECIDED.trim_end() => Ok(()),
+            other => Err(format!("`{other}` is not an answer the solver gives")),
+        }
     }
 
     fn private_status(&self, seat: Seat) -> String {

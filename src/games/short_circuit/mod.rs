@@ -28,8 +28,9 @@
 //!   gaps, supply, touching; the refusal names the first rule broken.
 //! - The solver judges whether a completion exists at all; that is the same as whether one can
 //!   be reached by legal placements (see [`solver`]). During a match (the impossible call, the
-//!   GM's hint) it searches within [`solver::MATCH_BUDGET`] steps (about a second); nearly
-//!   all the benchmark's positions need far fewer. Should a huge, contrived position exhaust it, an
+//!   GM's hint) it searches within the table's `search_steps` (default 1,000,000 steps, about
+//!   a second at a microsecond or so a step); nearly every position of the benchmark needs a
+//!   few thousand, its hardest ones under seventy thousand. Should a huge, contrived position exhaust it, an
 //!   impossible call in solver mode is played out as a challenge instead, and the revealed
 //!   answer says "undecided". `referee solve` runs the unbounded [`solve`] on a thread of its
 //!   own and prints "undecided" when its time budget (`--budget`, default a minute) runs out.

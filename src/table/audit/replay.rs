@@ -171,7 +171,7 @@ impl Rebuild<'_> {
         };
         let input = Input::Verdict {
             key: search.key,
-            verdict: (search.work)(),
+            verdict: (search.work)(self.service.defaults().search_steps),
         };
         let then = apply(Some(record), &input, self.id, env);
         if then.changed {
@@ -237,7 +237,10 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
     // For each field of the record, the last input that changed it in the rebuilt game.
     let mut changed_by: BTreeMap<String, i64> = BTreeMap::new();
-    for step in rebuild(service, stored, &log.inputs) {
+    for (step, input) in rebuild(service, stored, &log.inputs).zip(&log.inputs) {
+        if let Some(doubt) = verdict_doubt(service, stored, &step, &input.input) {
+            differences.push(doubt);
+        }
         if !step.changed {
             differences.push(format!("input {} changed nothing on replay", step.seq));
         }
@@ -370,6 +373,31 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
         reworded_since: reworded.then_some(stored.settings.revision),
         rules,
     })
+}
+
+/// What is wrong with the search verdict `input` logs, if it is one the game can check
+/// against the position it was given on (a witness that does not complete it, an
+/// "impossible" that a search under the same rules revision completes).
+fn verdict_doubt(
+    service: &Service,
+    stored: &GameRecord,
+    step: &Step,
+    input: &Input,
+) -> Option<String> {
+    let Input::Verdict { key, verdict } = input else {
+        return None;
+    };
+    let game = service.catalogue().load(step.before.as_ref()?)?;
+    let same_rules = service
+        .catalogue()
+        .find(&stored.game)
+        .is_some_and(|rules| rules.revision() == stored.settings.game_revision.max(1));
+    let steps_again = same_rules.then_some(service.defaults().search_steps);
+    let why = game.check_verdict(key, verdict, steps_again).err()?;
+    Some(format!(
+        "input {}: the logged verdict of `{key}` does not hold: {why}",
+        step.seq
+    ))
 }
 
 /// The rules revisions a game was opened under, in words, when this binary has them; a game

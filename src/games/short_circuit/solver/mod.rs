@@ -112,11 +112,6 @@ pub fn solve(grid: &Grid, supply: &Supply) -> Solution {
     solve_within(grid, supply, u64::MAX).unwrap_or(Solution::Impossible)
 }
 
-/// Search steps the game allows itself when it consults the solver during a match (about a
-/// second, at a microsecond or so a step; nearly every position of the benchmark needs a few
-/// thousand, its hardest ones under seventy thousand).
-pub const MATCH_BUDGET: u64 = 1_000_000;
-
 /// The allowances over the least joining cost with which the search first looks for a
 /// completion, before it looks at all of them: a completion that makes few detours is found
 /// quickly among few states, and a larger board offers many ways to wander first.
@@ -219,6 +214,59 @@ pub fn complete_reading(grid: &Grid) -> Option<Witness> {
         Solution::Completable(witness) => Some(witness),
         Solution::Impossible => None,
     }
+}
+
+/// Whether `witness` (a completed board in the position text format, as [`Witness::to_text`]
+/// writes it) completes `grid` with pieces from `supply`: every board piece stays where it
+/// is (a thunder piece read as a straight, turn or crossroad), the pieces added are the
+/// supply's (a thunder piece of the supply standing for any of them), and the board is one
+/// closed circuit. `Err`: the first thing that does not hold, in a sentence.
+pub fn check_witness(grid: &Grid, supply: &Supply, witness: &str) -> Result<(), String> {
+    let done = Position::parse(witness)
+        .map_err(|error| format!("the witness does not read as a board: {error}"))?
+        .grid;
+    if (done.cols(), done.rows()) != (grid.cols(), grid.rows()) {
+        return Err(format!(
+            "the witness's board is {}x{}, the game's {}x{}",
+            done.cols(),
+            done.rows(),
+            grid.cols(),
+            grid.rows()
+        ));
+    }
+    let mut added = Supply::default();
+    for square in grid.squares() {
+        match (grid.get(square), done.get(square)) {
+            (_, Some(Piece::Thunder)) => {
+                return Err(format!(
+                    "the witness leaves the thunder piece on {square} unread"
+                ))
+            }
+            (Some(Piece::Thunder), Some(_)) => {}
+            (Some(there), Some(shown)) if there == shown => {}
+            (Some(there), _) => {
+                return Err(format!(
+                    "the witness changes the board's {} on {square}",
+                    there.describe()
+                ))
+            }
+            (None, Some(placed)) => *added.count_mut(placed.kind()) += 1,
+            (None, None) => {}
+        }
+    }
+    let beyond: u32 = [Kind::Straight, Kind::Turn, Kind::Cross]
+        .into_iter()
+        .map(|kind| added.count(kind).saturating_sub(supply.count(kind)))
+        .sum();
+    if beyond > supply.thunder {
+        return Err(format!(
+            "the witness places {} where the supply holds {}",
+            added.describe(),
+            supply.describe()
+        ));
+    }
+    circuit::check_loop(&done)
+        .map_err(|fault| format!("the witness's board is not one closed circuit: {fault}"))
 }
 
 /// Solves a position given in the text format and prints the answer (`referee solve FILE`).
