@@ -105,3 +105,41 @@ async fn message_ids_are_forgotten_after_the_window_but_each_channels_last() {
     replay_every_game(&service).await;
     service.store().close().await;
 }
+
+/// The channels a catch-up after downtime reads: every channel with a game not over, and one
+/// whose game ended as long as message ids are kept (a `!new` or `!audit` may follow the
+/// end), then no longer.
+#[tokio::test]
+async fn a_channel_whose_game_ended_is_read_back_while_message_ids_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = service(&file_url(dir.path())).await;
+    let now = start_time();
+    let store = service.store();
+    said(
+        &service,
+        1,
+        "tag",
+        in_channel("ann", "!new tag seed=7"),
+        now,
+    )
+    .await;
+    let channels = |at| async move {
+        store
+            .game_channels(at)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|watched| watched.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(channels(now).await, ["tag"]);
+    let ended = now + Duration::days(2);
+    said(&service, 2, "tag", in_channel("ann", "!end"), ended).await;
+    assert_eq!(
+        number(&service, "SELECT COUNT(*) FROM games WHERE status = 'over'").await,
+        1
+    );
+    assert_eq!(channels(ended + Duration::days(29)).await, ["tag"]);
+    assert!(channels(ended + Duration::days(31)).await.is_empty());
+    replay_every_game(&service).await;
+}

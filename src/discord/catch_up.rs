@@ -1,9 +1,11 @@
 //! Catching up after downtime. Discord does not replay to a new gateway session what was sent
 //! while the bot was away, so at start-up and after every new session (not a RESUME, which
 //! replays the missed events itself) the bot reads, for each channel with a game that is not
-//! over and each DM channel of those games' players and GMs, the messages after the last one
-//! it applied, and applies them oldest first through the same path as live messages. The
-//! message id is the idempotency key, so a message both read back and delivered live is
+//! over (or ended within `database.keep_message_ids`), each other server channel with
+//! messages newer than the last the bot saw in that server (a `!new` typed in a fresh
+//! channel), and each DM channel of the open games' players and GMs, the messages after the
+//! last one it applied, and applies them oldest first through the same path as live messages.
+//! The message id is the idempotency key, so a message both read back and delivered live is
 //! applied once; an order that arrives this way after its phase ended is refused as late.
 //!
 //! With several shards each new session reads what its own shard carries: the channels of
@@ -14,7 +16,9 @@
 use super::inbound::{snowflake_at, typed, Held};
 use super::{Bot, DiscordError};
 use crate::store::Watched;
+use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
+use std::collections::HashSet;
 use tracing::{info, warn};
 
 /// Discord's largest page of channel history.
@@ -27,18 +31,20 @@ struct Source {
     in_server: bool,
 }
 
-/// Reads and applies every message the bot missed on `shard`; returns how many were read.
-/// The table is held for the whole catch-up, so live messages arriving meanwhile wait their
-/// turn behind the older ones.
+/// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`;
+/// returns how many were read. The table is held for the whole catch-up, so live messages
+/// arriving meanwhile wait their turn behind the older ones.
 pub(super) async fn catch_up(
     bot: &Bot,
     http: &serenity::Http,
     shard: u32,
+    guilds: &[serenity::GuildId],
 ) -> Result<usize, DiscordError> {
     let _turn = bot.commits.turn().await;
     let store = bot.service.store();
+    let now = Utc::now();
     let mut sources = Vec::new();
-    for watched in store.open_game_channels().await? {
+    for watched in store.game_channels(now).await? {
         let Ok(id) = watched.id.parse::<u64>() else {
             continue;
         };
@@ -46,6 +52,10 @@ pub(super) async fn catch_up(
         if on_shard(bot, http, channel, shard).await {
             sources.push(source(bot, channel, &watched, true).await?);
         }
+    }
+    let known: HashSet<serenity::ChannelId> = sources.iter().map(|source| source.channel).collect();
+    for guild in guilds {
+        sources.extend(quiet_channels(bot, http, *guild, &known, now).await?);
     }
     // Discord sends direct messages on shard 0.
     let people = match shard {
@@ -81,6 +91,52 @@ pub(super) async fn catch_up(
         );
     }
     Ok(missed.len())
+}
+
+/// The channels of `guild` without a game to read them for that hold messages the bot never
+/// saw (a `!new` typed while it was away). The bot claims every message it sees in a server,
+/// so the newest it applied there marks when it last saw the server: a channel whose last
+/// message is newer holds messages it missed, read from that mark on (and no further back
+/// than message ids are kept). A server where the bot never applied a message is not read:
+/// nothing tells since when. One request lists the server's channels; only channels with
+/// missed messages are read.
+async fn quiet_channels(
+    bot: &Bot,
+    http: &serenity::Http,
+    guild: serenity::GuildId,
+    known: &HashSet<serenity::ChannelId>,
+    now: DateTime<Utc>,
+) -> Result<Vec<Source>, DiscordError> {
+    let channels = match guild.channels(http).await {
+        Ok(channels) => channels,
+        Err(error) => {
+            warn!(%guild, %error, "a server's channels could not be listed; messages typed there in channels without a game are not read back now");
+            return Ok(Vec::new());
+        }
+    };
+    let store = bot.service.store();
+    let mut seen: Option<i64> = None;
+    for channel in channels.keys() {
+        seen = seen.max(store.last_position(&channel.get().to_string()).await?);
+    }
+    let Some(seen) = seen.and_then(|position| u64::try_from(position).ok()) else {
+        return Ok(Vec::new());
+    };
+    let mark = seen.max(snowflake_at(store.read_back_from(now))).max(1);
+    Ok(channels
+        .into_values()
+        .filter(|channel| !known.contains(&channel.id))
+        .filter(|channel| {
+            channel
+                .last_message_id
+                .is_some_and(|last| last.get() > mark)
+        })
+        .map(|channel| Source {
+            channel: channel.id,
+            after: serenity::MessageId::new(mark),
+            in_server: true,
+        })
+        .collect())
 }
 
 /// Whether `channel`'s messages come on `shard`: always when this process holds every shard;

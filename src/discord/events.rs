@@ -32,7 +32,7 @@ pub(super) async fn event(
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(press),
         } => buttons::press(bot, framework.serenity_context, press).await?,
-        serenity::FullEvent::Ready { .. } => {
+        serenity::FullEvent::Ready { data_about_bot } => {
             // From now on this shard's messages are queued as they arrive, in order.
             let (arrivals, on) = (bot.clone(), http.clone());
             framework
@@ -46,7 +46,9 @@ pub(super) async fn event(
                 })));
             let shard = framework.serenity_context.shard_id.0;
             bot.shard_behind(shard);
-            let caught_up = catch_up(bot, http, shard).await;
+            let guilds: Vec<serenity::GuildId> =
+                data_about_bot.guilds.iter().map(|guild| guild.id).collect();
+            let caught_up = catch_up(bot, http, shard, &guilds).await;
             bot.shard_caught_up(shard);
             caught_up?;
         }

@@ -1,5 +1,5 @@
-//! What a catch-up after downtime needs: the channels and people of the games not over, and
-//! how far each channel's history was already applied.
+//! What a catch-up after downtime needs: the channels and people of the games not over (or
+//! lately over), and how far each channel's history was already applied.
 
 use super::sql::{Row, Statement};
 use super::{Store, StoreError};
@@ -26,15 +26,27 @@ fn watched(rows: &[Row]) -> Result<Vec<Watched>, StoreError> {
 }
 
 impl Store {
-    /// The channels of the games that are not over.
-    pub async fn open_game_channels(&self) -> Result<Vec<Watched>, StoreError> {
+    /// The channels of the games that are not over, and of those that ended within
+    /// `database.keep_message_ids` before `now` (a `!new` or `!audit` may follow a game's end).
+    pub async fn game_channels(&self, now: DateTime<Utc>) -> Result<Vec<Watched>, StoreError> {
         let rows = self
-            .fetch_all(Statement::new(
-                "SELECT channel, MIN(created_at) FROM games WHERE status <> 'over' \
-                 GROUP BY channel ORDER BY channel",
-            ))
+            .fetch_all(
+                Statement::new(
+                    "SELECT channel, MIN(created_at) FROM games \
+                     WHERE status <> 'over' OR updated_at >= ? \
+                     GROUP BY channel ORDER BY channel",
+                )
+                .int(self.read_back_from(now).timestamp_millis()),
+            )
             .await?;
         watched(&rows)
+    }
+
+    /// The oldest time a catch-up at `now` reads back to: message ids are kept this long, so
+    /// nothing older can be told apart from what was applied already.
+    pub fn read_back_from(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        now.checked_sub_signed(self.keep_message_ids)
+            .unwrap_or_default()
     }
 
     /// The players (seated or waiting) and GMs of the games that are not over: everyone who

@@ -1,8 +1,8 @@
 //! A Discord-compatible server on 127.0.0.1 for end-to-end tests: the gateway (HELLO,
 //! IDENTIFY, READY, heartbeats, RESUME, dispatches pushed by the test) and the REST routes
-//! the bot uses (current user, gateway discovery, channels, messages with files and nonces,
-//! channel history, message deletion, DM channels, interaction responses, application
-//! commands). It keeps every channel's history (what users said, whether the bot was
+//! the bot uses (current user, gateway discovery, channels, a server's channels, messages
+//! with files and nonces, channel history, message deletion, DM channels, interaction
+//! responses, application commands). It keeps every channel's history (what users said, whether the bot was
 //! connected or not, and what the bot posted) and records what the bot did.
 //!
 //! Shards as Discord has them: each IDENTIFY names its shard (`[id, total]`) and gets a session
@@ -244,6 +244,7 @@ impl FakeDiscord {
             .route("/api/v10/users/@me", get(current_user))
             .route("/api/v10/users/@me/channels", post(dm_channel))
             .route("/api/v10/channels/:channel", get(get_channel))
+            .route("/api/v10/guilds/:guild/channels", get(guild_channels))
             .route(
                 "/api/v10/channels/:channel/messages",
                 post(create_message).get(channel_history),
@@ -808,6 +809,28 @@ async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) 
         "permission_overwrites": [],
         "nsfw": false
     }))
+}
+
+/// The text channels of a server that hold any message, each with its last message's id.
+async fn guild_channels(State(inner): State<Arc<Inner>>, Path(guild): Path<u64>) -> Json<Value> {
+    let history = inner.history.lock().unwrap();
+    let channels: Vec<Value> = history
+        .iter()
+        .filter(|(channel, _)| **channel < DM_BASE && inner.server_of(**channel) == guild)
+        .map(|(channel, messages)| {
+            json!({
+                "id": channel.to_string(),
+                "type": 0,
+                "guild_id": guild.to_string(),
+                "name": format!("channel-{channel}"),
+                "position": 0,
+                "permission_overwrites": [],
+                "nsfw": false,
+                "last_message_id": messages.last().map(|message| message["id"].clone()),
+            })
+        })
+        .collect();
+    Json(Value::Array(channels))
 }
 
 async fn dm_channel(Json(body): Json<Value>) -> Json<Value> {

@@ -206,6 +206,76 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
     assert_eq!(db.replay_all().await, 1);
 }
 
+/// Commands typed while the bot is down in a channel it has never read (no game there, and
+/// no message it ever saw) are answered after the restart, in order; chatter typed then in a
+/// third channel gets no answer; messages from before the bot last saw the server are not
+/// read again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_typed_in_a_fresh_channel_while_the_bot_is_down_is_answered_after_restart() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let (fresh, lounge) = (CHANNEL + 7, CHANNEL + 8);
+    // A command in the lounge before the bot ever ran: older than anything it saw.
+    fake.say(CAROL, Some(lounge), "!games");
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let hello = fake.say(
+        ALICE,
+        Some(CHANNEL),
+        "hello, is anyone up for a game later?",
+    );
+    db.settled(&fake, hello).await;
+    bot.kill();
+    fake.wait_disconnected().await;
+
+    let new = fake.say(BOB, Some(fresh), "!new tag");
+    let join = fake.say(CAROL, Some(fresh), "!join");
+    let chatter = fake.say(ALICE, Some(lounge), "back in five minutes");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = fake.post_count();
+
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, join).await;
+    assert!(db.applied(new).await && db.applied(chatter).await);
+    let said: Vec<String> = fake
+        .posts_after(before)
+        .iter()
+        .filter(|post| post.channel == fresh)
+        .map(|post| post.content.clone())
+        .collect();
+    assert!(
+        said.first()
+            .is_some_and(|first| first.starts_with("Game #1: tag is open for sign-ups. GM: bob.")),
+        "{said:#?}"
+    );
+    assert!(
+        said.iter()
+            .any(|line| line.starts_with("carol joins game #1. 1 player signed up.")),
+        "{said:#?}"
+    );
+    assert!(
+        !fake
+            .posts_after(before)
+            .iter()
+            .any(|post| post.channel == lounge),
+        "nothing is said in the lounge"
+    );
+    // The game goes on live in its new channel.
+    let live = fake.say(ALICE, Some(fresh), "!join");
+    db.settled(&fake, live).await;
+    fake.wait_post("alice's join", |post| {
+        post.channel == fresh
+            && post
+                .content
+                .starts_with("alice joins game #1. 2 players signed up.")
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
 /// Opens a TAG game (alice GM; alice, bob and carol join) with `options`, without starting
 /// it, and waits until the sign-ups are applied.
 async fn tag_signed_up(fake: &FakeDiscord, db: &mut Db, options: &str) {
