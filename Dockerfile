@@ -18,6 +18,12 @@ USER referee
 WORKDIR /data
 VOLUME ["/data"]
 ENV REFEREE_DATABASE_URL=sqlite:///data/referee.db
+# The operator's listener: /healthz (which `referee health` asks: the image has no curl) and
+# /metrics for Prometheus. It has no password: publish it on a private address only
+# (`-p 127.0.0.1:9898:9898`).
+ENV REFEREE_HEALTH_LISTEN=0.0.0.0:9898
+EXPOSE 9898
+HEALTHCHECK --interval=30s --timeout=20s --start-period=60s --retries=3 CMD ["referee", "health"]
 # DISCORD_TOKEN must be given at `docker run` (-e DISCORD_TOKEN=...).
 ENTRYPOINT ["referee"]
 CMD ["run"]

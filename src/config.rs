@@ -68,6 +68,19 @@ struct RawConfig {
     table: RawTable,
     local: RawLocal,
     discord: RawDiscord,
+    health: RawHealth,
+    log: RawLog,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawHealth {
+    listen: String,
+    outbox_limit: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawLog {
+    format: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -129,6 +142,28 @@ pub struct Config {
     pub discord: DiscordSettings,
     /// The rotating backups `referee run` keeps.
     pub backups: BackupSettings,
+    /// What `referee run` tells an operator's health check and dashboard.
+    pub health: HealthSettings,
+    /// How log lines are written.
+    pub log_format: LogFormat,
+}
+
+/// The operator's listener of `referee run` (`/healthz` and `/metrics`).
+#[derive(Clone, Debug)]
+pub struct HealthSettings {
+    /// Where it listens (`None`: no listener).
+    pub listen: Option<std::net::SocketAddr>,
+    /// The oldest an undelivered post may be before the bot counts as unhealthy.
+    pub outbox_limit: std::time::Duration,
+}
+
+/// How log lines are written to standard error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One readable line per event.
+    Text,
+    /// One JSON object per line, for log collectors.
+    Json,
 }
 
 /// How the bot reaches Discord and delivers its messages.
@@ -461,6 +496,32 @@ pub fn load(
             },
             kept: usize::try_from(raw.database.backups_kept.max(1)).unwrap_or(1),
             folder: PathBuf::from(raw.database.backup_folder),
+        },
+        health: HealthSettings {
+            listen: match raw.health.listen.trim() {
+                "" => None,
+                text => Some(text.parse().map_err(|_| {
+                    ConfigError::value(
+                        "health.listen",
+                        text,
+                        "an address and port to listen on, like 127.0.0.1:9898",
+                    )
+                })?),
+            },
+            outbox_limit: duration("health.outbox_limit", &raw.health.outbox_limit)?
+                .to_std()
+                .unwrap_or_default(),
+        },
+        log_format: match raw.log.format.trim().to_ascii_lowercase().as_str() {
+            "text" => LogFormat::Text,
+            "json" => LogFormat::Json,
+            _ => {
+                return Err(ConfigError::value(
+                    "log.format",
+                    &raw.log.format,
+                    "text or json",
+                ))
+            }
         },
         discord: DiscordSettings {
             api_url: Some(raw.discord.api_url.trim().trim_end_matches('/').to_string())

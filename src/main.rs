@@ -99,6 +99,13 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Asks the running bot's health listener (`health.listen`) whether it is well: prints
+    /// its answer, and fails unless it is (Docker's HEALTHCHECK runs this).
+    Health {
+        /// The address to ask (default: /healthz at health.listen).
+        #[arg(long)]
+        url: Option<String>,
+    },
     /// Prints a game as JSON: the public view, or everything with --secret.
     Export {
         /// The game's number.
@@ -198,16 +205,33 @@ async fn service(config: &Config, url: Option<String>, access: Access) -> Result
 // delivers it), and pictures are drawn and searches run on the blocking pool.
 #[tokio::main]
 async fn main() {
-    tracing_subscriber::fmt()
+    let cli = Cli::parse();
+    let config = match settings(cli.config.as_ref()) {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("referee: {}", sentence(&error));
+            std::process::exit(1);
+        }
+    };
+    start_logging(config.log_format);
+    if let Err(error) = run(cli, config).await {
+        eprintln!("referee: {}", sentence(&error));
+        std::process::exit(1);
+    }
+}
+
+/// Log lines go to standard error, as text or as JSON objects (`log.format`); `REFEREE_LOG`
+/// chooses which (warnings and errors unless it says otherwise).
+fn start_logging(format: config::LogFormat) {
+    let lines = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("REFEREE_LOG")
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
-        .with_writer(std::io::stderr)
-        .init();
-    if let Err(error) = run(Cli::parse()).await {
-        eprintln!("referee: {}", sentence(&error));
-        std::process::exit(1);
+        .with_writer(std::io::stderr);
+    match format {
+        config::LogFormat::Text => lines.init(),
+        config::LogFormat::Json => lines.json().init(),
     }
 }
 
@@ -228,6 +252,23 @@ fn sentence(error: &anyhow::Error) -> String {
     line
 }
 
+/// The health check's address on this machine: `health.listen`, asked on the loopback
+/// address when it listens on every address.
+fn health_url(config: &Config) -> Result<String> {
+    let Some(listen) = config.health.listen else {
+        bail!("health.listen is not set, so the bot serves no health check; set it (like REFEREE_HEALTH_LISTEN=127.0.0.1:9898) or give --url");
+    };
+    let host = match listen.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => std::net::Ipv4Addr::LOCALHOST.into(),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
+        ip => ip,
+    };
+    Ok(format!(
+        "http://{}/healthz",
+        std::net::SocketAddr::new(host, listen.port())
+    ))
+}
+
 /// The bot token from `DISCORD_TOKEN`, without the spaces or line end a copy may bring around
 /// it; one with a space or line break inside is refused, saying so.
 fn discord_token() -> Result<String> {
@@ -242,8 +283,7 @@ fn discord_token() -> Result<String> {
     Ok(token.to_string())
 }
 
-async fn run(cli: Cli) -> Result<()> {
-    let config = settings(cli.config.as_ref())?;
+async fn run(cli: Cli, config: Config) -> Result<()> {
     match cli.command {
         Command::Run {
             db,
@@ -277,7 +317,7 @@ async fn run(cli: Cli) -> Result<()> {
                     config.backups.clone(),
                 ));
             }
-            referee::discord::run(service, discord, &token, config.tick).await?;
+            referee::discord::run(service, discord, &config.health, &token, config.tick).await?;
         }
         Command::Script {
             file,
@@ -401,6 +441,24 @@ async fn run(cli: Cli) -> Result<()> {
                     n => format!("{n} differences"),
                 };
                 bail!("game #{} does not replay to its log ({count})", report.game);
+            }
+        }
+        Command::Health { url } => {
+            let url = match url {
+                Some(url) => url,
+                None => health_url(&config)?,
+            };
+            let answer = reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(10))
+                .build()?
+                .get(&url)
+                .send()
+                .await
+                .with_context(|| format!("no answer from {url}; is `referee run` running?"))?;
+            let status = answer.status();
+            print_tolerating_closed_pipe(&answer.text().await.unwrap_or_default())?;
+            if !status.is_success() {
+                bail!("the bot is not well ({status} from {url})");
             }
         }
         Command::Solve { file, budget } => {

@@ -213,6 +213,18 @@ fn settings_errors_are_one_sentence_naming_the_setting_or_the_place() {
         err,
         "referee: setting table.early takes true or false (on/off, yes/no, 1/0); got 'maybe'"
     );
+    let (ok, _, err) = run(None, &[("REFEREE_LOG_FORMAT", "xml")]);
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "referee: setting log.format takes text or json; got 'xml'"
+    );
+    let (ok, _, err) = run(None, &[("REFEREE_HEALTH_LISTEN", "localhost")]);
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "referee: setting health.listen takes an address and port to listen on, like 127.0.0.1:9898; got 'localhost'"
+    );
     // A file with some settings keeps the defaults for the rest.
     let some = dir.path().join("some.toml");
     std::fs::write(&some, "[table]\nprefix = \"?\"\n").unwrap();
@@ -222,6 +234,53 @@ fn settings_errors_are_one_sentence_naming_the_setting_or_the_place() {
     assert!(
         out.contains("#t <- Games (start one with `?new <game>`; `?rules <game>` explains it and its options):"),
         "{out}"
+    );
+}
+
+/// `log.format = "json"`: every log line is one JSON object, for a log collector; the
+/// program's own sentences (on standard output, and an error's on standard error) stay
+/// plain. `referee health` without `health.listen` says what to set.
+#[test]
+fn logs_can_be_json_lines_for_collectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.txt");
+    std::fs::write(
+        &transcript,
+        "alice #t: !new tag
+bob #t: !join
+",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("script")
+        .arg(&transcript)
+        .env("REFEREE_LOG", "debug")
+        .env("REFEREE_LOG_FORMAT", "json")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("#t <- bob joins game #1."), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.len() > 5, "{stderr}");
+    for line in lines {
+        let object: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|error| panic!("not a JSON line ({error}): {line}"));
+        assert!(
+            object["level"].is_string() && object["timestamp"].is_string(),
+            "{line}"
+        );
+    }
+
+    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
+        .arg("health")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        "referee: health.listen is not set, so the bot serves no health check; set it (like REFEREE_HEALTH_LISTEN=127.0.0.1:9898) or give --url"
     );
 }
 

@@ -1,5 +1,5 @@
-//! The store's batched write and its direct-message lookup, on a real database: an
-//! in-memory SQLite database, and PostgreSQL when a test server is set.
+//! The store's batched write, its direct-message lookup and what the health check reads, on
+//! a real database: an in-memory SQLite database, and PostgreSQL when a test server is set.
 
 mod common;
 
@@ -105,4 +105,36 @@ async fn gm_by_direct_message(url: &str) {
         UserGames::Numbers(ids) => assert!(ids.is_empty()),
         UserGames::Only(id, _) => panic!("a stranger was routed to game #{id}"),
     }
+}
+
+#[tokio::test]
+async fn the_health_check_writes_and_reads_the_backlog_and_the_games() {
+    for database in common::databases("sqlite::memory:").await {
+        health_check(&database.url).await;
+    }
+}
+
+async fn health_check(url: &str) {
+    let service = table_with_one_game(url).await;
+    let store = service.store();
+    let now = Utc::now();
+    // Twice: the second write replaces the first.
+    store.prove_writable(now).await.unwrap();
+    store.prove_writable(now).await.unwrap();
+    assert_eq!(
+        common::number(&service, "SELECT COUNT(*) FROM health_checks").await,
+        1
+    );
+    assert_eq!(
+        store.games_by_status().await.unwrap(),
+        [("signup".to_string(), 1)]
+    );
+    let backlog = store.outbox_backlog().await.unwrap();
+    let oldest = common::number(
+        &service,
+        "SELECT MIN(created_at) FROM outbox WHERE delivered_at IS NULL",
+    )
+    .await;
+    assert!(backlog.posts >= 1, "{backlog:?}");
+    assert_eq!(backlog.oldest.map(|at| at.timestamp_millis()), Some(oldest));
 }

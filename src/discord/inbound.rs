@@ -321,7 +321,7 @@ const FORGET_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 /// Whether every gateway shard of this process holds a session: otherwise messages may be
 /// sent that the bot cannot see yet (the new session's catch-up, or Discord's replay after a
 /// RESUME, brings them).
-async fn sessions_up(bot: &Bot, shards: &serenity::ShardManager) -> bool {
+pub(super) async fn sessions_up(bot: &Bot, shards: &serenity::ShardManager) -> bool {
     let runners = shards.runners.lock().await;
     let held = bot.settings.shards;
     (held.first..=held.last).all(|shard| {

@@ -7,6 +7,7 @@ mod catch_up;
 mod commands;
 mod embeds;
 mod events;
+mod health;
 mod inbound;
 mod outage;
 mod outbox;
@@ -17,7 +18,7 @@ mod searches;
 pub use embeds::split_text;
 pub use rest::{classify, Failure};
 
-use crate::config::DiscordSettings;
+use crate::config::{DiscordSettings, HealthSettings};
 use crate::store::StoreError;
 use crate::table::{GroupCommit, Service};
 use chrono::Utc;
@@ -49,6 +50,9 @@ pub enum DiscordError {
     /// A Discord request failed.
     #[error("a Discord request failed: {0}")]
     Serenity(#[from] serenity::Error),
+    /// The health listener (`health.listen`) could not be set up.
+    #[error("health.listen: {0}")]
+    Health(String),
 }
 
 /// What every handler shares: the table, the settings, and the locks that keep order.
@@ -185,9 +189,11 @@ async fn check_token(
 pub async fn run(
     service: Service,
     settings: DiscordSettings,
+    health: &HealthSettings,
     token: &str,
     tick: std::time::Duration,
 ) -> Result<(), DiscordError> {
+    let listener = health::bind(health).await?;
     let rest = rest::Rest::new(settings.api_url.clone());
     let http = rest.serenity_http(token);
     let me = check_token(&http, &settings).await?;
@@ -256,6 +262,8 @@ pub async fn run(
     let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick, shards.clone()));
     let searching = tokio::spawn(searches::worker(bot.clone()));
     let outage = tokio::spawn(outage::watch(bot.clone(), http.clone()));
+    let listening =
+        listener.map(|listener| tokio::spawn(health::serve(listener, bot.clone(), shards.clone())));
     let held = bot.settings.shards;
     info!(
         first = held.first,
@@ -274,6 +282,9 @@ pub async fn run(
     // A search under way is run again at the next start: its game keeps it asked.
     searching.abort();
     outage.abort();
+    if let Some(listening) = listening {
+        listening.abort();
+    }
     // The batch in flight finishes: the turn is free only after its commit (or, when the
     // database does not take it, after the try under way: its messages are read back at the
     // next start).

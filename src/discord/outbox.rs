@@ -205,6 +205,11 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
     match sent {
         Ok(()) => {
             store.delivered(row.id, Utc::now()).await?;
+            let audience = match row.audience {
+                Audience::Channel(_) => "channel",
+                Audience::Direct(_) => "dm",
+            };
+            metrics::counter!("referee_posts_delivered_total", "audience" => audience).increment(1);
             if let Audience::Direct(user) = &row.audience {
                 lock(&bot.delivery.told_dms_closed).remove(user);
             }
@@ -218,6 +223,7 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
                 global,
                 "rate limited; trying again after Discord's wait"
             );
+            metrics::histogram!("referee_rate_limit_wait_seconds").record(wait.as_secs_f64());
             if global {
                 bot.delivery.pace.pause(wait);
             }
@@ -236,12 +242,14 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
             if row.attempts + 1 < i64::from(bot.settings.attempts) =>
         {
             let wait = backoff(bot.settings.retry, row.attempts);
+            metrics::counter!("referee_delivery_retries_total").increment(1);
             warn!(row = row.id, %reason, wait_ms = wait.as_millis() as u64, "delivery failed; trying again later");
             let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
             store.retry_later(row.id, at).await?;
             Ok(Flow::Stop)
         }
         Err(Sent::Failed(failure)) => {
+            metrics::counter!("referee_posts_given_up_total").increment(1);
             give_up(bot, &row, &failure).await?;
             Ok(Flow::Next)
         }
@@ -298,7 +306,13 @@ async fn target(
 async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
-    match tokio::task::spawn_blocking(move || png_from_svg(&svg)).await {
+    let drawing = tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let png = png_from_svg(&svg);
+        metrics::histogram!("referee_render_seconds").record(started.elapsed().as_secs_f64());
+        png
+    });
+    match drawing.await {
         Ok(Ok(png)) => Some(png),
         Ok(Err(error)) => {
             warn!(row = row.id, %error, "the board picture could not be drawn; sent without it");

@@ -65,6 +65,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "games channel",
         include_str!("../../migrations/0011_games_channel.sql"),
     ),
+    (
+        12,
+        "health checks",
+        include_str!("../../migrations/0012_health_checks.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -93,6 +98,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         5,
         "games channel",
         include_str!("../../migrations/postgres/0005_games_channel.sql"),
+    ),
+    (
+        6,
+        "health checks",
+        include_str!("../../migrations/postgres/0006_health_checks.sql"),
     ),
 ];
 

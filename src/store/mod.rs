@@ -7,6 +7,7 @@
 //! leased to one process at a time (`lease`).
 
 mod backup;
+mod health;
 mod history;
 mod lease;
 mod log;
@@ -18,6 +19,7 @@ mod sqlite;
 mod tx;
 mod write;
 
+pub use health::Backlog;
 pub use history::Watched;
 pub use log::{GameLog, StoredEvent, StoredInput};
 pub use outbox::OutboxRow;

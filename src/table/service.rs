@@ -20,7 +20,7 @@ use crate::dice::Seed;
 use crate::games::Phase;
 use crate::records::Card;
 use crate::records::Input;
-use crate::records::{Attachment, Audience, LogVisibility};
+use crate::records::{Attachment, Audience, EventBody, LogVisibility};
 use crate::records::{GameRecord, Status, User};
 use crate::store::{GameChange, GameRow, OutboxPost, Store, StoreError, Tx, UserGames};
 use chrono::{DateTime, Utc};
@@ -146,6 +146,29 @@ pub struct Committed {
 /// How many times a batch is tried when it keeps meeting another process's (a deadlock each
 /// time) before its messages fail.
 const BATCH_ATTEMPTS: u32 = 5;
+
+/// Counts, for the operator's metrics, the messages a committed batch applied for the first
+/// time and how many of them were refused.
+fn count_applied(results: &[Result<Committed, StoreError>]) {
+    for committed in results.iter().flatten() {
+        if committed.receipt.fresh {
+            metrics::counter!("referee_messages_applied_total").increment(1);
+            if committed.receipt.refused {
+                metrics::counter!("referee_refusals_total").increment(1);
+            }
+        }
+    }
+}
+
+/// Whether applying `input` resolved something (a deadline fired, or a round's orders were
+/// revealed): what the resolution timing counts.
+fn resolves(input: &Input, outcome: &Outcome) -> bool {
+    matches!(input, Input::Deadline | Input::DeadlineMissed)
+        || outcome
+            .events
+            .iter()
+            .any(|event| matches!(event.body, EventBody::Resolution(_)))
+}
 
 /// The same failure for every message of a batch that could not commit.
 fn failed_batch(messages: usize, error: &StoreError) -> Vec<Result<Committed, StoreError>> {
@@ -411,7 +434,10 @@ impl Service {
             }
         }
         match tx.commit().await {
-            Ok(()) => Ok(results),
+            Ok(()) => {
+                count_applied(&results);
+                Ok(results)
+            }
             Err(error) if error.is_conflict() => Err(error),
             Err(error) => Ok(failed_batch(batch.len(), &error)),
         }
@@ -966,10 +992,15 @@ impl Service {
         let env = Env::new(&self.catalogue, &self.defaults, at.now)
             .sent_at(at.sent)
             .undoing(undo);
+        let started = std::time::Instant::now();
         let applied = {
             let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
             apply(record.as_ref(), &input, new_id, &env)
         };
+        if resolves(&input, &applied.outcome) {
+            metrics::histogram!("referee_resolution_seconds")
+                .record(started.elapsed().as_secs_f64());
+        }
         let mut outcome = applied.outcome;
         // A refusal only says why: the buttons of the game's choices stay on the posts
         // they belong to; and in the channel a question (`!status`, `!who`) gets none,

@@ -59,6 +59,24 @@ impl Bot {
         }
     }
 
+    /// Starts the bot on `db` with `settings` and, on top of them, the settings `env` gives
+    /// as environment variables (`REFEREE_HEALTH_LISTEN`, ...).
+    pub fn start_with_env(
+        fake: &FakeDiscord,
+        db: &Path,
+        settings: Settings,
+        env: &[(&str, &str)],
+    ) -> Bot {
+        let mut command = Bot::command(fake, settings);
+        command
+            .args(["run", "--db"])
+            .arg(db)
+            .envs(env.iter().copied());
+        Bot {
+            child: command.spawn().unwrap(),
+        }
+    }
+
     /// Starts one of the bot's processes on the PostgreSQL database `url`, holding
     /// `shard_ids` (like `1..1`) of `shards` gateway shards; a process that dies loses its
     /// claim on the posts it was delivering after `lease`.

@@ -9,6 +9,7 @@ mod commands;
 mod delivery;
 mod fake;
 mod games;
+mod health;
 mod lifecycle;
 #[path = "../common/pg_server.rs"]
 mod pg_server;
