@@ -448,8 +448,7 @@ async fn carcassonne_reads_at_a_glance_and_a_silent_turn_is_played_with_care() {
         "{out}"
     );
     assert!(
-        said.iter()
-            .any(|l| *l == "bob to choose a follower for the new tile, or pass"),
+        said.contains(&"bob to choose a follower for the new tile, or pass"),
         "{out}"
     );
 

@@ -213,12 +213,12 @@ async fn a_game_with_a_time_zone_writes_its_deadlines_in_it() {
     let card = fake
         .posts()
         .into_iter()
-        .filter(|p| in_channel(p))
+        .filter(in_channel)
         .flat_map(|p| p.embeds.clone())
         .flat_map(|embed| embed["fields"].as_array().cloned().unwrap_or_default())
         .filter(|field| field["name"] == "Deadline")
         .filter_map(|field| field["value"].as_str().map(str::to_string))
-        .last()
+        .next_back()
         .expect("a card with a deadline");
     assert!(deadline_in_zone(&card, zone), "{card}");
     bot.stop();

@@ -403,7 +403,10 @@ impl Match {
         };
         let seat = self.seat;
         let before = self.map.scores().to_vec();
-        let mut best: Option<((i64, i64, i64), (i32, i32, u8))> = None;
+        // The best so far: its ranking (gain, others' gain negated, distance negated) and
+        // its square and rotation.
+        type Ranked = ((i64, i64, i64), (i32, i32, u8));
+        let mut best: Option<Ranked> = None;
         for (x, y, rot) in self.map.legal(kind) {
             let mut tried = self.clone();
             if tried.place(x, y, rot).is_err() {
