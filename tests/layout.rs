@@ -1,7 +1,8 @@
 //! The picture of DESIGN.md holds in the source: the games are pure (no game imports the
 //! conversation, the table, the store, an adapter, or another game) and the store imports
 //! nothing above it (the records it keeps come from `records`, which both table and store
-//! use). A line of code that breaks it fails this test with the file and line.
+//! use), and the table's handlers do not import the core that routes inputs to them. A line
+//! of code that breaks it fails this test with the file and line.
 
 use std::path::{Path, PathBuf};
 
@@ -106,6 +107,65 @@ fn the_records_import_neither_table_nor_store() {
         .flat_map(|file| uses_of(file, &above))
         .collect();
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The lines of code of `path` that import the table's `apply` (the core that routes an
+/// input to its handler), however they name it, with their numbers.
+fn imports_of_apply(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .filter(|(_, line)| {
+            [
+                "super::apply",
+                "table::apply",
+                "super::{apply",
+                "super::super::apply",
+            ]
+            .iter()
+            .any(|name| line.contains(name))
+                || line.trim_start().starts_with("use apply::")
+        })
+        .map(|(number, line)| format!("{}:{}: {}", path.display(), number + 1, line.trim()))
+        .collect()
+}
+
+/// The table's handlers (rounds, lifecycle, vacations, undo, searches, ...) work on
+/// `table::work`; `apply` imports them to route an input, so none of them imports `apply`:
+/// the table's modules depend one way. Only the callers of the pure core import it: the
+/// service, the replay, and the table's list of what it offers.
+#[test]
+fn the_tables_handlers_do_not_import_the_core_that_calls_them() {
+    let table = root().join("table");
+    let callers = ["mod.rs", "apply.rs", "service/mod.rs", "audit/replay.rs"];
+    let broken: Vec<String> = sources(&table)
+        .iter()
+        .filter(|file| {
+            let relative = file
+                .strip_prefix(&table)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            !callers.contains(&relative.as_str())
+        })
+        .flat_map(|file| imports_of_apply(file))
+        .collect();
+    assert!(
+        broken.is_empty(),
+        "a handler imports table::apply (import table::work instead):\n{}",
+        broken.join("\n")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("handler.rs");
+    std::fs::write(
+        &file,
+        "// super::apply in a comment is fine\nuse super::work::Work;\nuse super::apply::Live;\n",
+    )
+    .unwrap();
+    let found = imports_of_apply(&file);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].ends_with(":3: use super::apply::Live;"));
 }
 
 #[test]

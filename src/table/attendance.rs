@@ -3,7 +3,7 @@
 //! and missed, with the player's last action. A GM of a month-long game sees at a glance who
 //! is late and how often.
 
-use super::apply::Work;
+use super::work::Work;
 use crate::chat::deadline::{format_deadline, format_instant};
 use crate::games::Seat;
 use crate::records::GameRecord;

@@ -3,9 +3,9 @@
 //! voted, the game ends with all of them sharing first place). The final ranking of any game
 //! places its conceders so.
 
-use super::apply::Work;
 use super::lifecycle;
 use super::rounds::{board_post, game_over, names_in_words};
+use super::work::Work;
 use crate::games::{Phase, Refusal, Seat};
 use crate::records::{Concession, GameRecord, Status, User};
 

@@ -1,10 +1,10 @@
 //! A game's life around its rounds: sign-ups, the start, players leaving or being replaced,
 //! pausing, and the end.
 
-use super::apply::{Env, Work};
 use super::outcome::Outcome;
 use super::rounds;
 use super::rounds::awaited;
+use super::work::{Env, Work};
 use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
@@ -740,7 +740,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     // What setup says belongs to the first round in the game's own numbering (50-Tile
     // Circuit's "Turn 1: the dice are rolled" is in `!log 1`).
     work.record.round = game.round().unwrap_or(0);
-    let mut live = super::apply::Live { rules, game, dice };
+    let mut live = super::work::Live { rules, game, dice };
     let mut text = format!(
         "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of the seed's 32 bytes (not of their hex text). The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
         rules.name(),

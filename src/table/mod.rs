@@ -19,16 +19,18 @@ mod rounds;
 mod searches;
 pub mod undo;
 mod vacation;
+pub mod work;
 
 pub use crate::records::{
     Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,
     LogVisibility, Status, User,
 };
-pub use apply::{apply, table_time, Applied, Env, TableDefaults};
+pub use apply::{apply, Applied};
 pub use catalogue::Catalogue;
 pub use flood::{Admission, Floodgate};
 pub use frame::MAX_BAND_WIDTH;
 pub use outcome::{Outcome, Post};
+pub use work::{table_time, Env, TableDefaults};
 pub mod audit;
 pub mod service;
 pub use group_commit::{GroupCommit, Ticket};

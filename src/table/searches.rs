@@ -5,9 +5,9 @@
 //! instead of searching again. Meanwhile no other game waits, and the game that asked stands
 //! still: nobody may act, and its clock stops until the verdict comes.
 
-use super::apply::{Live, Work};
 use super::attendance;
 use super::rounds::after_change;
+use super::work::{Live, Work};
 use crate::games::{Phase, Refusal};
 use crate::records::{GameRecord, SearchAsked, Status, User};
 

@@ -10,8 +10,8 @@
 //! the input that resolved it (the orders sent before it stay in force, the last one too when
 //! it was what resolved the round); a turn from its first move.
 
-use super::apply::{Live, Work};
 use super::rounds::{self, describe_phase, schedule};
+use super::work::{Live, Work};
 use crate::chat::DmCommand;
 use crate::games::{Phase, Refusal};
 use crate::records::{GameRecord, Input, Status};

@@ -10,8 +10,8 @@
 //! whichever is longer: never less. So taking a long vacation and coming back at once holds
 //! nothing, and no player can hold the game longer than their allowance.
 
-use super::apply::Work;
 use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
+use super::work::Work;
 use crate::chat::deadline::{clock_time, format_instant};
 use crate::duration::{duration_as_typed, format_duration};
 use crate::games::{Phase, Refusal, Seat};

@@ -4,12 +4,13 @@
 use super::AuditError;
 use crate::records::{EventBody, GameRecord, Input, LogEvent};
 use crate::store::StoredInput;
-use crate::table::apply::{apply, Applied, Env};
+use crate::table::apply::{apply, Applied};
 use crate::table::lifecycle::REVISION;
 use crate::table::rounds;
 use crate::table::searches;
 use crate::table::service::Service;
 use crate::table::undo::History;
+use crate::table::work::Env;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a replay found.

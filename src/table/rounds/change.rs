@@ -1,0 +1,190 @@
+//! What follows every change of a game: its dice draws and events into the log, the channel
+//! and DMs; the next phase with its round and deadline; the board; the end.
+
+use super::deadlines::schedule;
+use super::{awaited, describe_phase, places, seed_reveal};
+use crate::games::{Event, Phase, Refusal, Seat, Visibility};
+use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
+use crate::table::frame::framed;
+use crate::table::outcome::Post;
+use crate::table::work::{Live, Work};
+use crate::table::{endings, searches, vacation};
+
+/// Everything that follows a change of the game: dice draws and game events into the log and
+/// the channel (or DMs), the next phase with its deadline, the board, and the end.
+pub fn after_change(
+    work: &mut Work<'_>,
+    live: &mut Live,
+    events: Vec<Event>,
+    heading: Option<String>,
+    round_ends: bool,
+) -> Result<(), Refusal> {
+    let round = work.record.round;
+    let channel = work.record.channel.clone();
+    let awaited_before = awaited(&work.record);
+    for draw in live.dice.take_draws() {
+        let visibility = if draw.sealed {
+            LogVisibility::Sealed
+        } else {
+            LogVisibility::Public
+        };
+        work.outcome.events.push(LogEvent {
+            round,
+            visibility,
+            body: EventBody::Roll(draw),
+        });
+    }
+    let mut public: Vec<String> = heading.into_iter().collect();
+    let mut direct: Vec<(String, String)> = Vec::new();
+    let something_happened = !events.is_empty();
+    for event in events {
+        let visibility = match event.visibility {
+            Visibility::Public => {
+                public.push(event.text.clone());
+                LogVisibility::Public
+            }
+            Visibility::Seat(seat) => {
+                if let Some(record) = work.record.seats.get(seat).filter(|s| s.present) {
+                    direct.push((
+                        record.user.id.clone(),
+                        format!("Game #{}: {}", work.record.id, event.text),
+                    ));
+                }
+                LogVisibility::Seat(seat)
+            }
+            Visibility::Sealed => LogVisibility::Sealed,
+        };
+        work.outcome.events.push(LogEvent {
+            round,
+            visibility,
+            body: EventBody::Game(event.text),
+        });
+    }
+    let phase = live.game.phase();
+    let new_phase = round_ends || !same_phase(work.record.phase.as_ref(), &phase);
+    if new_phase {
+        work.record.round = match (&phase, live.game.round()) {
+            (Phase::Over { .. }, _) => work.record.round,
+            (_, Some(round)) => round,
+            (Phase::Turn { seat }, None) if work.record.settings.revision >= 3 => {
+                round_of_turn(&mut work.record, *seat)
+            }
+            (_, None) => work.record.round + 1,
+        };
+        work.record.orders.clear();
+        work.record.excused.clear();
+        work.record.held = false;
+        work.record.extended = false;
+        work.record.extended_from = None;
+        work.record.phase_started = Some(work.env.when_sent());
+    }
+    let phase = match phase {
+        Phase::Over { ranking } => Phase::Over {
+            ranking: endings::final_ranking(&work.record, ranking),
+        },
+        phase => phase,
+    };
+    work.record.phase = Some(phase.clone());
+    work.keep(live);
+    let search = searches::note_pending(work, live);
+    if let Phase::Over { ranking } = &phase {
+        public.extend(game_over(work, ranking));
+    } else if new_phase && work.record.status == Status::Running {
+        let limit = work
+            .record
+            .settings
+            .deadline
+            .or_else(|| live.game.time_limit(&work.record.all_options()));
+        let deadline = limit.and_then(|limit| work.env.now.checked_add_signed(limit));
+        schedule(work, deadline);
+        work.record.first_deadline = work.record.deadline;
+        if let Some(text) = vacation::on_new_phase(work) {
+            public.push(text);
+        }
+        public.push(describe_phase(&work.record));
+    } else if work.record.status == Status::Running && awaited(&work.record) != awaited_before {
+        // The same phase, waiting for fewer (a player left or was removed): say for whom.
+        public.push(describe_phase(&work.record));
+    }
+    public.extend(search);
+    if !public.is_empty() {
+        let board = live.game.board();
+        let show_board = new_phase || (something_happened && !live.game.board_when_turn_passes());
+        let text = if show_board {
+            format!("{}\n{}", public.join("\n"), board.text)
+        } else {
+            public.join("\n")
+        };
+        work.outcome.posts.push(Post {
+            to: Audience::Channel(channel),
+            text,
+            svg: board
+                .svg
+                .filter(|_| show_board)
+                .map(|svg| framed(&svg, &work.record, &live.game.marks())),
+            card: None,
+            file: None,
+        });
+    }
+    for (user, text) in direct {
+        work.outcome.direct(&user, text);
+    }
+    Ok(())
+}
+
+/// The game is over with `ranking`: no more deadlines; the final ranking and the seed's
+/// reveal, to post.
+pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
+    work.record.status = Status::Over;
+    work.record.deadline = None;
+    work.record.remind_at = None;
+    let places = places(&work.record, ranking);
+    work.outcome.table_event(
+        work.record.round,
+        format!("game over: {}", places.join("; ")),
+    );
+    vec![
+        format!("Final ranking:\n{}", places.join("\n")),
+        seed_reveal(&work.record, &work.env.defaults.prefix),
+    ]
+}
+
+/// Posts `text` to the game's channel with the board, as text and as a picture.
+pub fn post_board(work: &mut Work<'_>, live: &Live, text: String) {
+    let board = live.game.board();
+    work.outcome.posts.push(Post {
+        to: Audience::Channel(work.record.channel.clone()),
+        text: format!("{text}\n{}", board.text),
+        svg: board
+            .svg
+            .map(|svg| framed(&svg, &work.record, &live.game.marks())),
+        card: None,
+        file: None,
+    });
+}
+
+/// The round of a new turn of `seat` in a game of turns: the current one, or the next when
+/// `seat` has had its turn in it already or the phase before was not a turn (a round is
+/// every seat's turn, whoever began it, so a bonus turn or a seat that left changes nothing).
+fn round_of_turn(record: &mut GameRecord, seat: Seat) -> u64 {
+    let after_a_turn = matches!(record.phase, Some(Phase::Turn { .. }));
+    if !after_a_turn || record.turns_this_round.contains(&seat) {
+        record.turns_this_round.clear();
+        record.turns_this_round.push(seat);
+        record.round + 1
+    } else {
+        record.turns_this_round.push(seat);
+        record.round
+    }
+}
+
+/// Whether `next` continues `current`: the same turn, or the same orders round (its set of
+/// awaited seats may shrink when a player leaves).
+fn same_phase(current: Option<&Phase>, next: &Phase) -> bool {
+    match (current, next) {
+        (Some(Phase::Turn { seat: a }), Phase::Turn { seat: b }) => a == b,
+        (Some(Phase::Orders { label: a, .. }), Phase::Orders { label: b, .. }) => a == b,
+        (Some(Phase::Over { .. }), Phase::Over { .. }) => true,
+        _ => false,
+    }
+}

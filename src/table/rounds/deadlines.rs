@@ -1,0 +1,168 @@
+//! Deadlines and reminders: scheduled around quiet hours, fired once (said so when late or
+//! missed while the bot was down), forced by the GM's `!resolve`, moved by `!deadline`.
+
+use super::change::after_change;
+use super::orders::resolve_orders;
+use super::{awaited, running};
+use crate::chat::deadline::{clock_time, format_deadline};
+use crate::chat::DeadlineSpec;
+use crate::duration::{a_year, format_duration};
+use crate::games::{Phase, Refusal};
+use crate::records::{EventBody, LogEvent, LogVisibility, Status};
+use crate::table::work::{table_time, Live, Work};
+use crate::table::{attendance, quiet_hours, searches, vacation};
+use chrono::{DateTime, Utc};
+
+/// Sets the deadline of the current phase and the reminder before it, both out of the game's
+/// quiet hours.
+pub fn schedule(work: &mut Work<'_>, deadline: Option<DateTime<Utc>>) {
+    let now = work.env.now;
+    let quiet = work.record.settings.quiet.clone();
+    let deadline = deadline.map(|at| quiet_hours::deadline(quiet.as_ref(), at));
+    work.record.deadline = deadline;
+    work.record.remind_at = deadline.and_then(|at| {
+        at.checked_sub_signed(work.record.settings.reminder)
+            .filter(|remind| *remind > now)
+            .and_then(|remind| quiet_hours::reminder(quiet.as_ref(), remind, at, now))
+    });
+}
+
+/// The current turn times out: the game applies its default for the silent seat.
+fn time_out(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<(), Refusal> {
+    let Some(Phase::Turn { seat }) = work.record.phase.clone() else {
+        return Err(Refusal::new("No turn is running now."));
+    };
+    let mut ctx = work.ctx(&mut live.dice);
+    let events = live.game.timeout(&mut ctx);
+    attendance::count_turn(work, seat, None);
+    let text = format!("{}'s turn ends ({reason}).", work.record.name(seat));
+    work.outcome.events.push(LogEvent {
+        round: work.record.round,
+        visibility: LogVisibility::Public,
+        body: EventBody::Resolution(text.clone()),
+    });
+    after_change(work, live, events, Some(text), true)
+}
+
+fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
+    let mut live = work.live()?;
+    match work.record.phase {
+        Some(Phase::Orders { .. }) => resolve_orders(work, &mut live, reason)?,
+        Some(Phase::Turn { .. }) => time_out(work, &mut live, reason)?,
+        _ => return Err(Refusal::new("There is nothing to resolve.")),
+    }
+    Ok(true)
+}
+
+/// GM `!resolve`.
+pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    running(work)?;
+    if searches::game_waits(&work.record) {
+        return Err(Refusal::new(
+            "The solver is still judging; the game goes on with its verdict in a moment.",
+        ));
+    }
+    resolve_now(work, "forced by the GM")
+}
+
+/// The deadline input: resolves once if the deadline is really due; says why when late
+/// (`missed`: it passed while the bot was not running).
+pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusal> {
+    let now = work.env.now;
+    let due = match work.record.deadline {
+        Some(at) if at <= now && work.record.status == Status::Running => at,
+        _ => return Ok(false),
+    };
+    let when = clock_time(due, work.record.settings.tz.as_deref());
+    let reason = if let Some(away) = vacation::due_for_vacation(work) {
+        away
+    } else if missed {
+        format!(
+            "the deadline, {when}, passed while the bot was not running; resolved on its return"
+        )
+    } else if now - due > work.env.defaults.late_after {
+        format!(
+            "the deadline passed; resolved late: the deadline was {when}, resolved {} after it",
+            format_duration(now - due)
+        )
+    } else {
+        "the deadline passed".to_string()
+    };
+    resolve_now(work, &reason)
+}
+
+/// The reminder input: a DM to every awaited player who has not acted.
+pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let now = work.env.now;
+    match work.record.remind_at {
+        Some(at) if at <= now && work.record.status == Status::Running => {}
+        _ => return Ok(false),
+    }
+    work.record.remind_at = None;
+    let waiting = awaited(&work.record);
+    let deadline = work
+        .record
+        .deadline
+        .map(|at| format_deadline(at, work.record.settings.tz.as_deref()))
+        .unwrap_or_default();
+    for seat in &waiting {
+        if let Some(record) = work.record.seats.get(*seat).filter(|s| s.present) {
+            let what = match &work.record.phase {
+                Some(Phase::Orders { label, .. }) => {
+                    format!("your order for {label} is still missing")
+                }
+                _ => "it is still your turn".to_string(),
+            };
+            work.outcome.direct(
+                &record.user.id,
+                format!(
+                    "Reminder for game #{} in {}: {what}. Deadline: {deadline}.",
+                    work.record.id,
+                    crate::chat::mention::channel(&work.record.channel)
+                ),
+            );
+        }
+    }
+    let names: Vec<String> = waiting.iter().map(|s| work.record.name(*s)).collect();
+    work.outcome.table_event(
+        work.record.round,
+        format!("reminder sent to {}", names.join(", ")),
+    );
+    Ok(true)
+}
+
+/// GM `!deadline`.
+pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Refusal> {
+    running(work)?;
+    if matches!(work.record.phase, Some(Phase::Over { .. }) | None) {
+        return Err(Refusal::new("There is no phase to set a deadline for."));
+    }
+    let far = || Refusal::new("That deadline is more than a year away; give one within a year.");
+    let at = match spec {
+        DeadlineSpec::In(duration) => work.env.now.checked_add_signed(duration).ok_or_else(far)?,
+        DeadlineSpec::At(at) => table_time(at),
+    };
+    if work
+        .env
+        .now
+        .checked_add_signed(a_year())
+        .is_none_or(|limit| at > limit)
+    {
+        return Err(far());
+    }
+    if at <= work.env.now {
+        return Err(Refusal::new(format!(
+            "{} is already past; give a later time.",
+            clock_time(at, work.record.settings.tz.as_deref())
+        )));
+    }
+    schedule(work, Some(at));
+    let text = format!(
+        "The GM set the deadline: {}.",
+        format_deadline(at, work.record.settings.tz.as_deref())
+    );
+    work.outcome.table_event(work.record.round, text.clone());
+    let channel = work.record.channel.clone();
+    work.outcome.channel(&channel, text);
+    Ok(true)
+}

@@ -1,0 +1,145 @@
+//! Rounds and turns, one idea per module: [`orders`] (secret orders and their receipts, and
+//! a round's resolution), [`actions`] (public actions in the channel), [`deadlines`]
+//! (deadlines, reminders, `!resolve` and `!deadline`), [`status`] (`!board`, `!status` and
+//! `status` by DM), and [`change`] (what follows every change: the log, the next phase, the
+//! board, the end). Here, what they all read: who is awaited, the phase in words, the
+//! ranking, the seed's reveal.
+
+mod actions;
+mod change;
+mod deadlines;
+mod orders;
+mod status;
+
+pub use actions::act;
+pub use change::{after_change, game_over, post_board};
+pub use deadlines::{deadline_passed, force, remind, schedule, set_deadline};
+pub(crate) use orders::receipt;
+pub use orders::{accept_order, order, resolve_if_all_in};
+pub use status::{board, board_post, dm_status, status};
+
+use super::work::Work;
+use crate::chat::deadline::format_deadline;
+use crate::games::{Phase, Refusal, Seat};
+use crate::records::{GameRecord, Status};
+
+/// The seats the game waits for now: the player whose turn it is, or those whose secret
+/// order is still missing.
+pub fn awaited(record: &GameRecord) -> Vec<Seat> {
+    match &record.phase {
+        Some(Phase::Turn { seat }) => vec![*seat],
+        Some(Phase::Orders { seats, .. }) => seats
+            .iter()
+            .copied()
+            .filter(|seat| !record.orders.contains_key(seat) && !record.excused.contains(seat))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A final ranking as "1. ann", "2. ben, cat" (seats sharing a place together).
+pub fn places(record: &GameRecord, ranking: &[Vec<Seat>]) -> Vec<String> {
+    ranking
+        .iter()
+        .enumerate()
+        .map(|(place, seats)| {
+            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
+            format!("{}. {}", place + 1, names.join(", "))
+        })
+        .collect()
+}
+
+/// Names in a sentence: "ann", "ann and ben", "ann, ben and cat".
+pub fn names_in_words(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The phase in words, naming only the players still awaited, with the deadline.
+pub fn describe_phase(record: &GameRecord) -> String {
+    let mut text = match &record.phase {
+        None => "Sign-ups are open.".to_string(),
+        Some(Phase::Turn { seat }) => format!("It is {}'s turn.", record.name(*seat)),
+        Some(Phase::Orders { label, .. }) => {
+            let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+            if names.is_empty() {
+                format!("All orders for {label} are in; they resolve at the deadline.")
+            } else {
+                format!(
+                    "Waiting for {label} by direct message from {}.",
+                    names_in_words(&names)
+                )
+            }
+        }
+        Some(Phase::Over { .. }) => "The game is over.".to_string(),
+    };
+    match (&record.status, record.deadline) {
+        (Status::Paused { .. }, _) => text.push_str(" The game is paused."),
+        (_, Some(at)) => text.push_str(&format!(
+            " Deadline: {}.",
+            format_deadline(at, record.settings.tz.as_deref())
+        )),
+        _ => {}
+    }
+    text
+}
+
+/// The end-of-game reveal of the seed, with a check of the commitment anyone can run: the
+/// commitment hashes the seed's 32 bytes, not the 64 hex digits they are written in.
+pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {
+    let seed = record.settings.seed;
+    format!(
+        "Seed: `{hex}`. The commitment posted at the start is the SHA-256 of these 32 bytes (not of the hex text): `printf {hex} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked with `referee replay {id}` or on the page of `{prefix}audit`.",
+        hex = seed.to_hex(),
+        commitment = seed.commitment(),
+        id = record.id,
+    )
+}
+
+/// Refuses unless the game is running; a paused game says by whom, and what a player may
+/// still do.
+pub(super) fn running(work: &Work<'_>) -> Result<(), Refusal> {
+    let record = &work.record;
+    match &record.status {
+        Status::Running => Ok(()),
+        Status::SignUp => Err(Refusal::new(format!(
+            "Game #{} has not started yet.",
+            record.id
+        ))),
+        Status::Paused { by, .. } => {
+            let orders = match &record.phase {
+                Some(Phase::Orders { .. }) => {
+                    " Secret orders by direct message are still taken meanwhile."
+                }
+                _ => "",
+            };
+            Err(Refusal::new(format!(
+                "Game #{} is paused by {}: nothing is played or resolved until the GM types `{}resume`.{orders} `{}status` and `{}board` still answer.",
+                record.id,
+                by.as_deref().unwrap_or("the GM"),
+                work.env.defaults.prefix,
+                work.env.defaults.prefix,
+                work.env.defaults.prefix
+            )))
+        }
+        Status::Over => Err(Refusal::new(format!("Game #{} is over.", record.id))),
+    }
+}
+
+/// The current phase in a few words, for a refusal that judges an order against it:
+/// "moves for round 2", "bob's turn, round 12".
+pub(super) fn phase_name(record: &GameRecord) -> String {
+    match &record.phase {
+        Some(Phase::Orders { label, .. }) => label.clone(),
+        Some(Phase::Turn { seat }) => format!(
+            "{}'s turn{}",
+            record.name(*seat),
+            crate::table::card::round_words(record)
+        ),
+        Some(Phase::Over { .. }) => "the end of the game".to_string(),
+        None => "sign-ups".to_string(),
+    }
+}

@@ -1,0 +1,328 @@
+//! The table as a service: one inbound message = one savepoint of a database transaction
+//! that several queued messages may share (group commit). It parses the text, finds the game,
+//! applies the input with the pure core, and writes the new record, the replay and audit
+//! logs, the outbox rows and the message id (the idempotency key) together.
+//!
+//! One idea per module: [`messages`] (what a platform hands the table and gets back),
+//! [`batch`] (queued messages in one transaction, a savepoint each, one commit), [`route`]
+//! (a message to its game, as the input it becomes), [`answers`] (read-only answers: the
+//! games, help, rules, the log, the audit page), [`deadlines`] (firing what came due), and
+//! [`verdicts`] (searches run beside the table); here, applying an input with the pure core
+//! and writing what it produced.
+
+mod answers;
+mod batch;
+mod deadlines;
+mod messages;
+mod route;
+mod verdicts;
+
+pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
+pub use verdicts::SearchJob;
+
+use super::apply::apply;
+use super::card::{board_card, choice_buttons, join_button};
+use super::catalogue::Catalogue;
+use super::outcome::{Outcome, Post};
+use super::undo::UndoTarget;
+use super::work::{table_time, Env, TableDefaults};
+use crate::chat::typed::with_prefix;
+use crate::chat::ChannelCommand;
+use crate::games::Phase;
+use crate::records::{Audience, Card, EventBody, GameRecord, Input, Status};
+use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx};
+use chrono::{DateTime, Utc};
+use std::borrow::Cow;
+use tracing::info_span;
+
+/// What handling one message produced, before it is written: the outcome (posts and events),
+/// and the game's new record when the input changed it.
+pub(super) struct Handled {
+    outcome: Outcome,
+    change: Option<Changed>,
+}
+
+/// A game the input changed: its new record, and the input for the replay log with when it
+/// was sent.
+pub(super) struct Changed {
+    record: GameRecord,
+    seats_changed: bool,
+    input: Input,
+    sent: Option<DateTime<Utc>>,
+}
+
+impl From<Outcome> for Handled {
+    fn from(outcome: Outcome) -> Handled {
+        Handled {
+            outcome,
+            change: None,
+        }
+    }
+}
+
+/// The outbox rows `posts` the message's own answer carries (held back from the outbox lanes
+/// so the platform answers with them), or none when the message does not answer itself.
+pub(super) async fn held_for_answer(
+    tx: &mut Tx,
+    posts: Vec<i64>,
+    answers_itself: bool,
+    now: DateTime<Utc>,
+) -> Result<Vec<i64>, StoreError> {
+    if !answers_itself {
+        return Ok(Vec::new());
+    }
+    tx.hold_posts(&posts, now).await?;
+    Ok(posts)
+}
+
+/// Writes what a message produced: the change (record, input, events) and every post, in one
+/// batch, each command in a post written with the table's `prefix`; returns the posts' outbox
+/// rows.
+pub(super) async fn write(
+    tx: &mut Tx,
+    handled: &Handled,
+    prefix: &str,
+    now: DateTime<Utc>,
+) -> Result<Vec<i64>, StoreError> {
+    let texts: Vec<Cow<'_, str>> = handled
+        .outcome
+        .posts
+        .iter()
+        .map(|post| with_prefix(&post.text, prefix))
+        .collect();
+    let posts: Vec<OutboxPost> = handled
+        .outcome
+        .posts
+        .iter()
+        .zip(&texts)
+        .map(|(post, text)| OutboxPost {
+            to: &post.to,
+            text,
+            svg: post.svg.as_deref(),
+            card: post.card.as_ref(),
+            file: post.file.as_ref(),
+        })
+        .collect();
+    let change = handled.change.as_ref().map(|changed| GameChange {
+        record: &changed.record,
+        seats_changed: changed.seats_changed,
+        input: Some(&changed.input),
+        sent: changed.sent,
+        events: &handled.outcome.events,
+    });
+    tx.write(change.as_ref(), &posts, now).await
+}
+
+/// When an input is applied, and when it was sent (where the platform says, or the
+/// deadline's own time).
+#[derive(Clone, Copy)]
+pub(super) struct At {
+    now: DateTime<Utc>,
+    sent: Option<DateTime<Utc>>,
+}
+
+/// Whether applying `input` resolved something (a deadline fired, or a round's orders were
+/// revealed): what the resolution timing counts.
+fn resolves(input: &Input, outcome: &Outcome) -> bool {
+    matches!(input, Input::Deadline | Input::DeadlineMissed)
+        || outcome
+            .events
+            .iter()
+            .any(|event| matches!(event.body, EventBody::Resolution(_)))
+}
+
+/// The table, bound to a database.
+#[derive(Clone)]
+pub struct Service {
+    store: Store,
+    catalogue: Catalogue,
+    defaults: TableDefaults,
+    running_since: Option<DateTime<Utc>>,
+}
+
+impl Service {
+    /// A table over this store, hosting these games.
+    pub fn new(store: Store, catalogue: Catalogue, defaults: TableDefaults) -> Service {
+        Service {
+            store,
+            catalogue,
+            defaults,
+            running_since: None,
+        }
+    }
+
+    /// The same table, told when this process started on the real clock: a deadline due
+    /// before then passed while the bot was not running, and its resolution says so. A
+    /// table on a manual clock never misses one.
+    pub fn running_since(self, at: DateTime<Utc>) -> Service {
+        Service {
+            running_since: Some(table_time(at)),
+            ..self
+        }
+    }
+
+    /// The database.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The games on offer.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
+    }
+
+    /// The configured defaults.
+    pub fn defaults(&self) -> &TableDefaults {
+        &self.defaults
+    }
+}
+
+impl Service {
+    /// Applies an input to a game (or to no game yet, for `!new`) with the pure core, and
+    /// gives the posts their cards; what is to be written comes back with the outcome.
+    pub(super) async fn apply_input(
+        &self,
+        tx: &mut Tx,
+        record: Option<GameRecord>,
+        input: Input,
+        at: At,
+        undo: Option<&UndoTarget>,
+    ) -> Result<Handled, StoreError> {
+        let new_id = match record {
+            Some(_) => 0,
+            None => tx.next_game_id().await?,
+        };
+        let env = Env::new(&self.catalogue, &self.defaults, at.now)
+            .sent_at(at.sent)
+            .undoing(undo);
+        let started = std::time::Instant::now();
+        let applied = {
+            let _span = info_span!("apply", game = record.as_ref().map(|r| r.id)).entered();
+            apply(record.as_ref(), &input, new_id, &env)
+        };
+        if resolves(&input, &applied.outcome) {
+            metrics::histogram!("referee_resolution_seconds")
+                .record(started.elapsed().as_secs_f64());
+        }
+        let mut outcome = applied.outcome;
+        // A refusal only says why: the buttons of the game's choices stay on the posts
+        // they belong to; and in the channel a question (`!status`, `!who`) gets none,
+        // only a change or `!board`.
+        if let (Some(game), false) = (applied.record.as_ref().or(record.as_ref()), outcome.refused)
+        {
+            let buttons = applied.changed
+                || matches!(
+                    &input,
+                    Input::Channel {
+                        command: ChannelCommand::Board,
+                        ..
+                    }
+                );
+            self.add_cards(tx, &mut outcome, game, buttons).await?;
+        }
+        let change = match applied.record {
+            Some(new) if applied.changed => {
+                let people = |r: &GameRecord| -> Vec<(String, bool)> {
+                    r.seats
+                        .iter()
+                        .chain(r.waitlist.iter())
+                        .map(|s| (s.user.id.clone(), s.present))
+                        .collect()
+                };
+                let seats_changed = record
+                    .as_ref()
+                    .is_none_or(|old| people(old) != people(&new));
+                Some(Changed {
+                    record: new,
+                    seats_changed,
+                    input,
+                    sent: env.sent,
+                })
+            }
+            _ => None,
+        };
+        Ok(Handled { outcome, change })
+    }
+
+    /// Gives the posts about `game` their cards, from the record as this input left it (no
+    /// second read of the game): board posts get the title and the players; the last post to
+    /// an audience gets the buttons of the choices open now (in the channel only when
+    /// `buttons`: after a change or `!board`, not on the answer to a question).
+    pub(super) async fn add_cards(
+        &self,
+        tx: &mut Tx,
+        outcome: &mut Outcome,
+        game: &GameRecord,
+        buttons: bool,
+    ) -> Result<(), StoreError> {
+        for index in 0..outcome.posts.len() {
+            let post = &outcome.posts[index];
+            let last = !outcome.posts[index + 1..].iter().any(|p| p.to == post.to);
+            let mut card = self.card(post, last, buttons, game, false);
+            // Secret orders of a player in several games must name the game.
+            if let (Some(found), Audience::Direct(user)) = (&card, &post.to) {
+                if found.buttons.iter().any(|b| b.direct) && tx.games_of_user(user).await?.len() > 1
+                {
+                    card = self.card(post, last, buttons, game, true);
+                }
+            }
+            outcome.posts[index].card = card.filter(|card| !card.is_empty());
+        }
+        Ok(())
+    }
+
+    /// The card of a post about `game` (`None`: a post to another place).
+    pub(super) fn card(
+        &self,
+        post: &Post,
+        last: bool,
+        buttons: bool,
+        game: &GameRecord,
+        several: bool,
+    ) -> Option<Card> {
+        let prefix = &self.defaults.prefix;
+        let mut card = Card::default();
+        match &post.to {
+            Audience::Channel(channel) if *channel == game.channel => {
+                if post.svg.is_some() {
+                    card = board_card(game);
+                }
+                if last && buttons {
+                    match (&game.status, &game.phase) {
+                        (Status::SignUp, _) => card.buttons.push(join_button(prefix)),
+                        (Status::Running, Some(Phase::Turn { seat })) => {
+                            if let (Some(loaded), Some(who)) =
+                                (self.catalogue.load(game), game.seats.get(*seat))
+                            {
+                                card.buttons = choice_buttons(
+                                    loaded.choices(*seat, None),
+                                    &who.user.id,
+                                    prefix,
+                                    None,
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Audience::Direct(user) if last => {
+                let (Status::Running, Some(Phase::Orders { .. }), Some(seat)) =
+                    (&game.status, &game.phase, game.seat_of(user))
+                else {
+                    return None;
+                };
+                let order = game.orders.get(&seat).map(|o| o.text.as_str());
+                let loaded = self.catalogue.load(game)?;
+                card.buttons = choice_buttons(
+                    loaded.choices(seat, order),
+                    user,
+                    prefix,
+                    several.then_some(game.id),
+                );
+            }
+            _ => return None,
+        }
+        Some(card)
+    }
+}

@@ -1,0 +1,303 @@
+//! A message to its game: a channel command finds the channel's game (or its last one, for
+//! what may be asked after the end), a direct message the sender's game; chatter is looked at
+//! for a secret order typed in the open; what is left becomes the input applied.
+
+use super::{At, Handled, Service};
+use crate::chat::help::dm_help;
+use crate::chat::parse::quote;
+use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
+use crate::dice::Seed;
+use crate::records::{Audience, GameRecord, Input, Status, User};
+use crate::store::{StoreError, Tx, UserGames};
+use crate::table::audit;
+use crate::table::chatter::{is_exposed_order, missing_prefix};
+use crate::table::lifecycle;
+use crate::table::outcome::Outcome;
+use crate::table::undo::UndoTarget;
+
+/// A channel message as the table reads it.
+pub(super) struct Said<'a> {
+    /// Who said it.
+    pub(super) user: &'a User,
+    /// Whether they are a server admin.
+    pub(super) admin: bool,
+    /// The words.
+    pub(super) text: &'a str,
+    /// The users the message mentions, as the platform names them.
+    pub(super) mentioned: &'a [User],
+}
+
+impl Service {
+    pub(super) async fn channel(
+        &self,
+        tx: &mut Tx,
+        channel: &str,
+        said: Said<'_>,
+        at: At,
+    ) -> Result<Handled, StoreError> {
+        let Said {
+            user,
+            admin,
+            text,
+            mentioned,
+        } = said;
+        let prefix = &self.defaults.prefix;
+        let mut outcome = Outcome::default();
+        let command = match parse_channel(text, prefix) {
+            Ok(Some(command)) => command,
+            Ok(None) => {
+                // Chatter, unless it is a player's secret order typed in the open, or the
+                // move of the player whose turn it is, typed without the prefix.
+                if let Ok(Some(game)) = tx.game_in_channel(channel).await {
+                    let record = &game.record;
+                    outcome.exposed_order =
+                        is_exposed_order(record, &self.catalogue, user, text, prefix);
+                    if !outcome.exposed_order {
+                        if let Some(hint) =
+                            missing_prefix(record, &self.catalogue, user, text, prefix)
+                        {
+                            outcome.channel(channel, hint);
+                        }
+                    }
+                }
+                return Ok(outcome.into());
+            }
+            Err(error) => {
+                return Ok(Outcome::refusal(
+                    Audience::Channel(channel.to_string()),
+                    format!("{}: {}", user.name, error.0),
+                )
+                .into())
+            }
+        };
+        // `!board` and `!status` still answer about a channel's last game after it ended.
+        // So do `!who`, and `!deadline`, `!undo`, `!concede`, `!draw` and `!leave` with the
+        // reason they cannot change it.
+        let looks_back = matches!(
+            command,
+            ChannelCommand::Board
+                | ChannelCommand::Status
+                | ChannelCommand::Who
+                | ChannelCommand::Deadline(_)
+                | ChannelCommand::Undo
+                | ChannelCommand::Concede
+                | ChannelCommand::Draw(_)
+                | ChannelCommand::Leave
+        );
+        let found = match tx.game_in_channel(channel).await {
+            Ok(None) if looks_back => tx.last_game_in_channel(channel).await,
+            found => found,
+        };
+        let game = match found {
+            Ok(game) => game,
+            Err(StoreError::Corrupt { what, reason }) => {
+                return Ok(Outcome::refusal(
+                    Audience::Channel(channel.to_string()),
+                    format!(
+                        "{}: the saved {what} is unreadable ({reason}); nothing was changed.",
+                        user.name
+                    ),
+                )
+                .into());
+            }
+            Err(error) => return Err(error),
+        };
+        if let Some(answer) = self
+            .read_only(tx, channel, user, &command, game.as_ref())
+            .await?
+        {
+            return Ok(answer.into());
+        }
+        match command {
+            ChannelCommand::Undo => {
+                let Some(game) = game else {
+                    return Ok(Outcome::refusal(
+                        Audience::Channel(channel.to_string()),
+                        format!("{}: there is no game in this channel.", user.name),
+                    )
+                    .into());
+                };
+                // Only the GM's undo is worth rebuilding the game for; anyone else's is
+                // refused by the table as for every GM power.
+                let gm = admin || user.id == game.record.gm.id;
+                let target = match gm && game.record.status != Status::Over {
+                    true => self.undo_target(tx, &game.record).await?,
+                    false => None,
+                };
+                let input = Input::Undo {
+                    user: user.clone(),
+                    admin,
+                    back_to: target.as_ref().map_or(0, |(back_to, _)| *back_to),
+                };
+                let target = target.map(|(_, target)| target);
+                self.apply_input(tx, Some(game.record), input, at, target.as_ref())
+                    .await
+            }
+            ChannelCommand::Game { .. }
+                if game.as_ref().is_some_and(|game| {
+                    is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
+                }) =>
+            {
+                outcome.exposed_order = true;
+                Ok(outcome.into())
+            }
+            command => {
+                if let (ChannelCommand::New { .. }, false) = (&command, admin) {
+                    let running = tx.open_games_of_gm(&user.id).await?;
+                    let most = self.defaults.games_per_gm;
+                    if running.len() >= most {
+                        let listed: Vec<String> =
+                            running.iter().map(|id| format!("#{id}")).collect();
+                        return Ok(Outcome::refusal(
+                            Audience::Channel(channel.to_string()),
+                            format!(
+                                "{}: you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
+                                user.name,
+                                running.len(),
+                                listed.join(", ")
+                            ),
+                        )
+                        .into());
+                    }
+                }
+                let command = match command {
+                    ChannelCommand::New { game, mut options } => {
+                        if !options.iter().any(|(key, _)| key == "seed") {
+                            options.push(("seed".to_string(), Seed::random().to_hex()));
+                        }
+                        // The rules revisions, the table's and the game's, are the bot's to
+                        // say, and the log keeps them.
+                        options.retain(|(key, _)| key != "revision" && key != "game_revision");
+                        options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
+                        if let Some(rules) = self.catalogue.find(&game) {
+                            options
+                                .push(("game_revision".to_string(), rules.revision().to_string()));
+                        }
+                        ChannelCommand::New { game, options }
+                    }
+                    command => command,
+                };
+                // Only the new player of `!replace` needs a name from the platform.
+                let mentioned = match &command {
+                    ChannelCommand::Replace(_, new) => mentioned
+                        .iter()
+                        .filter(|user| user.id == *new)
+                        .cloned()
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let input = Input::Channel {
+                    channel: channel.to_string(),
+                    user: user.clone(),
+                    admin,
+                    command,
+                    mentioned,
+                };
+                self.apply_input(tx, game.map(|g| g.record), input, at, None)
+                    .await
+            }
+        }
+    }
+
+    pub(super) async fn direct(
+        &self,
+        tx: &mut Tx,
+        user: &User,
+        text: &str,
+        at: At,
+    ) -> Result<Handled, StoreError> {
+        let refuse =
+            |text: String| Ok(Outcome::refusal(Audience::Direct(user.id.clone()), text).into());
+        let dm = match parse_dm(text) {
+            Ok(dm) => dm,
+            Err(error) => return refuse(error.0),
+        };
+        if let DmCommand::Rules(name) = &dm.command {
+            return match self.rules_answer(Some(name), "rules") {
+                Ok(text) => {
+                    let mut outcome = Outcome::default();
+                    outcome.direct(&user.id, text);
+                    Ok(outcome.into())
+                }
+                Err(text) => refuse(text),
+            };
+        }
+        let mut only = None;
+        let candidates = match (&dm.game, &dm.command) {
+            (Some(id), _) => vec![*id],
+            (None, DmCommand::Setup(_)) => tx.games_in_signup_of_gm(&user.id).await?,
+            (None, _) => match tx.games_of_user_or_only(&user.id).await? {
+                UserGames::Only(id, game) => {
+                    only = Some(*game);
+                    vec![id]
+                }
+                UserGames::Numbers(ids) => ids,
+            },
+        };
+        let id = match candidates.as_slice() {
+            [id] => *id,
+            [] => {
+                if dm.command == DmCommand::Help {
+                    let mut outcome = Outcome::default();
+                    outcome.direct(&user.id, dm_help(None));
+                    return Ok(outcome.into());
+                }
+                let text = match dm.command {
+                    DmCommand::Setup(_) => "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first.".to_string(),
+                    _ => format!(
+                        "You are not playing in any game, so '{}' was not taken as an order. Sign up with `{}join` in a game's channel.",
+                        quote(text),
+                        self.defaults.prefix
+                    ),
+                };
+                return refuse(text);
+            }
+            several => {
+                let list: Vec<String> = several.iter().map(|id| format!("#{id}")).collect();
+                return refuse(format!(
+                    "You are in several games ({}). Put the game's number first, like `#{} {}`.",
+                    list.join(", "),
+                    several[0],
+                    quote(text)
+                ));
+            }
+        };
+        let found = match only {
+            Some(read) => read.map(Some),
+            None => tx.game(id).await,
+        };
+        let game = match found {
+            Ok(Some(game)) => game,
+            Ok(None) => return refuse(format!("There is no game #{id}.")),
+            Err(StoreError::Corrupt { what, reason }) => {
+                return refuse(format!(
+                    "The saved {what} is unreadable ({reason}); nothing was changed."
+                ))
+            }
+            Err(error) => return Err(error),
+        };
+        let input = Input::Direct {
+            user: user.clone(),
+            command: dm.command,
+        };
+        self.apply_input(tx, Some(game.record), input, at, None)
+            .await
+    }
+
+    /// Where `!undo` would return in game `game`: its inputs are applied again from the log,
+    /// and the last resolution or turn not yet undone is found (its first input's number, and
+    /// the game before it). `None`: nothing has been played yet.
+    pub(super) async fn undo_target(
+        &self,
+        tx: &mut Tx,
+        game: &GameRecord,
+    ) -> Result<Option<(i64, UndoTarget)>, StoreError> {
+        let inputs = tx.inputs(game.id).await?;
+        let mut rebuilt = audit::rebuild(self, game, &inputs);
+        rebuilt.by_ref().for_each(drop);
+        Ok(rebuilt
+            .history()
+            .last()
+            .map(|(back_to, target)| (back_to, target.clone())))
+    }
+}
