@@ -288,26 +288,42 @@ pub trait Game: Send {
     /// How long the current phase may last unless the GM sets a deadline (`None`: no limit).
     fn time_limit(&self, options: &Options) -> Option<Duration>;
     /// Checks a secret order from `seat` for the current [`Phase::Orders`] and returns its
-    /// canonical text (what is stored, echoed in the receipt and revealed at resolution).
-    fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal>;
+    /// canonical text (what is stored, echoed in the receipt and revealed at resolution). A
+    /// game of turns alone keeps the default: the table asks only in an orders phase.
+    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
+        Err(Refusal::new(
+            "this game takes no secret orders; it is played in the channel",
+        ))
+    }
     /// Resolves the current orders phase from the stored orders (canonical texts); seats with
-    /// no order get the game's default.
+    /// no order get the game's default. A game of turns alone keeps the default.
     fn resolve(
         &mut self,
-        orders: &BTreeMap<Seat, String>,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal>;
+        _orders: &BTreeMap<Seat, String>,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new("this game has no rounds of orders to resolve"))
+    }
     /// Applies one public action (`word` is the command without prefix, `args` the rest of the
     /// line) by `seat`.
+    /// A game of secret orders alone keeps the default: the table asks only for the words
+    /// of [`Rules::commands`], and the game has none.
     fn act(
         &mut self,
-        seat: Seat,
+        _seat: Seat,
         word: &str,
-        args: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal>;
-    /// The current [`Phase::Turn`] ran out of time: apply the game's default for the silent seat.
-    fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event>;
+        _args: &str,
+        _ctx: &mut Ctx<'_>,
+    ) -> Result<Vec<Event>, Refusal> {
+        Err(Refusal::new(format!(
+            "this game has no public action `{word}`; its moves are secret orders by direct message"
+        )))
+    }
+    /// The current [`Phase::Turn`] ran out of time: apply the game's default for the silent
+    /// seat. A game without turns keeps the default, which does nothing.
+    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        Vec::new()
+    }
     /// `seat` left or was removed. `replacement` is a waitlisted player who takes this seat over
     /// from the start (only for games whose [`Rules::waitlist`] is true).
     fn seat_left(

@@ -10,7 +10,6 @@ use super::{CarcassonneGame, Move, Saved};
 use crate::duration::parse_duration;
 use crate::games::{count, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
 use chrono::Duration;
-use std::collections::BTreeMap;
 
 impl Game for CarcassonneGame {
     fn marks(&self) -> Vec<crate::games::Mark> {
@@ -59,20 +58,6 @@ impl Game for CarcassonneGame {
                     .unwrap_or_else(|| Duration::hours(24)),
             ),
         }
-    }
-
-    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
-        Err(Refusal::new(
-            "carcassonne has no secret orders; play in the channel with `!place`, `!meeple` or `!pass`",
-        ))
-    }
-
-    fn resolve(
-        &mut self,
-        _orders: &BTreeMap<Seat, String>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
-        Err(Refusal::new("carcassonne has no orders to resolve"))
     }
 
     fn act(

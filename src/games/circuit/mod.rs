@@ -474,10 +474,6 @@ impl Game for CircuitGame {
             .then(|| Ok(self.tiles()))
     }
 
-    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
-        Vec::new()
-    }
-
     fn seat_left(
         &mut self,
         seat: Seat,

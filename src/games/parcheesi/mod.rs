@@ -62,7 +62,6 @@ use chrono::Duration;
 
 /// The most steps offered as choices (buttons); beyond this the player types the move.
 const MAX_CHOICES: usize = 10;
-use std::collections::BTreeMap;
 
 /// The Parcheesi rules, to register with the table.
 pub struct Parcheesi;
@@ -325,22 +324,6 @@ impl Game for ParcheesiGame {
             .find(|(k, _)| k.trim().eq_ignore_ascii_case("turn"))
             .and_then(|(_, v)| parse_duration(v));
         Some(turn.unwrap_or_else(|| Duration::hours(24)))
-    }
-
-    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
-        Err(Refusal::new(
-            "parcheesi has no secret orders; play in the channel with !move, !enter and !reward",
-        ))
-    }
-
-    fn resolve(
-        &mut self,
-        _orders: &BTreeMap<Seat, String>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
-        Err(Refusal::new(
-            "parcheesi has no rounds of orders to resolve; a silent turn ends by its deadline",
-        ))
     }
 
     fn act(

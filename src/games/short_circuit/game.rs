@@ -8,7 +8,6 @@ use super::solver;
 use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Search, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// An "impossible" call waiting to be answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -322,22 +321,6 @@ impl Game for ShortCircuitGame {
         }
         let reserve = self.reserve_ms.get(self.to_move).copied().unwrap_or(0);
         Some(Duration::seconds(self.setup.turn_secs) + Duration::milliseconds(reserve))
-    }
-
-    fn check_order(&self, _seat: Seat, _text: &str) -> Result<String, Refusal> {
-        Err(Refusal::new(
-            "Short Circuit has no secret orders; play with place, impossible or concede in the channel",
-        ))
-    }
-
-    fn resolve(
-        &mut self,
-        _orders: &BTreeMap<Seat, String>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
-        Err(Refusal::new(
-            "Short Circuit has no rounds of secret orders to resolve",
-        ))
     }
 
     fn act(

@@ -435,22 +435,6 @@ impl Game for TagGame {
         Ok(pack(lines).into_iter().map(Event::public).collect())
     }
 
-    fn act(
-        &mut self,
-        _seat: Seat,
-        word: &str,
-        _args: &str,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
-        Err(Refusal::new(format!(
-            "TAG has no public command '{word}'; send bids and moves to me by DM (like `bid 7` or `move n stomp`)"
-        )))
-    }
-
-    fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
-        Vec::new()
-    }
-
     fn seat_left(
         &mut self,
         seat: Seat,
