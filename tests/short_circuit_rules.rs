@@ -431,6 +431,45 @@ fn a_logged_verdict_is_checked_against_the_position_it_judged() {
     );
 }
 
+/// Rules revision 2: the completion that decides a call is posted on its own, after the
+/// winner's line, which ends as a sentence; a game opened under revision 1 keeps the old
+/// form (the board inside the winner's line), so it replays as it was played.
+#[test]
+fn a_completion_that_decides_a_call_is_posted_after_the_winners_line() {
+    for revision in [1, referee::games::Ctx::NEWEST] {
+        let mut game = start(&[("impossible", "solver")]);
+        act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
+        act(&mut game, 1, "impossible", "", 2).unwrap();
+        let verdict = (game.pending_search().unwrap().work)(STEPS);
+        let mut dice = Dice::new(Seed::parse("5").unwrap());
+        let mut ctx = referee::games::Ctx {
+            now: at(3),
+            dice: &mut dice,
+            revision,
+        };
+        let events = game.verdict("impossible", &verdict, &mut ctx).unwrap();
+        let texts: Vec<&str> = events.iter().map(|event| event.text.as_str()).collect();
+        if revision >= 2 {
+            assert_eq!(
+                texts[0],
+                "alice wins: the solver shows the circuit can still be completed."
+            );
+            assert!(
+                texts[1].starts_with("The solver's completion:\n```\nsize 6x6"),
+                "{texts:?}"
+            );
+            assert!(texts[1].ends_with("```"), "{texts:?}");
+        } else {
+            assert!(
+                texts[0].starts_with("alice wins: the solver shows the circuit can still be completed:\n```\nsize 6x6"),
+                "{texts:?}"
+            );
+            assert!(texts[0].ends_with("```."), "{texts:?}");
+        }
+        assert_eq!(winner(game.as_ref()), Some(0));
+    }
+}
+
 #[test]
 fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() {
     let mut game = start(&[("impossible", "solver")]);

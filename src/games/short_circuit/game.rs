@@ -258,7 +258,8 @@ impl ShortCircuitGame {
     /// The solver's verdict on the call `caller` made, at `now`: in solver mode it decides
     /// the match (unless it is undecided); otherwise the opponent gets the window to complete
     /// the track, and the verdict stays sealed until the match ends.
-    fn judge(&mut self, caller: Seat, verdict: &str, now: DateTime<Utc>) -> Vec<Event> {
+    fn judge(&mut self, caller: Seat, verdict: &str, ctx: &Ctx<'_>) -> Vec<Event> {
+        let now = ctx.now;
         let mut events = Vec::new();
         let first = verdict.lines().next().unwrap_or_default();
         let witness = verdict.strip_prefix("completable\n");
@@ -266,6 +267,13 @@ impl ShortCircuitGame {
             (Mode::Solver, "impossible", _) => {
                 let reason = "the solver proves the circuit cannot be completed".to_string();
                 self.finish(caller, reason, &mut events);
+            }
+            (Mode::Solver, _, Some(witness)) if ctx.revision >= 2 => {
+                let reason = "the solver shows the circuit can still be completed".to_string();
+                self.finish(other(caller), reason, &mut events);
+                events.push(Event::public(format!(
+                    "The solver's completion:\n```\n{witness}```"
+                )));
             }
             (Mode::Solver, _, Some(witness)) => {
                 let reason = format!(
@@ -425,7 +433,7 @@ impl Game for ShortCircuitGame {
         let Some(call) = self.call.take_if(|_| key == IMPOSSIBLE) else {
             return Err(Refusal::new(format!("no search `{key}` is awaited")));
         };
-        let events = self.judge(call.caller, verdict, ctx.now);
+        let events = self.judge(call.caller, verdict, ctx);
         self.last_action = ctx.now;
         Ok(events)
     }

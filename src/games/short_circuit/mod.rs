@@ -23,6 +23,9 @@
 //!   verdict. The challenged player places in turns of 1-3 pieces as often as they like; the
 //!   caller waits. Calling impossible during a challenge is refused.
 //! - Either player may concede at any time; a player who leaves the table loses.
+//! - Rules revisions ([`Rules::revision`]): 2, a solver's completion that decides a call is
+//!   posted on its own after the winner's line (before: inside that line, which then ended
+//!   in a stray full stop after the board).
 //! - A board counts as complete only with at least one piece on it (an empty board has no
 //!   loop). A placement is checked against the rules in this order: count, squares, line,
 //!   gaps, supply, touching; the refusal names the first rule broken.
@@ -91,6 +94,10 @@ fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
 }
 
 impl Rules for ShortCircuit {
+    fn revision(&self) -> u32 {
+        2
+    }
+
     fn name(&self) -> &'static str {
         "shortcircuit"
     }
