@@ -114,7 +114,8 @@ fn every_golden_database_replays_plays_on_and_verifies() {
         let dir = tempfile::tempdir().unwrap();
         let finished = copy_of(&version.join("finished.db"), dir.path());
         let games_done = games(&finished);
-        assert_eq!(games_done.len(), 5, "{}", version.display());
+        // One whole game of each of the five at least (a later version may add more).
+        assert!(games_done.len() >= 5, "{}", version.display());
         assert!(
             games_done.iter().all(|(_, status)| status == "over"),
             "{games_done:?}"
