@@ -463,27 +463,17 @@ pub fn load(
             early: raw.table.early,
             late_after: duration("table.late_after", &raw.table.late_after)?,
             flood: flood(&raw.table.flood)?,
-            games_per_gm: usize::try_from(raw.table.games_per_gm)
-                .ok()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| {
-                    ConfigError::value(
-                        "table.games_per_gm",
-                        raw.table.games_per_gm,
-                        "a number of games, at least 1",
-                    )
-                })?,
+            games_per_gm: at_least_one(
+                "table.games_per_gm",
+                raw.table.games_per_gm,
+                "a number of games, at least 1",
+            )?,
             deadline: default_deadline,
-            search_steps: u64::try_from(raw.table.search_steps)
-                .ok()
-                .filter(|n| *n >= 1)
-                .ok_or_else(|| {
-                    ConfigError::value(
-                        "table.search_steps",
-                        raw.table.search_steps,
-                        "a number of steps, at least 1",
-                    )
-                })?,
+            search_steps: at_least_one(
+                "table.search_steps",
+                raw.table.search_steps,
+                "a number of steps, at least 1",
+            )?,
         },
         tick: duration("table.tick", &raw.table.tick)?
             .to_std()
@@ -552,6 +542,15 @@ pub fn load(
             )?,
         },
     })
+}
+
+/// A count setting that must be at least 1, in the type it is used as; `expected` says so
+/// in the refusal.
+fn at_least_one<T: TryFrom<i64>>(key: &str, value: i64, expected: &str) -> Result<T, ConfigError> {
+    match value >= 1 {
+        true => T::try_from(value).map_err(|_| ConfigError::value(key, value, expected)),
+        false => Err(ConfigError::value(key, value, expected)),
+    }
 }
 
 /// `table.flood`: how many commands one account may send in how long, like "10/20s".

@@ -141,5 +141,12 @@ async fn a_channel_whose_game_ended_is_read_back_while_message_ids_are_kept() {
     );
     assert_eq!(channels(ended + Duration::days(29)).await, ["tag"]);
     assert!(channels(ended + Duration::days(31)).await.is_empty());
+    // Where a catch-up knows the bot last saw a server: the last message it applied in any
+    // of the server's channels.
+    let listed = ["elsewhere".to_string(), "tag".to_string()];
+    assert_eq!(store.last_position_among(&listed).await.unwrap(), Some(2));
+    let unseen = ["elsewhere".to_string()];
+    assert_eq!(store.last_position_among(&unseen).await.unwrap(), None);
+    assert_eq!(store.last_position_among(&[]).await.unwrap(), None);
     replay_every_game(&service).await;
 }

@@ -115,10 +115,8 @@ async fn quiet_channels(
         }
     };
     let store = bot.service.store();
-    let mut seen: Option<i64> = None;
-    for channel in channels.keys() {
-        seen = seen.max(store.last_position(&channel.get().to_string()).await?);
-    }
+    let ids: Vec<String> = channels.keys().map(|id| id.get().to_string()).collect();
+    let seen = store.last_position_among(&ids).await?;
     let Some(seen) = seen.and_then(|position| u64::try_from(position).ok()) else {
         return Ok(Vec::new());
     };

@@ -1,7 +1,7 @@
 //! What a catch-up after downtime needs: the channels and people of the games not over (or
 //! lately over), and how far each channel's history was already applied.
 
-use super::sql::{Row, Statement};
+use super::sql::{Row, Statement, Value};
 use super::{Store, StoreError};
 use chrono::{DateTime, Utc};
 
@@ -86,6 +86,27 @@ impl Store {
             )
             .await?;
         match row {
+            Some(row) => row.opt_int(0),
+            None => Ok(None),
+        }
+    }
+
+    /// The number of the last message applied from any of `channels` (`None`: none yet),
+    /// in one query: where a catch-up knows the bot last saw a server.
+    pub async fn last_position_among(
+        &self,
+        channels: &[String],
+    ) -> Result<Option<i64>, StoreError> {
+        if channels.is_empty() {
+            return Ok(None);
+        }
+        let mut statement = Statement::new("SELECT MAX(position) FROM inbound WHERE channel IN ");
+        statement.push_list(
+            channels
+                .iter()
+                .map(|channel| Value::Text(Some(channel.as_str()))),
+        );
+        match self.fetch_optional(statement).await? {
             Some(row) => row.opt_int(0),
             None => Ok(None),
         }
