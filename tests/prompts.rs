@@ -6,10 +6,10 @@
 mod common;
 
 use common::{count, play, play_on, replay_every_game, start_time};
-use referee::chat::help::TABLE_COMMANDS;
-use referee::chat::{parse_channel, ChannelCommand};
 use referee::config;
 use referee::store::{Store, StoreSettings};
+use referee::table::commands::REGISTRY as TABLE_COMMANDS;
+use referee::table::commands::{find, parse_line as parse_channel};
 use referee::table::{Catalogue, Service};
 
 /// The backticked spans of a text: `` `!place 1 0 90` `` gives "!place 1 0 90".
@@ -55,7 +55,7 @@ async fn every_command_the_games_print_is_one_the_parser_takes() {
                     // command must parse whole.
                     let usage = span.contains('<') || span.contains("...");
                     let word = match parse_channel(span, "!") {
-                        Ok(Some(ChannelCommand::Game { word, .. })) => word,
+                        Ok(Some((word, _))) if find(&word).is_none() => word,
                         Ok(Some(_)) => continue,
                         _ if usage => span[1..]
                             .split_whitespace()

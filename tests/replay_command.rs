@@ -163,7 +163,7 @@ async fn a_game_opened_under_an_older_revision_replays_though_later_versions_rew
     );
     assert!(said.contains("the log says 'bob signed up'"), "{said}");
     // Opened under revision 1: the wording may have changed since, the rest may not.
-    run("UPDATE inputs SET input = replace(input, '[\"revision\",\"3\"]', '[\"revision\",\"1\"]') WHERE game_id = 1").await;
+    run("UPDATE inputs SET input = replace(input, ' revision=3 ', ' revision=1 ') WHERE game_id = 1").await;
     run("UPDATE games SET record = replace(record, '\"revision\":3', '\"revision\":1') WHERE id = 1").await;
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(ok, "{said}{err}");
@@ -193,7 +193,7 @@ async fn a_game_opened_under_rules_this_binary_lacks_is_said_to_be_so_not_tamper
         .await
         .unwrap();
     for statement in [
-        "UPDATE inputs SET input = replace(input, '[\"game_revision\",\"2\"]', '[\"game_revision\",\"9\"]') WHERE game_id = 1",
+        "UPDATE inputs SET input = replace(input, ' game_revision=2', ' game_revision=9') WHERE game_id = 1",
         "UPDATE games SET record = replace(record, '\"game_revision\":2', '\"game_revision\":9') WHERE id = 1",
     ] {
         sqlx::query(statement).execute(&pool).await.unwrap();

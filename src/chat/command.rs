@@ -1,69 +1,8 @@
-//! The typed commands of the vocabulary in DESIGN.md, as the parser produces them.
+//! The direct messages' vocabulary as the parser reads it, and when a deadline falls. The
+//! channel's commands are the table's registry (`table::commands`).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-
-/// A command posted in a game channel (after the prefix).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ChannelCommand {
-    /// `!games`: the games the bot hosts.
-    Games,
-    /// `!help [command]`.
-    Help(Option<String>),
-    /// `!rules [game]`: a game's rules for players, with its options (the channel's game
-    /// when none is named).
-    Rules(Option<String>),
-    /// `!new <game> [key=value ...]`: open sign-ups in this channel.
-    New {
-        /// The game's name.
-        game: String,
-        /// The options in the order given.
-        options: Vec<(String, String)>,
-    },
-    /// `!join [symbol/colour]`.
-    Join(Option<String>),
-    /// `!leave`.
-    Leave,
-    /// `!start`.
-    Start,
-    /// `!board`.
-    Board,
-    /// `!status`: the phase, who is awaited, the deadline.
-    Status,
-    /// `!log [round]`.
-    Log(Option<u64>),
-    /// `!audit`: the finished game's audit page, as a file.
-    Audit,
-    /// GM: `!resolve`, resolve the current phase now.
-    Resolve,
-    /// GM: `!deadline <duration|time>`.
-    Deadline(DeadlineSpec),
-    /// GM: `!kick @player`.
-    Kick(String),
-    /// GM: `!replace @old @new`.
-    Replace(String, String),
-    /// GM: `!pause`.
-    Pause,
-    /// GM: `!resume`.
-    Resume,
-    /// GM: `!end`.
-    End,
-    /// GM: `!undo`, take back the last resolution or turn.
-    Undo,
-    /// `!who`: each player's orders and turns on time, late and missed, and last action.
-    Who,
-    /// `!concede`: the player leaves, ranked last among those still in.
-    Concede,
-    /// `!draw` (a vote for a draw) or `!draw no` (withdrawn).
-    Draw(bool),
-    /// Any other word: a public action of the game (`!move 2 5`).
-    Game {
-        /// The command word, lowercase, without prefix.
-        word: String,
-        /// The rest of the line, trimmed.
-        args: String,
-    },
-}
 
 /// What a direct message to the bot asks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

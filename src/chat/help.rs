@@ -1,87 +1,8 @@
-//! `!help` and `!help <command>`: the table's vocabulary plus the commands of the game at hand.
+//! The words about games: a game's commands and orders, its rules and options, the list of
+//! games, and the help by direct message. The table's own commands are listed from its
+//! registry (`table::commands::help`).
 
 use crate::games::{CommandHelp, Rules};
-
-/// The table's own channel commands.
-pub const TABLE_COMMANDS: &[CommandHelp] = &[
-    CommandHelp { name: "games", usage: "games", about: "lists the games this bot hosts" },
-    CommandHelp { name: "help", usage: "help [command or game]", about: "lists the commands, explains one, or lists a game's commands and orders" },
-    CommandHelp { name: "rules", usage: "rules [game]", about: "the rules of a game for players, with every option `!new` takes and its default" },
-    CommandHelp { name: "new", usage: "new <game> [key=value ...]", about: "opens sign-ups for a game in this channel (one game per channel); `!rules <game>` lists the options" },
-    CommandHelp { name: "join", usage: "join [symbol or colour]", about: "signs you up for the game in this channel" },
-    CommandHelp { name: "leave", usage: "leave", about: "takes you out of the game (before the start: off the sign-up list)" },
-    CommandHelp { name: "start", usage: "start", about: "GM: starts the game with the players signed up" },
-    CommandHelp { name: "board", usage: "board", about: "shows the board" },
-    CommandHelp { name: "status", usage: "status", about: "shows the phase, who is awaited and the deadline" },
-    CommandHelp { name: "log", usage: "log [round]", about: "shows the audit log of a round: every roll and resolution" },
-    CommandHelp { name: "audit", usage: "audit", about: "posts the finished game's audit page: an HTML file in which your browser checks the seed against its commitment and every roll against the seed" },
-    CommandHelp { name: "resolve", usage: "resolve", about: "GM: resolves the current round or turn now (missing orders take the game's default)" },
-    CommandHelp { name: "deadline", usage: "deadline <duration|time>", about: "GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC" },
-    CommandHelp { name: "kick", usage: "kick @player", about: "GM: removes a player from the game" },
-    CommandHelp { name: "replace", usage: "replace @old @new", about: "GM: gives a player's seat to someone else" },
-    CommandHelp { name: "pause", usage: "pause", about: "GM: stops the clock" },
-    CommandHelp { name: "resume", usage: "resume", about: "GM: restarts the clock with the time that was left" },
-    CommandHelp { name: "end", usage: "end", about: "GM: ends the game now and reveals the seed" },
-    CommandHelp { name: "undo", usage: "undo", about: "GM: takes back the last resolution or turn (it stays in the log, marked undone; the dice are not rolled back)" },
-    CommandHelp { name: "who", usage: "who", about: "shows each player's orders and turns on time, late and missed, and their last action" },
-    CommandHelp { name: "concede", usage: "concede", about: "you leave the game, ranked last among the players still in" },
-    CommandHelp { name: "draw", usage: "draw [no]", about: "votes for a draw (`!draw no` takes it back); the game ends in a draw when every player still in has voted" },
-];
-
-/// The help text for the channel: the list, one command explained, or a game's commands.
-pub fn channel_help(
-    topic: Option<&str>,
-    prefix: &str,
-    game: Option<&dyn Rules>,
-    games: &[&'static dyn Rules],
-) -> String {
-    let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
-    let (gm, players): (Vec<CommandHelp>, Vec<CommandHelp>) =
-        TABLE_COMMANDS.iter().copied().partition(is_gm_power);
-    match topic {
-        None => {
-            let gm_words: Vec<String> = gm
-                .iter()
-                .map(|help| format!("`{prefix}{}`", help.name))
-                .collect();
-            let mut text = format!(
-                "Commands (type `{prefix}help <command>` for one, `{prefix}help <game>` for a game's):\n{}\nThe GM's: {} (`{prefix}help gm` explains them).",
-                list(&players, prefix),
-                gm_words.join(", ")
-            );
-            if let Some(rules) = game {
-                text.push('\n');
-                text.push_str(&game_help(rules, prefix));
-            }
-            text
-        }
-        Some("gm") => format!(
-            "The GM's commands (the GM of the game, or a server admin):\n{}",
-            list(&gm, prefix)
-        ),
-        Some(word) => {
-            let found = TABLE_COMMANDS
-                .iter()
-                .chain(game_commands.iter())
-                .find(|help| help.name == word);
-            if let Some(help) = found {
-                return format!("`{prefix}{}`: {}", help.usage, help.about);
-            }
-            match games.iter().find(|rules| rules.name() == word) {
-                Some(rules) => game_help(*rules, prefix),
-                None => format!(
-                    "There is no command or game `{}`. `{prefix}help` lists the commands, `{prefix}games` the games.",
-                    super::parse::quote(word)
-                ),
-            }
-        }
-    }
-}
-
-/// Whether a command is one of the GM's powers (its help says so first).
-fn is_gm_power(help: &CommandHelp) -> bool {
-    help.about.starts_with("GM: ")
-}
 
 /// A game's own commands in the channel and orders by DM.
 pub fn game_help(rules: &dyn Rules, prefix: &str) -> String {
@@ -188,7 +109,8 @@ pub fn dm_help(game: Option<&dyn Rules>) -> String {
     text
 }
 
-fn list(commands: &[CommandHelp], prefix: &str) -> String {
+/// Commands one per line, as `!help` lists them: usage and what it does.
+pub fn list(commands: &[CommandHelp], prefix: &str) -> String {
     commands
         .iter()
         .map(|help| format!("`{prefix}{}`: {}", help.usage, help.about))

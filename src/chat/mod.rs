@@ -8,5 +8,5 @@ pub mod mention;
 pub mod parse;
 pub mod typed;
 
-pub use command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
-pub use parse::{parse_channel, parse_dm, ParseError};
+pub use command::{DeadlineSpec, Dm, DmCommand};
+pub use parse::{parse_dm, parse_dm_command, ParseError};

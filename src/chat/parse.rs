@@ -1,7 +1,8 @@
-//! Text -> commands. One parser for the channel vocabulary and one for direct messages; every
-//! refusal says what was wrong and what would be accepted.
+//! Text -> commands: the direct messages' parser, and the readers of the words the channel's
+//! commands take (players, options, deadlines); every refusal says what was wrong and what
+//! would be accepted.
 
-use super::command::{ChannelCommand, DeadlineSpec, Dm, DmCommand};
+use super::command::{DeadlineSpec, Dm, DmCommand};
 use crate::duration::{a_year, format_duration, parse_duration_within, parse_instant, TimeError};
 use thiserror::Error;
 
@@ -62,108 +63,6 @@ pub fn bounded(reply: &str) -> String {
     out
 }
 
-/// Reads a channel line. `Ok(None)`: the line is not a command (no prefix), so it is chatter.
-pub fn parse_channel(line: &str, prefix: &str) -> Result<Option<ChannelCommand>, ParseError> {
-    let Some(rest) = line.trim().strip_prefix(prefix) else {
-        return Ok(None);
-    };
-    let rest = rest.trim();
-    let (word, args) = match rest.split_once(char::is_whitespace) {
-        Some((word, args)) => (word, args.trim()),
-        None => (rest, ""),
-    };
-    if word.is_empty() {
-        return Ok(None);
-    }
-    let word = word.to_lowercase();
-    let no_args = |command: ChannelCommand| {
-        if args.is_empty() {
-            Ok(Some(command))
-        } else {
-            refuse(format!(
-                "`{prefix}{word}` takes nothing after it; got '{}'",
-                quote(args)
-            ))
-        }
-    };
-    match word.as_str() {
-        "games" => no_args(ChannelCommand::Games),
-        "help" => Ok(Some(ChannelCommand::Help(
-            first_word(args).map(|w| w.trim_start_matches(prefix).to_lowercase()),
-        ))),
-        "rules" => Ok(Some(ChannelCommand::Rules(
-            first_word(args).map(str::to_lowercase),
-        ))),
-        "new" => parse_new(args, prefix).map(Some),
-        "join" => Ok(Some(ChannelCommand::Join(
-            (!args.is_empty()).then(|| args.to_string()),
-        ))),
-        "leave" => no_args(ChannelCommand::Leave),
-        "start" => no_args(ChannelCommand::Start),
-        "board" => no_args(ChannelCommand::Board),
-        "status" => no_args(ChannelCommand::Status),
-        "log" => match args {
-            "" => Ok(Some(ChannelCommand::Log(None))),
-            round => match round.parse::<u64>() {
-                Ok(round) => Ok(Some(ChannelCommand::Log(Some(round)))),
-                Err(_) => refuse(format!(
-                    "`{prefix}log` takes a round number like 3, or nothing for the current round; got '{}'",
-                    quote(round)
-                )),
-            },
-        },
-        "audit" => no_args(ChannelCommand::Audit),
-        "resolve" => no_args(ChannelCommand::Resolve),
-        "deadline" => parse_deadline(args, prefix).map(|spec| Some(ChannelCommand::Deadline(spec))),
-        "kick" => match mentions(args).as_slice() {
-            [who] => Ok(Some(ChannelCommand::Kick(who.clone()))),
-            _ => refuse(format!("`{prefix}kick` takes one player, like `{prefix}kick @bob`")),
-        },
-        "replace" => match mentions(args).as_slice() {
-            [old, new] => Ok(Some(ChannelCommand::Replace(old.clone(), new.clone()))),
-            _ => refuse(format!(
-                "`{prefix}replace` takes two players, the one leaving and the one taking the seat, like `{prefix}replace @bob @carol`"
-            )),
-        },
-        "pause" => no_args(ChannelCommand::Pause),
-        "resume" => no_args(ChannelCommand::Resume),
-        "end" => no_args(ChannelCommand::End),
-        "undo" => no_args(ChannelCommand::Undo),
-        "who" => no_args(ChannelCommand::Who),
-        "concede" => no_args(ChannelCommand::Concede),
-        "draw" => match args.to_lowercase().as_str() {
-            "" | "yes" => Ok(Some(ChannelCommand::Draw(true))),
-            "no" | "off" => Ok(Some(ChannelCommand::Draw(false))),
-            _ => refuse(format!(
-                "`{prefix}draw` votes for a draw and `{prefix}draw no` takes the vote back; got '{}'",
-                quote(args)
-            )),
-        },
-        _ => Ok(Some(ChannelCommand::Game {
-            word,
-            args: args.to_string(),
-        })),
-    }
-}
-
-fn first_word(text: &str) -> Option<&str> {
-    text.split_whitespace().next()
-}
-
-fn parse_new(args: &str, prefix: &str) -> Result<ChannelCommand, ParseError> {
-    let mut words = args.split_whitespace();
-    let Some(game) = words.next() else {
-        return refuse(format!(
-            "`{prefix}new` needs a game, like `{prefix}new tag`; `{prefix}games` lists them"
-        ));
-    };
-    let options = parse_options(words, &format!("{prefix}new"))?;
-    Ok(ChannelCommand::New {
-        game: game.to_lowercase(),
-        options,
-    })
-}
-
 /// Reads `key=value` words; keys are lowercased, values kept as written.
 pub fn parse_options<'a>(
     words: impl Iterator<Item = &'a str>,
@@ -192,7 +91,8 @@ pub fn parse_options<'a>(
     Ok(options)
 }
 
-fn parse_deadline(args: &str, prefix: &str) -> Result<DeadlineSpec, ParseError> {
+/// Reads when a deadline falls: `48h`, or a UTC time like `2026-12-01 18:00 UTC`.
+pub fn parse_deadline(args: &str, prefix: &str) -> Result<DeadlineSpec, ParseError> {
     match parse_duration_within(args, a_year()) {
         Ok(duration) => return Ok(DeadlineSpec::In(duration)),
         Err(TimeError::TooLong(longest)) => {
@@ -246,6 +146,14 @@ pub fn parse_dm(text: &str) -> Result<Dm, ParseError> {
         }
         text = rest.trim();
     }
+    let command = parse_dm_command(text)?;
+    Ok(Dm { game, command })
+}
+
+/// Reads what a direct message asks, after any `#<game id>`: `status`, `help`, `rules`,
+/// `vacation`, `setup ...`, or else an order.
+pub fn parse_dm_command(text: &str) -> Result<DmCommand, ParseError> {
+    let text = text.trim();
     if text.is_empty() {
         return refuse("send an order, `status` or `help`");
     }
@@ -290,48 +198,12 @@ pub fn parse_dm(text: &str) -> Result<Dm, ParseError> {
         }
         _ => DmCommand::Order(text.to_string()),
     };
-    Ok(Dm { game, command })
+    Ok(command)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Duration;
-
-    #[test]
-    fn channel_commands() {
-        assert_eq!(parse_channel("hello all", "!"), Ok(None));
-        assert_eq!(
-            parse_channel("!NEW Tag seed=7", "!"),
-            Ok(Some(ChannelCommand::New {
-                game: "tag".into(),
-                options: vec![("seed".into(), "7".into())]
-            }))
-        );
-        assert_eq!(
-            parse_channel("!deadline 48h", "!"),
-            Ok(Some(ChannelCommand::Deadline(DeadlineSpec::In(
-                Duration::hours(48)
-            ))))
-        );
-        assert_eq!(
-            parse_channel("!deadline tomorow", "!").unwrap_err().0,
-            "`!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'"
-        );
-        assert_eq!(
-            parse_channel("!kick <@!42>", "!"),
-            Ok(Some(ChannelCommand::Kick("42".into())))
-        );
-        assert_eq!(
-            parse_channel("!move 2 5 around", "!"),
-            Ok(Some(ChannelCommand::Game {
-                word: "move".into(),
-                args: "2 5 around".into()
-            }))
-        );
-        assert!(parse_channel("!start now", "!").is_err());
-        assert!(parse_channel("!new tag seed", "!").is_err());
-    }
 
     #[test]
     fn direct_messages() {

@@ -9,40 +9,131 @@ use super::embeds::{split_text, MESSAGE_LIMIT};
 use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
+use crate::table::commands::{
+    find, Command as TableCommand, Slash, SlashKind, SlashOption, Who, REGISTRY,
+};
 use crate::table::{Audience, Envelope, Inbound};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tracing::{info_span, Instrument};
 
-/// Every command, for the framework and for registration.
+/// Every command, for the framework and for registration: the table's registry (each of its
+/// commands that has a slash form), then the game's own actions (`/play`) and what is said by
+/// direct message (`/order`, `/vacation`).
 pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
-    vec![
-        games(),
-        new(),
-        join(),
-        leave(),
-        start(),
-        board(),
-        status(),
-        log(),
-        help(),
-        rules(),
-        play(),
-        order(),
-        vacation(),
-        resolve(),
-        deadline(),
-        kick(),
-        replace(),
-        pause(),
-        resume(),
-        end(),
-        undo(),
-        who(),
-        concede(),
-        draw(),
-    ]
+    let mut all: Vec<_> = REGISTRY.iter().filter_map(|c| from_registry(c)).collect();
+    all.extend([play(), order(), vacation()]);
+    all
+}
+
+/// A registry command's slash form: its options in order, each typed after its name.
+fn from_registry(command: &'static TableCommand) -> Option<poise::Command<Arc<Bot>, DiscordError>> {
+    let Slash::Options { options, .. } = &command.slash else {
+        return None;
+    };
+    Some(poise::Command {
+        name: command.name.into(),
+        qualified_name: command.name.into(),
+        identifying_name: command.name.into(),
+        source_code_name: command.name.into(),
+        description: Some(description(command).into()),
+        parameters: options.iter().map(parameter).collect(),
+        slash_action: Some(registered),
+        ..Default::default()
+    })
+}
+
+/// A slash command's description: the help line's first clause, within Discord's 100
+/// characters, saying when it is the GM's.
+fn description(command: &TableCommand) -> String {
+    let about = command.about.strip_prefix("GM: ").unwrap_or(command.about);
+    let clause = about.split([';', ':']).next().unwrap_or(about).trim();
+    let mut text: String = clause.chars().take(90).collect();
+    if let Some(first) = text.get(..1) {
+        text.replace_range(..1, &first.to_uppercase());
+    }
+    if command.who == Who::Gm {
+        text.push_str(" (the GM)");
+    }
+    text
+}
+
+/// One option of a registry command.
+fn parameter(option: &'static SlashOption) -> poise::CommandParameter<Arc<Bot>, DiscordError> {
+    poise::CommandParameter {
+        name: option.name.into(),
+        name_localizations: Vec::new().into(),
+        description: Some(option.about.into()),
+        description_localizations: Vec::new().into(),
+        required: option.required,
+        channel_types: None,
+        choices: Vec::new().into(),
+        type_setter: Some(match option.kind {
+            SlashKind::User => |builder| builder.kind(serenity::CommandOptionType::User),
+            SlashKind::Text | SlashKind::Game => {
+                |builder| builder.kind(serenity::CommandOptionType::String)
+            }
+        }),
+        autocomplete_callback: match option.kind {
+            SlashKind::Game => Some(complete_game),
+            SlashKind::Text | SlashKind::User => None,
+        },
+        __non_exhaustive: (),
+    }
+}
+
+/// Runs a registry command: the words it stands for, as typed after the prefix, go to the
+/// table by the one path for channel commands.
+fn registered(
+    ctx: poise::ApplicationContext<'_, Arc<Bot>, DiscordError>,
+) -> poise::BoxFuture<'_, Result<(), poise::FrameworkError<'_, Arc<Bot>, DiscordError>>> {
+    Box::pin(async move {
+        let Some(command) = find(&ctx.command().name) else {
+            return Ok(());
+        };
+        let Slash::Options { options, private } = &command.slash else {
+            return Ok(());
+        };
+        let mut text = command.name.to_string();
+        for option in options.iter() {
+            let value = ctx.args.iter().find(|given| given.name == option.name);
+            match value.map(|given| &given.value) {
+                Some(serenity::ResolvedValue::String(words)) => {
+                    text.push(' ');
+                    text.push_str(words.trim());
+                }
+                Some(serenity::ResolvedValue::User(user, _)) => {
+                    text.push_str(&format!(" {}", user.id));
+                }
+                None => {}
+                // A value of another kind than the option's (a client that sends a number
+                // for a text): answered like any option poise could not read.
+                Some(_) => {
+                    return Err(poise::FrameworkError::new_argument_parse(
+                        ctx.into(),
+                        None,
+                        format!("the option '{}' has a value of another kind", option.name).into(),
+                    ))
+                }
+            }
+        }
+        let privacy = match private {
+            true => Privacy::Private,
+            false => Privacy::Public,
+        };
+        channel_command(ctx.into(), text, privacy)
+            .await
+            .map_err(|error| poise::FrameworkError::new_command(ctx.into(), error))
+    })
+}
+
+/// Offers the games' names for an option that takes one.
+fn complete_game<'a>(
+    ctx: poise::ApplicationContext<'a, Arc<Bot>, DiscordError>,
+    partial: &'a str,
+) -> poise::BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(game_names(ctx.into(), partial))
 }
 
 /// Registers the slash commands in the configured guilds, or globally when there are none.
@@ -59,16 +150,6 @@ pub(super) async fn register(
         poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(*guild)).await?;
     }
     Ok(())
-}
-
-/// A command word and its options, as typed.
-fn words(name: &str, args: &[Option<String>]) -> String {
-    let mut text = name.to_string();
-    for arg in args.iter().flatten() {
-        text.push(' ');
-        text.push_str(arg.trim());
-    }
-    text
 }
 
 /// Whether the invoker of a slash command may use admin powers: by the settings, or by the
@@ -192,7 +273,11 @@ async fn answer(
     let mut messages: Vec<String> = Vec::new();
     let mut rows_of_buttons = Vec::new();
     for row in &rows {
-        let plain = row.svg.is_none() && row.card.as_ref().is_none_or(|c| c.title.is_none());
+        // A picture, a card with a title or a file goes out through the outbox, which
+        // attaches it; only plain text is the interaction's own answer.
+        let plain = row.svg.is_none()
+            && row.file.is_none()
+            && row.card.as_ref().is_none_or(|c| c.title.is_none());
         if row.audience != *audience || !plain || messages.len() >= MAX_ANSWERS {
             continue;
         }
@@ -295,86 +380,6 @@ async fn own_games(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompl
     choices(names)
 }
 
-/// List the games this bot hosts.
-#[poise::command(slash_command)]
-async fn games(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "games".to_string(), Privacy::Public).await
-}
-
-/// Open a new game in this channel: a game name, then options like seed=7 deadline=48h.
-#[poise::command(slash_command)]
-async fn new(
-    ctx: Context<'_>,
-    #[description = "Which game (see /games)"]
-    #[autocomplete = "game_names"]
-    game: String,
-    #[description = "Options, like deadline=48h"] options: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("new", &[Some(game), options]), Privacy::Public).await
-}
-
-/// Sign up for the game in this channel, optionally asking for a symbol or colour.
-#[poise::command(slash_command)]
-async fn join(
-    ctx: Context<'_>,
-    #[description = "A symbol or colour to play"] symbol: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("join", &[symbol]), Privacy::Public).await
-}
-
-/// Leave the game in this channel.
-#[poise::command(slash_command)]
-async fn leave(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "leave".to_string(), Privacy::Public).await
-}
-
-/// Start the game in this channel (the GM).
-#[poise::command(slash_command)]
-async fn start(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "start".to_string(), Privacy::Public).await
-}
-
-/// Show the board of the game in this channel.
-#[poise::command(slash_command)]
-async fn board(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "board".to_string(), Privacy::Public).await
-}
-
-/// Show who must act and when the phase ends.
-#[poise::command(slash_command)]
-async fn status(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "status".to_string(), Privacy::Public).await
-}
-
-/// Show the public log of a round (the latest by default).
-#[poise::command(slash_command)]
-async fn log(
-    ctx: Context<'_>,
-    #[description = "The round"] round: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("log", &[round]), Privacy::Public).await
-}
-
-/// Explain the commands, or one command (only you see the answer).
-#[poise::command(slash_command)]
-async fn help(
-    ctx: Context<'_>,
-    #[description = "A command, or a game"] command: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("help", &[command]), Privacy::Private).await
-}
-
-/// A game's rules for players, with every option and its default (only you see the answer).
-#[poise::command(slash_command)]
-async fn rules(
-    ctx: Context<'_>,
-    #[description = "Which game (the one in this channel if none)"]
-    #[autocomplete = "game_names"]
-    game: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("rules", &[game]), Privacy::Private).await
-}
-
 /// Play one of the game's public actions, as typed after the prefix (move 1 5, place ...).
 #[poise::command(slash_command)]
 async fn play(
@@ -435,88 +440,4 @@ async fn direct_command(
     }
     .instrument(span)
     .await
-}
-
-/// Resolve the current round now (the GM).
-#[poise::command(slash_command)]
-async fn resolve(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "resolve".to_string(), Privacy::Public).await
-}
-
-/// Set the current phase's deadline: a duration (48h) or a time (the GM).
-#[poise::command(slash_command)]
-async fn deadline(
-    ctx: Context<'_>,
-    #[description = "A duration like 48h, or a time"] when: String,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("deadline", &[Some(when)]), Privacy::Public).await
-}
-
-/// Remove a player from the game (the GM).
-#[poise::command(slash_command)]
-async fn kick(
-    ctx: Context<'_>,
-    #[description = "The player"] player: serenity::User,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, format!("kick {}", player.id), Privacy::Public).await
-}
-
-/// Give a player's seat to someone else (the GM).
-#[poise::command(slash_command)]
-async fn replace(
-    ctx: Context<'_>,
-    #[description = "The player leaving"] old: serenity::User,
-    #[description = "The player taking the seat"] new: serenity::User,
-) -> Result<(), DiscordError> {
-    channel_command(
-        ctx,
-        format!("replace {} {}", old.id, new.id),
-        Privacy::Public,
-    )
-    .await
-}
-
-/// Pause the game; the deadline's remaining time is kept (the GM).
-#[poise::command(slash_command)]
-async fn pause(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "pause".to_string(), Privacy::Public).await
-}
-
-/// Resume a paused game (the GM).
-#[poise::command(slash_command)]
-async fn resume(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "resume".to_string(), Privacy::Public).await
-}
-
-/// End the game now and reveal its seed (the GM).
-#[poise::command(slash_command)]
-async fn end(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "end".to_string(), Privacy::Public).await
-}
-
-/// Take back the last resolution or turn (the GM).
-#[poise::command(slash_command)]
-async fn undo(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "undo".to_string(), Privacy::Public).await
-}
-
-/// Each player's orders and turns on time, late and missed, and last action.
-#[poise::command(slash_command)]
-async fn who(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "who".to_string(), Privacy::Public).await
-}
-
-/// Leave the game, ranked last among the players still in.
-#[poise::command(slash_command)]
-async fn concede(ctx: Context<'_>) -> Result<(), DiscordError> {
-    channel_command(ctx, "concede".to_string(), Privacy::Public).await
-}
-
-/// Vote for a draw, or take your vote back.
-#[poise::command(slash_command)]
-async fn draw(
-    ctx: Context<'_>,
-    #[description = "no: take your vote back"] vote: Option<String>,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, words("draw", &[vote]), Privacy::Public).await
 }

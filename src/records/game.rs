@@ -303,6 +303,10 @@ pub struct GameRecord {
     /// Players who voted for a draw (`!draw`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub draw_votes: BTreeSet<Seat>,
+    /// The commands used once a phase (`!nudge`), each with the phase it was used in (as
+    /// the table tells phases apart): it may be used again in another.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub once_a_phase: BTreeMap<String, String>,
     /// The dice stream's position.
     pub dice_position: u128,
     /// The game's own state (`None` before the start).

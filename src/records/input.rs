@@ -2,7 +2,6 @@
 //! `referee replay` can apply it again.
 
 use super::game::User;
-use crate::chat::{ChannelCommand, DmCommand};
 use serde::{Deserialize, Serialize};
 
 /// One input that reached a game, as the replay log keeps it.
@@ -16,8 +15,13 @@ pub enum Input {
         user: User,
         /// Whether the poster is a server admin (GM powers).
         admin: bool,
-        /// What was asked.
-        command: ChannelCommand,
+        /// What was said, after the prefix (`join red`): the table reads it again on replay.
+        #[serde(default)]
+        text: String,
+        /// What was asked, as logs written before the text was kept held it (the parsed
+        /// command); the table reads it back as the text it stood for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<serde_json::Value>,
         /// The users the command names, as the platform named them (the new player of
         /// `!replace`); absent in logs written before it was kept.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -27,8 +31,12 @@ pub enum Input {
     Direct {
         /// Who sent it.
         user: User,
-        /// What was asked.
-        command: DmCommand,
+        /// What was said, without the game number in front (`bid 5`).
+        #[serde(default)]
+        text: String,
+        /// What was asked, as logs written before the text was kept held it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        command: Option<serde_json::Value>,
     },
     /// The GM took back the last resolution or turn (`!undo`): the game is back as it was
     /// before input `back_to`; the inputs from there on stay in the log, marked undone.

@@ -2,13 +2,14 @@
 //! input and the time, it returns the new record, the posts and the audit events. It reads no
 //! clock and touches no database, so `referee replay` can run it again and compare.
 
+use super::commands::{self, Run, Said};
 use super::outcome::Outcome;
 use super::work::{Env, Work};
-use super::{attendance, endings, lifecycle, rounds, searches, undo, vacation};
-use crate::chat::{ChannelCommand, DmCommand};
+use super::{legacy, lifecycle, rounds, searches, vacation};
+use crate::chat::{parse_dm_command, DmCommand};
 use crate::games::Refusal;
 use crate::records::Audience;
-use crate::records::{GameRecord, Input, User};
+use crate::records::{GameRecord, Input};
 
 /// The result of applying one input.
 pub struct Applied {
@@ -102,13 +103,21 @@ fn without_game(
     env: &Env<'_>,
 ) -> Result<Option<(GameRecord, Outcome)>, Refusal> {
     let prefix = &env.defaults.prefix;
+    if let Input::Channel {
+        channel,
+        user,
+        text,
+        command,
+        ..
+    } = input
+    {
+        let said = legacy::said(text, command.as_ref(), false);
+        let (word, args) = commands::split(&said);
+        if let Some(Run::Open(open)) = commands::find(&word).map(|command| &command.run) {
+            return open(new_id, channel, user, args, env).map(Some);
+        }
+    }
     match input {
-        Input::Channel {
-            channel,
-            user,
-            command: ChannelCommand::New { game, options },
-            ..
-        } => lifecycle::new_game(new_id, channel, user, game, options, env).map(Some),
         Input::Channel { .. } => Err(Refusal::new(format!(
             "There is no game in this channel. `{prefix}new <game>` opens one; `{prefix}games` lists them."
         ))),
@@ -126,104 +135,60 @@ fn without_game(
 
 /// Routes an input to the part of the table that handles it. `Ok(true)`: the game changed.
 fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
-    let prefix = work.env.defaults.prefix.clone();
     match input {
         Input::Deadline => rounds::deadline_passed(work, false),
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
         Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
         Input::Undo { user, admin, .. } => {
-            work.require_gm(user, *admin, "undo")?;
-            let target = work.env.undo;
-            undo::undo(work, target)
-        }
-        Input::Direct { user, command } => match command {
-            DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
-            DmCommand::Help => {
-                let rules = work.env.catalogue.find(&work.record.game);
-                work.outcome
-                    .direct(&user.id, crate::chat::help::dm_help(rules));
-                Ok(false)
+            let undo = &commands::UNDO;
+            work.require_gm(user, *admin, undo.name)?;
+            let said = Said {
+                user,
+                mentioned: &[],
+            };
+            match undo.run {
+                Run::Rebuild(run) => run(work, &said, ""),
+                _ => Ok(false),
             }
-            DmCommand::Setup(options) => lifecycle::secret_setup(work, user, options),
-            DmCommand::Rules(_) => Err(Refusal::new(
-                "`rules <game>` is answered before a game is loaded.",
-            )),
-            DmCommand::Order(text) => rounds::order(work, user, text),
-            DmCommand::Vacation(length) => vacation::take(work, user, *length),
-        },
+        }
+        Input::Direct {
+            user,
+            text,
+            command,
+        } => {
+            let said = legacy::said(text, command.as_ref(), true);
+            match parse_dm_command(&said).map_err(commands::unreadable)? {
+                DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
+                DmCommand::Help => {
+                    let rules = work.env.catalogue.find(&work.record.game);
+                    work.outcome
+                        .direct(&user.id, crate::chat::help::dm_help(rules));
+                    Ok(false)
+                }
+                DmCommand::Setup(options) => lifecycle::secret_setup(work, user, &options),
+                DmCommand::Rules(_) => Err(Refusal::new(
+                    "`rules <game>` is answered before a game is loaded.",
+                )),
+                DmCommand::Order(text) => rounds::order(work, user, &text),
+                DmCommand::Vacation(length) => vacation::take(work, user, length),
+            }
+        }
         Input::Channel {
             user,
             admin,
+            text,
             command,
             mentioned,
             ..
         } => {
-            let admin = *admin;
-            match command {
-                ChannelCommand::New { .. } => Err(Refusal::new(format!(
-                    "There is already a game in this channel (#{}, {}). One game per channel: \
-                     the GM can `{prefix}end` it first.",
-                    work.record.id, work.record.game
-                ))),
-                ChannelCommand::Join(symbol) => lifecycle::join(work, user, symbol.as_deref()),
-                ChannelCommand::Leave => lifecycle::leave(work, user),
-                ChannelCommand::Start => {
-                    work.require_gm(user, admin, "start")?;
-                    lifecycle::start(work)
-                }
-                ChannelCommand::Board => rounds::board(work).map(|()| false),
-                ChannelCommand::Status => rounds::status(work).map(|()| false),
-                ChannelCommand::Resolve => {
-                    work.require_gm(user, admin, "resolve")?;
-                    rounds::force(work)
-                }
-                ChannelCommand::Deadline(spec) => {
-                    work.require_gm(user, admin, "deadline")?;
-                    rounds::set_deadline(work, *spec)
-                }
-                ChannelCommand::Kick(who) => {
-                    work.require_gm(user, admin, "kick")?;
-                    lifecycle::kick(work, who, user)
-                }
-                ChannelCommand::Replace(old, new) => {
-                    work.require_gm(user, admin, "replace")?;
-                    let named = mentioned.iter().find(|user| user.id == *new);
-                    let new = named.cloned().unwrap_or_else(|| User::named(new));
-                    lifecycle::replace(work, old, &new, user)
-                }
-                ChannelCommand::Pause => {
-                    work.require_gm(user, admin, "pause")?;
-                    lifecycle::pause(work, user)
-                }
-                ChannelCommand::Resume => {
-                    work.require_gm(user, admin, "resume")?;
-                    lifecycle::resume(work)
-                }
-                ChannelCommand::End => {
-                    work.require_gm(user, admin, "end")?;
-                    lifecycle::end(work)
-                }
-                ChannelCommand::Game { word, args } => rounds::act(work, user, word, args),
-                ChannelCommand::Who => {
-                    let channel = work.record.channel.clone();
-                    let text = attendance::who(&work.record, work.env.now);
-                    work.outcome.channel(&channel, text);
-                    Ok(false)
-                }
-                ChannelCommand::Concede => endings::concede(work, user),
-                ChannelCommand::Draw(vote) => endings::draw(work, user, *vote),
-                ChannelCommand::Undo => Err(Refusal::new(format!(
-                    "`{prefix}undo` is worked out from the game's log before it is applied."
-                ))),
-                ChannelCommand::Games
-                | ChannelCommand::Help(_)
-                | ChannelCommand::Rules(_)
-                | ChannelCommand::Log(_)
-                | ChannelCommand::Audit => Err(Refusal::new(format!(
-                    "`{prefix}games`, `{prefix}help`, `{prefix}rules`, `{prefix}log` and `{prefix}audit` are answered before a game is loaded."
-                ))),
-            }
+            let said_text = legacy::said(text, command.as_ref(), false);
+            let (word, args) = commands::split(&said_text);
+            let said = Said { user, mentioned };
+            let Some(command) = commands::find(&word) else {
+                return rounds::act(work, user, &word, args);
+            };
+            commands::apply(command, work, &said, *admin, args)
         }
     }
 }

@@ -288,6 +288,7 @@ pub fn new_game(
         searches: Vec::new(),
         conceded: Vec::new(),
         draw_votes: Default::default(),
+        once_a_phase: BTreeMap::new(),
         dice_position: 0,
         state: None,
     };

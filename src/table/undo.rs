@@ -10,9 +10,10 @@
 //! the input that resolved it (the orders sent before it stay in force, the last one too when
 //! it was what resolved the round); a turn from its first move.
 
+use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
 use super::work::{Live, Work};
-use crate::chat::DmCommand;
+use crate::chat::{parse_dm_command, DmCommand};
 use crate::games::{Phase, Refusal};
 use crate::records::{GameRecord, Input, Status};
 
@@ -133,10 +134,14 @@ pub(super) fn undo(work: &mut Work<'_>, target: Option<&UndoTarget>) -> Result<b
     let mut live: Live = work.live()?;
     if let Input::Direct {
         user,
-        command: DmCommand::Order(text),
+        text,
+        command,
     } = &target.first
     {
-        rounds::accept_order(work, &mut live, user, text, false)?;
+        let said = legacy::said(text, command.as_ref(), true);
+        if let Ok(DmCommand::Order(order)) = parse_dm_command(&said) {
+            rounds::accept_order(work, &mut live, user, &order, false)?;
+        }
     }
     let limit = work
         .record

@@ -23,11 +23,12 @@ pub use verdicts::SearchJob;
 use super::apply::apply;
 use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
+use super::commands;
+use super::legacy;
 use super::outcome::{Outcome, Post};
 use super::undo::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
-use crate::chat::ChannelCommand;
 use crate::games::Phase;
 use crate::records::{Audience, Card, EventBody, GameRecord, Input, Status};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx};
@@ -131,6 +132,18 @@ fn resolves(input: &Input, outcome: &Outcome) -> bool {
             .any(|event| matches!(event.body, EventBody::Resolution(_)))
 }
 
+/// Whether the answer to `input` carries the game's buttons though nothing changed (`!board`).
+fn offers_buttons(input: &Input) -> bool {
+    match input {
+        Input::Channel { text, command, .. } => {
+            let said = legacy::said(text, command.as_ref(), false);
+            let (word, _) = commands::split(&said);
+            commands::find(&word).is_some_and(|command| command.buttons)
+        }
+        _ => false,
+    }
+}
+
 /// The table, bound to a database.
 #[derive(Clone)]
 pub struct Service {
@@ -210,14 +223,7 @@ impl Service {
         // only a change or `!board`.
         if let (Some(game), false) = (applied.record.as_ref().or(record.as_ref()), outcome.refused)
         {
-            let buttons = applied.changed
-                || matches!(
-                    &input,
-                    Input::Channel {
-                        command: ChannelCommand::Board,
-                        ..
-                    }
-                );
+            let buttons = applied.changed || offers_buttons(&input);
             self.add_cards(tx, &mut outcome, game, buttons).await?;
         }
         let change = match applied.record {

@@ -4,13 +4,14 @@
 
 use super::{At, Handled, Service};
 use crate::chat::help::dm_help;
-use crate::chat::parse::quote;
-use crate::chat::{parse_channel, parse_dm, ChannelCommand, DmCommand};
+use crate::chat::parse::{mentions as parse_mentions, quote};
+use crate::chat::{parse_dm, DmCommand};
 use crate::dice::Seed;
 use crate::records::{Audience, GameRecord, Input, Status, User};
 use crate::store::{StoreError, Tx, UserGames};
 use crate::table::audit;
 use crate::table::chatter::{is_exposed_order, missing_prefix};
+use crate::table::commands::{self, Asked, Run};
 use crate::table::lifecycle;
 use crate::table::outcome::Outcome;
 use crate::table::undo::UndoTarget;
@@ -43,8 +44,8 @@ impl Service {
         } = said;
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
-        let command = match parse_channel(text, prefix) {
-            Ok(Some(command)) => command,
+        let (word, args) = match commands::parse_line(text, prefix) {
+            Ok(Some(parsed)) => parsed,
             Ok(None) => {
                 // Chatter, unless it is a player's secret order typed in the open, or the
                 // move of the player whose turn it is, typed without the prefix.
@@ -70,20 +71,11 @@ impl Service {
                 .into())
             }
         };
-        // `!board` and `!status` still answer about a channel's last game after it ended.
-        // So do `!who`, and `!deadline`, `!undo`, `!concede`, `!draw` and `!leave` with the
-        // reason they cannot change it.
-        let looks_back = matches!(
-            command,
-            ChannelCommand::Board
-                | ChannelCommand::Status
-                | ChannelCommand::Who
-                | ChannelCommand::Deadline(_)
-                | ChannelCommand::Undo
-                | ChannelCommand::Concede
-                | ChannelCommand::Draw(_)
-                | ChannelCommand::Leave
-        );
+        let command = commands::find(&word);
+        // A command that looks back (`!board`, `!status`, and `!undo` or `!concede` with the
+        // reason they cannot change it) still answers about a channel's last game after the
+        // end.
+        let looks_back = command.is_some_and(|command| command.after_end);
         let found = match tx.game_in_channel(channel).await {
             Ok(None) if looks_back => tx.last_game_in_channel(channel).await,
             found => found,
@@ -102,14 +94,19 @@ impl Service {
             }
             Err(error) => return Err(error),
         };
-        if let Some(answer) = self
-            .read_only(tx, channel, user, &command, game.as_ref())
-            .await?
-        {
-            return Ok(answer.into());
-        }
-        match command {
-            ChannelCommand::Undo => {
+        match command.map(|command| &command.run) {
+            Some(Run::Answer(answer)) => {
+                let asked = Asked {
+                    service: self,
+                    tx,
+                    channel,
+                    user,
+                    game: game.as_ref(),
+                    args: &args,
+                };
+                Ok(answer(asked).await?.into())
+            }
+            Some(Run::Rebuild(_)) => {
                 let Some(game) = game else {
                     return Ok(Outcome::refusal(
                         Audience::Channel(channel.to_string()),
@@ -133,16 +130,8 @@ impl Service {
                 self.apply_input(tx, Some(game.record), input, at, target.as_ref())
                     .await
             }
-            ChannelCommand::Game { .. }
-                if game.as_ref().is_some_and(|game| {
-                    is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
-                }) =>
-            {
-                outcome.exposed_order = true;
-                Ok(outcome.into())
-            }
-            command => {
-                if let (ChannelCommand::New { .. }, false) = (&command, admin) {
+            Some(Run::Open(_)) => {
+                if !admin {
                     let running = tx.open_games_of_gm(&user.id).await?;
                     let most = self.defaults.games_per_gm;
                     if running.len() >= most {
@@ -160,8 +149,8 @@ impl Service {
                         .into());
                     }
                 }
-                let command = match command {
-                    ChannelCommand::New { game, mut options } => {
+                let text = match commands::new::parse(&args, prefix) {
+                    Ok((game, mut options)) => {
                         if !options.iter().any(|(key, _)| key == "seed") {
                             options.push(("seed".to_string(), Seed::random().to_hex()));
                         }
@@ -173,24 +162,45 @@ impl Service {
                             options
                                 .push(("game_revision".to_string(), rules.revision().to_string()));
                         }
-                        ChannelCommand::New { game, options }
+                        commands::new::words(&game, &options)
                     }
-                    command => command,
-                };
-                // Only the new player of `!replace` needs a name from the platform.
-                let mentioned = match &command {
-                    ChannelCommand::Replace(_, new) => mentioned
-                        .iter()
-                        .filter(|user| user.id == *new)
-                        .cloned()
-                        .collect(),
-                    _ => Vec::new(),
+                    Err(_) => format!("{word} {args}"),
                 };
                 let input = Input::Channel {
                     channel: channel.to_string(),
                     user: user.clone(),
                     admin,
-                    command,
+                    text,
+                    command: None,
+                    mentioned: Vec::new(),
+                };
+                self.apply_input(tx, game.map(|g| g.record), input, at, None)
+                    .await
+            }
+            // A table command applied to the game, or else the game's own action, unless it
+            // is a secret order typed in the open.
+            None if game.as_ref().is_some_and(|game| {
+                is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
+            }) =>
+            {
+                outcome.exposed_order = true;
+                Ok(outcome.into())
+            }
+            None | Some(Run::Apply(_)) => {
+                // Only the users a command names need a name from the platform (the new
+                // player of `!replace`).
+                let named = parse_mentions(&args);
+                let mentioned = mentioned
+                    .iter()
+                    .filter(|user| named.contains(&user.id))
+                    .cloned()
+                    .collect();
+                let input = Input::Channel {
+                    channel: channel.to_string(),
+                    user: user.clone(),
+                    admin,
+                    text: format!("{word} {args}").trim_end().to_string(),
+                    command: None,
                     mentioned,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at, None)
@@ -278,7 +288,8 @@ impl Service {
         };
         let input = Input::Direct {
             user: user.clone(),
-            command: dm.command,
+            text: dm_text(text),
+            command: None,
         };
         self.apply_input(tx, Some(game.record), input, at, None)
             .await
@@ -299,5 +310,18 @@ impl Service {
             .history()
             .last()
             .map(|(back_to, target)| (back_to, target.clone())))
+    }
+}
+
+/// A direct message as logged: without the game number in front (the input is the game's).
+fn dm_text(text: &str) -> String {
+    let text = text.trim();
+    match text.strip_prefix('#') {
+        Some(rest) => rest
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, rest)| rest)
+            .trim()
+            .to_string(),
+        None => text.to_string(),
     }
 }

@@ -1,0 +1,531 @@
+//! The table's channel vocabulary: every command a person types after the prefix (`!undo`,
+//! `!kick @bob`) is one module here, which says everything about it in one [`Command`]: its
+//! words, who may use it, its help line, how its arguments are read, its slash command and
+//! what it does. The channel parser, `!help`, the slash registration and README's command
+//! table all read [`REGISTRY`], so adding a command is adding a module and its line there.
+//! A word that is not a command here is the game's own public action (`!move 2 5`).
+
+mod audit;
+mod board;
+mod concede;
+mod deadline;
+mod draw;
+mod end;
+mod games;
+pub mod help;
+mod join;
+mod kick;
+mod leave;
+mod log;
+pub(super) mod new;
+mod pause;
+mod replace;
+mod resolve;
+mod resume;
+mod rules;
+mod start;
+mod status;
+mod undo;
+mod who;
+
+pub use undo::COMMAND as UNDO;
+
+use super::outcome::Outcome;
+use super::service::Service;
+use super::work::{Env, Work};
+use crate::chat::parse::{quote, ParseError};
+use crate::games::Refusal;
+use crate::records::{Audience, GameRecord, User};
+use crate::store::{GameRow, StoreError, Tx};
+use std::future::Future;
+use std::pin::Pin;
+
+/// Every command of the channel, in the order `!help` lists them.
+pub static REGISTRY: &[&Command] = &[
+    &games::COMMAND,
+    &help::COMMAND,
+    &rules::COMMAND,
+    &new::COMMAND,
+    &join::COMMAND,
+    &leave::COMMAND,
+    &start::COMMAND,
+    &board::COMMAND,
+    &status::COMMAND,
+    &log::COMMAND,
+    &audit::COMMAND,
+    &resolve::COMMAND,
+    &deadline::COMMAND,
+    &kick::COMMAND,
+    &replace::COMMAND,
+    &pause::COMMAND,
+    &resume::COMMAND,
+    &end::COMMAND,
+    &undo::COMMAND,
+    &who::COMMAND,
+    &concede::COMMAND,
+    &draw::COMMAND,
+];
+
+/// One command of the channel, everything about it.
+pub struct Command {
+    /// The word typed after the prefix.
+    pub name: &'static str,
+    /// Who may use it.
+    pub who: Who,
+    /// How it is written, after the prefix (`kick @player`).
+    pub usage: &'static str,
+    /// What it does, for `!help` and the slash command's description.
+    pub about: &'static str,
+    /// Its slash command, or why it has none.
+    pub slash: Slash,
+    /// Whether it still answers about a channel's last game once that game is over (`!board`,
+    /// or `!undo` saying why it cannot).
+    pub after_end: bool,
+    /// Whether its answer carries the game's buttons, as a change does (`!board`).
+    pub buttons: bool,
+    /// Whether it may be used only once in each phase of a game (`!nudge`).
+    pub once_a_phase: bool,
+    /// Reads the words after it (`None`: it takes none).
+    pub(crate) check: Option<Check>,
+    /// What it does.
+    pub(crate) run: Run,
+}
+
+/// Reads the words after a command: a refusal says what was wrong and what would be
+/// accepted.
+pub type Check = fn(args: &str, prefix: &str) -> Result<(), ParseError>;
+
+impl Command {
+    /// A command that takes nothing after it, answers in the open, with a slash command of
+    /// no options, and acts on the channel's open game only.
+    pub(crate) const fn new(
+        name: &'static str,
+        who: Who,
+        usage: &'static str,
+        about: &'static str,
+        run: Run,
+    ) -> Command {
+        Command {
+            name,
+            who,
+            usage,
+            about,
+            slash: Slash::Options {
+                options: &[],
+                private: false,
+            },
+            after_end: false,
+            buttons: false,
+            once_a_phase: false,
+            check: None,
+            run,
+        }
+    }
+
+    /// The same, reading the words after it with `check`.
+    pub(crate) const fn reads(self, check: Check) -> Command {
+        Command {
+            check: Some(check),
+            ..self
+        }
+    }
+
+    /// The same, with these slash options.
+    pub(crate) const fn slash(self, options: &'static [SlashOption]) -> Command {
+        Command {
+            slash: Slash::Options {
+                options,
+                private: false,
+            },
+            ..self
+        }
+    }
+
+    /// The same, answered privately as a slash command.
+    pub(crate) const fn private(self) -> Command {
+        let options = match self.slash {
+            Slash::Options { options, .. } => options,
+            Slash::None(_) => &[],
+        };
+        Command {
+            slash: Slash::Options {
+                options,
+                private: true,
+            },
+            ..self
+        }
+    }
+
+    /// The same, answering about the channel's last game after it ended.
+    pub(crate) const fn looks_back(self) -> Command {
+        Command {
+            after_end: true,
+            ..self
+        }
+    }
+
+    /// The same, its answer carrying the game's buttons.
+    pub(crate) const fn with_buttons(self) -> Command {
+        Command {
+            buttons: true,
+            ..self
+        }
+    }
+
+    /// Reads the words after the command.
+    pub fn read(&self, args: &str, prefix: &str) -> Result<(), ParseError> {
+        match self.check {
+            Some(check) => check(args, prefix),
+            None => match args {
+                "" => Ok(()),
+                args => Err(ParseError(format!(
+                    "`{prefix}{}` takes nothing after it; got '{}'",
+                    self.name,
+                    quote(args)
+                ))),
+            },
+        }
+    }
+}
+
+/// Who may use a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// Anyone in the channel.
+    Anyone,
+    /// A player of the channel's game (the command says why not to anyone else).
+    Player,
+    /// The game's GM, or a server admin.
+    Gm,
+}
+
+impl Who {
+    /// The word README's table and `!help` use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Who::Anyone => "anyone",
+            Who::Player => "player",
+            Who::Gm => "GM",
+        }
+    }
+}
+
+/// A command's slash form.
+pub enum Slash {
+    /// `/name` with these options, in order; their values are typed after the name.
+    Options {
+        /// The options.
+        options: &'static [SlashOption],
+        /// Whether only the user who asked sees the answer (help and rules).
+        private: bool,
+    },
+    /// No slash command, for this reason.
+    None(&'static str),
+}
+
+/// One option of a slash command.
+pub struct SlashOption {
+    /// Its name.
+    pub name: &'static str,
+    /// What to put there.
+    pub about: &'static str,
+    /// What kind of value.
+    pub kind: SlashKind,
+    /// Whether it must be given.
+    pub required: bool,
+}
+
+impl SlashOption {
+    /// An optional option of free text.
+    pub(crate) const fn text(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            name,
+            about,
+            kind: SlashKind::Text,
+            required: false,
+        }
+    }
+
+    /// An optional option naming a game.
+    pub(crate) const fn game(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            kind: SlashKind::Game,
+            ..SlashOption::text(name, about)
+        }
+    }
+
+    /// A member of the server, who must be given.
+    pub(crate) const fn user(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            kind: SlashKind::User,
+            required: true,
+            ..SlashOption::text(name, about)
+        }
+    }
+
+    /// The same, to be given.
+    pub(crate) const fn required(self) -> SlashOption {
+        SlashOption {
+            required: true,
+            ..self
+        }
+    }
+}
+
+/// The kinds of slash option values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlashKind {
+    /// Free text.
+    Text,
+    /// A game's name, offered from the games the bot hosts.
+    Game,
+    /// A member of the server (typed as their id).
+    User,
+}
+
+/// What a command does.
+pub(crate) enum Run {
+    /// Answered from what is stored, changing nothing (never logged).
+    Answer(Answer),
+    /// Opens a game in a channel that has none.
+    Open(Open),
+    /// Takes the game back to an earlier point, rebuilt from its log before it is applied.
+    Rebuild(Apply),
+    /// Applied to the channel's game.
+    Apply(Apply),
+}
+
+/// A handler applied to the game: `Ok(true)` when the game changed.
+pub(crate) type Apply = fn(&mut Work<'_>, &Said<'_>, &str) -> Result<bool, Refusal>;
+
+/// A handler that opens a game: the game's number, the channel, who asked, the words.
+pub(crate) type Open =
+    fn(i64, &str, &User, &str, &Env<'_>) -> Result<(GameRecord, Outcome), Refusal>;
+
+/// A read-only answer.
+pub(crate) type Answer = for<'a> fn(Asked<'a>) -> Reply<'a>;
+
+/// A read-only answer under way.
+pub(crate) type Reply<'a> = Pin<Box<dyn Future<Output = Result<Outcome, StoreError>> + Send + 'a>>;
+
+/// Who said a command, as a handler sees it.
+pub(crate) struct Said<'a> {
+    /// Who.
+    pub user: &'a User,
+    /// The users the line mentions, as the platform named them.
+    pub mentioned: &'a [User],
+}
+
+/// A read-only command asked in a channel.
+pub(crate) struct Asked<'a> {
+    /// The table.
+    pub service: &'a Service,
+    /// The transaction it reads in.
+    pub tx: &'a mut Tx,
+    /// The channel.
+    pub channel: &'a str,
+    /// Who asked.
+    pub user: &'a User,
+    /// The channel's game (open, or its last one for a command that looks back).
+    pub game: Option<&'a GameRow>,
+    /// The words after the command.
+    pub args: &'a str,
+}
+
+impl Asked<'_> {
+    /// A refusal to the asker, in the channel.
+    pub fn refuse(&self, text: impl std::fmt::Display) -> Outcome {
+        Outcome::refusal(
+            Audience::Channel(self.channel.to_string()),
+            format!("{}: {text}", self.user.name),
+        )
+    }
+
+    /// The channel's game (open, or else its last one), or the refusal saying there is none.
+    pub async fn channel_game(&mut self) -> Result<Result<GameRecord, Outcome>, StoreError> {
+        let found = self
+            .service
+            .channel_game(self.tx, self.channel, self.game)
+            .await?;
+        Ok(found.ok_or_else(|| self.refuse("there is no game in this channel.")))
+    }
+
+    /// The prefix.
+    pub fn prefix(&self) -> &str {
+        &self.service.defaults().prefix
+    }
+}
+
+/// Applies a command to the channel's game: the GM's powers are refused to anyone else, a
+/// command used once a phase is refused the second time, and its handler runs.
+pub(crate) fn apply(
+    command: &Command,
+    work: &mut Work<'_>,
+    said: &Said<'_>,
+    admin: bool,
+    args: &str,
+) -> Result<bool, Refusal> {
+    let prefix = work.env.defaults.prefix.clone();
+    let run = match command.run {
+        Run::Apply(run) => run,
+        Run::Open(_) => {
+            return Err(Refusal::new(format!(
+                "There is already a game in this channel (#{}, {}). One game per channel: \
+                 the GM can `{prefix}end` it first.",
+                work.record.id, work.record.game
+            )))
+        }
+        Run::Rebuild(_) => {
+            return Err(Refusal::new(format!(
+                "`{prefix}{}` is worked out from the game's log before it is applied.",
+                command.name
+            )))
+        }
+        Run::Answer(_) => {
+            return Err(Refusal::new(format!(
+                "`{prefix}{}` is answered before a game is loaded.",
+                command.name
+            )))
+        }
+    };
+    if command.who == Who::Gm {
+        work.require_gm(said.user, admin, command.name)?;
+    }
+    if !command.once_a_phase {
+        return run(work, said, args);
+    }
+    let phase = phase_key(&work.record);
+    if work.record.once_a_phase.get(command.name) == Some(&phase) {
+        return Err(Refusal::new(format!(
+            "`{prefix}{}` was already used in this phase; it can be used once a phase.",
+            command.name
+        )));
+    }
+    run(work, said, args)?;
+    work.record
+        .once_a_phase
+        .insert(command.name.to_string(), phase);
+    Ok(true)
+}
+
+/// What tells one phase of a game from another: the round, when the phase began and what
+/// it waits for.
+fn phase_key(record: &GameRecord) -> String {
+    let phase = serde_json::to_string(&record.phase).unwrap_or_default();
+    let began = record
+        .phase_started
+        .map(|at| at.to_rfc3339())
+        .unwrap_or_default();
+    format!("{} {began} {phase}", record.round)
+}
+
+/// The command called `word`.
+pub fn find(word: &str) -> Option<&'static Command> {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|command| command.name == word)
+}
+
+/// Splits what was said after the prefix into its word (lowercase) and the rest.
+pub fn split(said: &str) -> (String, &str) {
+    let said = said.trim();
+    match said.split_once(char::is_whitespace) {
+        Some((word, args)) => (word.to_lowercase(), args.trim()),
+        None => (said.to_lowercase(), ""),
+    }
+}
+
+/// What a channel line says after the prefix, or `None` when it is chatter (no prefix, or
+/// nothing after it).
+pub fn after_prefix<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = line.trim().strip_prefix(prefix)?.trim();
+    (!rest.is_empty()).then_some(rest)
+}
+
+/// Reads a channel line: `Ok(None)` for chatter; a table command whose words are wrong is
+/// refused with what would be accepted; any other word is the game's.
+pub fn parse_line(line: &str, prefix: &str) -> Result<Option<(String, String)>, ParseError> {
+    let Some(rest) = after_prefix(line, prefix) else {
+        return Ok(None);
+    };
+    let (word, args) = split(rest);
+    if let Some(command) = find(&word) {
+        command.read(args, prefix)?;
+    }
+    Ok(Some((word, args.to_string())))
+}
+
+/// The refusal of a handler whose words do not read (they were checked when said, so this
+/// comes only from a log the parser no longer reads).
+pub fn unreadable(error: ParseError) -> Refusal {
+    Refusal::new(error.0)
+}
+
+/// README's table of commands, as the registry says it: one row per command.
+pub fn readme_table(prefix: &str) -> String {
+    let mut table =
+        String::from("| command | who | what it does | slash |\n| --- | --- | --- | --- |\n");
+    for command in REGISTRY {
+        let slash = match &command.slash {
+            Slash::Options { .. } => format!("`/{}`", command.name),
+            Slash::None(reason) => format!("none: {reason}"),
+        };
+        let about = command.about.strip_prefix("GM: ").unwrap_or(command.about);
+        table.push_str(&format!(
+            "| `{prefix}{}` | {} | {} | {slash} |\n",
+            command.usage.replace('|', "\\|"),
+            command.who.word(),
+            about.replace('|', "\\|")
+        ));
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(line: &str) -> Result<Option<(String, String)>, ParseError> {
+        parse_line(line, "!")
+    }
+
+    #[test]
+    fn channel_lines_read_as_the_registry_says() {
+        assert_eq!(parsed("hello all"), Ok(None));
+        assert_eq!(
+            parsed("!NEW Tag seed=7"),
+            Ok(Some(("new".into(), "Tag seed=7".into())))
+        );
+        assert_eq!(
+            new::parse("Tag seed=7", "!"),
+            Ok(("tag".into(), vec![("seed".into(), "7".into())]))
+        );
+        assert_eq!(
+            parsed("!deadline tomorow").unwrap_err().0,
+            "`!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'"
+        );
+        assert!(parsed("!deadline 48h").is_ok());
+        assert_eq!(
+            replace::parse("<@!42> @carol", "!"),
+            Ok(("42".into(), "carol".into()))
+        );
+        assert_eq!(
+            parsed("!move 2 5 around"),
+            Ok(Some(("move".into(), "2 5 around".into())))
+        );
+        assert!(find("move").is_none());
+        assert!(parsed("!start now").is_err());
+        assert!(parsed("!new tag seed").is_err());
+    }
+
+    #[test]
+    fn every_command_is_found_by_its_name_and_written_once() {
+        for command in REGISTRY {
+            assert!(find(command.name).is_some_and(|found| std::ptr::eq(found, *command)));
+            let same = REGISTRY.iter().filter(|c| c.name == command.name).count();
+            assert_eq!(same, 1, "{} is registered twice", command.name);
+            assert!(command.usage.starts_with(command.name), "{}", command.usage);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The registry is the one home of every channel command: each has a help line, a slash
+//! command (or the reason it has none), and README's table of commands is the registry's.
+
+use referee::table::commands::{readme_table, Slash, REGISTRY};
+
+/// README's table of commands: the lines between its two markers.
+fn readme_commands() -> String {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start =
+        "<!-- commands: generated from the registry, checked by tests/command_registry.rs -->\n";
+    let from = readme
+        .find(start)
+        .expect("README has the commands' start marker")
+        + start.len();
+    let to = readme[from..]
+        .find("<!-- end of commands -->")
+        .expect("README has the commands' end marker");
+    readme[from..from + to].to_string()
+}
+
+#[test]
+fn every_command_has_a_help_line_and_a_slash_command_or_a_reason() {
+    for command in REGISTRY {
+        assert!(
+            !command.about.trim().is_empty(),
+            "{} has no help line",
+            command.name
+        );
+        assert!(command.usage.starts_with(command.name), "{}", command.usage);
+        match &command.slash {
+            Slash::Options { options, .. } => {
+                for option in options.iter() {
+                    assert!(
+                        !option.about.is_empty(),
+                        "/{} {}",
+                        command.name,
+                        option.name
+                    );
+                }
+            }
+            Slash::None(reason) => assert!(
+                reason.split_whitespace().count() >= 3,
+                "{} has no slash command and no reason",
+                command.name
+            ),
+        }
+    }
+}
+
+#[test]
+fn readmes_table_is_the_registrys() {
+    let table = readme_table("!");
+    for command in REGISTRY {
+        assert!(
+            table.contains(&format!("| `!{}` |", command.usage.replace('|', "\\|"))),
+            "{} is not in the table",
+            command.name
+        );
+    }
+    assert_eq!(
+        readme_commands(),
+        table,
+        "README's table of commands differs from the registry; put this between its markers:\n{table}"
+    );
+}
