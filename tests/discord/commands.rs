@@ -483,3 +483,39 @@ async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
     bot.stop();
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slash_audit_posts_the_page_of_a_finished_game_and_refuses_a_running_one() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    start_tag_for_three(&fake).await;
+    // Registered from the registry like every table command.
+    assert!(fake.commands().contains(&"audit".to_string()));
+    // While the game runs there is no page yet: only the asker is told why.
+    let early = fake.slash(BOB, CHANNEL, "audit", &[]);
+    let answer = fake.wait_callback(early).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "bob: game #1 is still running; its audit page is posted once it is over. `!log` shows what is public now."
+    );
+    let end = fake.say(ALICE, Some(CHANNEL), "!end");
+    db.settled(&fake, end).await;
+    // After the end, `/audit` posts the page in the channel as a file, like `!audit`.
+    let asked = fake.slash(BOB, CHANNEL, "audit", &[]);
+    fake.wait_callback(asked).await;
+    let page = fake
+        .wait_post("the audit page", |p| {
+            in_channel(p) && p.content.starts_with("Game #1: the audit page.")
+        })
+        .await;
+    assert_eq!(page.files.len(), 1, "{page:?}");
+    assert_eq!(page.files[0].0, "game-1-audit.html");
+    let html = String::from_utf8(page.files[0].1.clone()).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{}", &html[..200]);
+    assert!(html.contains("game #1"), "{}", &html[..600]);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
