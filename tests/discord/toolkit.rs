@@ -4,7 +4,7 @@
 //! real clock. Every game replays from its log afterwards.
 
 use crate::bot::{fresh_database, Bot, Db};
-use crate::commands::open_tag;
+use crate::commands::{open_tag, start_tag_for_three};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use chrono::{DateTime, Duration, DurationRound, Utc};
@@ -206,4 +206,78 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
     );
     bot.stop();
     assert_eq!(db.replay_all().await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nudge_writes_to_the_players_awaited_once_a_phase() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    start_tag_for_three(&fake).await;
+    assert!(fake.commands().contains(&"nudge".to_string()));
+    // Only the GM nudges.
+    let by_bob = fake.say(BOB, Some(CHANNEL), "!nudge");
+    db.settled(&fake, by_bob).await;
+    fake.wait_post("bob refused", |p| {
+        in_channel(p) && p.content == "bob: Only the GM (alice) or a server admin can use `!nudge`."
+    })
+    .await;
+    // carol's bid is in: the GM's nudge writes to alice and bob only.
+    let bid = fake.say(CAROL, None, "bid 3");
+    db.settled(&fake, bid).await;
+    let nudge = fake.say(ALICE, Some(CHANNEL), "!nudge");
+    db.settled(&fake, nudge).await;
+    fake.wait_post("the nudge told", |p| {
+        in_channel(p) && p.content == "Nudged by DM: alice and bob."
+    })
+    .await;
+    let nudged = |user| {
+        let to = dm_to(user);
+        move |p: &crate::fake::Posted| {
+            to(p) && p.content.starts_with("The GM of game #1 in <#700> nudges you: your order for bids is awaited. Deadline: ")
+        }
+    };
+    assert_eq!(count(&fake, nudged(ALICE)), 1);
+    assert_eq!(count(&fake, nudged(BOB)), 1);
+    assert_eq!(count(&fake, nudged(CAROL)), 0);
+    // Once a phase: a second nudge is refused and writes to nobody.
+    let again = fake.slash(ALICE, CHANNEL, "nudge", &[]);
+    let answer = fake.wait_callback(again).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "alice: `!nudge` was already used in this phase; it can be used once a phase."
+    );
+    assert_eq!(count(&fake, nudged(BOB)), 1);
+    // The bids resolve: in the next phase the GM may nudge again; a player on vacation is
+    // left alone, and the channel is told.
+    for (player, bid) in [(ALICE, "bid 5"), (BOB, "bid 5")] {
+        let sent = fake.say(player, None, bid);
+        db.settled(&fake, sent).await;
+    }
+    fake.wait_post("the bids revealed", |p| {
+        in_channel(p) && p.text().contains("Orders for bids (every order is in)")
+    })
+    .await;
+    let away = fake.say(CAROL, None, "vacation 3d");
+    db.settled(&fake, away).await;
+    let nudge = fake.say(ALICE, Some(CHANNEL), "!nudge");
+    db.settled(&fake, nudge).await;
+    fake.wait_post("the second nudge told", |p| {
+        in_channel(p) && p.content == "Nudged by DM: alice and bob. Not nudged, on vacation: carol."
+    })
+    .await;
+    let moves = |user| {
+        let to = dm_to(user);
+        move |p: &crate::fake::Posted| {
+            to(p)
+                && p.content
+                    .contains("nudges you: your order for moves for round 1 is awaited")
+        }
+    };
+    assert_eq!(count(&fake, moves(BOB)), 1);
+    assert_eq!(count(&fake, moves(CAROL)), 0);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
 }

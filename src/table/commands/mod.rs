@@ -18,6 +18,7 @@ mod kick;
 mod leave;
 mod log;
 pub(super) mod new;
+mod nudge;
 mod pause;
 mod replace;
 mod resolve;
@@ -64,6 +65,7 @@ pub static REGISTRY: &[&Command] = &[
     &who::COMMAND,
     &concede::COMMAND,
     &draw::COMMAND,
+    &nudge::COMMAND,
 ];
 
 /// One command of the channel, everything about it.
