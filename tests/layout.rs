@@ -1,9 +1,12 @@
 //! The picture of DESIGN.md holds in the source: the games are pure (no game imports the
-//! conversation, the table, the store, an adapter, or another game) and the store imports
-//! nothing above it (the records it keeps come from `records`, which both table and store
-//! use), and the table's handlers do not import the core that routes inputs to them. A line
-//! of code that breaks it fails this test with the file and line.
+//! conversation, the table, the store, an adapter, or another game, and none reads a clock,
+//! a file or a global random source); the store and the records reach nothing above them,
+//! even through another module (the records hold what was said and game states as data);
+//! the table's handlers do not import the core that routes inputs to them; and DESIGN's
+//! other "never"s that the sources can show. A line of code that breaks it fails a test here
+//! with the file and line (or the chain of imports).
 
+use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 const GAMES: &[&str] = &[
@@ -79,34 +82,111 @@ fn no_game_imports_the_layers_above_it_or_another_game() {
     );
 }
 
-#[test]
-fn the_store_imports_nothing_above_it() {
-    let above: Vec<String> = ["table", "chat", "games", "discord", "local"]
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    let broken: Vec<String> = sources(&root().join("store"))
-        .iter()
-        .flat_map(|file| uses_of(file, &above))
-        .collect();
-    assert!(
-        broken.is_empty(),
-        "the store must not import the table:\n{}",
-        broken.join("\n")
-    );
+/// The top-level module a source file belongs to: `store` for `src/store/tx.rs`, `dice` for
+/// `src/dice.rs`.
+fn top_module(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap();
+    let first = relative.components().next().unwrap().as_os_str();
+    first.to_string_lossy().trim_end_matches(".rs").to_string()
 }
 
+/// The top-level modules each top-level module names through `crate::` (and the places it
+/// does), from every line of code of its files.
+fn import_graph(src: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for file in sources(src) {
+        let from = top_module(src, &file);
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            for (at, _) in line.match_indices("crate::") {
+                let name: String = line[at + "crate::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != from {
+                    graph
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(name)
+                        .or_insert_with(|| {
+                            format!("{}:{}: {}", file.display(), number + 1, line.trim())
+                        });
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// Every module `start` reaches through imports, each with the chain that reaches it.
+fn reached(
+    graph: &BTreeMap<String, BTreeMap<String, String>>,
+    start: &str,
+) -> BTreeMap<String, Vec<String>> {
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut queue: VecDeque<(String, Vec<String>)> = VecDeque::from([(start.to_string(), vec![])]);
+    while let Some((module, chain)) = queue.pop_front() {
+        for (next, place) in graph.get(&module).into_iter().flatten() {
+            if next != start && !found.contains_key(next) {
+                let mut longer = chain.clone();
+                longer.push(place.clone());
+                found.insert(next.clone(), longer.clone());
+                queue.push_back((next.clone(), longer));
+            }
+        }
+    }
+    found
+}
+
+/// The modules of `forbidden` that `module` reaches, directly or through others, each with
+/// the lines of the chain.
+fn reaches_any(src: &Path, module: &str, forbidden: &[&str]) -> Vec<String> {
+    reached(&import_graph(src), module)
+        .into_iter()
+        .filter(|(name, _)| forbidden.contains(&name.as_str()))
+        .map(|(name, chain)| format!("{module} reaches {name}:\n  {}", chain.join("\n  ")))
+        .collect()
+}
+
+/// The store and the records reach nothing above them, even through another module: the
+/// records hold inputs as said and game states as data, so neither the conversation nor the
+/// games are below the store.
 #[test]
-fn the_records_import_neither_table_nor_store() {
-    let above: Vec<String> = ["table", "store", "discord", "local"]
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
-    let broken: Vec<String> = sources(&root().join("records"))
-        .iter()
-        .flat_map(|file| uses_of(file, &above))
-        .collect();
-    assert!(broken.is_empty(), "{}", broken.join("\n"));
+fn the_store_and_the_records_reach_nothing_above_them() {
+    let above = ["table", "chat", "games", "discord", "local", "config"];
+    for module in ["store", "records"] {
+        let broken = reaches_any(&root(), module, &above);
+        assert!(broken.is_empty(), "{}", broken.join("\n"));
+    }
+}
+
+/// The check sees an import two steps away: a file of `records` naming `dice`, and `dice`
+/// naming `games`, is `records` reaching `games`.
+#[test]
+fn the_transitive_check_sees_a_forbidden_import_through_another_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir_all(src.join("records")).unwrap();
+    std::fs::write(src.join("records/log.rs"), "use crate::dice::Draw;\n").unwrap();
+    std::fs::write(
+        src.join("dice.rs"),
+        "// crate::games in a comment\nuse crate::games::Seat;\n",
+    )
+    .unwrap();
+    let broken = reaches_any(src, "records", &["games"]);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with("records reaches games:"),
+        "{broken:?}"
+    );
+    assert!(
+        broken[0].ends_with("dice.rs:2: use crate::games::Seat;"),
+        "{broken:?}"
+    );
+    assert!(reaches_any(src, "dice", &["records"]).is_empty());
 }
 
 /// The lines of code of `path` that import the table's `apply` (the core that routes an
@@ -212,4 +292,116 @@ fn every_rules_page_the_sources_and_the_readme_name_is_in_the_repository() {
         }
     }
     assert!(named >= 6, "{named} rules pages named");
+}
+
+/// Lines of code of `files` (comments left out) that contain one of `words`, with their
+/// places; SQL is matched with its whitespace collapsed and in lowercase, across lines.
+fn code_containing(files: &[PathBuf], words: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code: Vec<&str> = text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect();
+        let flat = code
+            .join(" ")
+            .to_lowercase()
+            .replace(['"', '\\'], " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for word in words {
+            if flat.contains(&word.to_lowercase()) {
+                found.push(format!("{}: {word}", file.display()));
+            }
+        }
+    }
+    found
+}
+
+/// The "never"s of DESIGN.md that the sources can show, each checked here; the others are
+/// behaviours that tests play (a search's verdict is never recomputed on replay:
+/// `replay_command::an_impossible_call_replays_the_same_whatever_the_solver_may_search_later`;
+/// an order is never judged by when the bot got round to it: the `busy` Discord tests).
+#[test]
+fn designs_nevers_hold_in_the_sources() {
+    let all = sources(&root());
+    // "the table never needs to know which game it runs": outside the games, only the
+    // catalogue (the games on offer) and the binary's `solve` command name one.
+    let outside: Vec<PathBuf> = all
+        .iter()
+        .filter(|file| {
+            let relative = file
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            !relative.starts_with("games/")
+                && relative != "table/catalogue.rs"
+                && relative != "main.rs"
+        })
+        .cloned()
+        .collect();
+    let named: Vec<String> = GAMES
+        .iter()
+        .map(|game| format!("games::{game}::"))
+        .collect();
+    let named: Vec<&str> = named.iter().map(String::as_str).collect();
+    let broken = code_containing(&outside, &named);
+    assert!(
+        broken.is_empty(),
+        "a module names a game:\n{}",
+        broken.join("\n")
+    );
+    // "an undo adds inputs and marks what it took back; it never deletes": no statement
+    // deletes or rewrites a logged input or event, or a game.
+    let broken = code_containing(
+        &all,
+        &[
+            "delete from inputs",
+            "delete from events",
+            "delete from games",
+            "update inputs set input",
+            "update events set body",
+        ],
+    );
+    assert!(
+        broken.is_empty(),
+        "the log is rewritten:\n{}",
+        broken.join("\n")
+    );
+    // The games are pure: "no I/O, no clock, no global RNG, no async".
+    let games = sources(&root().join("games"));
+    let broken = code_containing(
+        &games,
+        &[
+            "utc::now",
+            "systemtime",
+            "instant::now",
+            "thread_rng",
+            "rand::random",
+            "async fn",
+            ".await",
+            "std::fs",
+            "std::net",
+            "std::env",
+            "tokio::",
+            "println!",
+        ],
+    );
+    assert!(
+        broken.is_empty(),
+        "a game is not pure:\n{}",
+        broken.join("\n")
+    );
+    // The check sees what it looks for.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.rs");
+    std::fs::write(
+        &file,
+        "// DELETE FROM inputs in a comment is fine\nlet sql = \"DELETE\n  FROM inputs WHERE seq > ?\";\n",
+    )
+    .unwrap();
+    assert_eq!(code_containing(&[file], &["delete from inputs"]).len(), 1);
 }

@@ -1,9 +1,9 @@
 //! What the table remembers about one game, saved as one row: the seats, the GM, the settings,
 //! the phase's deadline, the orders in, the dice position and the game's own state.
 
+use super::phase::{Options, Phase, Seat};
 use crate::dice::Seed;
 use crate::duration::duration_serde;
-use crate::games::{Options, Phase, Player, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -319,20 +319,6 @@ impl GameRecord {
         self.seats.iter().position(|seat| {
             seat.present && (seat.user.id == who || seat.user.name.eq_ignore_ascii_case(who))
         })
-    }
-
-    /// The players as the game sees them.
-    pub fn players(&self) -> Vec<Player> {
-        self.seats
-            .iter()
-            .enumerate()
-            .filter(|(_, seat)| seat.present)
-            .map(|(seat, record)| Player {
-                seat,
-                name: record.user.name.clone(),
-                symbol: record.symbol.clone(),
-            })
-            .collect()
     }
 
     /// The name of a seat's player, for texts.

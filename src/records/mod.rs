@@ -1,12 +1,14 @@
 //! The records that cross between the table and the store: the game record, the inputs of
 //! the replay log, the audit log's events, and what the outbox keeps beside a post (its
-//! audience, card and file). Both import this module and it imports neither, so the arrows
-//! run one way: table -> store -> records.
+//! audience, card and file). Both import this module and it imports neither, nor the games
+//! or the conversation (a game's state is kept as serialized data, its phase in the table's
+//! terms), so the arrows run one way: table -> store -> records.
 
 mod card;
 mod game;
 mod input;
 mod log;
+mod phase;
 mod post;
 
 pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
@@ -16,4 +18,5 @@ pub use game::{
 };
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};
+pub use phase::{Options, Phase, Seat};
 pub use post::{Attachment, Audience};

@@ -4,7 +4,8 @@
 //! as the post does.
 
 use super::rounds::{awaited, names_in_words};
-use crate::games::{Choice, Phase, Seat};
+use crate::games::{Choice, Seat};
+use crate::records::Phase;
 use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS, VALUE_LIMIT};
 
 /// The card of a board post: the game's title, one field per seated player, the deadline.

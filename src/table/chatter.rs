@@ -5,7 +5,8 @@
 
 use super::catalogue::Catalogue;
 use crate::dice::Dice;
-use crate::games::{Ctx, Phase};
+use crate::games::Ctx;
+use crate::records::Phase;
 use crate::records::{GameRecord, Status, User};
 use chrono::Utc;
 

@@ -6,7 +6,8 @@
 use super::lifecycle;
 use super::rounds::{board_post, game_over, names_in_words};
 use super::work::Work;
-use crate::games::{Phase, Refusal, Seat};
+use crate::games::{Refusal, Seat};
+use crate::records::Phase;
 use crate::records::{Concession, GameRecord, Status, User};
 
 /// The seats still in the game: those whose orders the phase takes, or every present seat

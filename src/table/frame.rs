@@ -6,8 +6,9 @@ use super::card::round_words;
 use super::rounds::{awaited, names_in_words, places};
 use super::searches;
 use crate::chat::deadline::clock_time;
-use crate::games::{Mark, Phase};
+use crate::games::Mark;
 use crate::picture::{self, escape};
+use crate::records::Phase;
 use crate::records::{GameRecord, Status};
 use std::fmt::Write;
 

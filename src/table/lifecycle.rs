@@ -11,7 +11,8 @@ use crate::dice::{Dice, Seed};
 use crate::duration::{
     a_year, duration_as_typed, format_duration, parse_duration, parse_duration_within,
 };
-use crate::games::{Options, Phase, Player, Refusal, Rules};
+use crate::games::{Options, Player, Refusal, Rules};
+use crate::records::Phase;
 use crate::records::{AwayRule, GameRecord, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
@@ -702,6 +703,22 @@ pub(super) fn remove(
     Ok(true)
 }
 
+/// The players as the game sees them: each present seat with its name and the symbol or
+/// colour asked for.
+fn seated(record: &GameRecord) -> Vec<Player> {
+    record
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, seat)| seat.present)
+        .map(|(seat, sat)| Player {
+            seat,
+            name: sat.user.name.clone(),
+            symbol: sat.symbol.clone(),
+        })
+        .collect()
+}
+
 /// `!start`: the game is set up with the players signed up, and the seed's commitment posted.
 pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;
@@ -713,7 +730,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
         .catalogue
         .find(&work.record.game)
         .ok_or_else(|| Refusal::new(format!("Game #{id} has an unknown game.")))?;
-    let players = work.record.players();
+    let players = seated(&work.record);
     let (least, most) = seats_allowed(
         rules,
         &work.record.all_options(),

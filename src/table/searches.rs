@@ -8,7 +8,8 @@
 use super::attendance;
 use super::rounds::after_change;
 use super::work::{Live, Work};
-use crate::games::{Phase, Refusal};
+use crate::games::Refusal;
+use crate::records::Phase;
 use crate::records::{GameRecord, SearchAsked, Status, User};
 
 /// Whether the game waits for a search of its own (then nobody may act in it).

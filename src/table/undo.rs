@@ -14,7 +14,8 @@ use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
 use super::work::{Live, Work};
 use crate::chat::{parse_dm_command, DmCommand};
-use crate::games::{Phase, Refusal};
+use crate::games::Refusal;
+use crate::records::Phase;
 use crate::records::{GameRecord, Input, Status};
 
 /// Where an undo returns: the game's record before the first input taken back, and that

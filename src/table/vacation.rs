@@ -14,7 +14,8 @@ use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
 use super::work::Work;
 use crate::chat::deadline::{clock_time, format_instant};
 use crate::duration::{duration_as_typed, format_duration};
-use crate::games::{Phase, Refusal, Seat};
+use crate::games::{Refusal, Seat};
+use crate::records::Phase;
 use crate::records::{AwayRule, User};
 use chrono::{DateTime, Duration, Utc};
 

@@ -9,8 +9,8 @@
 use super::replay::rebuild;
 use super::AuditError;
 use crate::dice::Draw;
-use crate::games::Phase;
 use crate::picture::escape;
+use crate::records::Phase;
 use crate::records::{EventBody, LogVisibility};
 use crate::records::{GameRecord, Status};
 use crate::store::{StoredEvent, StoredInput};

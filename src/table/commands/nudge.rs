@@ -5,7 +5,8 @@
 use super::{Command, Run, Said, Who};
 use crate::chat::deadline::format_deadline;
 use crate::chat::mention;
-use crate::games::{Phase, Refusal};
+use crate::games::Refusal;
+use crate::records::Phase;
 use crate::records::Status;
 use crate::table::rounds::{awaited, names_in_words};
 use crate::table::work::Work;

@@ -4,7 +4,8 @@
 use super::change::after_change;
 use super::orders::check_sent_in_time;
 use super::running;
-use crate::games::{Phase, Refusal};
+use crate::games::Refusal;
+use crate::records::Phase;
 use crate::records::{EventBody, LogEvent, LogVisibility, User};
 use crate::table::attendance;
 use crate::table::work::Work;

@@ -3,12 +3,22 @@
 
 use super::deadlines::schedule;
 use super::{awaited, describe_phase, places, seed_reveal};
-use crate::games::{Event, Phase, Refusal, Seat, Visibility};
+use crate::games::{self, Event, Refusal, Seat, Visibility};
+use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
 use crate::table::frame::framed;
 use crate::table::outcome::Post;
 use crate::table::work::{Live, Work};
 use crate::table::{endings, searches, vacation};
+
+/// The game's phase in the record's terms (the record holds no type of any game).
+fn recorded(phase: games::Phase) -> Phase {
+    match phase {
+        games::Phase::Turn { seat } => Phase::Turn { seat },
+        games::Phase::Orders { seats, label } => Phase::Orders { seats, label },
+        games::Phase::Over { ranking } => Phase::Over { ranking },
+    }
+}
 
 /// Everything that follows a change of the game: dice draws and game events into the log and
 /// the channel (or DMs), the next phase with its deadline, the board, and the end.
@@ -60,7 +70,7 @@ pub fn after_change(
             body: EventBody::Game(event.text),
         });
     }
-    let phase = live.game.phase();
+    let phase = recorded(live.game.phase());
     let new_phase = round_ends || !same_phase(work.record.phase.as_ref(), &phase);
     if new_phase {
         work.record.round = match (&phase, live.game.round()) {

@@ -20,7 +20,8 @@ pub use status::{board, board_post, dm_status, status};
 
 use super::work::Work;
 use crate::chat::deadline::format_deadline;
-use crate::games::{Phase, Refusal, Seat};
+use crate::games::{Refusal, Seat};
+use crate::records::Phase;
 use crate::records::{GameRecord, Status};
 
 /// The seats the game waits for now: the player whose turn it is, or those whose secret

@@ -4,7 +4,8 @@
 use super::change::after_change;
 use super::{awaited, describe_phase, phase_name, running};
 use crate::chat::deadline::{format_deadline, precise_time};
-use crate::games::{Phase, Refusal, Seat};
+use crate::games::{Refusal, Seat};
+use crate::records::Phase;
 use crate::records::{EventBody, GameRecord, LogEvent, LogVisibility, Status, StoredOrder, User};
 use crate::table::work::{Live, Work};
 use crate::table::{attendance, searches};

@@ -1,7 +1,8 @@
 //! What the table says when asked, changing nothing: `!board`, `!status`, and `status` by DM.
 
 use super::describe_phase;
-use crate::games::{Phase, Refusal};
+use crate::games::Refusal;
+use crate::records::Phase;
 use crate::records::{Audience, User};
 use crate::table::frame::framed;
 use crate::table::outcome::Post;

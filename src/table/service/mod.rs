@@ -29,7 +29,7 @@ use super::outcome::{Outcome, Post};
 use super::undo::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
-use crate::games::Phase;
+use crate::records::Phase;
 use crate::records::{Audience, Card, EventBody, GameRecord, Input, Status};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx};
 use chrono::{DateTime, Utc};
