@@ -6,8 +6,8 @@
 //! `cargo bench --bench carcassonne -- 200` plays 200 games a round instead of 1000.
 
 use referee::dice::{Dice, Seed};
+use referee::games::carcassonne::act::{Match, Stage};
 use referee::games::carcassonne::circus::animal_tokens;
-use referee::games::carcassonne::play::{Match, Stage};
 use referee::games::carcassonne::tiles::{base_box, bigtop_box, START};
 use std::time::Instant;
 

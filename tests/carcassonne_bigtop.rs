@@ -5,9 +5,9 @@
 mod common;
 
 use referee::dice::{Dice, Seed};
+use referee::games::carcassonne::act::{Choice, Finale, Happening, Match, Stage};
 use referee::games::carcassonne::circus::{animal_tokens, Animal, Show, ShowKind};
 use referee::games::carcassonne::map::{Figure, Map};
-use referee::games::carcassonne::play::{Choice, Finale, Happening, Match, Stage};
 use referee::games::carcassonne::tiles::{kind_named, Kind};
 use referee::games::carcassonne::{Carcassonne, CARCASSONNE_RULES};
 use referee::games::{Ctx, Event, Game, Options, Player, Rules, Visibility};

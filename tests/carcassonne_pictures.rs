@@ -53,7 +53,7 @@ fn a_map_after_thirty_tiles() {
 /// or a meeple wherever one is allowed.
 #[test]
 fn a_big_top_map_after_fifty_tiles() {
-    use referee::games::carcassonne::play::{Choice, Match, Stage};
+    use referee::games::carcassonne::act::{Choice, Match, Stage};
     use referee::games::carcassonne::tiles::{base_box, bigtop_box, START};
     let mut deck = base_box();
     deck.retain(|&k| k != START);

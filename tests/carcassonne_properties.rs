@@ -10,9 +10,9 @@
 
 use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
+use referee::games::carcassonne::act::{Match, Stage};
 use referee::games::carcassonne::circus::animal_tokens;
 use referee::games::carcassonne::map::{Figure, Map, FOLLOWERS, REACH};
-use referee::games::carcassonne::play::{Match, Stage};
 use referee::games::carcassonne::tiles::{base_box, bigtop_box, kind_named, KINDS, START};
 use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Phase, Player, Rules};

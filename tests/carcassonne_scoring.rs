@@ -1,8 +1,8 @@
 //! Hand-checked scoring positions for Carcassonne, built with `Map::with_tiles`
 //! (letter, x, y, degrees clockwise; x east, y south).
 
+use referee::games::carcassonne::act::{Happening, Match, MoveError, Stage};
 use referee::games::carcassonne::map::{FollowerError, Map};
-use referee::games::carcassonne::play::{Happening, Match, MoveError, Stage};
 use referee::games::carcassonne::tiles::{kind_of_letter, Kind};
 use referee::games::carcassonne::Carcassonne;
 use referee::games::Game;

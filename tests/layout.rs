@@ -405,3 +405,30 @@ fn designs_nevers_hold_in_the_sources() {
     .unwrap();
     assert_eq!(code_containing(&[file], &["delete from inputs"]).len(), 1);
 }
+
+/// Every game folder has one layout (see `src/games/mod.rs`): the same file for the same idea,
+/// and none of the names the games used before it.
+#[test]
+fn every_game_folder_has_one_layout() {
+    for game in GAMES {
+        let folder = root().join("games").join(game);
+        let has = |name: &str| folder.join(name).is_file();
+        for name in ["mod.rs", "parse.rs", "picture.rs", "summary.md"] {
+            assert!(has(name), "{game} has no {name}");
+        }
+        assert!(
+            has("act.rs") || has("resolve.rs"),
+            "{game} has neither act.rs (turns) nor resolve.rs (orders)"
+        );
+        for old in [
+            "render.rs",
+            "words.rs",
+            "texts.rs",
+            "play.rs",
+            "turn.rs",
+            "game.rs",
+        ] {
+            assert!(!has(old), "{game} still has {old}");
+        }
+    }
+}

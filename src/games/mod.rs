@@ -5,6 +5,14 @@
 //! [`Ctx::now`], randomness as [`Ctx::dice`]. A game never half-applies an action: it checks
 //! everything first and returns a [`Refusal`] (which changes nothing), or it applies the whole
 //! action and returns what happened as [`Event`]s.
+//!
+//! Every game folder has the same layout: `mod.rs`, the game as the table sees it (its
+//! [`Rules`] and [`Game`]); `parse.rs`, the players' words read into actions and orders;
+//! `act.rs` (a game of turns: a public action applied) or `resolve.rs` (a game of orders: a
+//! round resolved from the orders in); `picture.rs`, the board drawn, as text and as SVG;
+//! `text.rs`, the game's sentences where they are more than the lines of its events;
+//! `summary.md`, the rules for players; and its own pieces, each named for what it is (the
+//! tiles, the map, the solver). `tests/layout.rs` checks it.
 
 use crate::dice::Dice;
 use chrono::{DateTime, Duration, Utc};

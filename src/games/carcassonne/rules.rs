@@ -1,8 +1,8 @@
 //! Carcassonne's rules entry: the options and colours checked at `!new` and `!join`, the
 //! set-up (the deck shuffled with sealed draws, the animal tokens), and loading a save.
 
+use super::act::{Happening, Match};
 use super::circus::Animal;
-use super::play::{Happening, Match};
 use super::tiles::{base_box, bigtop_box, BASE, KINDS, START};
 use super::{Carcassonne, CarcassonneGame, Saved, COLOURS};
 use crate::duration::{a_year, parse_duration_within};

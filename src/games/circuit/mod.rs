@@ -49,10 +49,10 @@ pub mod claim;
 pub mod colour;
 pub mod effect;
 pub mod parse;
-pub mod render;
+pub mod picture;
+pub mod resolve;
 pub mod roster;
 pub mod state;
-pub mod turn;
 
 use self::colour::Colour;
 use self::effect::check_on;
@@ -223,7 +223,7 @@ impl Rules for Circuit {
         for (seat, runner) in state.runners.iter().enumerate() {
             intro.push(format!(
                 "{} {}: {}",
-                render::seat_mark(&state, seat),
+                picture::seat_mark(&state, seat),
                 runner.name,
                 runner.colour
             ));
@@ -513,8 +513,8 @@ impl Game for CircuitGame {
 
     fn board(&self) -> Board {
         Board {
-            text: render::text(&self.state),
-            svg: Some(render::svg(&self.state)),
+            text: picture::text(&self.state),
+            svg: Some(picture::svg(&self.state)),
         }
     }
 

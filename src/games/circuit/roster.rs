@@ -115,7 +115,7 @@ impl State {
             if !entries.is_empty() {
                 lines.push(format!(
                     "{} {}: {}",
-                    super::render::seat_mark(self, seat),
+                    super::picture::seat_mark(self, seat),
                     runner.name,
                     entries.join(", ")
                 ));

@@ -40,17 +40,17 @@
 //!   plays once a round; before, the table counted each turn as a round, so three players'
 //!   60th turn was "round 60", not 20).
 
+mod act;
 mod board;
 mod engine;
 mod parse;
-mod play;
-mod render;
+mod picture;
 mod roller;
-mod words;
+mod text;
 
+pub use act::{Match, Seated, Settings, Stage};
 pub use board::{Colour, Position, Spot, StepError};
 pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps};
-pub use play::{Match, Seated, Settings, Stage};
 pub use roller::{FixedRolls, Roller};
 
 use crate::duration::{a_year, parse_duration, parse_duration_within};
@@ -357,8 +357,8 @@ impl Game for ParcheesiGame {
 
     fn board(&self) -> Board {
         Board {
-            text: render::text(&self.0),
-            svg: Some(render::svg(&self.0)),
+            text: picture::text(&self.0),
+            svg: Some(picture::svg(&self.0)),
         }
     }
 
@@ -369,7 +369,7 @@ impl Game for ParcheesiGame {
             .map(|s| crate::games::Mark {
                 seat: s.seat,
                 mark: s.colour.name().to_string(),
-                colour: Some(render::fill(s.colour).to_string()),
+                colour: Some(picture::fill(s.colour).to_string()),
             })
             .collect()
     }
@@ -412,7 +412,7 @@ impl Game for ParcheesiGame {
                 let mut text = format!(
                     "You play {}. {}",
                     me.colour,
-                    render::pawns_line(&self.0.pos, me.colour)
+                    picture::pawns_line(&self.0.pos, me.colour)
                 );
                 if self.0.mover().is_some_and(|m| m.seat == seat) {
                     text.push_str(&format!(" It is your turn: {}", self.0.prompt()));

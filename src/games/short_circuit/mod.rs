@@ -38,16 +38,17 @@
 //!   answer says "undecided". `referee solve` runs the unbounded [`solve`] on a thread of its
 //!   own and prints "undecided" when its time budget (`--budget`, default a minute) runs out.
 
+pub mod act;
 pub mod circuit;
-pub mod game;
+pub mod parse;
+pub mod picture;
 pub mod piece;
 pub mod placement;
 pub mod position;
-pub mod render;
 pub mod setup;
 pub mod solver;
 
-pub use game::ShortCircuitGame;
+pub use act::ShortCircuitGame;
 pub use piece::{Dir, Kind, Piece, Rotation};
 pub use position::{Grid, Position, Square, Supply};
 pub use solver::{solve, solve_text, solve_within, Solution, Witness};
@@ -193,9 +194,9 @@ impl Rules for ShortCircuit {
             setup.rows,
             setup.supply.describe(),
             setup.mode.name(),
-            render::duration_text(setup.turn_secs * 1000),
-            render::duration_text(setup.reserve_secs * 1000),
-            render::duration_text(setup.window_secs * 1000),
+            picture::duration_text(setup.turn_secs * 1000),
+            picture::duration_text(setup.reserve_secs * 1000),
+            picture::duration_text(setup.window_secs * 1000),
             players[first].name
         );
         Ok((Box::new(game), vec![Event::public(text)]))

@@ -33,13 +33,15 @@
 //!   resolution decisions).
 
 pub mod parse;
-pub mod render;
+pub mod picture;
 pub mod resolve;
 pub mod state;
+pub mod text;
 
 use self::parse::{parse_order, Order};
-use self::render::{bids_lines, board_svg, board_text, pack, ranking_lines, round_lines, who};
+use self::picture::{board_svg, board_text, who};
 use self::state::{Move, MoveOrder, Stage, TagState};
+use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::{parse_duration, parse_duration_within};
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
@@ -332,7 +334,7 @@ impl Game for TagGame {
             .map(|(seat, p)| crate::games::Mark {
                 seat,
                 mark: p.symbol.clone(),
-                colour: Some(render::seat_fill(seat)),
+                colour: Some(picture::seat_fill(seat)),
             })
             .collect()
     }

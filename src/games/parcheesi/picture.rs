@@ -1,8 +1,8 @@
 //! The board for the players: a compact text (each colour's pawns: nest, square, home row,
 //! HOME) and an SVG of the cross-shaped board with the pawns and the safe squares marked.
 
+use super::act::{Match, Stage};
 use super::board::{is_safe, Colour, Position, Spot, PAWNS, RING, ROW};
-use super::play::{Match, Stage};
 use crate::picture::escape;
 use std::fmt::Write;
 

@@ -2,9 +2,9 @@
 //! followers, the circus and its tokens, the end), the choices after placing, and the score
 //! line.
 
+use super::act::{Choices, Finale, Happening, Stage};
 use super::circus::{Show, ShowKind};
 use super::map::Scored;
-use super::play::{Choices, Finale, Happening, Stage};
 use super::tiles::{tile_kind, Centre, Kind};
 use super::CarcassonneGame;
 use super::{circus, parse};

@@ -1,6 +1,6 @@
 //! The board as text (the position format in a code block, with both clocks) and as SVG.
 
-use super::game::ShortCircuitGame;
+use super::act::ShortCircuitGame;
 use super::piece::{Dir, Piece};
 use super::position::Square;
 use crate::picture::escape;

@@ -12,7 +12,7 @@
 use super::circus::Circus;
 use super::map::{Figure, Map, Placed};
 use super::parse::letter;
-use super::texts::plural;
+use super::text::plural;
 use super::tiles::{shape_of, Centre, Kind, Part, Shape};
 use crate::picture::{self, escape};
 use std::fmt::Write;

@@ -6,7 +6,7 @@ use super::board::{self, Colour, Pairs, Position, Spot, PAWNS};
 use super::engine::{self, Limits, Roll, Step, Steps};
 use super::parse::{self, Action};
 use super::roller::Roller;
-use super::words::entry_reason;
+use super::text::entry_reason;
 use crate::games::{Event, Refusal, Seat};
 use serde::{Deserialize, Serialize};
 

@@ -1,9 +1,9 @@
 //! The game's sentences that take some working out: the prompt with the legal steps, why dice
 //! are lost, why a step is refused, and the ranking.
 
+use super::act::{Match, Stage};
 use super::board::{self, Colour, Pairs, Spot, StepError, PAWNS};
 use super::engine::{self, Limits, Step, Steps};
-use super::play::{Match, Stage};
 use crate::games::Seat;
 
 impl Match {

@@ -1,10 +1,10 @@
 //! A match in progress: turns, placements, the "impossible" call, concession and chess clocks.
 
-use super::placement;
+use super::picture;
 use super::position::{Grid, Position};
-use super::render;
 use super::setup::{Mode, Setup};
 use super::solver;
+use super::{parse, placement};
 use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Search, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -198,7 +198,7 @@ impl ShortCircuitGame {
     }
 
     fn place(&mut self, seat: Seat, args: &str, now: DateTime<Utc>) -> Result<Vec<Event>, Refusal> {
-        let items = placement::parse_place(args).map_err(Refusal::new)?;
+        let items = parse::parse_place(args).map_err(Refusal::new)?;
         placement::check(&self.position.grid, &self.position.supply, &items)
             .map_err(|error| Refusal::new(error.to_string()))?;
         let mut events = Vec::new();
@@ -300,7 +300,7 @@ impl ShortCircuitGame {
                 events.push(Event::public(format!(
                     "{} has {} to complete the track, placing as often as they like, or to concede.",
                     self.name(self.to_move),
-                    render::duration_text(self.setup.window_secs * 1000)
+                    picture::duration_text(self.setup.window_secs * 1000)
                 )));
             }
         }
@@ -415,8 +415,8 @@ impl Game for ShortCircuitGame {
 
     fn board(&self) -> Board {
         Board {
-            text: render::text(self),
-            svg: Some(render::svg(self)),
+            text: picture::text(self),
+            svg: Some(picture::svg(self)),
         }
     }
 
@@ -488,8 +488,8 @@ impl Game for ShortCircuitGame {
             "You are {} (seat {}). {whose} Your reserve: {} (plus {} each turn).",
             self.name(seat),
             seat + 1,
-            render::duration_text(reserve),
-            render::duration_text(self.setup.turn_secs * 1000)
+            picture::duration_text(reserve),
+            picture::duration_text(self.setup.turn_secs * 1000)
         )
     }
 
