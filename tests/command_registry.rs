@@ -64,3 +64,39 @@ fn readmes_table_is_the_registrys() {
         "README's table of commands differs from the registry; put this between its markers:\n{table}"
     );
 }
+
+#[test]
+fn slash_descriptions_are_whole_clauses_within_discords_limit() {
+    for command in REGISTRY {
+        let text = command.slash_description();
+        assert!(
+            !text.is_empty() && text.chars().count() <= 100,
+            "/{}: {text}",
+            command.name
+        );
+        assert_eq!(
+            text.matches('(').count(),
+            text.matches(')').count(),
+            "/{}: {text}",
+            command.name
+        );
+        assert!(!text.contains('!'), "/{}: {text}", command.name);
+    }
+    let said = |name: &str| {
+        REGISTRY
+            .iter()
+            .find(|command| command.name == name)
+            .map(|command| command.slash_description())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        said("deadline"),
+        "Sets the current deadline, like 48h or 2026-12-01 18:00 UTC (the GM)"
+    );
+    assert_eq!(said("leave"), "Takes you out of the game");
+    assert_eq!(
+        said("undo"),
+        "Takes back the last resolution or turn (the GM)"
+    );
+    assert_eq!(said("draw"), "Votes for a draw");
+}

@@ -347,3 +347,41 @@ async fn concede_ranks_last_among_those_still_in_and_a_unanimous_draw_ends_the_g
         "{out}"
     );
 }
+
+#[tokio::test]
+async fn a_nudge_is_once_a_phase_even_when_a_player_leaves_in_between() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, _service) = play_kept(
+        &dir,
+        "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\ndan #tag: !join\nann #tag: !start\nbob dm: bid 3\nann #tag: !nudge\nann #tag: !kick dan\nann #tag: !nudge\nann dm: bid 4\ncat dm: bid 5\nann #tag: !nudge\n",
+        "2026-01-01T00:00:00Z",
+    )
+    .await;
+    // The first nudge writes to those whose bid is missing, not to bob.
+    assert!(
+        out.contains("#tag <- Nudged by DM: ann, cat and dan."),
+        "{out}"
+    );
+    assert_eq!(
+        count(&out, "nudges you: your order for bids is awaited"),
+        3,
+        "{out}"
+    );
+    // dan leaving does not begin another phase, so the second is refused.
+    assert!(
+        out.contains(
+            "#tag <- ann: `!nudge` was already used in this phase; it can be used once a phase."
+        ),
+        "{out}"
+    );
+    // The bids resolved, the moves are a new phase: the GM may nudge again.
+    assert!(
+        out.contains("#tag <- Nudged by DM: ann, bob and cat."),
+        "{out}"
+    );
+    assert_eq!(
+        count(&out, "nudges you: your order for moves for round 1"),
+        3,
+        "{out}"
+    );
+}

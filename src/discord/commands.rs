@@ -10,7 +10,7 @@ use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::commands::{
-    find, Command as TableCommand, Slash, SlashKind, SlashOption, Who, REGISTRY,
+    find, Command as TableCommand, Slash, SlashKind, SlashOption, REGISTRY,
 };
 use crate::table::{Audience, Envelope, Inbound};
 use chrono::Utc;
@@ -37,26 +37,11 @@ fn from_registry(command: &'static TableCommand) -> Option<poise::Command<Arc<Bo
         qualified_name: command.name.into(),
         identifying_name: command.name.into(),
         source_code_name: command.name.into(),
-        description: Some(description(command).into()),
+        description: Some(command.slash_description().into()),
         parameters: options.iter().map(parameter).collect(),
         slash_action: Some(registered),
         ..Default::default()
     })
-}
-
-/// A slash command's description: the help line's first clause, within Discord's 100
-/// characters, saying when it is the GM's.
-fn description(command: &TableCommand) -> String {
-    let about = command.about.strip_prefix("GM: ").unwrap_or(command.about);
-    let clause = about.split([';', ':']).next().unwrap_or(about).trim();
-    let mut text: String = clause.chars().take(90).collect();
-    if let Some(first) = text.get(..1) {
-        text.replace_range(..1, &first.to_uppercase());
-    }
-    if command.who == Who::Gm {
-        text.push_str(" (the GM)");
-    }
-    text
 }
 
 /// One option of a registry command.

@@ -36,7 +36,7 @@ use super::service::Service;
 use super::work::{Env, Work};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
-use crate::records::{Audience, GameRecord, User};
+use crate::records::{Audience, GameRecord, Phase, User};
 use crate::store::{GameRow, StoreError, Tx};
 use std::future::Future;
 use std::pin::Pin;
@@ -172,6 +172,46 @@ impl Command {
             buttons: true,
             ..self
         }
+    }
+
+    /// What its slash command says it does, within Discord's 100 characters: the help
+    /// line's first clause, without its asides in brackets, commands named as slash commands,
+    /// and "(the GM)" for the GM's.
+    pub fn slash_description(&self) -> String {
+        let about = self.about.strip_prefix("GM: ").unwrap_or(self.about);
+        let mut plain = String::new();
+        let mut depth = 0;
+        for c in about.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' if depth > 0 => depth -= 1,
+                _ if depth == 0 => plain.push(c),
+                _ => {}
+            }
+        }
+        let clause = plain
+            .split("; ")
+            .next()
+            .and_then(|clause| clause.split(": ").next())
+            .unwrap_or_default();
+        let mut words: Vec<&str> = Vec::new();
+        for word in clause.split_whitespace() {
+            if words.iter().map(|w| w.len() + 1).sum::<usize>() + word.len() > 88 {
+                break;
+            }
+            words.push(word);
+        }
+        let mut text = words
+            .join(" ")
+            .trim_end_matches([';', ','])
+            .replace("`!", "`/");
+        if let Some(first) = text.get(..1) {
+            text.replace_range(..1, &first.to_uppercase());
+        }
+        if self.who == Who::Gm {
+            text.push_str(" (the GM)");
+        }
+        text
     }
 
     /// Reads the words after the command.
@@ -410,10 +450,16 @@ pub(crate) fn apply(
     Ok(true)
 }
 
-/// What tells one phase of a game from another: the round, when the phase began and what
-/// it waits for.
+/// What tells one phase of a game from another: the round, when the phase began, and whose
+/// turn it is or what orders it waits for (not which seats are still awaited: a player who
+/// leaves does not begin another phase).
 fn phase_key(record: &GameRecord) -> String {
-    let phase = serde_json::to_string(&record.phase).unwrap_or_default();
+    let phase = match &record.phase {
+        Some(Phase::Turn { seat }) => format!("turn of seat {seat}"),
+        Some(Phase::Orders { label, .. }) => format!("orders for {label}"),
+        Some(Phase::Over { .. }) => "over".to_string(),
+        None => String::new(),
+    };
     let began = record
         .phase_started
         .map(|at| at.to_rfc3339())

@@ -149,23 +149,28 @@ impl Service {
                         .into());
                     }
                 }
-                let text = match commands::new::parse(&args, prefix) {
-                    Ok((game, mut options)) => {
-                        if !options.iter().any(|(key, _)| key == "seed") {
-                            options.push(("seed".to_string(), Seed::random().to_hex()));
-                        }
-                        // The rules revisions, the table's and the game's, are the bot's to
-                        // say, and the log keeps them.
-                        options.retain(|(key, _)| key != "revision" && key != "game_revision");
-                        options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
-                        if let Some(rules) = self.catalogue.find(&game) {
-                            options
-                                .push(("game_revision".to_string(), rules.revision().to_string()));
-                        }
-                        commands::new::words(&game, &options)
+                // Read when said (`parse_line`), so a refusal here only guards the log.
+                let (game_name, mut options) = match commands::new::parse(&args, prefix) {
+                    Ok(read) => read,
+                    Err(error) => {
+                        return Ok(Outcome::refusal(
+                            Audience::Channel(channel.to_string()),
+                            format!("{}: {}", user.name, error.0),
+                        )
+                        .into())
                     }
-                    Err(_) => format!("{word} {args}"),
                 };
+                if !options.iter().any(|(key, _)| key == "seed") {
+                    options.push(("seed".to_string(), Seed::random().to_hex()));
+                }
+                // The rules revisions, the table's and the game's, are the bot's to say, and
+                // the log keeps them.
+                options.retain(|(key, _)| key != "revision" && key != "game_revision");
+                options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
+                if let Some(rules) = self.catalogue.find(&game_name) {
+                    options.push(("game_revision".to_string(), rules.revision().to_string()));
+                }
+                let text = commands::new::words(&game_name, &options);
                 let input = Input::Channel {
                     channel: channel.to_string(),
                     user: user.clone(),
