@@ -222,6 +222,24 @@ pub struct CommandHelp {
     pub about: &'static str,
 }
 
+impl CommandHelp {
+    /// How a prompt prints the command, with the prefix the table then puts in its place:
+    /// the usage without its optional tail (`` `!place <x> <y> <rotation>` ``).
+    pub fn typed(&self) -> String {
+        let required = self.usage.split(" [").next().unwrap_or(self.usage);
+        format!("`!{required}`")
+    }
+}
+
+/// The command `name` among a game's declared `commands`, as a prompt prints it; a word the
+/// game does not declare is printed as it is.
+pub fn typed(commands: &[CommandHelp], name: &str) -> String {
+    commands
+        .iter()
+        .find(|command| command.name == name)
+        .map_or_else(|| format!("`!{name}`"), CommandHelp::typed)
+}
+
 /// The static facts of one game: its name, its limits and how to start or load it.
 pub trait Rules: Send + Sync {
     /// The name used in `!new <name>` (lowercase, one word).
@@ -417,7 +435,7 @@ pub trait Game: Send {
 
 #[cfg(test)]
 mod tests {
-    use super::count;
+    use super::{count, typed, CommandHelp};
 
     #[test]
     fn counts_say_one_thing_or_several() {
@@ -425,5 +443,16 @@ mod tests {
         assert_eq!(count(0, "point"), "0 points");
         assert_eq!(count(-1, "point"), "-1 point");
         assert_eq!(count(35_usize, "player"), "35 players");
+    }
+
+    #[test]
+    fn a_prompt_prints_a_declared_command_without_its_optional_tail() {
+        let commands = [CommandHelp {
+            name: "place",
+            usage: "place <x> <y> <rotation> [meeple <feature> | pass]",
+            about: "Place the drawn tile.",
+        }];
+        assert_eq!(typed(&commands, "place"), "`!place <x> <y> <rotation>`");
+        assert_eq!(typed(&commands, "pass"), "`!pass`");
     }
 }

@@ -132,13 +132,14 @@ pub enum MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::PlaceFirst => write!(
-                f,
-                "place the drawn tile first with `!place <x> <y> <rotation>`"
-            ),
+            MoveError::PlaceFirst => {
+                write!(f, "place the drawn tile first with {}", command("place"))
+            }
             MoveError::AlreadyPlaced => write!(
                 f,
-                "the tile is already placed; answer `!meeple <feature>` or `!pass`"
+                "the tile is already placed; answer {} or {}",
+                command("meeple"),
+                command("pass")
             ),
             MoveError::Over => write!(f, "the game is over"),
             MoveError::Place(e) => write!(f, "{e}"),
@@ -440,4 +441,9 @@ impl Match {
             Vec::new()
         }
     }
+}
+
+/// One of the game's declared commands as a refusal prints it.
+fn command(name: &str) -> String {
+    crate::games::typed(super::rules::COMMANDS, name)
 }

@@ -205,9 +205,7 @@ impl Game for CarcassonneGame {
             }
             w @ ("meeple" | "follower" | "ringmaster" | "acrobat" | "pyramid") => {
                 let Stage::Follower(tile) = self.play.stage() else {
-                    return Err(Refusal::new(
-                        "place the drawn tile first with `!place <x> <y> <rotation>`",
-                    ));
+                    return Err(Refusal::new(MoveError::PlaceFirst.to_string()));
                 };
                 let after = match w {
                     "ringmaster" => After::Ringmaster(parse::meeple(args).map_err(Refusal::new)?),

@@ -19,7 +19,9 @@ const OPTIONS: &[(&str, &str)] = &[
     ),
 ];
 
-const COMMANDS: &[CommandHelp] = &[
+/// The game's commands in the channel, declared once: `!help` lists them and the prompts
+/// print them from here.
+pub(super) const COMMANDS: &[CommandHelp] = &[
     CommandHelp {
         name: "place",
         usage: "place <x> <y> <rotation> [meeple <feature> | pass]",

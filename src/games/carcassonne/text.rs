@@ -8,7 +8,7 @@ use super::map::Scored;
 use super::tiles::{tile_kind, Centre, Kind};
 use super::CarcassonneGame;
 use super::{circus, parse};
-use crate::games::Event;
+use crate::games::{typed, Event};
 
 pub(super) fn follower_word(kind: Kind) -> &'static str {
     match kind {
@@ -281,15 +281,23 @@ impl CarcassonneGame {
                         })
                         .unwrap_or_default();
                     format!(
-                        "{}'s turn: {} is drawn ({} left after it). Legal placements: {}. Answer `!place <x> <y> <rotation>`, then {}{example}.",
+                        "{}'s turn: {} is drawn ({} left after it). Legal placements: {}. Answer {}, then {}{example}.",
                         self.name(*seat),
                         tile_name(*kind),
                         self.play.remaining(),
                         placements_text(&legal),
+                        command("place"),
                         if self.tokens.is_some() {
-                            "`!meeple <feature>`, `!ringmaster <feature>`, `!acrobat <x> <y>`, `!pyramid <x> <y>` or `!pass`"
+                            format!(
+                                "{}, {}, {}, {} or {}",
+                                command("meeple"),
+                                command("ringmaster"),
+                                command("acrobat"),
+                                command("pyramid"),
+                                command("pass")
+                            )
                         } else {
-                            "`!meeple <feature>` or `!pass`"
+                            format!("{} or {}", command("meeple"), command("pass"))
                         }
                     )
                 }
@@ -411,29 +419,33 @@ impl CarcassonneGame {
         let mut options = Vec::new();
         if !choices.meeple.is_empty() {
             options.push(format!(
-                "a meeple with `!meeple <feature>`{}",
+                "a meeple with {}{}",
+                command("meeple"),
                 letters(&choices.meeple)
             ));
         }
         if !choices.ringmaster.is_empty() {
             options.push(format!(
-                "your ringmaster with `!ringmaster <feature>`{}",
+                "your ringmaster with {}{}",
+                command("ringmaster"),
                 letters(&choices.ringmaster)
             ));
         }
         if !choices.acrobats.is_empty() {
             options.push(format!(
-                "an acrobat with `!acrobat <x> <y>` at {}",
+                "an acrobat with {} at {}",
+                command("acrobat"),
                 spots(&choices.acrobats)
             ));
         }
         if !choices.pyramids.is_empty() {
             options.push(format!(
-                "a completed pyramid to score with `!pyramid <x> <y>` at {}",
+                "a completed pyramid to score with {} at {}",
+                command("pyramid"),
                 spots(&choices.pyramids)
             ));
         }
-        options.push("or `!pass`".to_string());
+        options.push(format!("or {}", command("pass")));
         let choose = format!("Choose {}", options.join("; "));
         match features.is_empty() {
             true => choose,
@@ -552,4 +564,9 @@ impl CarcassonneGame {
         }
         t
     }
+}
+
+/// One of the game's declared commands as a prompt prints it.
+fn command(name: &str) -> String {
+    typed(super::rules::COMMANDS, name)
 }
