@@ -44,6 +44,13 @@ impl Service {
         } = said;
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
+        let refuse = |text: String| {
+            Ok(Outcome::refusal(
+                Audience::Channel(channel.to_string()),
+                format!("{}: {text}", user.name),
+            )
+            .into())
+        };
         let (word, args) = match commands::parse_line(text, prefix) {
             Ok(Some(parsed)) => parsed,
             Ok(None) => {
@@ -63,13 +70,7 @@ impl Service {
                 }
                 return Ok(outcome.into());
             }
-            Err(error) => {
-                return Ok(Outcome::refusal(
-                    Audience::Channel(channel.to_string()),
-                    format!("{}: {}", user.name, error.0),
-                )
-                .into())
-            }
+            Err(error) => return refuse(error.0),
         };
         let command = commands::find(&word);
         // A command that looks back (`!board`, `!status`, and `!undo` or `!concede` with the
@@ -83,14 +84,9 @@ impl Service {
         let game = match found {
             Ok(game) => game,
             Err(StoreError::Corrupt { what, reason }) => {
-                return Ok(Outcome::refusal(
-                    Audience::Channel(channel.to_string()),
-                    format!(
-                        "{}: the saved {what} is unreadable ({reason}); nothing was changed.",
-                        user.name
-                    ),
-                )
-                .into());
+                return refuse(format!(
+                    "the saved {what} is unreadable ({reason}); nothing was changed."
+                ));
             }
             Err(error) => return Err(error),
         };
@@ -108,11 +104,7 @@ impl Service {
             }
             Some(Run::Rebuild(_)) => {
                 let Some(game) = game else {
-                    return Ok(Outcome::refusal(
-                        Audience::Channel(channel.to_string()),
-                        format!("{}: there is no game in this channel.", user.name),
-                    )
-                    .into());
+                    return refuse("there is no game in this channel.".to_string());
                 };
                 // Only the GM's undo is worth rebuilding the game for; anyone else's is
                 // refused by the table as for every GM power.
@@ -137,28 +129,17 @@ impl Service {
                     if running.len() >= most {
                         let listed: Vec<String> =
                             running.iter().map(|id| format!("#{id}")).collect();
-                        return Ok(Outcome::refusal(
-                            Audience::Channel(channel.to_string()),
-                            format!(
-                                "{}: you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
-                                user.name,
-                                running.len(),
-                                listed.join(", ")
-                            ),
-                        )
-                        .into());
+                        return refuse(format!(
+                            "you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
+                            running.len(),
+                            listed.join(", ")
+                        ));
                     }
                 }
                 // Read when said (`parse_line`), so a refusal here only guards the log.
                 let (game_name, mut options) = match commands::new::parse(&args, prefix) {
                     Ok(read) => read,
-                    Err(error) => {
-                        return Ok(Outcome::refusal(
-                            Audience::Channel(channel.to_string()),
-                            format!("{}: {}", user.name, error.0),
-                        )
-                        .into())
-                    }
+                    Err(error) => return refuse(error.0),
                 };
                 if !options.iter().any(|(key, _)| key == "seed") {
                     options.push(("seed".to_string(), Seed::random().to_hex()));
