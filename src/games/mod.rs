@@ -231,6 +231,23 @@ impl CommandHelp {
     }
 }
 
+impl CommandHelp {
+    /// How a prompt prints an order sent by DM: its whole usage, without a prefix
+    /// (`` `effect <action> [N] <land|pass>` ``).
+    pub fn sent(&self) -> String {
+        format!("`{}`", self.usage)
+    }
+}
+
+/// The order `name` among a game's declared `orders`, as a prompt prints it; a word the game
+/// does not declare is printed as it is.
+pub fn ordered(orders: &[CommandHelp], name: &str) -> String {
+    orders
+        .iter()
+        .find(|order| order.name == name)
+        .map_or_else(|| format!("`{name}`"), CommandHelp::sent)
+}
+
 /// The command `name` among a game's declared `commands`, as a prompt prints it; a word the
 /// game does not declare is printed as it is.
 pub fn typed(commands: &[CommandHelp], name: &str) -> String {
@@ -435,7 +452,7 @@ pub trait Game: Send {
 
 #[cfg(test)]
 mod tests {
-    use super::{count, typed, CommandHelp};
+    use super::{count, ordered, typed, CommandHelp};
 
     #[test]
     fn counts_say_one_thing_or_several() {
@@ -454,5 +471,19 @@ mod tests {
         }];
         assert_eq!(typed(&commands, "place"), "`!place <x> <y> <rotation>`");
         assert_eq!(typed(&commands, "pass"), "`!pass`");
+    }
+
+    #[test]
+    fn a_prompt_prints_a_declared_order_whole_and_without_a_prefix() {
+        let orders = [CommandHelp {
+            name: "effect",
+            usage: "effect <action> [N] <land|pass>",
+            about: "The effect of the tile you claimed.",
+        }];
+        assert_eq!(
+            ordered(&orders, "effect"),
+            "`effect <action> [N] <land|pass>`"
+        );
+        assert_eq!(ordered(&orders, "move"), "`move`");
     }
 }

@@ -134,9 +134,10 @@ impl State {
             None => format!("tile {n} has no effect"),
         };
         format!(
-            "You claimed tile {tile} ({}, {}). Choose its effect: `effect <action> [N] <land|pass>`, like `effect back 3 land`, or `effect none`. The words:\n{}\nNo answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
+            "You claimed tile {tile} ({}, {}). Choose its effect: {}, like `effect back 3 land`, or `effect none`. The words:\n{}\nNo answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
             neighbour(wrap(i16::from(tile) - 1)),
             neighbour(wrap(i16::from(tile) + 1)),
+            super::sent("effect"),
             EFFECT_WORDS.trim_end()
         )
     }

@@ -145,7 +145,8 @@ impl fmt::Display for EffectError {
         match self {
             EffectError::Unknown(words) => write!(
                 f,
-                "'{words}' is not an effect; write `effect <action> [N] <land|pass>` with an action among forward N, back N (N from 1 to 10), start, skip, anchor, boost, slow, owner N (N from 1 to 3), or `effect none`"
+                "'{words}' is not an effect; write {} with an action among forward N, back N (N from 1 to 10), start, skip, anchor, boost, slow, owner N (N from 1 to 3), or `effect none`",
+                super::sent("effect")
             ),
             EffectError::NoTrigger(words) => write!(
                 f,

@@ -60,7 +60,8 @@ use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::{
-    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+    ordered, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
+    Rules, Seat,
 };
 use chrono::Duration;
 use std::collections::BTreeMap;
@@ -94,6 +95,11 @@ const COMMANDS: &[CommandHelp] = &[CommandHelp {
     usage: "tiles",
     about: "lists every owned tile with its owner, effect and activations left",
 }];
+
+/// An order as a prompt or a refusal prints it: its declared usage.
+fn sent(name: &str) -> String {
+    ordered(ORDERS, name)
+}
 
 const ORDERS: &[CommandHelp] = &[
     CommandHelp {
@@ -375,7 +381,10 @@ impl Game for CircuitGame {
     fn check_order(&self, seat: Seat, text: &str) -> Result<String, Refusal> {
         let order = parse_order(text).map_err(|error| match error {
             OrderError::Unknown(words) => Refusal::new(format!(
-                "'{words}' is not an order; send `move` or `stay` (optionally followed by `change <tile> <effect>` for a tile you own), or after a claim `effect <action> [N] <land|pass>`"
+                "'{words}' is not an order; send {} or {} (optionally followed by `change <tile> <effect>` for a tile you own), or after a claim {}",
+                sent("move"),
+                sent("stay"),
+                sent("effect")
             )),
             OrderError::ChangeTile(word) => Refusal::new(format!(
                 "`change` takes the number of a tile you own, then its new effect, like `move change 12 boost pass`; got '{word}'"
@@ -402,9 +411,11 @@ impl Game for CircuitGame {
                 )),
                 Plan::Skipped => Err(Refusal::new("you lose this turn (skip); no order is needed")),
             },
-            (Stage::Choosing, Order::Effect(_)) => Err(Refusal::new(
-                "no tile of yours is waiting for an effect; this turn send `move` or `stay`, and to change a tile you own, `move change <tile> <effect>`",
-            )),
+            (Stage::Choosing, Order::Effect(_)) => Err(Refusal::new(format!(
+                "no tile of yours is waiting for an effect; this turn send {} or {}, and to change a tile you own, `move change <tile> <effect>`",
+                sent("move"),
+                sent("stay")
+            ))),
             (Stage::Claiming { claims }, Order::Effect(effect)) => {
                 let tile = claims.get(&seat).ok_or_else(|| {
                     Refusal::new("you claimed no tile this turn, so there is no effect to choose")
@@ -415,9 +426,11 @@ impl Game for CircuitGame {
                 }
                 Ok(canonical(Order::Effect(effect)))
             }
-            (Stage::Claiming { .. }, Order::Turn { .. }) => Err(Refusal::new(
-                "claimers are picking their tiles' effects now; the next turn's `move` or `stay` comes after",
-            )),
+            (Stage::Claiming { .. }, Order::Turn { .. }) => Err(Refusal::new(format!(
+                "claimers are picking their tiles' effects now; the next turn's {} or {} comes after",
+                sent("move"),
+                sent("stay")
+            ))),
             (Stage::Over { .. }, _) => Err(Refusal::new("the game is over")),
         }
     }
@@ -528,19 +541,36 @@ impl Game for CircuitGame {
         )];
         match &self.state.stage {
             Stage::Choosing => {
-                let roll = runner.roll.map_or("no die".to_string(), |r| format!("die {r}"));
+                let roll = runner
+                    .roll
+                    .map_or("no die".to_string(), |r| format!("die {r}"));
                 lines.push(match runner.plan {
-                    Plan::Free => format!("Turn {}: {roll}; send `move` or `stay` (no answer = move).", self.state.turn),
-                    Plan::MustMove => format!("Turn {}: {roll}; you stayed last turn, so you move.", self.state.turn),
-                    Plan::MustStay => format!("Turn {}: {roll}; an anchor holds you, so you stay.", self.state.turn),
+                    Plan::Free => format!(
+                        "Turn {}: {roll}; send {} or {} (no answer = move).",
+                        self.state.turn,
+                        sent("move"),
+                        sent("stay")
+                    ),
+                    Plan::MustMove => format!(
+                        "Turn {}: {roll}; you stayed last turn, so you move.",
+                        self.state.turn
+                    ),
+                    Plan::MustStay => format!(
+                        "Turn {}: {roll}; an anchor holds you, so you stay.",
+                        self.state.turn
+                    ),
                     Plan::Skipped => format!("Turn {}: you lose this turn.", self.state.turn),
                 });
             }
             Stage::Claiming { claims } => match claims.get(&seat) {
                 Some(tile) => lines.push(format!(
-                    "You claimed tile {tile}: send `effect <action> [N] <land|pass>` or `effect none`."
+                    "You claimed tile {tile}: send {} or `effect none`.",
+                    sent("effect")
                 )),
-                None => lines.push("Claimers are choosing effects; your next choice comes with the next turn.".into()),
+                None => lines.push(
+                    "Claimers are choosing effects; your next choice comes with the next turn."
+                        .into(),
+                ),
             },
             Stage::Over { .. } => lines.push("The game is over.".into()),
         }

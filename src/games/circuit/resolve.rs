@@ -142,7 +142,11 @@ impl State {
             lines.push(format!("{}: {roll}{how}{note}", runner.name));
         }
         if !self.choosers().is_empty() {
-            lines.push("Send `move` or `stay` by DM (no answer = move).".into());
+            lines.push(format!(
+                "Send {} or {} by DM (no answer = move).",
+                super::sent("move"),
+                super::sent("stay")
+            ));
         }
         events.push(Event::public(lines.join("\n")));
     }

@@ -38,8 +38,10 @@ impl State {
                     let roll = dice.roll(format!("turn {} die for {new_name}", self.turn), 6);
                     runner.roll = u8::try_from(roll).ok();
                     lines.push(format!(
-                        "{new_name} ({}) joins from the waitlist on tile 1 with 0 laps and rolls {roll}: send `move` or `stay` by DM.",
-                        runner.colour
+                        "{new_name} ({}) joins from the waitlist on tile 1 with 0 laps and rolls {roll}: send {} or {} by DM.",
+                        runner.colour,
+                        super::sent("move"),
+                        super::sent("stay")
                     ));
                 } else {
                     lines.push(format!(

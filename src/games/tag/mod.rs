@@ -44,8 +44,8 @@ use self::state::{Move, MoveOrder, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::{parse_duration, parse_duration_within};
 use crate::games::{
-    Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
-    Rules, Seat,
+    ordered, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
+    Refusal, Rules, Seat,
 };
 use chrono::Duration;
 use std::collections::{BTreeMap, HashSet};
@@ -222,7 +222,10 @@ impl Rules for Tag {
         for (seat, p) in state.players.iter().enumerate() {
             lines.push(format!("{}: minimum bid {}", who(&state, seat), p.min_bid));
         }
-        lines.push("Send your secret bid by DM: `bid <number>` (at least your minimum; the bid is paid from your points; lowest bid is it).".to_string());
+        lines.push(format!(
+            "Send your secret bid by DM: {} (at least your minimum; the bid is paid from your points; lowest bid is it).",
+            ordered(ORDERS, "bid")
+        ));
         let events = pack(lines).into_iter().map(Event::public).collect();
         Ok((Box::new(TagGame { state }), events))
     }

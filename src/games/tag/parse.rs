@@ -7,6 +7,7 @@
 //! `north-east`, `northeast`) and `stay`/`none`/`wait` for nothing are accepted too.
 
 use super::state::{Dir, Mode, Move, MoveOrder};
+use crate::games::ordered;
 
 /// A parsed DM order, before it is checked against the player's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,9 +48,13 @@ pub fn parse_order(text: &str) -> Result<Order, String> {
         // A player who leaves out the word `move` (`teleport stride`) is understood.
         Some(first) if word_move(first).is_some() => parse_moves(&words),
         Some(other) => Err(format!(
-            "I don't know the order '{other}'; send `bid <number>` in the bid round, or `move n stomp` style orders (`upgrade` to buy a move)"
+            "I don't know the order '{other}'; send {} in the bid round, or `move n stomp` style orders (`upgrade` to buy a move)",
+            ordered(super::ORDERS, "bid")
         )),
-        None => Err("the order is empty; send `bid <number>` or `move <directions> stomp|stride`".to_string()),
+        None => Err(format!(
+            "the order is empty; send {} or `move <directions> stomp|stride`",
+            ordered(super::ORDERS, "bid")
+        )),
     }
 }
 
@@ -60,7 +65,10 @@ fn parse_bid(rest: &[&str]) -> Result<Order, String> {
     let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
     match rest {
         [number] if number.starts_with('-') && digits(&number[1..]) => {
-            Err("a bid cannot be negative; send `bid <number>` with at least your minimum bid".to_string())
+            Err(format!(
+                "a bid cannot be negative; send {} with at least your minimum bid",
+                ordered(super::ORDERS, "bid")
+            ))
         }
         [number] if digits(number) => match number.parse::<u64>() {
             Ok(bid) if bid <= MAX_BID => Ok(Order::Bid(bid)),
