@@ -179,35 +179,6 @@ pub mod duration_serde {
     }
 }
 
-/// Serde for an optional [`chrono::Duration`] as whole seconds or null.
-pub mod optional_duration_serde {
-    use chrono::Duration;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Writes the duration as seconds, or null.
-    pub fn serialize<S: Serializer>(
-        duration: &Option<Duration>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match duration {
-            Some(duration) => serializer.serialize_some(&duration.num_seconds()),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    /// Reads seconds (or null) back.
-    pub fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Option<Duration>, D::Error> {
-        Option::<i64>::deserialize(deserializer)?
-            .map(|seconds| {
-                Duration::try_seconds(seconds)
-                    .ok_or_else(|| serde::de::Error::custom("duration out of range"))
-            })
-            .transpose()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,7 +1,8 @@
-//! The registry is the one home of every channel command: each has a help line, a slash
-//! command (or the reason it has none), and README's table of commands is the registry's.
+//! The registry is the one home of every command, in the channel and by DM: each has a help
+//! line, a slash command (or the reason it has none), and README's table of commands is the
+//! registry's.
 
-use referee::table::commands::{readme_table, Slash, REGISTRY};
+use referee::table::commands::{readme_table, Place, Slash, ORDER, REGISTRY};
 
 /// README's table of commands: the lines between its two markers.
 fn readme_commands() -> String {
@@ -27,7 +28,9 @@ fn every_command_has_a_help_line_and_a_slash_command_or_a_reason() {
             "{} has no help line",
             command.name
         );
-        assert!(command.usage.starts_with(command.name), "{}", command.usage);
+        // Said as its word and what follows, but for an order by DM, which is what follows.
+        let word = command.usage.starts_with(command.name) || command.name == ORDER.name;
+        assert!(word, "{}", command.usage);
         match &command.slash {
             Slash::Options { options, .. } => {
                 for option in options.iter() {
@@ -52,8 +55,15 @@ fn every_command_has_a_help_line_and_a_slash_command_or_a_reason() {
 fn readmes_table_is_the_registrys() {
     let table = readme_table("!");
     for command in REGISTRY {
+        let prefix = match command.place() {
+            Place::Direct => "",
+            Place::Channel | Place::Both => "!",
+        };
         assert!(
-            table.contains(&format!("| `!{}` |", command.usage.replace('|', "\\|"))),
+            table.contains(&format!(
+                "| `{prefix}{}` |",
+                command.usage.replace('|', "\\|")
+            )),
             "{} is not in the table",
             command.name
         );
@@ -99,4 +109,24 @@ fn slash_descriptions_are_whole_clauses_within_discords_limit() {
         "Takes back the last resolution or turn (the GM)"
     );
     assert_eq!(said("draw"), "Votes for a draw");
+}
+
+#[test]
+fn what_is_said_by_dm_is_answered_privately_and_named_by_help_by_dm() {
+    let help = referee::table::commands::dm_help(None);
+    for command in REGISTRY.iter().filter(|c| c.place() != Place::Channel) {
+        let direct = command.direct.as_ref().expect("a form by DM");
+        if command.place() == Place::Direct {
+            assert!(
+                matches!(command.slash, Slash::Options { private: true, .. }),
+                "/{} shows a DM's answer in the open",
+                command.name
+            );
+        }
+        let word = direct.usage.split_whitespace().next().unwrap_or_default();
+        assert!(
+            word.starts_with('<') || help.contains(&format!("`{word}")),
+            "help by DM does not name `{word}`:\n{help}"
+        );
+    }
 }

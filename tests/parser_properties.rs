@@ -2,9 +2,8 @@
 //! (raise the number of cases with PROPTEST_CASES).
 
 use proptest::prelude::*;
-use referee::chat::parse_dm;
 use referee::local::transcript::parse_line;
-use referee::table::commands::{find, parse_line as parse_channel};
+use referee::table::commands::{find, game_named, parse_line as parse_channel, read_direct};
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -20,7 +19,8 @@ fn config() -> ProptestConfig {
 fn commandish() -> impl Strategy<Value = String> {
     let words = prop::sample::select(vec![
         "new", "join", "leave", "start", "board", "status", "log", "resolve", "deadline", "kick",
-        "replace", "pause", "resume", "end", "help", "games", "move", "place",
+        "replace", "pause", "resume", "end", "help", "games", "move", "place", "order", "vacation",
+        "setup",
     ]);
     (words, ".{0,40}").prop_map(|(word, rest)| format!("!{word} {rest}"))
 }
@@ -45,12 +45,16 @@ proptest! {
 
     #[test]
     fn dm_parser_never_panics(text in "\\PC{0,200}") {
-        let _ = parse_dm(&text);
+        if let Ok((_, said)) = game_named(&text) {
+            let _ = read_direct(said);
+        }
     }
 
     #[test]
     fn dm_parser_on_game_numbers(id in any::<i64>(), rest in "[a-z0-9 ]{0,30}") {
-        let _ = parse_dm(&format!("#{id} {rest}"));
+        if let Ok((_, said)) = game_named(&format!("#{id} {rest}")) {
+            let _ = read_direct(said);
+        }
     }
 
     #[test]

@@ -1,9 +1,19 @@
 //! How texts write a deadline: as Discord timestamps, which every reader sees in local time
 //! (the console writes them out), or, in a game with its own time zone, how far off as a
-//! timestamp and the clock time in the game's zone, so the table reads one clock.
+//! timestamp and the clock time in the game's zone, so the table reads one clock; and when
+//! `!deadline` says one falls.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Duration, Utc};
 use chrono_tz::Tz;
+
+/// When a deadline falls, as `!deadline` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlineSpec {
+    /// This long from now.
+    In(Duration),
+    /// At this instant.
+    At(DateTime<Utc>),
+}
 
 /// A deadline: how far off, then the date and time, in the game's zone `tz` when it has one,
 /// else as Discord timestamps in each reader's own zone (the console writes them in UTC).

@@ -1,6 +1,6 @@
 //! The words about games: a game's commands and orders, its rules and options, the list of
-//! games, and the help by direct message. The table's own commands are listed from its
-//! registry (`table::commands::help`).
+//! games. The table's own commands, and the help by direct message, are listed from its
+//! registry (`table::commands`).
 
 use crate::games::{CommandHelp, Rules};
 
@@ -94,19 +94,6 @@ pub fn games_text(games: &[&'static dyn Rules], prefix: &str) -> String {
         "Games (start one with `{prefix}new <game>`; `{prefix}rules <game>` explains it and its options):\n{}",
         lines.join("\n")
     )
-}
-
-/// The help text by direct message: the DM vocabulary, and the game's orders if it has any.
-pub fn dm_help(game: Option<&dyn Rules>) -> String {
-    let orders = game.map(|rules| rules.orders()).unwrap_or(&[]);
-    let mut text = format!(
-        "By direct message to me, no prefix: {}`status` (where you stand and what you have sent), `help`, `rules <game>`. Put `#<game number>` in front when you sit in more than one game, like `#3 status`. Away for a while? `vacation 5d` tells the table (`vacation off` when you are back).",
-        if orders.is_empty() && game.is_some() { "" } else { "your secret orders, " }
-    );
-    if let (Some(rules), false) = (game, orders.is_empty()) {
-        text.push_str(&format!("\n{} orders:\n{}", rules.name(), list(orders, "")));
-    }
-    text
 }
 
 /// Commands one per line, as `!help` lists them: usage and what it does.

@@ -1,8 +1,8 @@
-//! Text -> commands: the direct messages' parser, and the readers of the words the channel's
-//! commands take (players, options, deadlines); every refusal says what was wrong and what
-//! would be accepted.
+//! The readers of the words commands take (players, options, deadlines), and how a
+//! player's text is quoted back; every refusal says what was wrong and what would be
+//! accepted.
 
-use super::command::{DeadlineSpec, Dm, DmCommand};
+use super::deadline::DeadlineSpec;
 use crate::duration::{a_year, format_duration, parse_duration_within, parse_instant, TimeError};
 use thiserror::Error;
 
@@ -126,96 +126,4 @@ pub fn mentions(args: &str) -> Vec<String> {
         })
         .filter(|word| !word.is_empty())
         .collect()
-}
-
-/// Reads a direct message: an optional `#<game id>`, then `status`, `help`, `setup ...` or an
-/// order.
-pub fn parse_dm(text: &str) -> Result<Dm, ParseError> {
-    let mut text = text.trim();
-    let mut game = None;
-    if let Some(rest) = text.strip_prefix('#') {
-        let (id, rest) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-        match id.parse::<i64>() {
-            Ok(id) => game = Some(id),
-            Err(_) => {
-                return refuse(format!(
-                    "a game number goes after #, like `#3 bid 5`; got '#{}'",
-                    quote(id)
-                ))
-            }
-        }
-        text = rest.trim();
-    }
-    let command = parse_dm_command(text)?;
-    Ok(Dm { game, command })
-}
-
-/// Reads what a direct message asks, after any `#<game id>`: `status`, `help`, `rules`,
-/// `vacation`, `setup ...`, or else an order.
-pub fn parse_dm_command(text: &str) -> Result<DmCommand, ParseError> {
-    let text = text.trim();
-    if text.is_empty() {
-        return refuse("send an order, `status` or `help`");
-    }
-    let lower = text.to_lowercase();
-    let mut words = lower.split_whitespace();
-    // `!help` and `/status` by habit from the channel mean the same as without the mark.
-    let first = words.next().map(|word| word.trim_start_matches(['!', '/']));
-    let command = match (first, words.next(), words.next()) {
-        (Some("status"), None, _) => DmCommand::Status,
-        (Some("help"), None, _) => DmCommand::Help,
-        (Some("help" | "rules"), Some(game), None) => DmCommand::Rules(game.to_string()),
-        (Some("rules"), None, _) => DmCommand::Rules(String::new()),
-        (Some("vacation"), Some("off" | "over" | "end"), None) => DmCommand::Vacation(None),
-        (Some("vacation"), _, _) => {
-            let length = text
-                .split_whitespace()
-                .skip(1)
-                .collect::<Vec<_>>()
-                .join(" ");
-            match parse_duration_within(&length, a_year()) {
-                Ok(length) => DmCommand::Vacation(Some(length)),
-                Err(TimeError::TooLong(_)) => {
-                    return refuse(format!(
-                        "a vacation is at most a year; got '{}'",
-                        quote(&length)
-                    ))
-                }
-                Err(TimeError::Unreadable) => {
-                    return refuse(format!(
-                        "`vacation` takes how long you are away, like `vacation 5d`, or `vacation off` when you are back; got '{}'",
-                        quote(&length)
-                    ))
-                }
-            }
-        }
-        (Some("setup"), _, _) => {
-            let options = parse_options(text.split_whitespace().skip(1), "setup")?;
-            if options.is_empty() {
-                return refuse("`setup` takes the game's secret options as key=value, like `setup board=7x7 straight=8`");
-            }
-            DmCommand::Setup(options)
-        }
-        _ => DmCommand::Order(text.to_string()),
-    };
-    Ok(command)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn direct_messages() {
-        assert_eq!(
-            parse_dm("#3 bid 5"),
-            Ok(Dm {
-                game: Some(3),
-                command: DmCommand::Order("bid 5".into())
-            })
-        );
-        assert_eq!(parse_dm(" STATUS ").unwrap().command, DmCommand::Status);
-        assert!(parse_dm("#x bid").is_err());
-        assert!(parse_dm("   ").is_err());
-    }
 }

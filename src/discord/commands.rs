@@ -1,8 +1,9 @@
-//! The channel vocabulary as slash commands (`/join`, `/play move 1 5`, `/order bid 12`).
+//! The table's registry as slash commands (`/join`, `/play move 1 5`, `/order bid 12`).
 //! Typed text never comes here: `!join` and every other typed word reach the table through
 //! the one path for typed messages (`events`). A slash command hands the table the words it
-//! stands for and is answered on the interaction: privately for `/order`, `/help` and any
-//! refusal; everything else goes through the outbox.
+//! stands for, as typed in the channel or, for what is said by DM, as a direct message, and
+//! is answered on the interaction: privately for `/order`, `/help` and any refusal;
+//! everything else goes through the outbox.
 
 use super::buttons::components;
 use super::embeds::{split_text, MESSAGE_LIMIT};
@@ -10,7 +11,7 @@ use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::commands::{
-    find, Command as TableCommand, Slash, SlashKind, SlashOption, REGISTRY,
+    find, Command as TableCommand, Place, Slash, SlashKind, SlashOption, REGISTRY,
 };
 use crate::table::{Audience, Envelope, Inbound};
 use chrono::Utc;
@@ -18,13 +19,10 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tracing::{info_span, Instrument};
 
-/// Every command, for the framework and for registration: the table's registry (each of its
-/// commands that has a slash form), then the game's own actions (`/play`) and what is said by
-/// direct message (`/order`, `/vacation`).
+/// Every command, for the framework and for registration: each of the table's registry that
+/// has a slash form.
 pub(super) fn all() -> Vec<poise::Command<Arc<Bot>, DiscordError>> {
-    let mut all: Vec<_> = REGISTRY.iter().filter_map(|c| from_registry(c)).collect();
-    all.extend([play(), order(), vacation()]);
-    all
+    REGISTRY.iter().filter_map(|c| from_registry(c)).collect()
 }
 
 /// A registry command's slash form: its options in order, each typed after its name.
@@ -56,20 +54,22 @@ fn parameter(option: &'static SlashOption) -> poise::CommandParameter<Arc<Bot>, 
         choices: Vec::new().into(),
         type_setter: Some(match option.kind {
             SlashKind::User => |builder| builder.kind(serenity::CommandOptionType::User),
-            SlashKind::Text | SlashKind::Game => {
+            SlashKind::Text | SlashKind::Game | SlashKind::MyGame => {
                 |builder| builder.kind(serenity::CommandOptionType::String)
             }
         }),
         autocomplete_callback: match option.kind {
             SlashKind::Game => Some(complete_game),
+            SlashKind::MyGame => Some(complete_my_game),
             SlashKind::Text | SlashKind::User => None,
         },
         __non_exhaustive: (),
     }
 }
 
-/// Runs a registry command: the words it stands for, as typed after the prefix, go to the
-/// table by the one path for channel commands.
+/// Runs a registry command: the words it stands for go to the table as typed after the
+/// prefix, or as a direct message (with `#<game>` in front when one is named) for what is
+/// said by DM.
 fn registered(
     ctx: poise::ApplicationContext<'_, Arc<Bot>, DiscordError>,
 ) -> poise::BoxFuture<'_, Result<(), poise::FrameworkError<'_, Arc<Bot>, DiscordError>>> {
@@ -80,10 +80,21 @@ fn registered(
         let Slash::Options { options, private } = &command.slash else {
             return Ok(());
         };
-        let mut text = command.name.to_string();
+        // The words it stands for begin with its name, unless its usage begins with what is
+        // given (`<order>`: an order is its words alone).
+        let mut text = match command.usage.starts_with('<') {
+            true => String::new(),
+            false => command.name.to_string(),
+        };
+        let mut game = None;
         for option in options.iter() {
             let value = ctx.args.iter().find(|given| given.name == option.name);
             match value.map(|given| &given.value) {
+                Some(serenity::ResolvedValue::String(words))
+                    if option.kind == SlashKind::MyGame =>
+                {
+                    game = Some(words.trim().trim_start_matches('#').to_string());
+                }
                 Some(serenity::ResolvedValue::String(words)) => {
                     text.push(' ');
                     text.push_str(words.trim());
@@ -107,9 +118,11 @@ fn registered(
             true => Privacy::Private,
             false => Privacy::Public,
         };
-        channel_command(ctx.into(), text, privacy)
-            .await
-            .map_err(|error| poise::FrameworkError::new_command(ctx.into(), error))
+        let done = match command.place() {
+            Place::Direct => direct_command(ctx.into(), text, game).await,
+            Place::Channel | Place::Both => channel_command(ctx.into(), text, privacy).await,
+        };
+        done.map_err(|error| poise::FrameworkError::new_command(ctx.into(), error))
     })
 }
 
@@ -119,6 +132,14 @@ fn complete_game<'a>(
     partial: &'a str,
 ) -> poise::BoxFuture<'a, serenity::CreateAutocompleteResponse> {
     Box::pin(game_names(ctx.into(), partial))
+}
+
+/// Offers the asker's games for an option that takes one of them.
+fn complete_my_game<'a>(
+    ctx: poise::ApplicationContext<'a, Arc<Bot>, DiscordError>,
+    partial: &'a str,
+) -> poise::BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(own_games(ctx.into(), partial))
 }
 
 /// Registers the slash commands in the configured guilds, or globally when there are none.
@@ -365,49 +386,15 @@ async fn own_games(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompl
     choices(names)
 }
 
-/// Play one of the game's public actions, as typed after the prefix (move 1 5, place ...).
-#[poise::command(slash_command)]
-async fn play(
-    ctx: Context<'_>,
-    #[description = "The action, like: move 1 5"] action: String,
-) -> Result<(), DiscordError> {
-    channel_command(ctx, action.trim().to_string(), Privacy::Public).await
-}
-
-/// Send a secret order here instead of by DM; only you see the answer.
-#[poise::command(slash_command)]
-async fn order(
-    ctx: Context<'_>,
-    #[description = "The order, like: bid 12"] order: String,
-    #[description = "Which of your games, when you play several"]
-    #[autocomplete = "own_games"]
-    game: Option<String>,
-) -> Result<(), DiscordError> {
-    direct_command(ctx, "order", order, game).await
-}
-
-/// Tell the table you are away (like 5d), or back (off); only you see the answer.
-#[poise::command(slash_command)]
-async fn vacation(
-    ctx: Context<'_>,
-    #[description = "How long you are away, like 5d; or off when you are back"] length: String,
-    #[description = "Which of your games, when you play several"]
-    #[autocomplete = "own_games"]
-    game: Option<String>,
-) -> Result<(), DiscordError> {
-    direct_command(ctx, "vacation", format!("vacation {}", length.trim()), game).await
-}
-
 /// Hands `text` to the table as a direct message from the invoker (for one of their games,
 /// when `game` names it); only the invoker sees the answer.
 async fn direct_command(
     ctx: Context<'_>,
-    name: &str,
     text: String,
     game: Option<String>,
 ) -> Result<(), DiscordError> {
     let bot = ctx.data().clone();
-    let span = info_span!("command", name, user = %ctx.author().id);
+    let span = info_span!("command", name = %ctx.command().name, user = %ctx.author().id);
     async move {
         let poise::Context::Application(app) = ctx else {
             return Ok(());
@@ -416,7 +403,7 @@ async fn direct_command(
         let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
         let who = user(&interaction.user, nick);
         let text = match game {
-            Some(game) => format!("#{} {}", game.trim().trim_start_matches('#'), text.trim()),
+            Some(game) => format!("#{game} {}", text.trim()),
             None => text.trim().to_string(),
         };
         let audience = Audience::Direct(who.id.clone());

@@ -2,11 +2,10 @@
 //! input and the time, it returns the new record, the posts and the audit events. It reads no
 //! clock and touches no database, so `referee replay` can run it again and compare.
 
-use super::commands::{self, Run, Said};
+use super::commands::{self, DirectRun, Run, Said};
 use super::outcome::Outcome;
 use super::work::{Env, Work};
-use super::{legacy, lifecycle, rounds, searches, vacation};
-use crate::chat::{parse_dm_command, DmCommand};
+use super::{legacy, rounds, searches};
 use crate::games::Refusal;
 use crate::records::Audience;
 use crate::records::{GameRecord, Input};
@@ -158,20 +157,13 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             command,
         } => {
             let said = legacy::said(text, command.as_ref(), true);
-            match parse_dm_command(&said).map_err(commands::unreadable)? {
-                DmCommand::Status => rounds::dm_status(work, user).map(|()| false),
-                DmCommand::Help => {
-                    let rules = work.env.catalogue.find(&work.record.game);
-                    work.outcome
-                        .direct(&user.id, crate::chat::help::dm_help(rules));
-                    Ok(false)
-                }
-                DmCommand::Setup(options) => lifecycle::secret_setup(work, user, &options),
-                DmCommand::Rules(_) => Err(Refusal::new(
-                    "`rules <game>` is answered before a game is loaded.",
-                )),
-                DmCommand::Order(text) => rounds::order(work, user, &text),
-                DmCommand::Vacation(length) => vacation::take(work, user, length),
+            let (command, args) = commands::read_direct(&said).map_err(commands::unreadable)?;
+            match command.direct.as_ref().map(|direct| &direct.run) {
+                Some(DirectRun::Apply { apply, .. }) => apply(work, user, args),
+                Some(DirectRun::Answer(_)) | None => Err(Refusal::new(format!(
+                    "`{}` is answered before a game is loaded.",
+                    command.name
+                ))),
             }
         }
         Input::Channel {

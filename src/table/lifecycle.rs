@@ -5,7 +5,6 @@ use super::outcome::Outcome;
 use super::rounds;
 use super::rounds::awaited;
 use super::work::{Env, Work};
-use crate::chat::help::dm_help;
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
 use crate::duration::{
@@ -465,7 +464,12 @@ pub fn secret_setup(
 }
 
 /// `!join [symbol]`.
-pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bool, Refusal> {
+pub fn join(
+    work: &mut Work<'_>,
+    user: &User,
+    symbol: Option<&str>,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
     let prefix = work.env.defaults.prefix.clone();
     let record = &work.record;
     let rules = work
@@ -521,7 +525,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
                 crate::games::count(seated, "player")
             )));
         }
-        welcome(work, rules, user);
+        welcome(work, rules, user, dm_help);
         work.record.waitlist.push(entry);
         let place = work.record.waitlist.len();
         work.outcome.channel(
@@ -537,7 +541,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
         );
         return Ok(true);
     }
-    welcome(work, rules, user);
+    welcome(work, rules, user, dm_help);
     work.record.seats.push(entry);
     let seated = seated + 1;
     work.outcome.channel(
@@ -566,7 +570,7 @@ pub fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bo
 /// A player who signs up is written to at once: the welcome says what goes by DM (secret
 /// orders, `status`, `help`), and a player whose DMs are closed is found now (the platform
 /// then tells the channel), not when the first secret phase or reminder comes.
-fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
+fn welcome(work: &mut Work<'_>, rules: &dyn Rules, user: &User, dm_help: DmHelpText) {
     let how = if rules.orders().is_empty() {
         format!(
             "You play in the channel with `{}` commands; I write to you here with reminders.",
@@ -584,6 +588,10 @@ fn welcome(work: &mut Work<'_>, rules: &dyn crate::games::Rules, user: &User) {
     );
     work.outcome.direct(&user.id, text);
 }
+
+/// The help by direct message for a game's player (the registry's, `commands::dm_help`),
+/// handed in by the command that welcomes one.
+pub type DmHelpText = fn(Option<&dyn Rules>) -> String;
 
 /// `!leave`.
 pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
@@ -805,7 +813,13 @@ fn not_playing(who: &str, by: &User, id: i64) -> Refusal {
 
 /// `!replace @old @new`: the seat goes to another user; the game keeps its state. The new
 /// player is told by DM what they now hold.
-pub fn replace(work: &mut Work<'_>, old: &str, user: &User, by: &User) -> Result<bool, Refusal> {
+pub fn replace(
+    work: &mut Work<'_>,
+    old: &str,
+    user: &User,
+    by: &User,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
     let id = work.record.id;
     let seat = work
         .record

@@ -13,7 +13,6 @@
 use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
 use super::work::{Live, Work};
-use crate::chat::{parse_dm_command, DmCommand};
 use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::{GameRecord, Input, Status};
@@ -109,7 +108,14 @@ fn taken_back(target: &UndoTarget) -> String {
 /// Applies an undo: the record returns to `target` (keeping the dice's position, so the next
 /// draws are fresh), an order that resolved the round is back in force, the deadline starts
 /// again, and the channel is told what was taken back.
-pub(super) fn undo(work: &mut Work<'_>, target: Option<&UndoTarget>) -> Result<bool, Refusal> {
+/// The order a direct message says, if it is one (the registry reads it: `!undo` hands it in).
+pub(super) type OrderIn = fn(&str) -> Option<&str>;
+
+pub(super) fn undo(
+    work: &mut Work<'_>,
+    target: Option<&UndoTarget>,
+    order_in: OrderIn,
+) -> Result<bool, Refusal> {
     let id = work.record.id;
     match work.record.status {
         Status::Over => {
@@ -140,8 +146,8 @@ pub(super) fn undo(work: &mut Work<'_>, target: Option<&UndoTarget>) -> Result<b
     } = &target.first
     {
         let said = legacy::said(text, command.as_ref(), true);
-        if let Ok(DmCommand::Order(order)) = parse_dm_command(&said) {
-            rounds::accept_order(work, &mut live, user, &order, false)?;
+        if let Some(order) = order_in(&said) {
+            rounds::accept_order(work, &mut live, user, order, false)?;
         }
     }
     let limit = work

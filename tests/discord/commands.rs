@@ -519,3 +519,96 @@ async fn slash_audit_posts_the_page_of_a_finished_game_and_refuses_a_running_one
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }
+
+/// What is said by DM is the registry's too: a DM-only word typed in the channel is refused
+/// with where to say it, `order` by DM is the order, `/vacation` and `/setup` are registered
+/// from the same declarations, and `help` by DM names every word said there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_words_said_by_dm_come_from_the_registry() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    let registered = fake.commands();
+    for name in [
+        "order", "vacation", "setup", "play", "status", "help", "rules",
+    ] {
+        assert!(
+            registered.contains(&name.to_string()),
+            "/{name}: {registered:?}"
+        );
+    }
+    assert_eq!(
+        fake.command_definition("setup")["options"][0]["required"],
+        true
+    );
+
+    // A word said only by DM, typed in the channel: refused, with where to say it.
+    fake.say(BOB, Some(CHANNEL), "!vacation 5d");
+    let refusal = fake
+        .wait_post("the refusal", |p| {
+            in_channel(p) && p.content.contains("!vacation")
+        })
+        .await;
+    assert_eq!(
+        refusal.content,
+        "bob: `!vacation` is said to me by direct message: `vacation <length> | off`; or use `/vacation` here."
+    );
+
+    // `order bid 5` by DM is the bid, as `bid 5` is.
+    fake.say(ALICE, None, "order bid 5");
+    fake.wait_post("alice's receipt", |p| {
+        dm_to(ALICE)(p) && p.content.contains("for bids: `bid 5`")
+    })
+    .await;
+
+    // `/vacation` is answered privately, and the channel is told.
+    let away = fake.slash(CAROL, CHANNEL, "vacation", &[("length", "3d")]);
+    let answer = fake.wait_callback(away).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert!(
+        answer
+            .content
+            .starts_with("Game #1: you are on vacation until"),
+        "{answer:?}"
+    );
+    fake.wait_post("the channel told", |p| {
+        in_channel(p) && p.content.contains("carol is on vacation for 3 days")
+    })
+    .await;
+
+    // `/setup` from a player who runs no game in sign-up: refused privately.
+    let setup = fake.slash(BOB, CHANNEL, "setup", &[("options", "board=7x7")]);
+    let answer = fake.wait_callback(setup).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first."
+    );
+
+    // `/play` is for the game's own actions: a table word through it is refused, privately.
+    let sneaked = fake.slash(BOB, CHANNEL, "play", &[("action", "resolve")]);
+    let answer = fake.wait_callback(sneaked).await;
+    assert!(answer.ephemeral, "{answer:?}");
+    assert_eq!(
+        answer.content,
+        "bob: `!play` is for the game's own actions; `!resolve` is the table's, typed as it is."
+    );
+
+    // `help` by DM names every word said there, the GM's setup included.
+    fake.say(BOB, None, "help");
+    let help = fake
+        .wait_post("bob's help", |p| {
+            dm_to(BOB)(p) && p.content.starts_with("By direct message")
+        })
+        .await;
+    assert!(
+        help.content.starts_with("By direct message to me, no prefix: your secret orders, `status` (where you stand and what you have sent), `help`, `rules <game>`."),
+        "{help:?}"
+    );
+    assert!(help.content.contains("`vacation 5d`"), "{help:?}");
+    assert!(help.content.contains("`setup key=value ...`"), "{help:?}");
+    assert!(help.content.contains("`bid <number>`"), "{help:?}");
+    bot.stop();
+    assert_eq!(Db::at(&path).replay_all().await, 1);
+}

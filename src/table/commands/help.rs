@@ -2,11 +2,16 @@
 //! explained, the GM's explained, or a game's own commands and orders; all from the
 //! registry and the game's declared words.
 
-use super::{Asked, Command, Reply, Run, SlashOption, Who, REGISTRY};
+use super::{
+    dm_help, Asked, Command, Direct, DmHelp, Place, Reply, Run, SlashOption, Takes, Who, REGISTRY,
+};
 use crate::chat::help::{game_help, list};
 use crate::chat::parse::{quote, ParseError};
-use crate::games::{CommandHelp, Rules};
+use crate::games::{CommandHelp, Refusal, Rules};
+use crate::records::User;
 use crate::table::outcome::Outcome;
+use crate::table::service::Service;
+use crate::table::work::Work;
 
 /// `!help`.
 pub const COMMAND: Command = Command::new(
@@ -18,7 +23,12 @@ pub const COMMAND: Command = Command::new(
 )
 .reads(check)
 .slash(&[SlashOption::text("command", "A command, or a game")])
-.private();
+.private()
+.by_dm(
+    Direct::new("help [game]", DmHelp::Listed("`help`"), by_dm)
+        .takes(Takes::OneWord)
+        .answering(with_a_game, in_no_game),
+);
 
 /// Any word is a topic (an unknown one is answered with what there is).
 fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
@@ -44,6 +54,25 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
     })
 }
 
+/// `help` by DM: the words said by DM, and the orders of the sender's game.
+fn by_dm(work: &mut Work<'_>, user: &User, _args: &str) -> Result<bool, Refusal> {
+    let rules = work.env.catalogue.find(&work.record.game);
+    work.outcome.direct(&user.id, dm_help(rules));
+    Ok(false)
+}
+
+/// `help <game>` by DM is that game's rules.
+fn with_a_game(service: &Service, args: &str) -> Option<Result<String, String>> {
+    (!args.is_empty())
+        .then(|| super::rules::by_dm(service, args))
+        .flatten()
+}
+
+/// `help` by DM from someone in no game.
+fn in_no_game() -> String {
+    dm_help(None)
+}
+
 /// A command's help line as `!help` shows it.
 fn line(command: &Command) -> CommandHelp {
     CommandHelp {
@@ -63,6 +92,7 @@ pub fn channel_help(
     let (gm, players): (Vec<&Command>, Vec<&Command>) = REGISTRY
         .iter()
         .copied()
+        .filter(|command| command.place() != Place::Direct)
         .partition(|command| command.who == Who::Gm);
     let gm: Vec<CommandHelp> = gm.into_iter().map(line).collect();
     let players: Vec<CommandHelp> = players.into_iter().map(line).collect();
@@ -89,7 +119,14 @@ pub fn channel_help(
         ),
         Some(word) => {
             if let Some(command) = super::find(word) {
-                return format!("`{prefix}{}`: {}", command.usage, command.about);
+                return match command.place() {
+                    Place::Direct => {
+                        format!("`{}` by direct message: {}", command.usage, command.about)
+                    }
+                    Place::Channel | Place::Both => {
+                        format!("`{prefix}{}`: {}", command.usage, command.about)
+                    }
+                };
             }
             let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
             if let Some(help) = game_commands.iter().find(|help| help.name == word) {

@@ -23,5 +23,10 @@ fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
 }
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
-    lifecycle::join(work, said.user, (!args.is_empty()).then_some(args))
+    lifecycle::join(
+        work,
+        said.user,
+        (!args.is_empty()).then_some(args),
+        super::dm_help,
+    )
 }

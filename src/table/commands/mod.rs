@@ -1,14 +1,17 @@
-//! The table's channel vocabulary: every command a person types after the prefix (`!undo`,
-//! `!kick @bob`) is one module here, which says everything about it in one [`Command`]: its
-//! words, who may use it, its help line, how its arguments are read, its slash command and
-//! what it does. The channel parser, `!help`, the slash registration and README's command
-//! table all read [`REGISTRY`], so adding a command is adding a module and its line there.
-//! A word that is not a command here is the game's own public action (`!move 2 5`).
+//! The table's vocabulary: every command a person types after the prefix (`!undo`, `!kick
+//! @bob`) or sends by direct message (`status`, `vacation 5d`) is one module here, which says
+//! everything about it in one [`Command`]: its words, where it is said (channel, DM, both),
+//! who may use it, its help line, how its arguments are read, its slash command and what it
+//! does. The channel parser, the DM reader, `!help` and `help` by DM, the slash registration
+//! and README's command table all read [`REGISTRY`], so adding a command is adding a module
+//! and its line there. A word that is not a command here is the game's own public action in
+//! the channel (`!move 2 5`), and an order by DM (`bid 5`).
 
 mod audit;
 mod board;
 mod concede;
 mod deadline;
+mod direct;
 mod draw;
 mod end;
 mod games;
@@ -19,16 +22,23 @@ mod leave;
 mod log;
 pub(super) mod new;
 mod nudge;
+mod order;
 mod pause;
+mod play;
 mod replace;
 mod resolve;
 mod resume;
 mod rules;
+mod setup;
 mod start;
 mod status;
 mod undo;
+mod vacation;
 mod who;
 
+pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, Takes};
+pub(crate) use direct::{only_by_dm, DirectRun};
+pub use order::COMMAND as ORDER;
 pub use undo::COMMAND as UNDO;
 
 use super::outcome::Outcome;
@@ -41,7 +51,7 @@ use crate::store::{GameRow, StoreError, Tx};
 use std::future::Future;
 use std::pin::Pin;
 
-/// Every command of the channel, in the order `!help` lists them.
+/// Every command, in the order `!help` lists them.
 pub static REGISTRY: &[&Command] = &[
     &games::COMMAND,
     &help::COMMAND,
@@ -66,15 +76,30 @@ pub static REGISTRY: &[&Command] = &[
     &concede::COMMAND,
     &draw::COMMAND,
     &nudge::COMMAND,
+    &play::COMMAND,
+    &order::COMMAND,
+    &vacation::COMMAND,
+    &setup::COMMAND,
 ];
 
-/// One command of the channel, everything about it.
+/// The commands said by direct message, in the order `help` by DM names them.
+pub static BY_DM: &[&Command] = &[
+    &order::COMMAND,
+    &status::COMMAND,
+    &help::COMMAND,
+    &rules::COMMAND,
+    &vacation::COMMAND,
+    &setup::COMMAND,
+];
+
+/// One command, everything about it.
 pub struct Command {
-    /// The word typed after the prefix.
+    /// The word typed after the prefix, or first by DM.
     pub name: &'static str,
     /// Who may use it.
     pub who: Who,
-    /// How it is written, after the prefix (`kick @player`).
+    /// How it is written, after the prefix (`kick @player`), or by DM when it is said only
+    /// there.
     pub usage: &'static str,
     /// What it does, for `!help` and the slash command's description.
     pub about: &'static str,
@@ -89,8 +114,10 @@ pub struct Command {
     pub once_a_phase: bool,
     /// Reads the words after it (`None`: it takes none).
     pub(crate) check: Option<Check>,
-    /// What it does.
+    /// What it does in the channel.
     pub(crate) run: Run,
+    /// Its form by direct message, if it is said there.
+    pub direct: Option<Direct>,
 }
 
 /// Reads the words after a command: a refusal says what was wrong and what would be
@@ -121,6 +148,38 @@ impl Command {
             once_a_phase: false,
             check: None,
             run,
+            direct: None,
+        }
+    }
+
+    /// A command said only by direct message.
+    pub(crate) const fn by_dm_only(
+        name: &'static str,
+        who: Who,
+        about: &'static str,
+        direct: Direct,
+    ) -> Command {
+        let usage = direct.usage;
+        Command {
+            direct: Some(direct),
+            ..Command::new(name, who, usage, about, Run::DirectOnly)
+        }
+    }
+
+    /// The same, said by direct message too, so.
+    pub(crate) const fn by_dm(self, direct: Direct) -> Command {
+        Command {
+            direct: Some(direct),
+            ..self
+        }
+    }
+
+    /// Where it is said.
+    pub fn place(&self) -> Place {
+        match (&self.run, &self.direct) {
+            (Run::DirectOnly, _) => Place::Direct,
+            (_, Some(_)) => Place::Both,
+            (_, None) => Place::Channel,
         }
     }
 
@@ -230,6 +289,28 @@ impl Command {
     }
 }
 
+/// Where a command is said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In a game's channel, after the prefix.
+    Channel,
+    /// To the bot by direct message.
+    Direct,
+    /// In both.
+    Both,
+}
+
+impl Place {
+    /// The word README's table uses.
+    pub fn word(self) -> &'static str {
+        match self {
+            Place::Channel => "channel",
+            Place::Direct => "DM",
+            Place::Both => "channel, DM",
+        }
+    }
+}
+
 /// Who may use a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Who {
@@ -296,6 +377,14 @@ impl SlashOption {
         }
     }
 
+    /// An optional option naming one of the asker's games.
+    pub(crate) const fn my_game(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            kind: SlashKind::MyGame,
+            ..SlashOption::text(name, about)
+        }
+    }
+
     /// A member of the server, who must be given.
     pub(crate) const fn user(name: &'static str, about: &'static str) -> SlashOption {
         SlashOption {
@@ -323,6 +412,8 @@ pub enum SlashKind {
     Game,
     /// A member of the server (typed as their id).
     User,
+    /// One of the asker's games (put as `#<number>` in front of a direct message).
+    MyGame,
 }
 
 /// What a command does.
@@ -335,6 +426,10 @@ pub(crate) enum Run {
     Rebuild(Apply),
     /// Applied to the channel's game.
     Apply(Apply),
+    /// The game's own action named after it (`!play move 1 5` is `!move 1 5`).
+    Action,
+    /// Said only by direct message: in the channel it is refused with where to say it.
+    DirectOnly,
 }
 
 /// A handler applied to the game: `Ok(true)` when the game changed.
@@ -429,6 +524,11 @@ pub(crate) fn apply(
                 command.name
             )))
         }
+        Run::Action => {
+            let (word, args) = split(args);
+            return super::rounds::act(work, said.user, &word, args);
+        }
+        Run::DirectOnly => return Err(Refusal::new(only_by_dm(command, &prefix))),
     };
     if command.who == Who::Gm {
         work.require_gm(said.user, admin, command.name)?;
@@ -492,16 +592,27 @@ pub fn after_prefix<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 /// Reads a channel line: `Ok(None)` for chatter; a table command whose words are wrong is
-/// refused with what would be accepted; any other word is the game's.
+/// refused with what would be accepted; any other word is the game's, and so are the words
+/// after `play` (`!play move 1 5` reads as `!move 1 5`).
 pub fn parse_line(line: &str, prefix: &str) -> Result<Option<(String, String)>, ParseError> {
     let Some(rest) = after_prefix(line, prefix) else {
         return Ok(None);
     };
     let (word, args) = split(rest);
-    if let Some(command) = find(&word) {
-        command.read(args, prefix)?;
+    match find(&word) {
+        Some(command) if matches!(command.run, Run::Action) => {
+            command.read(args, prefix)?;
+            let (word, args) = split(args);
+            Ok(Some((word, args.to_string())))
+        }
+        // Refused where it is routed, with where to say it.
+        Some(command) if command.place() == Place::Direct => Ok(Some((word, args.to_string()))),
+        Some(command) => {
+            command.read(args, prefix)?;
+            Ok(Some((word, args.to_string())))
+        }
+        None => Ok(Some((word, args.to_string()))),
     }
-    Ok(Some((word, args.to_string())))
 }
 
 /// The refusal of a handler whose words do not read (they were checked when said, so this
@@ -510,19 +621,26 @@ pub fn unreadable(error: ParseError) -> Refusal {
     Refusal::new(error.0)
 }
 
-/// README's table of commands, as the registry says it: one row per command.
+/// README's table of commands, as the registry says it: one row per command, written as
+/// typed in the channel, or by DM when it is said only there.
 pub fn readme_table(prefix: &str) -> String {
-    let mut table =
-        String::from("| command | who | what it does | slash |\n| --- | --- | --- | --- |\n");
+    let mut table = String::from(
+        "| command | where | who | what it does | slash |\n| --- | --- | --- | --- | --- |\n",
+    );
     for command in REGISTRY {
         let slash = match &command.slash {
             Slash::Options { .. } => format!("`/{}`", command.name),
             Slash::None(reason) => format!("none: {reason}"),
         };
+        let typed = match command.place() {
+            Place::Direct => command.usage.to_string(),
+            Place::Channel | Place::Both => format!("{prefix}{}", command.usage),
+        };
         let about = command.about.strip_prefix("GM: ").unwrap_or(command.about);
         table.push_str(&format!(
-            "| `{prefix}{}` | {} | {} | {slash} |\n",
-            command.usage.replace('|', "\\|"),
+            "| `{}` | {} | {} | {} | {slash} |\n",
+            typed.replace('|', "\\|"),
+            command.place().word(),
             command.who.word(),
             about.replace('|', "\\|")
         ));
@@ -573,7 +691,9 @@ mod tests {
             assert!(find(command.name).is_some_and(|found| std::ptr::eq(found, *command)));
             let same = REGISTRY.iter().filter(|c| c.name == command.name).count();
             assert_eq!(same, 1, "{} is registered twice", command.name);
-            assert!(command.usage.starts_with(command.name), "{}", command.usage);
+            // Said as its word and what follows, but for an order, which is what follows.
+            let word = command.usage.starts_with(command.name) || command.name == ORDER.name;
+            assert!(word, "{}", command.usage);
         }
     }
 }

@@ -40,5 +40,5 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
     let (old, new) = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
     let named = said.mentioned.iter().find(|user| user.id == new);
     let new = named.cloned().unwrap_or_else(|| User::named(&new));
-    lifecycle::replace(work, &old, &new, said.user)
+    lifecycle::replace(work, &old, &new, said.user, super::dm_help)
 }

@@ -1,9 +1,10 @@
 //! `!rules [game]`: a game's rules for players, with every option `!new` takes and its
-//! default (the channel's game when none is named).
+//! default (the channel's game when none is named); by DM, `rules <game>`.
 
-use super::{Asked, Command, Reply, Run, SlashOption, Who};
+use super::{Asked, Command, Direct, DmHelp, Reply, Run, SlashOption, Takes, Who};
 use crate::chat::parse::ParseError;
 use crate::table::outcome::Outcome;
+use crate::table::service::Service;
 
 /// `!rules`.
 pub const COMMAND: Command = Command::new(
@@ -18,7 +19,10 @@ pub const COMMAND: Command = Command::new(
     "game",
     "Which game (the one in this channel if none)",
 )])
-.private();
+.private()
+.by_dm(
+    Direct::answer("rules <game>", DmHelp::Listed("`rules <game>`"), by_dm).takes(Takes::OneWord),
+);
 
 /// Any game name is read (an unknown one is answered with the list).
 fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
@@ -39,4 +43,9 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             Err(text) => asked.refuse(text),
         })
     })
+}
+
+/// `rules <game>` by DM (a message of more words is an order).
+pub(super) fn by_dm(service: &Service, args: &str) -> Option<Result<String, String>> {
+    Some(service.rules_answer(Some(&args.to_lowercase()), "rules"))
 }

@@ -1,7 +1,9 @@
-//! `!status`: shows the phase, who is awaited and the deadline.
+//! `!status`: shows the phase, who is awaited and the deadline; `status` by DM: what the
+//! sender has sent and where they stand.
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Direct, DmHelp, Run, Said, Takes, Who};
 use crate::games::Refusal;
+use crate::records::User;
 use crate::table::rounds;
 use crate::table::work::Work;
 
@@ -13,8 +15,20 @@ pub const COMMAND: Command = Command::new(
     "shows the phase, who is awaited and the deadline",
     Run::Apply(run),
 )
-.looks_back();
+.looks_back()
+.by_dm(
+    Direct::new(
+        "status",
+        DmHelp::Listed("`status` (where you stand and what you have sent)"),
+        by_dm,
+    )
+    .takes(Takes::Alone),
+);
 
 fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
     rounds::status(work).map(|()| false)
+}
+
+fn by_dm(work: &mut Work<'_>, user: &User, _args: &str) -> Result<bool, Refusal> {
+    rounds::dm_status(work, user).map(|()| false)
 }

@@ -19,5 +19,13 @@ pub const COMMAND: Command = Command::new(
 
 fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
     let target = work.env.undo;
-    undo::undo(work, target)
+    undo::undo(work, target, order_in)
+}
+
+/// The order a direct message says, if it is one.
+fn order_in(said: &str) -> Option<&str> {
+    super::read_direct(said)
+        .ok()
+        .filter(|(command, _)| command.name == super::ORDER.name)
+        .map(|(_, order)| order)
 }

@@ -3,15 +3,13 @@
 //! for a secret order typed in the open; what is left becomes the input applied.
 
 use super::{At, Handled, Service};
-use crate::chat::help::dm_help;
 use crate::chat::parse::{mentions as parse_mentions, quote};
-use crate::chat::{parse_dm, DmCommand};
 use crate::dice::Seed;
 use crate::records::{Audience, GameRecord, Input, Status, User};
 use crate::store::{StoreError, Tx, UserGames};
 use crate::table::audit;
 use crate::table::chatter::{is_exposed_order, missing_prefix};
-use crate::table::commands::{self, Asked, Run};
+use crate::table::commands::{self, Among, Asked, DirectRun, Run};
 use crate::table::lifecycle;
 use crate::table::outcome::Outcome;
 use crate::table::undo::UndoTarget;
@@ -172,7 +170,13 @@ impl Service {
                 outcome.exposed_order = true;
                 Ok(outcome.into())
             }
-            None | Some(Run::Apply(_)) => {
+            Some(Run::DirectOnly) => {
+                let command = command.map_or(String::new(), |command| {
+                    commands::only_by_dm(command, prefix)
+                });
+                refuse(command)
+            }
+            None | Some(Run::Apply(_) | Run::Action) => {
                 // Only the users a command names need a name from the platform (the new
                 // player of `!replace`).
                 let named = parse_mentions(&args);
@@ -204,12 +208,23 @@ impl Service {
     ) -> Result<Handled, StoreError> {
         let refuse =
             |text: String| Ok(Outcome::refusal(Audience::Direct(user.id.clone()), text).into());
-        let dm = match parse_dm(text) {
-            Ok(dm) => dm,
+        let (named, said) = match commands::game_named(text) {
+            Ok(read) => read,
             Err(error) => return refuse(error.0),
         };
-        if let DmCommand::Rules(name) = &dm.command {
-            return match self.rules_answer(Some(name), "rules") {
+        let (command, args) = match commands::read_direct(said) {
+            Ok(read) => read,
+            Err(error) => return refuse(error.0),
+        };
+        let Some(direct) = &command.direct else {
+            return refuse(format!("`{}` is not said by direct message.", command.name));
+        };
+        let (early, alone) = match &direct.run {
+            DirectRun::Answer(early) => (Some(early), None),
+            DirectRun::Apply { early, alone, .. } => (early.as_ref(), alone.as_ref()),
+        };
+        if let Some(answer) = early.and_then(|early| early(self, args)) {
+            return match answer {
                 Ok(text) => {
                     let mut outcome = Outcome::default();
                     outcome.direct(&user.id, text);
@@ -219,10 +234,10 @@ impl Service {
             };
         }
         let mut only = None;
-        let candidates = match (&dm.game, &dm.command) {
-            (Some(id), _) => vec![*id],
-            (None, DmCommand::Setup(_)) => tx.games_in_signup_of_gm(&user.id).await?,
-            (None, _) => match tx.games_of_user_or_only(&user.id).await? {
+        let candidates = match (named, direct.among) {
+            (Some(id), _) => vec![id],
+            (None, Among::MySignUps) => tx.games_in_signup_of_gm(&user.id).await?,
+            (None, Among::Mine) => match tx.games_of_user_or_only(&user.id).await? {
                 UserGames::Only(id, game) => {
                     only = Some(*game);
                     vec![id]
@@ -233,14 +248,14 @@ impl Service {
         let id = match candidates.as_slice() {
             [id] => *id,
             [] => {
-                if dm.command == DmCommand::Help {
+                if let Some(alone) = alone {
                     let mut outcome = Outcome::default();
-                    outcome.direct(&user.id, dm_help(None));
+                    outcome.direct(&user.id, alone());
                     return Ok(outcome.into());
                 }
-                let text = match dm.command {
-                    DmCommand::Setup(_) => "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first.".to_string(),
-                    _ => format!(
+                let text = match direct.among {
+                    Among::MySignUps => "You are not the GM of any game in sign-up. Open one with `!new <game>` in a channel first.".to_string(),
+                    Among::Mine => format!(
                         "You are not playing in any game, so '{}' was not taken as an order. Sign up with `{}join` in a game's channel.",
                         quote(text),
                         self.defaults.prefix

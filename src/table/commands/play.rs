@@ -1,0 +1,34 @@
+//! `!play <action>`: one of the game's own public actions, as typed after the prefix; it is
+//! there for its slash form, `/play move 1 5`, which Discord needs as one command for every
+//! game's actions.
+
+use super::{find, split, Command, Run, SlashOption, Who};
+use crate::chat::parse::{quote, ParseError};
+
+/// `!play`.
+pub const COMMAND: Command = Command::new(
+    "play",
+    Who::Player,
+    "play <action>",
+    "plays one of the game's own actions, as typed after the prefix (`!play move 1 5` is `!move 1 5`)",
+    Run::Action,
+)
+.reads(check)
+.slash(&[SlashOption::text("action", "The action, like: move 1 5").required()]);
+
+/// An action of the game: not nothing, and not one of the table's commands.
+fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
+    let (word, _) = split(args);
+    if word.is_empty() {
+        return Err(ParseError(format!(
+            "`{prefix}play` takes one of the game's actions, like `{prefix}play move 1 5`; `{prefix}help` lists the game's."
+        )));
+    }
+    if find(&word).is_some() {
+        return Err(ParseError(format!(
+            "`{prefix}play` is for the game's own actions; `{prefix}{}` is the table's, typed as it is.",
+            quote(&word)
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,48 @@
+//! `setup key=value ...` by DM: the GM's secret options for a game in sign-up (a board the
+//! players must not see before the start).
+
+use super::{Among, Command, Direct, DmHelp, SlashOption, Who};
+use crate::chat::parse::{parse_options, ParseError};
+use crate::games::Refusal;
+use crate::records::User;
+use crate::table::lifecycle;
+use crate::table::work::Work;
+
+/// `setup`.
+pub const COMMAND: Command = Command::by_dm_only(
+    "setup",
+    Who::Gm,
+    "GM: sets a game's secret options before the start, like `setup board=7x7`; only you see the answer",
+    Direct::new(
+        "setup <key=value> ...",
+        DmHelp::Sentence("Running a game in sign-up? `setup key=value ...` sets its secret options."),
+        run,
+    )
+    .reads(check)
+    .among(Among::MySignUps),
+)
+.slash(&[
+    SlashOption::text("options", "The secret options, like: board=7x7 straight=8").required(),
+    SlashOption::my_game("game", "Which of your games, when you run several"),
+])
+.private();
+
+/// The options, at least one.
+fn options(args: &str) -> Result<Vec<(String, String)>, ParseError> {
+    let options = parse_options(args.split_whitespace(), "setup")?;
+    if options.is_empty() {
+        return Err(ParseError(
+            "`setup` takes the game's secret options as key=value, like `setup board=7x7 straight=8`".into(),
+        ));
+    }
+    Ok(options)
+}
+
+fn check(args: &str, _prefix: &str) -> Result<(), ParseError> {
+    options(args).map(drop)
+}
+
+fn run(work: &mut Work<'_>, user: &User, args: &str) -> Result<bool, Refusal> {
+    let options = options(args).map_err(super::unreadable)?;
+    lifecycle::secret_setup(work, user, &options)
+}
