@@ -1,5 +1,6 @@
-//! The platform-neutral conversation: text -> commands (parser and help), and the words the
-//! bot answers with.
+//! The platform-neutral conversation: the readers of a command's words, the help about games,
+//! and the words the bot answers with. Which commands there are is the table's registry
+//! (`table::commands`).
 
 pub mod deadline;
 pub mod help;

@@ -2,8 +2,9 @@
 //! Typed text never comes here: `!join` and every other typed word reach the table through
 //! the one path for typed messages (`events`). A slash command hands the table the words it
 //! stands for, as typed in the channel or, for what is said by DM, as a direct message, and
-//! is answered on the interaction: privately for `/order`, `/help` and any refusal;
-//! everything else goes through the outbox.
+//! is answered on the interaction: privately for what the registry marks private (`/order`,
+//! `/vacation`, `/setup`, `/help`, `/rules`) and any refusal; everything else goes through
+//! the outbox.
 
 use super::buttons::components;
 use super::embeds::{split_text, MESSAGE_LIMIT};
@@ -11,7 +12,7 @@ use super::inbound::{plain_mentions, sent_at, submit, user, Held};
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::commands::{
-    find, Command as TableCommand, Place, Slash, SlashKind, SlashOption, REGISTRY,
+    find, Command as TableCommand, Place, Run, Slash, SlashKind, SlashOption, REGISTRY,
 };
 use crate::table::{Audience, Envelope, Inbound};
 use chrono::Utc;
@@ -54,13 +55,14 @@ fn parameter(option: &'static SlashOption) -> poise::CommandParameter<Arc<Bot>, 
         choices: Vec::new().into(),
         type_setter: Some(match option.kind {
             SlashKind::User => |builder| builder.kind(serenity::CommandOptionType::User),
-            SlashKind::Text | SlashKind::Game | SlashKind::MyGame => {
+            SlashKind::Text | SlashKind::Game | SlashKind::MyGame | SlashKind::MySignUp => {
                 |builder| builder.kind(serenity::CommandOptionType::String)
             }
         }),
         autocomplete_callback: match option.kind {
             SlashKind::Game => Some(complete_game),
             SlashKind::MyGame => Some(complete_my_game),
+            SlashKind::MySignUp => Some(complete_my_sign_up),
             SlashKind::Text | SlashKind::User => None,
         },
         __non_exhaustive: (),
@@ -80,18 +82,19 @@ fn registered(
         let Slash::Options { options, private } = &command.slash else {
             return Ok(());
         };
-        // The words it stands for begin with its name, unless its usage begins with what is
-        // given (`<order>`: an order is its words alone).
-        let mut text = match command.usage.starts_with('<') {
-            true => String::new(),
-            false => command.name.to_string(),
+        // The words it stands for begin with its name (`order bid 12`), but for `/play` in
+        // a direct message, whose words are an order as they are (`bid 12`).
+        let in_dm = ctx.interaction.guild_id.is_none();
+        let mut text = match (&command.run, in_dm) {
+            (Run::Action, true) => String::new(),
+            _ => command.name.to_string(),
         };
         let mut game = None;
         for option in options.iter() {
             let value = ctx.args.iter().find(|given| given.name == option.name);
             match value.map(|given| &given.value) {
                 Some(serenity::ResolvedValue::String(words))
-                    if option.kind == SlashKind::MyGame =>
+                    if matches!(option.kind, SlashKind::MyGame | SlashKind::MySignUp) =>
                 {
                     game = Some(words.trim().trim_start_matches('#').to_string());
                 }
@@ -140,6 +143,14 @@ fn complete_my_game<'a>(
     partial: &'a str,
 ) -> poise::BoxFuture<'a, serenity::CreateAutocompleteResponse> {
     Box::pin(own_games(ctx.into(), partial))
+}
+
+/// Offers the games in sign-up the asker runs, for an option that takes one of them.
+fn complete_my_sign_up<'a>(
+    ctx: poise::ApplicationContext<'a, Arc<Bot>, DiscordError>,
+    partial: &'a str,
+) -> poise::BoxFuture<'a, serenity::CreateAutocompleteResponse> {
+    Box::pin(sign_ups_run(ctx.into(), partial))
 }
 
 /// Registers the slash commands in the configured guilds, or globally when there are none.
@@ -369,11 +380,29 @@ async fn game_names(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocomp
 }
 
 async fn own_games(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    games_among(ctx, partial, false).await
+}
+
+async fn sign_ups_run(ctx: Context<'_>, partial: &str) -> serenity::CreateAutocompleteResponse {
+    games_among(ctx, partial, true).await
+}
+
+/// The asker's games whose names hold `partial`: those they play in, or (`run`) those in
+/// sign-up they are the GM of.
+async fn games_among(
+    ctx: Context<'_>,
+    partial: &str,
+    run: bool,
+) -> serenity::CreateAutocompleteResponse {
     let user = ctx.author().id.get().to_string();
     let Ok(mut tx) = ctx.data().service.store().begin().await else {
         return choices(Vec::new());
     };
-    let games = tx.games_of_user(&user).await.unwrap_or_default();
+    let games = match run {
+        true => tx.games_in_signup_of_gm(&user).await,
+        false => tx.games_of_user(&user).await,
+    }
+    .unwrap_or_default();
     let mut names = Vec::new();
     for id in games {
         if let Ok(Some(game)) = tx.game(id).await {

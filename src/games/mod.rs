@@ -241,7 +241,7 @@ impl CommandHelp {
 
 /// The order `name` among a game's declared `orders`, as a prompt prints it; a word the game
 /// does not declare is printed as it is.
-pub fn ordered(orders: &[CommandHelp], name: &str) -> String {
+pub fn order_usage(orders: &[CommandHelp], name: &str) -> String {
     orders
         .iter()
         .find(|order| order.name == name)
@@ -452,7 +452,7 @@ pub trait Game: Send {
 
 #[cfg(test)]
 mod tests {
-    use super::{count, ordered, typed, CommandHelp};
+    use super::{count, order_usage, typed, CommandHelp};
 
     #[test]
     fn counts_say_one_thing_or_several() {
@@ -481,9 +481,9 @@ mod tests {
             about: "The effect of the tile you claimed.",
         }];
         assert_eq!(
-            ordered(&orders, "effect"),
+            order_usage(&orders, "effect"),
             "`effect <action> [N] <land|pass>`"
         );
-        assert_eq!(ordered(&orders, "move"), "`move`");
+        assert_eq!(order_usage(&orders, "move"), "`move`");
     }
 }

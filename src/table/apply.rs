@@ -157,12 +157,12 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             command,
         } => {
             let said = legacy::said(text, command.as_ref(), true);
-            let (command, args) = commands::read_direct(&said).map_err(commands::unreadable)?;
-            match command.direct.as_ref().map(|direct| &direct.run) {
-                Some(DirectRun::Apply { apply, .. }) => apply(work, user, args),
-                Some(DirectRun::Answer(_)) | None => Err(Refusal::new(format!(
+            let read = commands::read_direct(&said).map_err(commands::unreadable)?;
+            match read.direct.run {
+                DirectRun::Apply { apply, .. } => apply(work, user, read.args),
+                DirectRun::Answer(_) => Err(Refusal::new(format!(
                     "`{}` is answered before a game is loaded.",
-                    command.name
+                    read.command.name
                 ))),
             }
         }

@@ -105,12 +105,12 @@ fn taken_back(target: &UndoTarget) -> String {
     }
 }
 
-/// Applies an undo: the record returns to `target` (keeping the dice's position, so the next
-/// draws are fresh), an order that resolved the round is back in force, the deadline starts
-/// again, and the channel is told what was taken back.
 /// The order a direct message says, if it is one (the registry reads it: `!undo` hands it in).
 pub(super) type OrderIn = fn(&str) -> Option<&str>;
 
+/// Applies an undo: the record returns to `target` (keeping the dice's position, so the next
+/// draws are fresh), an order that resolved the round is back in force, the deadline starts
+/// again, and the channel is told what was taken back.
 pub(super) fn undo(
     work: &mut Work<'_>,
     target: Option<&UndoTarget>,

@@ -555,6 +555,29 @@ async fn the_words_said_by_dm_come_from_the_registry() {
         "bob: `!vacation` is said to me by direct message: `vacation <length> | off`; or use `/vacation` here."
     );
 
+    // A secret word typed in the channel is deleted and the channel warned, as a secret
+    // order typed there is; `!play bid 5` is looked at as `!bid 5`.
+    let posts = fake.posts().len();
+    let typed: Vec<u64> = ["!order bid 4", "!play bid 4"]
+        .into_iter()
+        .map(|line| fake.say(BOB, Some(CHANNEL), line))
+        .collect();
+    fake.wait("both warnings", || {
+        fake.posts()[posts..]
+            .iter()
+            .filter(|p| {
+                in_channel(p)
+                    && p.content
+                        .starts_with("bob: secret orders go to me by direct message")
+            })
+            .count()
+            == 2
+    })
+    .await;
+    assert!(!fake.posts().iter().any(|p| p.text().contains("bid 4")));
+    let deleted = fake.deleted();
+    assert!(typed.iter().all(|id| deleted.contains(id)), "{deleted:?}");
+
     // `order bid 5` by DM is the bid, as `bid 5` is.
     fake.say(ALICE, None, "order bid 5");
     fake.wait_post("alice's receipt", |p| {
@@ -595,7 +618,8 @@ async fn the_words_said_by_dm_come_from_the_registry() {
         "bob: `!play` is for the game's own actions; `!resolve` is the table's, typed as it is."
     );
 
-    // `help` by DM names every word said there, the GM's setup included.
+    // `help` by DM names every word said there: a player's, the words of the game; someone
+    // in no game, the GM's setup too.
     fake.say(BOB, None, "help");
     let help = fake
         .wait_post("bob's help", |p| {
@@ -607,8 +631,15 @@ async fn the_words_said_by_dm_come_from_the_registry() {
         "{help:?}"
     );
     assert!(help.content.contains("`vacation 5d`"), "{help:?}");
-    assert!(help.content.contains("`setup key=value ...`"), "{help:?}");
+    assert!(!help.content.contains("`setup key=value ...`"), "{help:?}");
     assert!(help.content.contains("`bid <number>`"), "{help:?}");
+    fake.say(DAVE, None, "help");
+    let help = fake
+        .wait_post("dave's help", |p| {
+            dm_to(DAVE)(p) && p.content.starts_with("By direct message")
+        })
+        .await;
+    assert!(help.content.contains("`setup key=value ...`"), "{help:?}");
     bot.stop();
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }

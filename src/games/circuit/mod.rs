@@ -60,7 +60,7 @@ use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::{
-    ordered, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
+    order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
 };
 use chrono::Duration;
@@ -98,7 +98,7 @@ const COMMANDS: &[CommandHelp] = &[CommandHelp {
 
 /// An order as a prompt or a refusal prints it: its declared usage.
 fn sent(name: &str) -> String {
-    ordered(ORDERS, name)
+    order_usage(ORDERS, name)
 }
 
 const ORDERS: &[CommandHelp] = &[

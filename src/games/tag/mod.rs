@@ -44,7 +44,7 @@ use self::state::{Move, MoveOrder, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::{parse_duration, parse_duration_within};
 use crate::games::{
-    ordered, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
+    order_usage, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
     Refusal, Rules, Seat,
 };
 use chrono::Duration;
@@ -224,7 +224,7 @@ impl Rules for Tag {
         }
         lines.push(format!(
             "Send your secret bid by DM: {} (at least your minimum; the bid is paid from your points; lowest bid is it).",
-            ordered(ORDERS, "bid")
+            order_usage(ORDERS, "bid")
         ));
         let events = pack(lines).into_iter().map(Event::public).collect();
         Ok((Box::new(TagGame { state }), events))

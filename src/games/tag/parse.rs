@@ -7,7 +7,7 @@
 //! `north-east`, `northeast`) and `stay`/`none`/`wait` for nothing are accepted too.
 
 use super::state::{Dir, Mode, Move, MoveOrder};
-use crate::games::ordered;
+use crate::games::order_usage;
 
 /// A parsed DM order, before it is checked against the player's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,11 +49,11 @@ pub fn parse_order(text: &str) -> Result<Order, String> {
         Some(first) if word_move(first).is_some() => parse_moves(&words),
         Some(other) => Err(format!(
             "I don't know the order '{other}'; send {} in the bid round, or `move n stomp` style orders (`upgrade` to buy a move)",
-            ordered(super::ORDERS, "bid")
+            order_usage(super::ORDERS, "bid")
         )),
         None => Err(format!(
             "the order is empty; send {} or `move <directions> stomp|stride`",
-            ordered(super::ORDERS, "bid")
+            order_usage(super::ORDERS, "bid")
         )),
     }
 }
@@ -67,7 +67,7 @@ fn parse_bid(rest: &[&str]) -> Result<Order, String> {
         [number] if number.starts_with('-') && digits(&number[1..]) => {
             Err(format!(
                 "a bid cannot be negative; send {} with at least your minimum bid",
-                ordered(super::ORDERS, "bid")
+                order_usage(super::ORDERS, "bid")
             ))
         }
         [number] if digits(number) => match number.parse::<u64>() {

@@ -19,6 +19,9 @@ pub struct Direct {
     pub takes: Takes,
     /// Which games a message that names none is for.
     pub among: Among,
+    /// Whether its words are secret, so that typed in a channel the message is deleted
+    /// (`!order bid 5`), as a secret order typed there is.
+    pub secret: bool,
     /// Reads the words after it (`None`: any words).
     pub(crate) check: Option<Check>,
     /// What it does.
@@ -33,6 +36,7 @@ impl Direct {
             help,
             takes: Takes::Anything,
             among: Among::Mine,
+            secret: false,
             check: None,
             run: DirectRun::Apply {
                 apply,
@@ -45,8 +49,13 @@ impl Direct {
     /// A form by DM answered before any game is looked for.
     pub(crate) const fn answer(usage: &'static str, help: DmHelp, early: Early) -> Direct {
         Direct {
+            usage,
+            help,
+            takes: Takes::Anything,
+            among: Among::Mine,
+            secret: false,
+            check: None,
             run: DirectRun::Answer(early),
-            ..Direct::new(usage, help, refuse_unloaded)
         }
     }
 
@@ -68,28 +77,34 @@ impl Direct {
         Direct { among, ..self }
     }
 
-    /// The same, some of its messages answered before a game is looked for (`early`), and a
-    /// sender in no game answered by `alone`.
-    pub(crate) const fn answering(self, early: Early, alone: fn() -> String) -> Direct {
-        let apply = match self.run {
-            DirectRun::Apply { apply, .. } => apply,
-            DirectRun::Answer(_) => refuse_unloaded,
-        };
+    /// The same, its words secret.
+    pub(crate) const fn secret(self) -> Direct {
         Direct {
-            run: DirectRun::Apply {
+            secret: true,
+            ..self
+        }
+    }
+
+    /// The same, some of its messages answered before a game is looked for (`early`), and a
+    /// sender in no game answered by `alone` (a form answered without a game stays so).
+    pub(crate) const fn answering(self, early: Early, alone: fn() -> String) -> Direct {
+        let run = match self.run {
+            DirectRun::Apply { apply, .. } => DirectRun::Apply {
                 apply,
                 early: Some(early),
                 alone: Some(alone),
             },
-            ..self
-        }
+            answered => answered,
+        };
+        Direct { run, ..self }
     }
 
     /// Whether a message with `args` after the word is this command (else it is an order).
     fn takes_words(&self, args: &str) -> bool {
         match self.takes {
             Takes::Alone => args.is_empty(),
-            Takes::OneWord => args.split_whitespace().nth(1).is_none(),
+            Takes::AtMostOneWord => args.split_whitespace().nth(1).is_none(),
+            Takes::SomeWords => !args.is_empty(),
             Takes::Anything => true,
         }
     }
@@ -124,7 +139,9 @@ pub enum Takes {
     /// Only the word alone (`status`; `status of my bid` is an order).
     Alone,
     /// The word and at most one more (`rules tag`).
-    OneWord,
+    AtMostOneWord,
+    /// The word and at least one more (`order bid 5`; `order` alone is an order).
+    SomeWords,
     /// The word and anything after it (`vacation 5d`).
     Anything,
 }
@@ -147,33 +164,51 @@ pub enum DmHelp {
     Listed(&'static str),
     /// In a sentence of its own after the list.
     Sentence(&'static str),
+    /// In a sentence of its own for someone in no game (the GM's before a game starts).
+    BeforePlay(&'static str),
 }
 
-/// Refuses a form by DM that is answered before a game is loaded, should a log hold it.
-fn refuse_unloaded(_work: &mut Work<'_>, _user: &User, _args: &str) -> Result<bool, Refusal> {
-    Err(Refusal::new("this is answered before a game is loaded."))
+/// A direct message read: its command, that command's form by DM, and the words after its
+/// own (the whole order for an order).
+pub struct ReadDirect<'a> {
+    /// The command.
+    pub command: &'static Command,
+    /// Its form by DM.
+    pub direct: &'static Direct,
+    /// The words after it.
+    pub args: &'a str,
 }
 
-/// The command a direct message's words are, and the words after its own (the whole order
-/// for an order): a word of [`BY_DM`] whose form takes these words, or else an order.
-/// `!help` and `/status` typed by habit from the channel mean the same as without the mark.
-pub fn read_direct(text: &str) -> Result<(&'static Command, &str), ParseError> {
+/// Reads a direct message: a word of [`BY_DM`] whose form takes these words, or else an
+/// order. `!help` and `/status` typed by habit from the channel mean the same as without the
+/// mark.
+pub fn read_direct(text: &str) -> Result<ReadDirect<'_>, ParseError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(ParseError("send an order, `status` or `help`".into()));
     }
     let (word, args) = super::split(text);
     let word = word.trim_start_matches(['!', '/']);
-    let said = BY_DM.iter().copied().find(|command| {
-        command.name == word && command.direct.as_ref().is_some_and(|d| d.takes_words(args))
+    let said = BY_DM.iter().copied().find_map(|command| {
+        let direct = command.direct.as_ref()?;
+        (command.name == word && direct.takes_words(args)).then_some((command, direct))
     });
-    let Some(command) = said else {
-        return Ok((&super::order::COMMAND, text));
+    let read = match said {
+        Some((command, direct)) => ReadDirect {
+            command,
+            direct,
+            args,
+        },
+        None => ReadDirect {
+            command: &super::order::COMMAND,
+            direct: &super::order::DIRECT,
+            args: text,
+        },
     };
-    if let Some(check) = command.direct.as_ref().and_then(|direct| direct.check) {
-        check(args, "")?;
+    if let Some(check) = read.direct.check {
+        check(read.args, "")?;
     }
-    Ok((command, args))
+    Ok(read)
 }
 
 /// Splits `#<game> rest` into the game's number and the rest.
@@ -216,6 +251,8 @@ pub fn dm_help(game: Option<&dyn crate::games::Rules>) -> String {
             DmHelp::Orders => listed.push("your secret orders"),
             DmHelp::Listed(text) => listed.push(text),
             DmHelp::Sentence(text) => sentences.push(text),
+            DmHelp::BeforePlay(_) if game.is_some() => {}
+            DmHelp::BeforePlay(text) => sentences.push(text),
         }
     }
     let mut text = format!(
@@ -241,7 +278,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<(&'static str, &str), ParseError> {
-        read_direct(text).map(|(command, args)| (command.name, args))
+        read_direct(text).map(|read| (read.command.name, read.args))
     }
 
     #[test]
@@ -249,6 +286,8 @@ mod tests {
         assert_eq!(game_named("#3 bid 5"), Ok((Some(3), "bid 5")));
         assert!(game_named("#x bid").is_err());
         assert_eq!(read("bid 5"), Ok(("order", "bid 5")));
+        assert_eq!(read("order bid 5"), Ok(("order", "bid 5")));
+        assert_eq!(read("order"), Ok(("order", "order")));
         assert_eq!(read(" STATUS "), Ok(("status", "")));
         assert_eq!(read("status of my bid"), Ok(("order", "status of my bid")));
         assert_eq!(read("!help"), Ok(("help", "")));

@@ -26,7 +26,7 @@ pub const COMMAND: Command = Command::new(
 .private()
 .by_dm(
     Direct::new("help [game]", DmHelp::Listed("`help`"), by_dm)
-        .takes(Takes::OneWord)
+        .takes(Takes::AtMostOneWord)
         .answering(with_a_game, in_no_game),
 );
 

@@ -36,7 +36,7 @@ mod undo;
 mod vacation;
 mod who;
 
-pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, Takes};
+pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, ReadDirect, Takes};
 pub(crate) use direct::{only_by_dm, DirectRun};
 pub use order::COMMAND as ORDER;
 pub use undo::COMMAND as UNDO;
@@ -235,7 +235,7 @@ impl Command {
 
     /// What its slash command says it does, within Discord's 100 characters: the help
     /// line's first clause, without its asides in brackets, commands named as slash commands,
-    /// and "(the GM)" for the GM's.
+    /// "(the GM)" for the GM's, and that only the asker sees a private answer, where it fits.
     pub fn slash_description(&self) -> String {
         let about = self.about.strip_prefix("GM: ").unwrap_or(self.about);
         let mut plain = String::new();
@@ -269,6 +269,11 @@ impl Command {
         }
         if self.who == Who::Gm {
             text.push_str(" (the GM)");
+        }
+        const PRIVATE: &str = "; only you see the answer";
+        let private = matches!(self.slash, Slash::Options { private: true, .. });
+        if private && text.chars().count() + PRIVATE.len() <= 100 {
+            text.push_str(PRIVATE);
         }
         text
     }
@@ -385,6 +390,14 @@ impl SlashOption {
         }
     }
 
+    /// An optional option naming one of the games in sign-up the asker runs.
+    pub(crate) const fn my_sign_up(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            kind: SlashKind::MySignUp,
+            ..SlashOption::text(name, about)
+        }
+    }
+
     /// A member of the server, who must be given.
     pub(crate) const fn user(name: &'static str, about: &'static str) -> SlashOption {
         SlashOption {
@@ -414,6 +427,8 @@ pub enum SlashKind {
     User,
     /// One of the asker's games (put as `#<number>` in front of a direct message).
     MyGame,
+    /// One of the games in sign-up the asker runs, put so.
+    MySignUp,
 }
 
 /// What a command does.

@@ -1,18 +1,24 @@
 //! An order by direct message (`bid 5`): any message to the bot that is not one of the other
 //! words said by DM is an order for the sender's game; `/order` sends one from anywhere.
 
-use super::{Command, Direct, DmHelp, SlashOption, Who};
+use super::{Command, Direct, DmHelp, SlashOption, Takes, Who};
 use crate::games::Refusal;
 use crate::records::User;
 use crate::table::rounds;
 use crate::table::work::Work;
 
+/// An order by DM: the order alone (`bid 12`), or after the word (`order bid 12`, what
+/// `/order` sends).
+pub const DIRECT: Direct = Direct::new("<order>", DmHelp::Orders, run)
+    .takes(Takes::SomeWords)
+    .secret();
+
 /// An order.
 pub const COMMAND: Command = Command::by_dm_only(
     "order",
     Who::Player,
-    "sends a secret order for your game (by DM the order alone, like `bid 12`); only you see the answer",
-    Direct::new("<order>", DmHelp::Orders, run),
+    "sends a secret order for your game: by DM the order alone, like `bid 12`",
+    DIRECT,
 )
 .slash(&[
     SlashOption::text("order", "The order, like: bid 12").required(),

@@ -2,7 +2,7 @@
 //! there for its slash form, `/play move 1 5`, which Discord needs as one command for every
 //! game's actions.
 
-use super::{find, split, Command, Run, SlashOption, Who};
+use super::{find, split, Command, Place, Run, SlashOption, Who};
 use crate::chat::parse::{quote, ParseError};
 
 /// `!play`.
@@ -24,11 +24,15 @@ fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
             "`{prefix}play` takes one of the game's actions, like `{prefix}play move 1 5`; `{prefix}help` lists the game's."
         )));
     }
-    if find(&word).is_some() {
-        return Err(ParseError(format!(
+    match find(&word).map(|command| command.place()) {
+        Some(Place::Direct) => Err(ParseError(format!(
+            "`{prefix}play` is for the game's own actions; `{}` is said to me by direct message.",
+            quote(&word)
+        ))),
+        Some(Place::Channel | Place::Both) => Err(ParseError(format!(
             "`{prefix}play` is for the game's own actions; `{prefix}{}` is the table's, typed as it is.",
             quote(&word)
-        )));
+        ))),
+        None => Ok(()),
     }
-    Ok(())
 }

@@ -12,18 +12,24 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::by_dm_only(
     "setup",
     Who::Gm,
-    "GM: sets a game's secret options before the start, like `setup board=7x7`; only you see the answer",
+    "GM: sets a game's secret options before the start: `setup board=7x7`",
     Direct::new(
         "setup <key=value> ...",
-        DmHelp::Sentence("Running a game in sign-up? `setup key=value ...` sets its secret options."),
+        DmHelp::BeforePlay(
+            "Running a game in sign-up? `setup key=value ...` sets its secret options.",
+        ),
         run,
     )
     .reads(check)
-    .among(Among::MySignUps),
+    .among(Among::MySignUps)
+    .secret(),
 )
 .slash(&[
     SlashOption::text("options", "The secret options, like: board=7x7 straight=8").required(),
-    SlashOption::my_game("game", "Which of your games, when you run several"),
+    SlashOption::my_sign_up(
+        "game",
+        "Which of your games in sign-up, when you run several",
+    ),
 ])
 .private();
 

@@ -26,6 +26,6 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
 fn order_in(said: &str) -> Option<&str> {
     super::read_direct(said)
         .ok()
-        .filter(|(command, _)| command.name == super::ORDER.name)
-        .map(|(_, order)| order)
+        .filter(|read| read.command.name == super::ORDER.name)
+        .map(|read| read.args)
 }

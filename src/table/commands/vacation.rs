@@ -14,16 +14,22 @@ use chrono::Duration;
 pub const COMMAND: Command = Command::by_dm_only(
     "vacation",
     Who::Player,
-    "tells the table you are away for that long, like `vacation 5d`, or back (`vacation off`); only you see the answer",
+    "tells the table you are away for a while, or back: `vacation 5d`, `vacation off`",
     Direct::new(
         "vacation <length> | off",
-        DmHelp::Sentence("Away for a while? `vacation 5d` tells the table (`vacation off` when you are back)."),
+        DmHelp::Sentence(
+            "Away for a while? `vacation 5d` tells the table (`vacation off` when you are back).",
+        ),
         run,
     )
     .reads(check),
 )
 .slash(&[
-    SlashOption::text("length", "How long you are away, like 5d; or off when you are back").required(),
+    SlashOption::text(
+        "length",
+        "How long you are away, like 5d; or off when you are back",
+    )
+    .required(),
     SlashOption::my_game("game", "Which of your games, when you play several"),
 ])
 .private();

@@ -163,19 +163,28 @@ impl Service {
             }
             // A table command applied to the game, or else the game's own action, unless it
             // is a secret order typed in the open.
+            // (Read as parsed, so `!play bid 5` is looked at as `!bid 5`.)
             None if game.as_ref().is_some_and(|game| {
-                is_exposed_order(&game.record, &self.catalogue, user, text, prefix)
+                let line = format!("{prefix}{word} {args}");
+                is_exposed_order(&game.record, &self.catalogue, user, &line, prefix)
             }) =>
             {
                 outcome.exposed_order = true;
                 Ok(outcome.into())
             }
-            Some(Run::DirectOnly) => {
-                let command = command.map_or(String::new(), |command| {
-                    commands::only_by_dm(command, prefix)
-                });
-                refuse(command)
-            }
+            // Said only by DM: its words, when secret (`!order bid 5`), are deleted as a
+            // secret order typed in the open is; else the sender is told where to say it.
+            Some(Run::DirectOnly) => match command {
+                Some(command)
+                    if !args.is_empty()
+                        && command.direct.as_ref().is_some_and(|direct| direct.secret) =>
+                {
+                    outcome.exposed_order = true;
+                    Ok(outcome.into())
+                }
+                Some(command) => refuse(commands::only_by_dm(command, prefix)),
+                None => Ok(outcome.into()),
+            },
             None | Some(Run::Apply(_) | Run::Action) => {
                 // Only the users a command names need a name from the platform (the new
                 // player of `!replace`).
@@ -212,12 +221,9 @@ impl Service {
             Ok(read) => read,
             Err(error) => return refuse(error.0),
         };
-        let (command, args) = match commands::read_direct(said) {
-            Ok(read) => read,
+        let (direct, args) = match commands::read_direct(said) {
+            Ok(read) => (read.direct, read.args),
             Err(error) => return refuse(error.0),
-        };
-        let Some(direct) = &command.direct else {
-            return refuse(format!("`{}` is not said by direct message.", command.name));
         };
         let (early, alone) = match &direct.run {
             DirectRun::Answer(early) => (Some(early), None),
