@@ -11,7 +11,8 @@
 //! `act.rs` (a game of turns: a public action applied) or `resolve.rs` (a game of orders: a
 //! round resolved from the orders in); `picture.rs`, the board drawn, as text and as SVG;
 //! `text.rs`, the game's sentences where they are more than the lines of its events;
-//! `summary.md`, the rules for players; and its own pieces, each named for what it is (the
+//! `summary.md`, the rules for players; `computer.rs`, its computer player (a seat's next
+//! order or action from what that seat may see); and its own pieces, each named for what it is (the
 //! tiles, the map, the solver). `tests/layout.rs` checks it.
 
 use crate::dice::Dice;
@@ -76,6 +77,15 @@ pub enum Phase {
         /// Final places, best first; seats sharing a place stand in one group.
         ranking: Vec<Vec<Seat>>,
     },
+}
+
+/// How well a computer player plays a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Level {
+    /// Looks one step ahead by a simple rule of thumb.
+    Easy,
+    /// Weighs its choices against what the others might do (the default).
+    Normal,
 }
 
 /// Who may see an event.

@@ -32,6 +32,7 @@
 //! - Rotations of three or more players all succeed (see [`resolve`] for this and the other
 //!   resolution decisions).
 
+pub mod computer;
 pub mod parse;
 pub mod picture;
 pub mod resolve;

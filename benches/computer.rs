@@ -1,0 +1,158 @@
+//! Computer players, strength and speed: for each game that has one, games of `normal`
+//! against seats that send a random legal order, and of `normal` against `easy`; each prints
+//! the win rate of the `normal` seat with its 95% interval (Wilson) beside what a seat wins
+//! by chance, and `normal`'s decision times (median, p99). The `normal` seat moves round the
+//! table from game to game, so no seat's place in the order favours it.
+//!
+//! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run; 1,000 by default).
+//! Every game is seeded by its number, so a run gives the same games every time.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use referee::dice::{Dice, Seed};
+use referee::games::tag::computer::{decide, random_order};
+use referee::games::tag::parse::{parse_order, Order};
+use referee::games::tag::state::{Stage, TagState};
+use referee::games::Level;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Who sits at a seat.
+#[derive(Clone, Copy)]
+enum Seat {
+    /// A computer player at this level.
+    Computer(Level),
+    /// A random legal order every time.
+    Random,
+}
+
+/// The tally of one match-up.
+#[derive(Default)]
+struct Tally {
+    games: u32,
+    wins: u32,
+    unfinished: u32,
+    times: Vec<Duration>,
+}
+
+impl Tally {
+    /// The win rate and its 95% Wilson interval.
+    fn rate(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games);
+        let p = f64::from(self.wins) / n;
+        let z = 1.96_f64;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        (p, centre - half, centre + half)
+    }
+
+    fn print(&mut self, game: &str, against: &str, chance: f64) {
+        let (p, low, high) = self.rate();
+        self.times.sort();
+        let at = |q: f64| {
+            self.times
+                .get(((self.times.len() as f64 - 1.0) * q) as usize)
+                .copied()
+                .unwrap_or_default()
+        };
+        println!(
+            "{game}: normal against {against}: won {}/{} = {:.1}% (95%: {:.1}-{:.1}%; by chance {:.1}%), unfinished {}; decision median {:?}, p99 {:?} ({} decisions)",
+            self.wins,
+            self.games,
+            100.0 * p,
+            100.0 * low,
+            100.0 * high,
+            100.0 * chance,
+            self.unfinished,
+            at(0.5),
+            at(0.99),
+            self.times.len(),
+        );
+    }
+}
+
+/// The order `who` at `seat` sends, timed when it is the measured seat.
+fn order(
+    state: &TagState,
+    seat: usize,
+    who: Seat,
+    rng: &mut ChaCha8Rng,
+    times: Option<&mut Vec<Duration>>,
+) -> Option<Order> {
+    let start = Instant::now();
+    let text = match who {
+        Seat::Computer(level) => decide(state, seat, level, rng),
+        Seat::Random => random_order(state, seat, rng),
+    }?;
+    if let Some(times) = times {
+        times.push(start.elapsed());
+    }
+    parse_order(&text).ok()
+}
+
+/// One TAG game of `seats` (seat `measured` is timed); the winner's seat, if it ended.
+fn tag_game(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Option<usize> {
+    let names: Vec<(String, String)> = (0..seats.len())
+        .map(|seat| (format!("p{seat}"), format!("s{seat}")))
+        .collect();
+    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
+    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let mut state = TagState::new_game(&names, &mut dice);
+    let mut bids = BTreeMap::new();
+    for (seat, who) in seats.iter().enumerate() {
+        let timed = (seat == measured).then_some(&mut *times);
+        if let Some(Order::Bid(bid)) = order(&state, seat, *who, &mut rng, timed) {
+            bids.insert(seat, bid);
+        }
+    }
+    state.resolve_bids(&bids, &mut dice);
+    for _ in 0..300 {
+        if !matches!(state.stage, Stage::Moves { .. }) {
+            break;
+        }
+        let mut orders = BTreeMap::new();
+        for (seat, who) in seats.iter().enumerate() {
+            let timed = (seat == measured).then_some(&mut *times);
+            if let Some(Order::Moves(moves)) = order(&state, seat, *who, &mut rng, timed) {
+                orders.insert(seat, moves);
+            }
+        }
+        state.resolve_moves(&orders, &mut dice);
+    }
+    match &state.stage {
+        Stage::Over { ranking } => ranking.first().copied(),
+        _ => None,
+    }
+}
+
+fn tag(games: u32, others: Seat, against: &str) {
+    let seats = 4;
+    let mut tally = Tally::default();
+    for game in 0..games {
+        let measured = game as usize % seats;
+        let mut table = vec![others; seats];
+        table[measured] = Seat::Computer(Level::Normal);
+        let winner = tag_game(&table, measured, u64::from(game), &mut tally.times);
+        tally.games += 1;
+        match winner {
+            Some(seat) if seat == measured => tally.wins += 1,
+            Some(_) => {}
+            None => tally.unfinished += 1,
+        }
+    }
+    tally.print("tag, 4 seats", against, 1.0 / seats as f64);
+}
+
+fn main() {
+    let games: u32 = std::env::var("GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1000);
+    tag(games, Seat::Random, "random legal orders");
+    tag(games, Seat::Computer(Level::Easy), "easy");
+}

@@ -1,0 +1,362 @@
+//! TAG's computer player: a seat's bid or movement order, decided from what every player may
+//! see (squares, points, minimum bids, moves, who is it, the queue) and never from another
+//! seat's order, which the game does not even hold before the round resolves; its randomness
+//! is its own, never the game's dice.
+//!
+//! `Easy` looks one step ahead: the it runs at the nearest player stomping, the others step
+//! away from the it. `Normal` plays its candidate orders against orders the others might
+//! send (the easy player's, with noise) on copies of the board, and sends the one that leaves
+//! it best off on average: in the game, not it, away from the it, with points to spare.
+
+use super::state::{Dir, Mode, Move, MoveOrder, Square, Stage, TagState};
+use crate::dice::{Dice, Seed};
+use crate::games::Level;
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+/// What being it is worth against one point: it loses 4 a round until it tags.
+const IT_COST: f64 = 10.0;
+/// The boards each candidate order is tried on at `Normal`.
+const SAMPLES: usize = 12;
+/// How often an imagined opponent strays from the easy player's move.
+const NOISE: u32 = 30;
+
+/// The order `seat` sends now, as typed (`bid 3`, `move n stride`); `None` when it owes none
+/// (not a living player, or no orders are awaited from it).
+pub fn decide(
+    state: &TagState,
+    seat: usize,
+    level: Level,
+    rng: &mut dyn RngCore,
+) -> Option<String> {
+    let player = state.players.get(seat).filter(|p| p.alive)?;
+    match (&state.stage, level) {
+        (Stage::Bids, Level::Easy) => Some(format!("bid {}", player.min_bid + 1)),
+        (Stage::Bids, Level::Normal) => Some(format!("bid {}", normal_bid(state, seat, rng))),
+        (Stage::Moves { .. }, _) if player.square.is_some() => {
+            let order = match level {
+                Level::Easy => easy_moves(state, seat, rng, 0),
+                Level::Normal => normal_moves(state, seat, rng),
+            };
+            Some(order.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A legal order picked at random: a bid up to the number of players over the minimum, or
+/// random directions (a teleport among them when allowed) and a random mode. What a computer
+/// player is measured against.
+pub fn random_order(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> Option<String> {
+    let player = state.players.get(seat).filter(|p| p.alive)?;
+    match state.stage {
+        Stage::Bids => {
+            let spread = below(rng, state.players.len() as u32 + 1);
+            Some(format!("bid {}", player.min_bid + u64::from(spread)))
+        }
+        Stage::Moves { .. } if player.square.is_some() => {
+            let teleport = state.may_teleport(seat);
+            let moves: Vec<Move> = (0..player.moves)
+                .map(|_| match below(rng, if teleport { 10 } else { 9 }) {
+                    8 => Move::Nothing,
+                    9 => Move::Teleport,
+                    n => Move::Go(Dir::ALL[n as usize]),
+                })
+                .collect();
+            let mut order = MoveOrder::new(&moves, random_mode(rng));
+            order.upgrade = below(rng, 10) == 0;
+            Some(order.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// A number below `n` (`n` at least 1).
+fn below(rng: &mut dyn RngCore, n: u32) -> u32 {
+    rng.next_u32() % n.max(1)
+}
+
+fn random_mode(rng: &mut dyn RngCore) -> Mode {
+    match below(rng, 2) {
+        0 => Mode::Stomp,
+        _ => Mode::Stride,
+    }
+}
+
+/// The bid that costs least, counting the chance of being the lowest (and so it) at
+/// [`IT_COST`]: the others are imagined bidding their minimum or a little over it.
+fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
+    let mine = state.players[seat].min_bid;
+    let points = state.players[seat].points;
+    let most = mine + state.players.len() as u64 + 2;
+    let mut best = (f64::MAX, mine);
+    for bid in mine..=most {
+        if i64::try_from(bid).map_or(true, |bid| bid >= points) {
+            break;
+        }
+        let mut lowest = 0;
+        for _ in 0..64 {
+            let beaten = state.players.iter().enumerate().any(|(other, player)| {
+                let theirs = player.min_bid + u64::from(below(rng, 3));
+                other != seat
+                    && player.alive
+                    && (theirs < bid || (theirs == bid && player.min_bid < mine))
+            });
+            if !beaten {
+                lowest += 1;
+            }
+        }
+        let cost = bid as f64 + IT_COST * f64::from(lowest) / 64.0;
+        if cost < best.0 {
+            best = (cost, bid);
+        }
+    }
+    best.1
+}
+
+/// The square one step from `from` in `dir`, if it is on the board.
+fn step(state: &TagState, from: Square, dir: Dir) -> Option<Square> {
+    from.step(dir, state.side)
+}
+
+/// How many king's steps apart two squares are.
+fn distance(a: Square, b: Square) -> u32 {
+    a.col.abs_diff(b.col).max(a.row.abs_diff(b.row))
+}
+
+/// The squares of the living players but `seat`.
+fn others(state: &TagState, seat: usize) -> Vec<(usize, Square)> {
+    state
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(other, p)| *other != seat && p.alive)
+        .filter_map(|(other, p)| p.square.map(|square| (other, square)))
+        .collect()
+}
+
+/// One step at a time, each the best by the easy rule (towards the nearest player for the
+/// it, away from the it for the others); with `noise` percent of the steps random.
+fn easy_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore, noise: u32) -> MoveOrder {
+    let player = &state.players[seat];
+    let Some(mut at) = player.square else {
+        return MoveOrder::idle(player.moves);
+    };
+    let it = state.it == Some(seat);
+    let hunted = state
+        .it
+        .filter(|&it| it != seat)
+        .and_then(|it| state.players[it].square);
+    let targets = others(state, seat);
+    let mut moves = Vec::with_capacity(player.moves);
+    for _ in 0..player.moves {
+        if below(rng, 100) < noise {
+            let pick = below(rng, 9) as usize;
+            let dir = Dir::ALL.get(pick).copied();
+            match dir.and_then(|dir| step(state, at, dir).map(|to| (dir, to))) {
+                Some((dir, to)) => {
+                    moves.push(Move::Go(dir));
+                    at = to;
+                }
+                None => moves.push(Move::Nothing),
+            }
+            continue;
+        }
+        let score = |to: Square| -> i64 {
+            if it {
+                -i64::from(
+                    targets
+                        .iter()
+                        .map(|(_, t)| distance(to, *t))
+                        .min()
+                        .unwrap_or(0),
+                )
+            } else {
+                let away = hunted.map_or(0, |h| i64::from(distance(to, h)));
+                let crowd = targets
+                    .iter()
+                    .filter(|(_, t)| distance(to, *t) <= 1)
+                    .count();
+                4 * away - i64::try_from(crowd).unwrap_or(0)
+            }
+        };
+        let mut best = (score(at), Move::Nothing, at);
+        for dir in Dir::ALL {
+            if let Some(to) = step(state, at, dir) {
+                let value = score(to);
+                if value > best.0 {
+                    best = (value, Move::Go(dir), to);
+                }
+            }
+        }
+        moves.push(best.1);
+        at = best.2;
+    }
+    let mode = match it {
+        true => Mode::Stomp,
+        false => Mode::Stride,
+    };
+    MoveOrder::new(&moves, mode)
+}
+
+/// The candidate orders `Normal` weighs: every direction kept for all of the seat's moves,
+/// every pair of first two moves (then standing), each in both modes, and a teleport when
+/// allowed and affordable.
+fn candidates(state: &TagState, seat: usize) -> Vec<MoveOrder> {
+    let player = &state.players[seat];
+    let k = player.moves;
+    let each: Vec<Move> = Dir::ALL
+        .iter()
+        .map(|&dir| Move::Go(dir))
+        .chain([Move::Nothing])
+        .collect();
+    let mut orders: Vec<Vec<Move>> = each.iter().map(|&m| vec![m; k]).collect();
+    if k >= 2 {
+        for &first in &each {
+            for &second in &each {
+                let mut moves = vec![first, second];
+                moves.resize(k, Move::Nothing);
+                if !orders.contains(&moves) {
+                    orders.push(moves);
+                }
+            }
+        }
+    }
+    if state.may_teleport(seat) && player.points > 10 {
+        let mut moves = vec![Move::Teleport];
+        moves.resize(k, Move::Nothing);
+        orders.push(moves);
+    }
+    orders
+        .into_iter()
+        .flat_map(|moves| [Mode::Stomp, Mode::Stride].map(|mode| MoveOrder::new(&moves, mode)))
+        .collect()
+}
+
+/// How good the board after a round is for `seat`.
+fn value(after: &TagState, seat: usize) -> f64 {
+    let me = &after.players[seat];
+    if let Stage::Over { ranking } = &after.stage {
+        if ranking.first() == Some(&seat) {
+            return 1000.0;
+        }
+    }
+    if !me.alive {
+        return -1000.0 + me.points as f64;
+    }
+    let living: Vec<&super::state::Tagger> = after
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(other, p)| *other != seat && p.alive)
+        .map(|(_, p)| p)
+        .collect();
+    let rivals = match living.len() {
+        0 => 0.0,
+        n => living.iter().map(|p| p.points as f64).sum::<f64>() / n as f64,
+    };
+    let mut value = me.points as f64 - 0.3 * rivals;
+    let Some(at) = me.square else {
+        return value;
+    };
+    match after.it {
+        Some(it) if it == seat => {
+            let nearest = living
+                .iter()
+                .filter_map(|p| p.square)
+                .map(|square| distance(at, square))
+                .min()
+                .unwrap_or(0);
+            value -= IT_COST + f64::from(nearest.min(4));
+        }
+        Some(it) => {
+            if let Some(square) = after.players[it].square {
+                value += 1.5 * f64::from(distance(at, square).min(3));
+            }
+        }
+        None => {}
+    }
+    value
+}
+
+/// The candidate order with the best average [`value`] over [`SAMPLES`] imagined rounds, the
+/// others sending the easy player's orders with noise; an upgrade is bought early while
+/// points are plenty.
+fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrder {
+    let mut worlds = Vec::with_capacity(SAMPLES);
+    for _ in 0..SAMPLES {
+        let mut orders = BTreeMap::new();
+        for (other, _) in others(state, seat) {
+            orders.insert(other, easy_moves(state, other, rng, NOISE));
+        }
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        worlds.push((orders, seed));
+    }
+    let mut best: Option<(f64, MoveOrder)> = None;
+    for order in candidates(state, seat) {
+        let mut total = 0.0;
+        for (orders, seed) in &worlds {
+            let mut orders = orders.clone();
+            orders.insert(seat, order.clone());
+            let mut after = state.clone();
+            after.resolve_moves(&orders, &mut Dice::new(Seed(*seed)));
+            total += value(&after, seat);
+        }
+        if best.as_ref().is_none_or(|(score, _)| total > *score) {
+            best = Some((total, order));
+        }
+    }
+    let mut order = best.map_or_else(|| MoveOrder::idle(state.players[seat].moves), |(_, o)| o);
+    let player = &state.players[seat];
+    order.upgrade = player.moves < 3 && player.points >= 28 && state.it != Some(seat);
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tag::parse::{parse_order, Order};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn board() -> TagState {
+        TagState::builder(5)
+            .player("ann", "a1", 30)
+            .player("bob", "c3", 30)
+            .player("cat", "e5", 30)
+            .it(1)
+            .queue(&[0, 2, 1])
+            .build()
+    }
+
+    #[test]
+    fn every_order_it_sends_is_one_the_game_takes() {
+        let state = board();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for seat in 0..3 {
+            for level in [Level::Easy, Level::Normal] {
+                let text = decide(&state, seat, level, &mut rng).unwrap_or_default();
+                let Ok(Order::Moves(order)) = parse_order(&text) else {
+                    panic!("{text}")
+                };
+                assert_eq!(state.check_move_order(seat, &order), Ok(()), "{text}");
+            }
+            let text = random_order(&state, seat, &mut rng).unwrap_or_default();
+            assert!(matches!(parse_order(&text), Ok(Order::Moves(_))), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_it_chases_and_the_others_keep_away() {
+        let state = board();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let chase = decide(&state, 1, Level::Normal, &mut rng).unwrap_or_default();
+        assert!(chase.contains("stomp"), "{chase}");
+        let flee = decide(&state, 0, Level::Easy, &mut rng).unwrap_or_default();
+        assert_eq!(
+            flee, "move nothing stride",
+            "the corner is farthest from the it"
+        );
+    }
+}
