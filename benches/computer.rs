@@ -10,6 +10,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use referee::dice::{Dice, Seed};
+use referee::games::parcheesi::computer as parcheesi_computer;
+use referee::games::parcheesi::{Colour, Match, Seated, Settings, Stage as ParcheesiStage};
 use referee::games::tag::computer::{decide, random_order};
 use referee::games::tag::parse::{parse_order, Order};
 use referee::games::tag::state::{Stage, TagState};
@@ -130,14 +132,59 @@ fn tag_game(
     }
 }
 
-fn tag(games: u32, others: Seat, against: &str) {
-    let seats = 4;
+/// One two-player Parcheesi game (seat `measured` timed); the winner's seat, if it ended.
+fn parcheesi_game(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Option<usize> {
+    let colours = [Colour::Green, Colour::Blue];
+    let seated: Vec<Seated> = seats
+        .iter()
+        .enumerate()
+        .map(|(seat, _)| Seated {
+            seat,
+            name: format!("p{seat}"),
+            colour: colours[seat % 2],
+            gone: false,
+        })
+        .collect();
+    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
+    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let (mut state, _) = Match::new(Settings::default(), seated, &mut dice);
+    for _ in 0..20_000 {
+        if let ParcheesiStage::Over(ranking) = &state.stage {
+            return ranking.first().and_then(|first| first.first()).copied();
+        }
+        let seat = state.mover()?.seat;
+        let start = Instant::now();
+        let command = match seats[seat] {
+            Seat::Computer(level) => parcheesi_computer::decide(&state, seat, level, &mut rng),
+            Seat::Random => parcheesi_computer::random_command(&state, seat, &mut rng),
+        }?;
+        if seat == measured {
+            times.push(start.elapsed());
+        }
+        let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
+        state.act(seat, word, args, &mut dice).ok()?;
+    }
+    None
+}
+
+/// A game played by `seats`, the seat given timed, under the number given: the winner's
+/// seat, if it ended.
+type Play = fn(&[Seat], usize, u64, &mut Vec<Duration>) -> Option<usize>;
+
+/// Plays `games` games of `seats` seats, `normal` at one seat (a different one each game)
+/// and `others` at the rest, and prints the tally.
+fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, against: &str) {
     let mut tally = Tally::default();
     for game in 0..games {
         let measured = game as usize % seats;
         let mut table = vec![others; seats];
         table[measured] = Seat::Computer(Level::Normal);
-        let winner = tag_game(&table, measured, u64::from(game), &mut tally.times);
+        let winner = play(&table, measured, u64::from(game), &mut tally.times);
         tally.games += 1;
         match winner {
             Some(seat) if seat == measured => tally.wins += 1,
@@ -145,7 +192,11 @@ fn tag(games: u32, others: Seat, against: &str) {
             None => tally.unfinished += 1,
         }
     }
-    tally.print("tag, 4 seats", against, 1.0 / seats as f64);
+    tally.print(
+        &format!("{name}, {seats} seats"),
+        against,
+        1.0 / seats as f64,
+    );
 }
 
 fn main() {
@@ -153,6 +204,23 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1000);
-    tag(games, Seat::Random, "random legal orders");
-    tag(games, Seat::Computer(Level::Easy), "easy");
+    let easy = Seat::Computer(Level::Easy);
+    measure(
+        "tag",
+        4,
+        tag_game,
+        games,
+        Seat::Random,
+        "random legal orders",
+    );
+    measure("tag", 4, tag_game, games, easy, "easy");
+    measure(
+        "parcheesi",
+        2,
+        parcheesi_game,
+        games,
+        Seat::Random,
+        "random legal commands",
+    );
+    measure("parcheesi", 2, parcheesi_game, games, easy, "easy");
 }

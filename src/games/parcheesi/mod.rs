@@ -42,6 +42,7 @@
 
 mod act;
 mod board;
+pub mod computer;
 mod engine;
 mod parse;
 mod picture;

@@ -1,0 +1,235 @@
+//! Parcheesi's computer player: the next command of the seat to move (`move 2 5`,
+//! `enter 1`, `reward 3 20`), chosen from what every player sees (the pawns, the dice left,
+//! the rewards waiting); randomness of its own, for the rolls it imagines.
+//!
+//! `Easy` plays as the game's automatic turn does. `Normal` plays each legal command on a
+//! copy of the game and keeps the one whose position is best on average over the rolls that
+//! may follow: its pawns' progress against the others', captures, pawns on safe squares, in
+//! the home row or in a blockade, and the pawns the others could capture next.
+
+use super::act::{Match, Stage};
+use super::board::{is_safe, Colour, Position, Spot, FULL_TRIP, PAWNS, RING};
+use super::engine::{auto_play, Step};
+use super::roller::Roller;
+use crate::games::{Level, Seat};
+use rand_core::RngCore;
+
+/// The rolls each candidate command is tried with at `Normal`.
+const SAMPLES: usize = 6;
+
+/// The command `seat` types now, or `None` when it is not its turn (or the game is over).
+pub fn decide(game: &Match, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<String> {
+    let options = commands(game, seat);
+    match level {
+        Level::Easy => easy(game).or_else(|| options.first().cloned()),
+        Level::Normal => best(game, seat, &options, rng),
+    }
+}
+
+/// A legal command picked at random (what a computer player is measured against).
+pub fn random_command(game: &Match, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+    let options = commands(game, seat);
+    let pick = usize::try_from(rng.next_u32()).unwrap_or_default() % options.len().max(1);
+    options.get(pick).cloned()
+}
+
+/// Every command `seat` may type now: the legal steps of the dice, or the ways to move a
+/// reward (declining one only going round could use).
+fn commands(game: &Match, seat: Seat) -> Vec<String> {
+    if game.mover().is_none_or(|mover| mover.seat != seat) {
+        return Vec::new();
+    }
+    let mut commands: Vec<String> = Vec::new();
+    match game.stage {
+        Stage::Dice => {
+            for step in game.legal().as_slice() {
+                commands.push(step.to_string());
+            }
+        }
+        Stage::Rewards => {
+            for (amount, steps) in game.reward_options() {
+                let mut only_around = true;
+                for step in steps.as_slice() {
+                    let around = matches!(step, Step::Move { around: true, .. });
+                    only_around &= around;
+                    let tail = if around { " around" } else { "" };
+                    commands.push(format!("reward {} {amount}{tail}", step.pawn() + 1));
+                }
+                if only_around && !steps.is_empty() {
+                    commands.push(format!("reward skip {amount}"));
+                }
+            }
+        }
+        Stage::Over(_) => {}
+    }
+    commands.dedup();
+    commands
+}
+
+/// What the automatic turn would play first.
+fn easy(game: &Match) -> Option<String> {
+    match game.stage {
+        Stage::Dice => auto_play(&game.pos, &game.roll, game.colour(), &game.limits)
+            .first()
+            .map(Step::to_string),
+        Stage::Rewards | Stage::Over(_) => None,
+    }
+}
+
+/// Dice of the computer's own, for the rolls it imagines.
+struct Imagined<'a>(&'a mut dyn RngCore);
+
+impl Roller for Imagined<'_> {
+    fn die(&mut self, _purpose: &str) -> u8 {
+        (self.0.next_u32() % 6) as u8 + 1
+    }
+}
+
+/// The command whose position is best on average for `seat` over [`SAMPLES`] imagined rolls.
+fn best(game: &Match, seat: Seat, options: &[String], rng: &mut dyn RngCore) -> Option<String> {
+    let colour = game.mover()?.colour;
+    let mut best: Option<(f64, &String)> = None;
+    for command in options {
+        let (word, args) = command.split_once(' ').unwrap_or((command, ""));
+        let mut total = 0.0;
+        for _ in 0..SAMPLES {
+            let mut after = game.clone();
+            if after
+                .act(seat, word, args, &mut Imagined(&mut *rng))
+                .is_err()
+            {
+                total = f64::MIN;
+                break;
+            }
+            total += value(&after, colour);
+        }
+        if best.is_none_or(|(score, _)| total > score) {
+            best = Some((total, command));
+        }
+    }
+    best.map(|(_, command)| command.clone())
+}
+
+/// How far a pawn has come (0 in the nest, [`FULL_TRIP`] at HOME).
+fn progress(pos: &Position, colour: Colour, pawn: usize) -> f64 {
+    f64::from(FULL_TRIP) - f64::from(pos.spot(colour, pawn).distance_left(colour))
+}
+
+/// How good the game is for `colour`: the position, the rewards it still has to move, and
+/// the end.
+fn value(game: &Match, colour: Colour) -> f64 {
+    if let Stage::Over(ranking) = &game.stage {
+        let won = ranking.first().is_some_and(|first| {
+            first.iter().any(|seat| {
+                game.seated
+                    .iter()
+                    .any(|s| s.seat == *seat && s.colour == colour)
+            })
+        });
+        return if won { 10_000.0 } else { -10_000.0 };
+    }
+    let playing: Vec<Colour> = game
+        .seated
+        .iter()
+        .filter(|seated| !seated.gone)
+        .map(|seated| seated.colour)
+        .collect();
+    let mut value = position_value(&game.pos, colour, &playing);
+    if game.colour() == colour {
+        value += 0.8 * game.rewards.iter().map(|r| f64::from(*r)).sum::<f64>();
+    }
+    value
+}
+
+/// The position for `colour` against the other colours in play.
+fn position_value(pos: &Position, colour: Colour, playing: &[Colour]) -> f64 {
+    let mut value = 0.0;
+    for pawn in 0..PAWNS {
+        value += progress(pos, colour, pawn);
+        value += match pos.spot(colour, pawn) {
+            Spot::Nest => -10.0,
+            Spot::Ring(square) if is_safe(square) => 4.0,
+            Spot::Ring(square) => -6.0 * threats(pos, colour, square, playing),
+            Spot::Row(_) | Spot::Home => 8.0,
+        };
+    }
+    value += 3.0 * pos.blockades(colour).iter().count() as f64;
+    let others: Vec<Colour> = playing.iter().copied().filter(|c| *c != colour).collect();
+    if !others.is_empty() {
+        let theirs: f64 = others
+            .iter()
+            .map(|&other| {
+                (0..PAWNS)
+                    .map(|pawn| progress(pos, other, pawn))
+                    .sum::<f64>()
+            })
+            .sum();
+        value -= theirs / others.len() as f64;
+    }
+    value
+}
+
+/// How many of the others' pawns stand 1 to 12 squares behind `square` on the ring (a roll
+/// could bring them onto it).
+fn threats(pos: &Position, colour: Colour, square: u8, playing: &[Colour]) -> f64 {
+    let mut count = 0.0;
+    for &other in playing.iter().filter(|c| **c != colour) {
+        for pawn in 0..PAWNS {
+            if let Spot::Ring(theirs) = pos.spot(other, pawn) {
+                let behind =
+                    (u16::from(square) + u16::from(RING) - u16::from(theirs)) % u16::from(RING);
+                if (1..=12).contains(&behind) {
+                    count += 1.0;
+                }
+            }
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::parcheesi::{FixedRolls, Seated, Settings};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn two() -> Vec<Seated> {
+        [(0, Colour::Green), (1, Colour::Blue)]
+            .into_iter()
+            .map(|(seat, colour)| Seated {
+                seat,
+                name: format!("p{seat}"),
+                colour,
+                gone: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_command_it_types_is_one_the_game_takes_until_the_end() {
+        let mut dice = FixedRolls::new(&[5, 5, 3, 4, 6, 1]);
+        let (mut game, _) = Match::new(Settings::default(), two(), &mut dice);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut roller = crate::dice::Dice::new(crate::dice::Seed([7; 32]));
+        for _ in 0..5_000 {
+            if matches!(game.stage, Stage::Over(_)) {
+                break;
+            }
+            let Some(seat) = game.mover().map(|mover| mover.seat) else {
+                break;
+            };
+            let level = if seat == 0 {
+                Level::Normal
+            } else {
+                Level::Easy
+            };
+            let command = decide(&game, seat, level, &mut rng).unwrap_or_default();
+            let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
+            let played = game.act(seat, word, args, &mut roller);
+            assert!(played.is_ok(), "{command}: {played:?}");
+        }
+        assert!(matches!(game.stage, Stage::Over(_)), "the game ends");
+        assert_eq!(decide(&game, 0, Level::Normal, &mut rng), None);
+    }
+}
