@@ -10,6 +10,10 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use referee::dice::{Dice, Seed};
+use referee::games::circuit::colour::Colour as CircuitColour;
+use referee::games::circuit::computer as circuit_computer;
+use referee::games::circuit::parse::{parse_order as parse_circuit, Order as CircuitOrder};
+use referee::games::circuit::state::{Runner, Stage as CircuitStage, State as CircuitState};
 use referee::games::parcheesi::computer as parcheesi_computer;
 use referee::games::parcheesi::{Colour, Match, Seated, Settings, Stage as ParcheesiStage};
 use referee::games::tag::computer::{decide, random_order};
@@ -172,6 +176,64 @@ fn parcheesi_game(
     None
 }
 
+/// One 50-Tile Circuit game of `seats` (seat `measured` timed); the winner's seat, if it
+/// ended.
+fn circuit_game(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Option<usize> {
+    let runners = (0..seats.len())
+        .zip(CircuitColour::palette())
+        .map(|(seat, colour)| Runner::new(format!("p{seat}"), colour))
+        .collect();
+    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
+    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let (mut state, _) = CircuitState::start(runners, &mut dice);
+    for _ in 0..5_000 {
+        let owed: Vec<usize> = match &state.stage {
+            CircuitStage::Choosing => state.choosers(),
+            CircuitStage::Claiming { claims } => claims.keys().copied().collect(),
+            CircuitStage::Over { winner } => return *winner,
+        };
+        let mut orders = BTreeMap::new();
+        for seat in owed {
+            let start = Instant::now();
+            let text = match seats[seat] {
+                Seat::Computer(level) => circuit_computer::decide(&state, seat, level, &mut rng),
+                Seat::Random => circuit_computer::random_order(&state, seat, &mut rng),
+            };
+            if seat == measured {
+                times.push(start.elapsed());
+            }
+            if let Some(Ok(order)) = text.map(|text| parse_circuit(&text)) {
+                orders.insert(seat, order);
+            }
+        }
+        if let CircuitStage::Claiming { .. } = state.stage {
+            let effects = orders
+                .into_iter()
+                .filter_map(|(seat, order)| match order {
+                    CircuitOrder::Effect(effect) => Some((seat, effect)),
+                    CircuitOrder::Turn { .. } => None,
+                })
+                .collect();
+            state.resolve_claims(&effects, &mut dice);
+        } else {
+            let choices = orders
+                .into_iter()
+                .filter_map(|(seat, order)| match order {
+                    CircuitOrder::Turn { choice, .. } => Some((seat, choice)),
+                    CircuitOrder::Effect(_) => None,
+                })
+                .collect();
+            state.resolve_choices(&choices, &BTreeMap::new(), &mut dice);
+        }
+    }
+    None
+}
+
 /// A game played by `seats`, the seat given timed, under the number given: the winner's
 /// seat, if it ended.
 type Play = fn(&[Seat], usize, u64, &mut Vec<Duration>) -> Option<usize>;
@@ -223,4 +285,13 @@ fn main() {
         "random legal commands",
     );
     measure("parcheesi", 2, parcheesi_game, games, easy, "easy");
+    measure(
+        "circuit",
+        4,
+        circuit_game,
+        games,
+        Seat::Random,
+        "random legal orders",
+    );
+    measure("circuit", 4, circuit_game, games, easy, "easy");
 }

@@ -47,6 +47,7 @@
 
 pub mod claim;
 pub mod colour;
+pub mod computer;
 pub mod effect;
 pub mod parse;
 pub mod picture;

@@ -1,0 +1,249 @@
+//! 50-Tile Circuit's computer player: a seat's `move` or `stay`, or the effect of the tile it
+//! claimed, decided from what every player sees (the dice rolled this turn, the runners, the
+//! tiles and their effects), never from another seat's choice; randomness of its own.
+//!
+//! `Easy` always moves and leaves a claimed tile without an effect. `Normal` plays move and
+//! stay on copies of the game against imagined choices of the others and keeps the one that
+//! leaves it furthest ahead of them on average; a claimed tile gets a toll (`owner N land`:
+//! whoever lands there, its owner moves on), the largest the rules allow on that tile.
+
+use super::effect::{check_on, Action, Effect, Trigger};
+use super::parse::{canonical, Order};
+use super::state::{Choice, Plan, Stage, State, LAPS_TO_WIN, LAST_TILE};
+use crate::dice::{Dice, Seed};
+use crate::games::{Level, Seat};
+use rand_core::RngCore;
+use std::collections::BTreeMap;
+
+/// The imagined turns each choice is tried on at `Normal`.
+const SAMPLES: usize = 24;
+
+/// The order `seat` sends now (`move`, `stay`, `effect owner 3 land`), or `None` when none
+/// is awaited from it.
+pub fn decide(state: &State, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<String> {
+    match &state.stage {
+        Stage::Choosing if state.choosers().contains(&seat) => {
+            let choice = match level {
+                Level::Easy => Choice::Move,
+                Level::Normal => normal_choice(state, seat, rng),
+            };
+            Some(turn(choice))
+        }
+        Stage::Claiming { claims } => {
+            let tile = *claims.get(&seat)?;
+            let effect = match level {
+                Level::Easy => None,
+                Level::Normal => toll(state, tile),
+            };
+            Some(canonical(Order::Effect(effect)))
+        }
+        _ => None,
+    }
+}
+
+/// A legal order picked at random: move or stay; for a claimed tile, an effect of the
+/// catalogue the tile allows, or none.
+pub fn random_order(state: &State, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+    match &state.stage {
+        Stage::Choosing if state.choosers().contains(&seat) => {
+            Some(turn(if rng.next_u32().is_multiple_of(2) {
+                Choice::Move
+            } else {
+                Choice::Stay
+            }))
+        }
+        Stage::Claiming { claims } => {
+            let tile = *claims.get(&seat)?;
+            let allowed: Vec<Effect> = catalogue()
+                .into_iter()
+                .filter(|effect| check_on(tile, *effect, &state.tiles).is_ok())
+                .collect();
+            let pick = usize::try_from(rng.next_u32()).unwrap_or_default() % (allowed.len() + 1);
+            Some(canonical(Order::Effect(allowed.get(pick).copied())))
+        }
+        _ => None,
+    }
+}
+
+fn turn(choice: Choice) -> String {
+    canonical(Order::Turn {
+        choice,
+        change: None,
+    })
+}
+
+/// Every effect of the catalogue, each with each trigger.
+fn catalogue() -> Vec<Effect> {
+    let mut actions = vec![
+        Action::Start,
+        Action::Skip,
+        Action::Anchor,
+        Action::Boost,
+        Action::Slow,
+    ];
+    for n in 1..=10 {
+        actions.push(Action::Forward(n));
+        actions.push(Action::Back(n));
+    }
+    for n in 1..=3 {
+        actions.push(Action::Owner(n));
+    }
+    actions
+        .into_iter()
+        .flat_map(|action| [Trigger::Land, Trigger::Pass].map(|trigger| Effect { action, trigger }))
+        .collect()
+}
+
+/// The largest toll the rules allow on `tile`: whoever lands there (its owner too), the owner
+/// moves on; else no effect.
+fn toll(state: &State, tile: u8) -> Option<Effect> {
+    (1..=3).rev().map(Action::Owner).find_map(|action| {
+        let effect = Effect {
+            action,
+            trigger: Trigger::Land,
+        };
+        check_on(tile, effect, &state.tiles).ok().map(|()| effect)
+    })
+}
+
+/// How far round `seat` has come: laps and tiles, what waits for its next turn, and the end.
+fn progress(state: &State, seat: Seat) -> f64 {
+    let Some(runner) = state.runners.get(seat) else {
+        return 0.0;
+    };
+    if let Stage::Over { winner } = state.stage {
+        return if winner == Some(seat) { 1e6 } else { -1e6 };
+    }
+    let mut value = f64::from(runner.laps) * f64::from(LAST_TILE) + f64::from(runner.tile);
+    let pending = runner.pending;
+    value -= if pending.skip { 3.5 } else { 0.0 };
+    value -= if pending.anchor { 2.0 } else { 0.0 };
+    value -= if pending.slow { 1.0 } else { 0.0 };
+    value += if pending.boost { 1.0 } else { 0.0 };
+    if runner.laps >= LAPS_TO_WIN {
+        value += 25.0;
+    }
+    value
+}
+
+/// `seat`'s progress ahead of the average of the others still in.
+fn lead(state: &State, seat: Seat) -> f64 {
+    let others: Vec<f64> = (0..state.runners.len())
+        .filter(|&other| other != seat && state.active(other).is_some())
+        .map(|other| progress(state, other))
+        .collect();
+    let average = match others.len() {
+        0 => 0.0,
+        n => others.iter().sum::<f64>() / n as f64,
+    };
+    progress(state, seat) - average
+}
+
+/// Move or stay, whichever leads by more on average over [`SAMPLES`] imagined turns (the
+/// others moving four times in five, as a player mostly does).
+fn normal_choice(state: &State, seat: Seat, rng: &mut dyn RngCore) -> Choice {
+    let runner = state.runners.get(seat);
+    if runner.is_none_or(|runner| runner.plan != Plan::Free || runner.stayed_last) {
+        return Choice::Move;
+    }
+    let mut worlds = Vec::with_capacity(SAMPLES);
+    for _ in 0..SAMPLES {
+        let mut choices = BTreeMap::new();
+        for other in state.choosers().into_iter().filter(|other| *other != seat) {
+            let choice = match rng.next_u32() % 5 {
+                0 => Choice::Stay,
+                _ => Choice::Move,
+            };
+            choices.insert(other, choice);
+        }
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        worlds.push((choices, seed));
+    }
+    let mut best = (f64::MIN, Choice::Move);
+    for choice in [Choice::Move, Choice::Stay] {
+        let mut total = 0.0;
+        for (choices, seed) in &worlds {
+            let mut choices = choices.clone();
+            choices.insert(seat, choice);
+            let mut after = state.clone();
+            after.resolve_choices(&choices, &BTreeMap::new(), &mut Dice::new(Seed(*seed)));
+            total += lead(&after, seat);
+        }
+        if total > best.0 {
+            best = (total, choice);
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::circuit::colour::Colour;
+    use crate::games::circuit::parse::parse_order;
+    use crate::games::circuit::state::Runner;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn its_orders_are_the_games_and_a_claimed_tile_gets_a_toll() {
+        let runners = ["ann", "bob", "cat"]
+            .iter()
+            .zip(Colour::palette())
+            .map(|(name, colour)| Runner::new(name.to_string(), colour))
+            .collect();
+        let mut dice = Dice::new(Seed([9; 32]));
+        let (mut state, _) = State::start(runners, &mut dice);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut claims = 0;
+        for _ in 0..400 {
+            let owed: Vec<Seat> = match &state.stage {
+                Stage::Choosing => state.choosers(),
+                Stage::Claiming { claims } => claims.keys().copied().collect(),
+                Stage::Over { .. } => break,
+            };
+            let mut orders = BTreeMap::new();
+            for seat in owed {
+                let text = decide(&state, seat, Level::Normal, &mut rng).unwrap_or_default();
+                let order = parse_order(&text);
+                assert!(order.is_ok(), "{text}");
+                if let Ok(Order::Effect(effect)) = order {
+                    claims += 1;
+                    assert!(
+                        effect.is_none_or(|e| matches!(e.action, Action::Owner(_))),
+                        "{text}"
+                    );
+                }
+                orders.insert(seat, order);
+            }
+            match &state.stage {
+                Stage::Claiming { .. } => {
+                    let effects = orders
+                        .into_iter()
+                        .filter_map(|(seat, order)| match order {
+                            Ok(Order::Effect(effect)) => Some((seat, effect)),
+                            _ => None,
+                        })
+                        .collect();
+                    state.resolve_claims(&effects, &mut dice);
+                }
+                _ => {
+                    let choices = orders
+                        .into_iter()
+                        .filter_map(|(seat, order)| match order {
+                            Ok(Order::Turn { choice, .. }) => Some((seat, choice)),
+                            _ => None,
+                        })
+                        .collect();
+                    state.resolve_choices(&choices, &BTreeMap::new(), &mut dice);
+                }
+            }
+        }
+        assert!(
+            matches!(state.stage, Stage::Over { winner: Some(_) }),
+            "the race ends"
+        );
+        assert!(claims > 0, "tiles were claimed");
+    }
+}
