@@ -1,8 +1,11 @@
 //! Computer players, strength and speed: for each game that has one, games of `normal`
 //! against seats that send a random legal order, and of `normal` against `easy`; each prints
-//! the win rate of the `normal` seat with its 95% interval (Wilson) beside what a seat wins
-//! by chance, and `normal`'s decision times (median, p99). The `normal` seat moves round the
-//! table from game to game, so no seat's place in the order favours it.
+//! the win rate of the `normal` seat over the games that ended, with its 95% interval
+//! (Wilson), beside what a seat wins by chance, and `normal`'s decision times (median, p99).
+//! Every order or action any seat sends goes through the game's own check: a refused one is
+//! counted and the first is printed (there should be none). The `normal` seat moves round
+//! the table from game to game, so no seat's place in the order favours it, and each seat
+//! draws from a random stream of its own.
 //!
 //! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run; 1,000 by default).
 //! Every game is seeded by its number, so a run gives the same games every time.
@@ -14,12 +17,13 @@ use referee::games::circuit::colour::Colour as CircuitColour;
 use referee::games::circuit::computer as circuit_computer;
 use referee::games::circuit::parse::{parse_order as parse_circuit, Order as CircuitOrder};
 use referee::games::circuit::state::{Runner, Stage as CircuitStage, State as CircuitState};
+use referee::games::circuit::CircuitGame;
 use referee::games::parcheesi::computer as parcheesi_computer;
 use referee::games::parcheesi::{Colour, Match, Seated, Settings, Stage as ParcheesiStage};
-use referee::games::tag::computer::{decide, random_order};
-use referee::games::tag::parse::{parse_order, Order};
-use referee::games::tag::state::{Stage, TagState};
-use referee::games::Level;
+use referee::games::tag::computer as tag_computer;
+use referee::games::tag::parse::{parse_order as parse_tag, Order as TagOrder};
+use referee::games::tag::state::{Stage as TagStage, TagState};
+use referee::games::{Game, Level};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -32,19 +36,34 @@ enum Seat {
     Random,
 }
 
+/// How one game ended.
+enum Ended {
+    /// This seat won.
+    Won(usize),
+    /// Not within the game's limit of rounds (or with nobody winning).
+    Unfinished,
+    /// The game refused an order or action a seat sent: which, and why.
+    Refused(String),
+}
+
+/// A game played by `seats`, the seat given timed, under the number given.
+type Play = fn(&[Seat], usize, u64, &mut Vec<Duration>) -> Ended;
+
 /// The tally of one match-up.
 #[derive(Default)]
 struct Tally {
     games: u32,
     wins: u32,
     unfinished: u32,
+    refused: Vec<String>,
     times: Vec<Duration>,
 }
 
 impl Tally {
-    /// The win rate and its 95% Wilson interval.
+    /// The win rate over the games that ended, and its 95% Wilson interval.
     fn rate(&self) -> (f64, f64, f64) {
-        let n = f64::from(self.games);
+        let ended = self.games - self.unfinished - self.refused.len() as u32;
+        let n = f64::from(ended.max(1));
         let p = f64::from(self.wins) / n;
         let z = 1.96_f64;
         let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
@@ -62,152 +81,168 @@ impl Tally {
                 .unwrap_or_default()
         };
         println!(
-            "{game}: normal against {against}: won {}/{} = {:.1}% (95%: {:.1}-{:.1}%; by chance {:.1}%), unfinished {}; decision median {:?}, p99 {:?} ({} decisions)",
+            "{game}: normal against {against}: won {}/{} = {:.1}% (95%: {:.1}-{:.1}%; by chance {:.1}%), unfinished {}, refused {}; decision median {:?}, p99 {:?} ({} decisions)",
             self.wins,
-            self.games,
+            self.games - self.unfinished - self.refused.len() as u32,
             100.0 * p,
             100.0 * low,
             100.0 * high,
             100.0 * chance,
             self.unfinished,
+            self.refused.len(),
             at(0.5),
             at(0.99),
             self.times.len(),
         );
+        if let Some(first) = self.refused.first() {
+            println!("  first refused: {first}");
+        }
     }
 }
 
-/// The order `who` at `seat` sends, timed when it is the measured seat.
-fn order(
-    state: &TagState,
-    seat: usize,
-    who: Seat,
-    rng: &mut ChaCha8Rng,
-    times: Option<&mut Vec<Duration>>,
-) -> Option<Order> {
+/// The game's seed for game number `game` (as `seed=<game>` gives it).
+fn seed(game: u64) -> Seed {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&game.to_le_bytes());
+    Seed(bytes)
+}
+
+/// A random stream for each of `seats` seats in game `game`, none of them the game's dice.
+fn streams(game: u64, seats: usize) -> Vec<ChaCha8Rng> {
+    (0..seats as u64)
+        .map(|seat| ChaCha8Rng::seed_from_u64(game * 64 + seat + 1))
+        .collect()
+}
+
+/// What `seat` sends, from `choose`, timed into `times` when it is the measured seat.
+fn timed<T>(times: &mut Vec<Duration>, measured: bool, choose: impl FnOnce() -> T) -> T {
     let start = Instant::now();
-    let text = match who {
-        Seat::Computer(level) => decide(state, seat, level, rng),
-        Seat::Random => random_order(state, seat, rng),
-    }?;
-    if let Some(times) = times {
+    let chosen = choose();
+    if measured {
         times.push(start.elapsed());
     }
-    parse_order(&text).ok()
+    chosen
 }
 
-/// One TAG game of `seats` (seat `measured` is timed); the winner's seat, if it ended.
-fn tag_game(
-    seats: &[Seat],
-    measured: usize,
-    game: u64,
-    times: &mut Vec<Duration>,
-) -> Option<usize> {
+/// One TAG game (each order checked as the game checks it); the winner.
+fn tag_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Duration>) -> Ended {
     let names: Vec<(String, String)> = (0..seats.len())
         .map(|seat| (format!("p{seat}"), format!("s{seat}")))
         .collect();
-    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
-    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let mut dice = Dice::new(seed(game));
+    let mut rngs = streams(game, seats.len());
     let mut state = TagState::new_game(&names, &mut dice);
-    let mut bids = BTreeMap::new();
-    for (seat, who) in seats.iter().enumerate() {
-        let timed = (seat == measured).then_some(&mut *times);
-        if let Some(Order::Bid(bid)) = order(&state, seat, *who, &mut rng, timed) {
-            bids.insert(seat, bid);
-        }
-    }
-    state.resolve_bids(&bids, &mut dice);
     for _ in 0..300 {
-        if !matches!(state.stage, Stage::Moves { .. }) {
+        let bidding = state.stage == TagStage::Bids;
+        if !bidding && !matches!(state.stage, TagStage::Moves { .. }) {
             break;
         }
-        let mut orders = BTreeMap::new();
-        for (seat, who) in seats.iter().enumerate() {
-            let timed = (seat == measured).then_some(&mut *times);
-            if let Some(Order::Moves(moves)) = order(&state, seat, *who, &mut rng, timed) {
-                orders.insert(seat, moves);
+        let (mut bids, mut moves) = (BTreeMap::new(), BTreeMap::new());
+        for (seat, (who, rng)) in seats.iter().zip(rngs.iter_mut()).enumerate() {
+            let text = timed(times, seat == measured, || match *who {
+                Seat::Computer(level) => tag_computer::decide(&state, seat, level, rng),
+                Seat::Random => tag_computer::random_order(&state, seat, rng),
+            });
+            let Some(text) = text else { continue };
+            let checked = match parse_tag(&text) {
+                Ok(TagOrder::Bid(bid)) => state.check_bid(seat, bid).map(|()| {
+                    bids.insert(seat, bid);
+                }),
+                Ok(TagOrder::Moves(order)) => state.check_move_order(seat, &order).map(|()| {
+                    moves.insert(seat, order);
+                }),
+                Err(why) => return Ended::Refused(format!("tag seat {seat}: {text}: {why}")),
+            };
+            if let Err(why) = checked {
+                return Ended::Refused(format!("tag seat {seat}: {text}: {why}"));
             }
         }
-        state.resolve_moves(&orders, &mut dice);
+        if bidding {
+            state.resolve_bids(&bids, &mut dice);
+        } else {
+            state.resolve_moves(&moves, &mut dice);
+        }
     }
     match &state.stage {
-        Stage::Over { ranking } => ranking.first().copied(),
-        _ => None,
+        TagStage::Over { ranking } => ranking
+            .first()
+            .map_or(Ended::Unfinished, |w| Ended::Won(*w)),
+        _ => Ended::Unfinished,
     }
 }
 
-/// One two-player Parcheesi game (seat `measured` timed); the winner's seat, if it ended.
-fn parcheesi_game(
-    seats: &[Seat],
-    measured: usize,
-    game: u64,
-    times: &mut Vec<Duration>,
-) -> Option<usize> {
+/// One two-player Parcheesi game (each command played as the game plays it); the winner.
+fn parcheesi_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Duration>) -> Ended {
     let colours = [Colour::Green, Colour::Blue];
-    let seated: Vec<Seated> = seats
-        .iter()
-        .enumerate()
-        .map(|(seat, _)| Seated {
+    let seated: Vec<Seated> = (0..seats.len())
+        .map(|seat| Seated {
             seat,
             name: format!("p{seat}"),
             colour: colours[seat % 2],
             gone: false,
         })
         .collect();
-    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
-    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let mut dice = Dice::new(seed(game));
+    let mut rngs = streams(game, seats.len());
     let (mut state, _) = Match::new(Settings::default(), seated, &mut dice);
     for _ in 0..20_000 {
         if let ParcheesiStage::Over(ranking) = &state.stage {
-            return ranking.first().and_then(|first| first.first()).copied();
+            let winner = ranking.first().and_then(|first| first.first());
+            return winner.map_or(Ended::Unfinished, |w| Ended::Won(*w));
         }
-        let seat = state.mover()?.seat;
-        let start = Instant::now();
-        let command = match seats[seat] {
-            Seat::Computer(level) => parcheesi_computer::decide(&state, seat, level, &mut rng),
-            Seat::Random => parcheesi_computer::random_command(&state, seat, &mut rng),
-        }?;
-        if seat == measured {
-            times.push(start.elapsed());
-        }
+        let Some(seat) = state.mover().map(|mover| mover.seat) else {
+            return Ended::Unfinished;
+        };
+        let rng = &mut rngs[seat];
+        let command = timed(times, seat == measured, || match seats[seat] {
+            Seat::Computer(level) => parcheesi_computer::decide(&state, seat, level, rng),
+            Seat::Random => parcheesi_computer::random_command(&state, seat, rng),
+        });
+        let Some(command) = command else {
+            return Ended::Refused(format!("parcheesi seat {seat}: nothing to play"));
+        };
         let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
-        state.act(seat, word, args, &mut dice).ok()?;
+        if let Err(why) = state.act(seat, word, args, &mut dice) {
+            return Ended::Refused(format!("parcheesi seat {seat}: {command}: {why}"));
+        }
     }
-    None
+    Ended::Unfinished
 }
 
-/// One 50-Tile Circuit game of `seats` (seat `measured` timed); the winner's seat, if it
-/// ended.
-fn circuit_game(
-    seats: &[Seat],
-    measured: usize,
-    game: u64,
-    times: &mut Vec<Duration>,
-) -> Option<usize> {
+/// One 50-Tile Circuit game (each order checked as the table checks it); the winner.
+fn circuit_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Duration>) -> Ended {
     let runners = (0..seats.len())
         .zip(CircuitColour::palette())
         .map(|(seat, colour)| Runner::new(format!("p{seat}"), colour))
         .collect();
-    let mut dice = Dice::new(Seed::parse(&game.to_string()).unwrap_or(Seed([0; 32])));
-    let mut rng = ChaCha8Rng::seed_from_u64(game ^ 0x5eed);
+    let mut dice = Dice::new(seed(game));
+    let mut rngs = streams(game, seats.len());
     let (mut state, _) = CircuitState::start(runners, &mut dice);
     for _ in 0..5_000 {
         let owed: Vec<usize> = match &state.stage {
             CircuitStage::Choosing => state.choosers(),
             CircuitStage::Claiming { claims } => claims.keys().copied().collect(),
-            CircuitStage::Over { winner } => return *winner,
+            CircuitStage::Over { winner } => {
+                return winner.map_or(Ended::Unfinished, Ended::Won);
+            }
+        };
+        let table = CircuitGame {
+            state: state.clone(),
         };
         let mut orders = BTreeMap::new();
         for seat in owed {
-            let start = Instant::now();
-            let text = match seats[seat] {
-                Seat::Computer(level) => circuit_computer::decide(&state, seat, level, &mut rng),
-                Seat::Random => circuit_computer::random_order(&state, seat, &mut rng),
+            let rng = &mut rngs[seat];
+            let text = timed(times, seat == measured, || match seats[seat] {
+                Seat::Computer(level) => circuit_computer::decide(&state, seat, level, rng),
+                Seat::Random => circuit_computer::random_order(&state, seat, rng),
+            });
+            let Some(text) = text else {
+                return Ended::Refused(format!("circuit seat {seat}: no order"));
             };
-            if seat == measured {
-                times.push(start.elapsed());
+            if let Err(why) = table.check_order(seat, &text) {
+                return Ended::Refused(format!("circuit seat {seat}: {text}: {why}"));
             }
-            if let Some(Ok(order)) = text.map(|text| parse_circuit(&text)) {
+            if let Ok(order) = parse_circuit(&text) {
                 orders.insert(seat, order);
             }
         }
@@ -231,12 +266,8 @@ fn circuit_game(
             state.resolve_choices(&choices, &BTreeMap::new(), &mut dice);
         }
     }
-    None
+    Ended::Unfinished
 }
-
-/// A game played by `seats`, the seat given timed, under the number given: the winner's
-/// seat, if it ended.
-type Play = fn(&[Seat], usize, u64, &mut Vec<Duration>) -> Option<usize>;
 
 /// Plays `games` games of `seats` seats, `normal` at one seat (a different one each game)
 /// and `others` at the rest, and prints the tally.
@@ -246,12 +277,12 @@ fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, again
         let measured = game as usize % seats;
         let mut table = vec![others; seats];
         table[measured] = Seat::Computer(Level::Normal);
-        let winner = play(&table, measured, u64::from(game), &mut tally.times);
         tally.games += 1;
-        match winner {
-            Some(seat) if seat == measured => tally.wins += 1,
-            Some(_) => {}
-            None => tally.unfinished += 1,
+        match play(&table, measured, u64::from(game), &mut tally.times) {
+            Ended::Won(seat) if seat == measured => tally.wins += 1,
+            Ended::Won(_) => {}
+            Ended::Unfinished => tally.unfinished += 1,
+            Ended::Refused(why) => tally.refused.push(why),
         }
     }
     tally.print(
@@ -265,6 +296,7 @@ fn main() {
     let games: u32 = std::env::var("GAMES")
         .ok()
         .and_then(|n| n.parse().ok())
+        .filter(|n| *n > 0)
         .unwrap_or(1000);
     let easy = Seat::Computer(Level::Easy);
     measure(

@@ -84,7 +84,7 @@ pub enum Phase {
 pub enum Level {
     /// Looks one step ahead by a simple rule of thumb.
     Easy,
-    /// Weighs its choices against what the others might do (the default).
+    /// Weighs its choices against what the others might do.
     Normal,
 }
 

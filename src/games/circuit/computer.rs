@@ -9,7 +9,7 @@
 
 use super::effect::{check_on, Action, Effect, Trigger};
 use super::parse::{canonical, Order};
-use super::state::{Choice, Plan, Stage, State, LAPS_TO_WIN, LAST_TILE};
+use super::state::{Choice, Stage, State, LAPS_TO_WIN, LAST_TILE};
 use crate::dice::{Dice, Seed};
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
@@ -30,10 +30,10 @@ pub fn decide(state: &State, seat: Seat, level: Level, rng: &mut dyn RngCore) ->
             Some(turn(choice))
         }
         Stage::Claiming { claims } => {
-            let tile = *claims.get(&seat)?;
+            claims.get(&seat)?;
             let effect = match level {
                 Level::Easy => None,
-                Level::Normal => toll(state, tile),
+                Level::Normal => toll(state, claims, seat),
             };
             Some(canonical(Order::Effect(effect)))
         }
@@ -94,16 +94,28 @@ fn catalogue() -> Vec<Effect> {
         .collect()
 }
 
-/// The largest toll the rules allow on `tile`: whoever lands there (its owner too), the owner
-/// moves on; else no effect.
-fn toll(state: &State, tile: u8) -> Option<Effect> {
-    (1..=3).rev().map(Action::Owner).find_map(|action| {
-        let effect = Effect {
-            action,
-            trigger: Trigger::Land,
-        };
-        check_on(tile, effect, &state.tiles).ok().map(|()| effect)
-    })
+/// The largest toll the rules allow on the tile `seat` claimed: whoever lands there (its
+/// owner too), the owner moves on; else no effect. The claimers before it in seat order are
+/// taken to have set theirs (their effects are settled first, so a neighbour's toll of the
+/// same size would make this one's fail).
+fn toll(state: &State, claims: &BTreeMap<Seat, u8>, seat: Seat) -> Option<Effect> {
+    let mut tiles = state.tiles.clone();
+    for (&claimer, &tile) in claims {
+        let largest = (1..=3).rev().map(Action::Owner).find_map(|action| {
+            let effect = Effect {
+                action,
+                trigger: Trigger::Land,
+            };
+            check_on(tile, effect, &tiles).ok().map(|()| effect)
+        });
+        if claimer == seat {
+            return largest;
+        }
+        if let (Some(owned), Some(effect)) = (tiles.get_mut(&tile), largest) {
+            owned.effect = Some(effect);
+        }
+    }
+    None
 }
 
 /// How far round `seat` has come: laps and tiles, what waits for its next turn, and the end.
@@ -114,7 +126,9 @@ fn progress(state: &State, seat: Seat) -> f64 {
     if let Stage::Over { winner } = state.stage {
         return if winner == Some(seat) { 1e6 } else { -1e6 };
     }
-    let mut value = f64::from(runner.laps) * f64::from(LAST_TILE) + f64::from(runner.tile);
+    // A runner sent back over the start with no lap to lose owes a lap first.
+    let laps = f64::from(runner.laps) - f64::from(runner.behind);
+    let mut value = laps * f64::from(LAST_TILE) + f64::from(runner.tile);
     let pending = runner.pending;
     value -= if pending.skip { 3.5 } else { 0.0 };
     value -= if pending.anchor { 2.0 } else { 0.0 };
@@ -142,10 +156,6 @@ fn lead(state: &State, seat: Seat) -> f64 {
 /// Move or stay, whichever leads by more on average over [`SAMPLES`] imagined turns (the
 /// others moving four times in five, as a player mostly does).
 fn normal_choice(state: &State, seat: Seat, rng: &mut dyn RngCore) -> Choice {
-    let runner = state.runners.get(seat);
-    if runner.is_none_or(|runner| runner.plan != Plan::Free || runner.stayed_last) {
-        return Choice::Move;
-    }
     let mut worlds = Vec::with_capacity(SAMPLES);
     for _ in 0..SAMPLES {
         let mut choices = BTreeMap::new();

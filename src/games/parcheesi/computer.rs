@@ -2,10 +2,12 @@
 //! `enter 1`, `reward 3 20`), chosen from what every player sees (the pawns, the dice left,
 //! the rewards waiting); randomness of its own, for the rolls it imagines.
 //!
-//! `Easy` plays as the game's automatic turn does. `Normal` plays each legal command on a
-//! copy of the game and keeps the one whose position is best on average over the rolls that
-//! may follow: its pawns' progress against the others', captures, pawns on safe squares, in
-//! the home row or in a blockade, and the pawns the others could capture next.
+//! `Easy` plays the dice as the game's automatic turn does, moves a reward with the first
+//! pawn that can without going round, and declines one only going round could use. `Normal`
+//! plays each legal command on a copy of the game and keeps the one whose position is best:
+//! its pawns' progress against the others', captures, pawns on safe squares, in the home row
+//! or in a blockade, and the pawns the others could capture next; where the command ends the
+//! turn and the next roll follows, over a few rolls imagined with dice of its own.
 
 use super::act::{Match, Stage};
 use super::board::{is_safe, Colour, Position, Spot, FULL_TRIP, PAWNS, RING};
@@ -20,8 +22,11 @@ const SAMPLES: usize = 6;
 /// The command `seat` types now, or `None` when it is not its turn (or the game is over).
 pub fn decide(game: &Match, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<String> {
     let options = commands(game, seat);
+    if options.is_empty() {
+        return None;
+    }
     match level {
-        Level::Easy => easy(game).or_else(|| options.first().cloned()),
+        Level::Easy => easy(game, &options),
         Level::Normal => best(game, seat, &options, rng),
     }
 }
@@ -66,13 +71,19 @@ fn commands(game: &Match, seat: Seat) -> Vec<String> {
     commands
 }
 
-/// What the automatic turn would play first.
-fn easy(game: &Match) -> Option<String> {
+/// The automatic turn's first step for the dice; for a reward, the first way to move it
+/// without going round, or else declining it.
+fn easy(game: &Match, options: &[String]) -> Option<String> {
     match game.stage {
         Stage::Dice => auto_play(&game.pos, &game.roll, game.colour(), &game.limits)
             .first()
             .map(Step::to_string),
-        Stage::Rewards | Stage::Over(_) => None,
+        Stage::Rewards => options
+            .iter()
+            .find(|command| !command.ends_with("around") && !command.contains("skip"))
+            .or_else(|| options.iter().find(|command| command.contains("skip")))
+            .cloned(),
+        Stage::Over(_) => None,
     }
 }
 
@@ -85,7 +96,8 @@ impl Roller for Imagined<'_> {
     }
 }
 
-/// The command whose position is best on average for `seat` over [`SAMPLES`] imagined rolls.
+/// The command whose position is best for `seat`: on average over [`SAMPLES`] imagined rolls
+/// where the command ends the turn, else the one position it leads to.
 fn best(game: &Match, seat: Seat, options: &[String], rng: &mut dyn RngCore) -> Option<String> {
     let colour = game.mover()?.colour;
     let mut best: Option<(f64, &String)> = None;
@@ -101,7 +113,13 @@ fn best(game: &Match, seat: Seat, options: &[String], rng: &mut dyn RngCore) -> 
                 total = f64::MIN;
                 break;
             }
-            total += value(&after, colour);
+            let value = value(&after, colour);
+            if after.turns == game.turns {
+                // The turn goes on: nothing was rolled, every copy would be this one.
+                total = value * SAMPLES as f64;
+                break;
+            }
+            total += value;
         }
         if best.is_none_or(|(score, _)| total > score) {
             best = Some((total, command));
@@ -230,6 +248,8 @@ mod tests {
             assert!(played.is_ok(), "{command}: {played:?}");
         }
         assert!(matches!(game.stage, Stage::Over(_)), "the game ends");
-        assert_eq!(decide(&game, 0, Level::Normal, &mut rng), None);
+        for level in [Level::Easy, Level::Normal] {
+            assert_eq!(decide(&game, 0, level, &mut rng), None);
+        }
     }
 }

@@ -3,8 +3,8 @@
 //! seat's order, which the game does not even hold before the round resolves; its randomness
 //! is its own, never the game's dice.
 //!
-//! `Easy` looks one step ahead: the it runs at the nearest player stomping, the others step
-//! away from the it. `Normal` plays its candidate orders against orders the others might
+//! `Easy` bids its minimum + 1 and looks one step ahead: the it runs at the nearest player
+//! stomping, the others step away from the it. `Normal` plays its candidate orders against orders the others might
 //! send (the easy player's, with noise) on copies of the board, and sends the one that leaves
 //! it best off on average: in the game, not it, away from the it, with points to spare.
 
@@ -14,8 +14,8 @@ use crate::games::Level;
 use rand_core::RngCore;
 use std::collections::BTreeMap;
 
-/// What being it is worth against one point: it loses 4 a round until it tags.
-const IT_COST: f64 = 10.0;
+/// What being it weighs against one point of life: it loses 4 a round until it tags.
+const BEING_IT_WEIGHT: f64 = 10.0;
 /// The boards each candidate order is tried on at `Normal`.
 const SAMPLES: usize = 12;
 /// How often an imagined opponent strays from the easy player's move.
@@ -31,11 +31,16 @@ pub fn decide(
 ) -> Option<String> {
     let player = state.players.get(seat).filter(|p| p.alive)?;
     match (&state.stage, level) {
-        (Stage::Bids, Level::Easy) => Some(format!("bid {}", player.min_bid + 1)),
+        (Stage::Bids, Level::Easy) => {
+            // One over the minimum, unless that would take its last point.
+            let over = i64::try_from(player.min_bid + 1).is_ok_and(|bid| bid < player.points);
+            Some(format!("bid {}", player.min_bid + u64::from(over)))
+        }
         (Stage::Bids, Level::Normal) => Some(format!("bid {}", normal_bid(state, seat, rng))),
-        (Stage::Moves { .. }, _) if player.square.is_some() => {
+        (Stage::Moves { .. }, _) => {
+            let at = player.square?;
             let order = match level {
-                Level::Easy => easy_moves(state, seat, rng, 0),
+                Level::Easy => easy_moves(state, seat, at, rng, 0),
                 Level::Normal => normal_moves(state, seat, rng),
             };
             Some(order.to_string())
@@ -84,7 +89,7 @@ fn random_mode(rng: &mut dyn RngCore) -> Mode {
 }
 
 /// The bid that costs least, counting the chance of being the lowest (and so it) at
-/// [`IT_COST`]: the others are imagined bidding their minimum or a little over it.
+/// [`BEING_IT_WEIGHT`]: the others are imagined bidding their minimum or a little over it.
 fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
     let mine = state.players[seat].min_bid;
     let points = state.players[seat].points;
@@ -106,7 +111,7 @@ fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
                 lowest += 1;
             }
         }
-        let cost = bid as f64 + IT_COST * f64::from(lowest) / 64.0;
+        let cost = bid as f64 + BEING_IT_WEIGHT * f64::from(lowest) / 64.0;
         if cost < best.0 {
             best = (cost, bid);
         }
@@ -114,17 +119,12 @@ fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
     best.1
 }
 
-/// The square one step from `from` in `dir`, if it is on the board.
-fn step(state: &TagState, from: Square, dir: Dir) -> Option<Square> {
-    from.step(dir, state.side)
-}
-
 /// How many king's steps apart two squares are.
 fn distance(a: Square, b: Square) -> u32 {
     a.col.abs_diff(b.col).max(a.row.abs_diff(b.row))
 }
 
-/// The squares of the living players but `seat`.
+/// The living players but `seat`, with their squares.
 fn others(state: &TagState, seat: usize) -> Vec<(usize, Square)> {
     state
         .players
@@ -135,13 +135,16 @@ fn others(state: &TagState, seat: usize) -> Vec<(usize, Square)> {
         .collect()
 }
 
-/// One step at a time, each the best by the easy rule (towards the nearest player for the
-/// it, away from the it for the others); with `noise` percent of the steps random.
-fn easy_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore, noise: u32) -> MoveOrder {
+/// One step at a time from `at`, each the best by the easy rule (towards the nearest player
+/// for the it, away from the it for the others); with `noise` percent of the steps random.
+fn easy_moves(
+    state: &TagState,
+    seat: usize,
+    mut at: Square,
+    rng: &mut dyn RngCore,
+    noise: u32,
+) -> MoveOrder {
     let player = &state.players[seat];
-    let Some(mut at) = player.square else {
-        return MoveOrder::idle(player.moves);
-    };
     let it = state.it == Some(seat);
     let hunted = state
         .it
@@ -153,7 +156,7 @@ fn easy_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore, noise: u32) 
         if below(rng, 100) < noise {
             let pick = below(rng, 9) as usize;
             let dir = Dir::ALL.get(pick).copied();
-            match dir.and_then(|dir| step(state, at, dir).map(|to| (dir, to))) {
+            match dir.and_then(|dir| at.step(dir, state.side).map(|to| (dir, to))) {
                 Some((dir, to)) => {
                     moves.push(Move::Go(dir));
                     at = to;
@@ -182,7 +185,7 @@ fn easy_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore, noise: u32) 
         };
         let mut best = (score(at), Move::Nothing, at);
         for dir in Dir::ALL {
-            if let Some(to) = step(state, at, dir) {
+            if let Some(to) = at.step(dir, state.side) {
                 let value = score(to);
                 if value > best.0 {
                     best = (value, Move::Go(dir), to);
@@ -267,7 +270,7 @@ fn value(after: &TagState, seat: usize) -> f64 {
                 .map(|square| distance(at, square))
                 .min()
                 .unwrap_or(0);
-            value -= IT_COST + f64::from(nearest.min(4));
+            value -= BEING_IT_WEIGHT + f64::from(nearest.min(4));
         }
         Some(it) => {
             if let Some(square) = after.players[it].square {
@@ -286,14 +289,15 @@ fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrd
     let mut worlds = Vec::with_capacity(SAMPLES);
     for _ in 0..SAMPLES {
         let mut orders = BTreeMap::new();
-        for (other, _) in others(state, seat) {
-            orders.insert(other, easy_moves(state, other, rng, NOISE));
+        for (other, square) in others(state, seat) {
+            orders.insert(other, easy_moves(state, other, square, rng, NOISE));
         }
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);
         worlds.push((orders, seed));
     }
-    let mut best: Option<(f64, MoveOrder)> = None;
+    let player = &state.players[seat];
+    let mut best = (f64::MIN, MoveOrder::idle(player.moves));
     for order in candidates(state, seat) {
         let mut total = 0.0;
         for (orders, seed) in &worlds {
@@ -303,12 +307,11 @@ fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrd
             after.resolve_moves(&orders, &mut Dice::new(Seed(*seed)));
             total += value(&after, seat);
         }
-        if best.as_ref().is_none_or(|(score, _)| total > *score) {
-            best = Some((total, order));
+        if total > best.0 {
+            best = (total, order);
         }
     }
-    let mut order = best.map_or_else(|| MoveOrder::idle(state.players[seat].moves), |(_, o)| o);
-    let player = &state.players[seat];
+    let mut order = best.1;
     order.upgrade = player.moves < 3 && player.points >= 28 && state.it != Some(seat);
     order
 }
