@@ -31,23 +31,25 @@ pub struct Direct {
 impl Direct {
     /// A form by DM applied to the sender's game, taking any words after its word.
     pub(crate) const fn new(usage: &'static str, help: DmHelp, apply: DirectApply) -> Direct {
-        Direct {
+        Direct::running(
             usage,
             help,
-            takes: Takes::Anything,
-            among: Among::Mine,
-            secret: false,
-            check: None,
-            run: DirectRun::Apply {
+            DirectRun::Apply {
                 apply,
                 early: None,
                 alone: None,
             },
-        }
+        )
     }
 
     /// A form by DM answered before any game is looked for.
     pub(crate) const fn answer(usage: &'static str, help: DmHelp, early: Early) -> Direct {
+        Direct::running(usage, help, DirectRun::Answer(early))
+    }
+
+    /// A form by DM doing `run`, taking any words after its word, for the sender's games,
+    /// its words not secret.
+    const fn running(usage: &'static str, help: DmHelp, run: DirectRun) -> Direct {
         Direct {
             usage,
             help,
@@ -55,7 +57,7 @@ impl Direct {
             among: Among::Mine,
             secret: false,
             check: None,
-            run: DirectRun::Answer(early),
+            run,
         }
     }
 
