@@ -89,6 +89,7 @@ struct RawDiscord {
     guilds: Vec<String>,
     retry: String,
     attempts: i64,
+    request_timeout: String,
     requests_per_second: i64,
     outage_notice: String,
     admins: Vec<String>,
@@ -180,6 +181,9 @@ pub struct DiscordSettings {
     pub retry: std::time::Duration,
     /// How many failed attempts of one message are tried before giving it up.
     pub attempts: u32,
+    /// How long one request to Discord may take before it counts as a passing failure (and
+    /// the post is tried again under its nonce).
+    pub request_timeout: std::time::Duration,
     /// The most requests a second the bot makes to deliver its posts, across every channel
     /// (Discord's global limit: 50 unless Discord raised it for the bot).
     pub requests_per_second: u32,
@@ -530,6 +534,10 @@ pub fn load(
                 .to_std()
                 .unwrap_or_default(),
             attempts,
+            request_timeout: duration("discord.request_timeout", &raw.discord.request_timeout)?
+                .to_std()
+                .unwrap_or_default()
+                .max(std::time::Duration::from_secs(1)),
             requests_per_second,
             outage_notice: duration("discord.outage_notice", &raw.discord.outage_notice)?
                 .to_std()
@@ -633,6 +641,10 @@ mod tests {
             }
         );
         assert_eq!(default.store.lease, Duration::seconds(30));
+        assert_eq!(
+            default.discord.request_timeout,
+            std::time::Duration::from_secs(30)
+        );
         Ok(())
     }
 

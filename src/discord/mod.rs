@@ -194,7 +194,7 @@ pub async fn run(
     tick: std::time::Duration,
 ) -> Result<(), DiscordError> {
     let listener = health::bind(health).await?;
-    let rest = rest::Rest::new(settings.api_url.clone());
+    let rest = rest::Rest::new(settings.api_url.clone(), settings.request_timeout);
     let http = rest.serenity_http(token);
     let me = check_token(&http, &settings).await?;
     info!(bot = %me.name, "the token is accepted");

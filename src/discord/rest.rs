@@ -75,11 +75,13 @@ pub(super) struct Rest {
 }
 
 impl Rest {
-    /// A client for Discord itself (`proxy` empty) or for the proxy at `proxy`.
-    pub(super) fn new(proxy: Option<String>) -> Rest {
+    /// A client for Discord itself (`proxy` empty) or for the proxy at `proxy`, whose every
+    /// request fails after `timeout` without an answer.
+    pub(super) fn new(proxy: Option<String>, timeout: std::time::Duration) -> Rest {
         Rest {
             client: reqwest::Client::builder()
                 .use_rustls_tls()
+                .timeout(timeout)
                 .build()
                 .unwrap_or_default(),
             proxy,

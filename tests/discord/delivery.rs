@@ -215,3 +215,43 @@ async fn a_post_refused_as_malformed_is_sent_again_as_plain_text() {
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_whose_answer_never_comes_is_sent_again_and_the_channel_goes_on() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start_with_env(
+        &fake,
+        &path,
+        Settings::default(),
+        &[("REFEREE_DISCORD_REQUEST_TIMEOUT", "2s")],
+    );
+    fake.wait_ready().await;
+
+    // Discord makes the sign-up post but its answer never comes (a half-open connection):
+    // after the request's time runs out the post is sent again under its nonce, Discord
+    // hands back the one it made, and the posts queued behind it follow.
+    fake.stall_next_post();
+    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    let join = fake.say(BOB, Some(CHANNEL), "!join");
+    fake.wait_for("the post sent again", Duration::from_secs(20), || {
+        fake.deduplicated() == 1
+    })
+    .await;
+    db.settled(&fake, join).await;
+    assert_eq!(
+        count(&fake, |p| in_channel(p)
+            && p.content.contains("open for sign-ups")),
+        1,
+        "{:#?}",
+        fake.posts()
+    );
+    assert_eq!(
+        count(&fake, |p| in_channel(p)
+            && p.content.contains("bob joins game #1")),
+        1
+    );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}

@@ -208,13 +208,19 @@ async fn two_processes_apply_each_message_once_and_one_finishes_the_work_of_the_
 
     // The next post to the channel on shard 1 reaches Discord but its sender never hears
     // back; more posts queue behind it, and both games' deadlines are set to come due in ten
-    // seconds. Then the process delivering that channel is killed.
+    // seconds. Then the process delivering that channel is killed. (Every earlier post is out
+    // first, so the stall catches the answer to erin's `!status`, and the wait is for a post
+    // to that channel: a slow machine may still be drawing an earlier board.)
+    shared.settled(&fake).await;
     fake.stall_next_post_to(OTHER_CHANNEL);
     let posts_before = fake.posts().len();
     let stalled = fake.say(ERIN, Some(OTHER_CHANNEL), "!status");
     shared.all_applied(&[stalled]).await;
     fake.wait("the post that never gets its answer", || {
-        fake.posts().len() > posts_before
+        fake.posts()
+            .iter()
+            .skip(posts_before)
+            .any(|post| post.channel == OTHER_CHANNEL)
     })
     .await;
     let queued = [
