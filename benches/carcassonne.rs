@@ -8,7 +8,7 @@
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::act::{Match, Stage};
 use referee::games::carcassonne::circus::animal_tokens;
-use referee::games::carcassonne::tiles::{base_box, bigtop_box, START};
+use referee::games::carcassonne::tiles::to_deal;
 use std::time::Instant;
 
 /// A small xorshift generator for the random players' choices.
@@ -27,13 +27,7 @@ fn game(players: usize, seed: u64, bigtop: bool) -> u32 {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let mut dice = Dice::new(Seed(bytes));
-    let mut deck = base_box();
-    if let Some(i) = deck.iter().position(|&k| k == START) {
-        deck.remove(i);
-    }
-    if bigtop {
-        deck.extend(bigtop_box());
-    }
+    let mut deck = to_deal(bigtop);
     dice.shuffle("tile order", &mut deck);
     let mut chooser = Chooser(seed | 1);
     let (mut m, _) = if bigtop {

@@ -7,12 +7,17 @@
 //! the table from game to game, so no seat's place in the order favours it, and each seat
 //! draws from a random stream of its own.
 //!
-//! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run; 1,000 by default).
+//! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run, 1,000 by default;
+//! `ONLY=carcassonne` for the games whose name holds that word).
 //! Every game is seeded by its number, so a run gives the same games every time.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use referee::dice::{Dice, Seed};
+use referee::games::carcassonne::act::Stage as CarcassonneStage;
+use referee::games::carcassonne::computer as carcassonne_computer;
+use referee::games::carcassonne::tiles::to_deal;
+use referee::games::carcassonne::Carcassonne;
 use referee::games::circuit::colour::Colour as CircuitColour;
 use referee::games::circuit::computer as circuit_computer;
 use referee::games::circuit::parse::{parse_order as parse_circuit, Order as CircuitOrder};
@@ -20,10 +25,13 @@ use referee::games::circuit::state::{Runner, Stage as CircuitStage, State as Cir
 use referee::games::circuit::CircuitGame;
 use referee::games::parcheesi::computer as parcheesi_computer;
 use referee::games::parcheesi::{Colour, Match, Seated, Settings, Stage as ParcheesiStage};
+use referee::games::short_circuit::computer as short_circuit_computer;
+use referee::games::short_circuit::setup::parse as short_circuit_setup;
+use referee::games::short_circuit::ShortCircuitGame;
 use referee::games::tag::computer as tag_computer;
 use referee::games::tag::parse::{parse_order as parse_tag, Order as TagOrder};
 use referee::games::tag::state::{Stage as TagStage, TagState};
-use referee::games::{Game, Level};
+use referee::games::{Ctx, Game, Level, Options, Player};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -42,6 +50,8 @@ enum Ended {
     Won(usize),
     /// Not within the game's limit of rounds (or with nobody winning).
     Unfinished,
+    /// Ended with two or more seats sharing the top score: nobody's win.
+    Tied,
     /// The game refused an order or action a seat sent: which, and why.
     Refused(String),
 }
@@ -269,9 +279,143 @@ fn circuit_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Dura
     Ended::Unfinished
 }
 
+/// One two-player Carcassonne game, with Under the Big Top when `bigtop` (each command played
+/// as the game plays it); the winner (a tie counts as nobody's win).
+fn carcassonne_game(
+    bigtop: bool,
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Ended {
+    let mut dice = Dice::new(seed(game));
+    let mut deck = to_deal(bigtop);
+    dice.shuffle("tile order", &mut deck);
+    let names: Vec<String> = (0..seats.len()).map(|seat| format!("p{seat}")).collect();
+    let colours: Vec<String> = ["red", "blue", "green", "yellow", "black", "grey"]
+        .iter()
+        .take(seats.len())
+        .map(|colour| colour.to_string())
+        .collect();
+    let (mut state, _) = Carcassonne::start_with(names, colours, deck, bigtop.then(Vec::new));
+    let mut rngs = streams(game, seats.len());
+    let mut ctx = Ctx {
+        now: chrono::Utc::now(),
+        dice: &mut dice,
+        revision: Ctx::NEWEST,
+    };
+    for _ in 0..1_000 {
+        if state.play().stage() == CarcassonneStage::Over {
+            let scores = state.play().map.scores();
+            let top = scores.iter().copied().max().unwrap_or_default();
+            let winners: Vec<usize> = (0..scores.len()).filter(|s| scores[*s] == top).collect();
+            return match winners.as_slice() {
+                [winner] => Ended::Won(*winner),
+                _ => Ended::Tied,
+            };
+        }
+        let seat = state.play().seat();
+        let rng = &mut rngs[seat];
+        let command = timed(times, seat == measured, || match seats[seat] {
+            Seat::Computer(level) => carcassonne_computer::decide(state.play(), seat, level, rng),
+            Seat::Random => carcassonne_computer::random_command(state.play(), seat, rng),
+        });
+        let Some(command) = command else {
+            return Ended::Refused(format!("carcassonne seat {seat}: nothing to play"));
+        };
+        let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
+        if let Err(why) = state.act(seat, word, args, &mut ctx) {
+            return Ended::Refused(format!("carcassonne seat {seat}: {command}: {why:?}"));
+        }
+    }
+    Ended::Unfinished
+}
+
+/// [`carcassonne_game`] without the expansion.
+fn carcassonne_base(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Ended {
+    carcassonne_game(false, seats, measured, game, times)
+}
+
+/// [`carcassonne_game`] with Under the Big Top.
+fn carcassonne_big_top(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Ended {
+    carcassonne_game(true, seats, measured, game, times)
+}
+
+/// One Short Circuit match on the default setup (the first player alternating from game to
+/// game; impossible calls judged by the solver as in play); the winner.
+fn short_circuit_game(
+    seats: &[Seat],
+    measured: usize,
+    game: u64,
+    times: &mut Vec<Duration>,
+) -> Ended {
+    let Ok(setup) = short_circuit_setup(&Options::new()) else {
+        return Ended::Refused("the default setup is refused".to_string());
+    };
+    let players: Vec<Player> = (0..seats.len())
+        .map(|seat| Player {
+            seat,
+            name: format!("p{seat}"),
+            symbol: None,
+        })
+        .collect();
+    let now = chrono::Utc::now();
+    let first = (game / 2 % 2) as usize;
+    let Ok(mut state) = ShortCircuitGame::new(setup, &players, first, now) else {
+        return Ended::Refused("the match could not start".to_string());
+    };
+    let mut dice = Dice::new(seed(game));
+    let mut rngs = streams(game, seats.len());
+    let mut ctx = Ctx {
+        now,
+        dice: &mut dice,
+        revision: Ctx::NEWEST,
+    };
+    for _ in 0..1_000 {
+        if let Some(outcome) = &state.outcome {
+            return Ended::Won(outcome.winner);
+        }
+        if let Some(search) = state.pending_search() {
+            let verdict = (search.work)(1_000_000);
+            if let Err(why) = state.verdict(&search.key, &verdict, &mut ctx) {
+                return Ended::Refused(format!("short circuit verdict: {why:?}"));
+            }
+            continue;
+        }
+        let seat = state.to_move;
+        let rng = &mut rngs[seat];
+        let action = timed(times, seat == measured, || match seats[seat] {
+            Seat::Computer(level) => short_circuit_computer::decide(&state, seat, level, rng),
+            Seat::Random => short_circuit_computer::random_action(&state, seat, rng),
+        });
+        let Some(action) = action else {
+            return Ended::Refused(format!("short circuit seat {seat}: nothing to do"));
+        };
+        let (word, args) = action.split_once(' ').unwrap_or((&action, ""));
+        if let Err(why) = state.act(seat, word, args, &mut ctx) {
+            return Ended::Refused(format!("short circuit seat {seat}: {action}: {why:?}"));
+        }
+    }
+    Ended::Unfinished
+}
+
 /// Plays `games` games of `seats` seats, `normal` at one seat (a different one each game)
 /// and `others` at the rest, and prints the tally.
 fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, against: &str) {
+    let only = std::env::var("ONLY").unwrap_or_default();
+    if !name.contains(only.as_str()) {
+        return;
+    }
     let mut tally = Tally::default();
     for game in 0..games {
         let measured = game as usize % seats;
@@ -280,7 +424,7 @@ fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, again
         tally.games += 1;
         match play(&table, measured, u64::from(game), &mut tally.times) {
             Ended::Won(seat) if seat == measured => tally.wins += 1,
-            Ended::Won(_) => {}
+            Ended::Won(_) | Ended::Tied => {}
             Ended::Unfinished => tally.unfinished += 1,
             Ended::Refused(why) => tally.refused.push(why),
         }
@@ -326,4 +470,20 @@ fn main() {
         "random legal orders",
     );
     measure("circuit", 4, circuit_game, games, easy, "easy");
+    measure(
+        "shortcircuit",
+        2,
+        short_circuit_game,
+        games,
+        Seat::Random,
+        "random legal actions",
+    );
+    measure("shortcircuit", 2, short_circuit_game, games, easy, "easy");
+    for (name, play) in [
+        ("carcassonne", carcassonne_base as Play),
+        ("carcassonne with the big top", carcassonne_big_top as Play),
+    ] {
+        measure(name, 2, play, games, Seat::Random, "random legal commands");
+        measure(name, 2, play, games, easy, "easy");
+    }
 }

@@ -13,7 +13,7 @@ use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::act::{Match, Stage};
 use referee::games::carcassonne::circus::animal_tokens;
 use referee::games::carcassonne::map::{Figure, Map, FOLLOWERS, REACH};
-use referee::games::carcassonne::tiles::{base_box, bigtop_box, kind_named, KINDS, START};
+use referee::games::carcassonne::tiles::{kind_named, to_deal, KINDS};
 use referee::games::carcassonne::CARCASSONNE_RULES;
 use referee::games::{Ctx, Phase, Player, Rules};
 
@@ -25,13 +25,7 @@ fn shuffled(seed: u64, bigtop: bool) -> Vec<u8> {
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let mut dice = Dice::new(Seed(bytes));
-    let mut deck = base_box();
-    if let Some(i) = deck.iter().position(|&k| k == START) {
-        deck.remove(i);
-    }
-    if bigtop {
-        deck.extend(bigtop_box());
-    }
+    let mut deck = to_deal(bigtop);
     dice.shuffle("tile order", &mut deck);
     deck
 }

@@ -88,6 +88,16 @@ pub enum Level {
     Normal,
 }
 
+/// What a computer player sends, in the words a person would type (without a prefix).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// A secret order for the current orders phase, as sent by DM (`bid 4`).
+    Order(String),
+    /// A public action for the seat's turn: the command word and the rest of the line
+    /// (`move 1 5`).
+    Action(String),
+}
+
 /// Who may see an event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Visibility {
@@ -456,6 +466,16 @@ pub trait Game: Send {
     }
     /// What `seat` sees of its own situation (by DM, `status`).
     fn private_status(&self, seat: Seat) -> String;
+    /// What a computer player at `level` in `seat` sends now, decided from what that seat may
+    /// see (never another seat's order, the deck's order or a face-down token), its randomness
+    /// drawn from `rng` (a stream of its own, never the game's dice). `None`: the seat owes
+    /// nothing now.
+    fn computer(
+        &self,
+        seat: Seat,
+        level: Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<Decision>;
     /// The whole state, secrets included, for the store.
     fn save(&self) -> serde_json::Value;
 }

@@ -276,6 +276,16 @@ impl Game for DiceyGame {
     fn private_status(&self, seat: Seat) -> String {
         format!("You have {} points.", self.points[seat])
     }
+    fn computer(
+        &self,
+        seat: Seat,
+        _level: referee::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<referee::games::Decision> {
+        let present = self.present.get(seat).copied().unwrap_or(false);
+        (present && self.winner.is_none())
+            .then(|| referee::games::Decision::Order(format!("guess {}", 1 + rng.next_u32() % 6)))
+    }
     fn save(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
     }

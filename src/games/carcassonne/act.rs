@@ -430,6 +430,19 @@ impl Match {
         best.map(|(_, placement)| placement)
     }
 
+    /// The match as a player sees it: the tiles still face down in one fixed order (which
+    /// kinds are left anyone can count, their order nobody knows) and every face-down animal
+    /// token read as a stand-in of about the average worth. What a computer player decides
+    /// from, so nothing it cannot see changes its decision.
+    pub fn as_seen(&self) -> Match {
+        let mut seen = self.clone();
+        if let Some(face_down) = seen.deck.get_mut(seen.next..) {
+            face_down.sort_unstable();
+        }
+        seen.map.hide_tokens();
+        seen
+    }
+
     /// `seat` leaves: its turn (if it is its turn) is played by default; later turns skip it.
     pub fn leave(&mut self, seat: usize) -> Vec<Happening> {
         if let Some(g) = self.gone.get_mut(seat) {

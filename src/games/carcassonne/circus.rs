@@ -23,6 +23,10 @@ pub const ACROBAT_POINTS: u32 = 5;
 /// Acrobats in a complete pyramid.
 pub const PYRAMID: usize = 3;
 
+/// What a face-down token is reckoned at by a player who cannot see it: the seal, worth 4 a
+/// meeple, next to the 67 / 16 = 4.2 a token is worth on average.
+const STAND_IN: Animal = Animal::Seal;
+
 /// An animal token: what each meeple around the Big Top is worth when the circus is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Animal {
@@ -288,6 +292,26 @@ impl Map {
 
     fn centre_at(&self, x: i32, y: i32) -> Option<Centre> {
         self.placed_at(x, y).map(|t| t.shape().centre)
+    }
+
+    /// Reads every face-down token (under the Big Top, or waiting on the stack) as the
+    /// stand-in a player who cannot see it reckons with, and lays one ready for the next
+    /// circus tile while the box holds any (the game draws it when that tile is placed).
+    pub(super) fn hide_tokens(&mut self) {
+        let Some(c) = self.circus.as_mut() else {
+            return;
+        };
+        // The stack keeps the tokens in the order they went under the Big Top: those shown
+        // first, then the one under it now, then those still waiting.
+        for token in c.stack.iter_mut().skip(c.revealed.len()) {
+            *token = STAND_IN;
+        }
+        if let Some(big_top) = c.big_top.as_mut() {
+            big_top.token = big_top.token.map(|_| STAND_IN);
+        }
+        if !c.token_ready() && c.stack.len() < TOKENS {
+            c.stack.push(STAND_IN);
+        }
     }
 
     /// Puts a token drawn from the box on the face-down stack, to go under the Big Top when

@@ -43,6 +43,7 @@
 // the game as the table sees it: the contract, and a move applied with its words.
 pub mod act;
 pub mod circus;
+pub mod computer;
 mod grid;
 pub mod map;
 pub mod parse;
@@ -353,6 +354,15 @@ impl Game for CarcassonneGame {
             text,
             svg: Some(svg),
         }
+    }
+
+    fn computer(
+        &self,
+        seat: Seat,
+        level: crate::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<crate::games::Decision> {
+        computer::decide(&self.play, seat, level, rng).map(crate::games::Decision::Action)
     }
 
     fn private_status(&self, seat: Seat) -> String {

@@ -3,7 +3,7 @@
 
 use super::act::{Happening, Match};
 use super::circus::Animal;
-use super::tiles::{base_box, bigtop_box, BASE, KINDS, START};
+use super::tiles::{to_deal, BASE, KINDS};
 use super::{Carcassonne, CarcassonneGame, Saved, COLOURS};
 use crate::duration::{a_year, parse_duration_within};
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
@@ -193,13 +193,7 @@ impl Rules for Carcassonne {
             };
             colours.push(colour);
         }
-        let mut deck = base_box();
-        if let Some(i) = deck.iter().position(|&k| k == START) {
-            deck.remove(i);
-        }
-        if bigtop {
-            deck.extend(bigtop_box());
-        }
+        let mut deck = to_deal(bigtop);
         ctx.dice.shuffle_sealed("tile order", &mut deck);
         let tokens = bigtop.then(Vec::new);
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();

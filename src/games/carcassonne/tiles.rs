@@ -739,6 +739,19 @@ pub fn bigtop_box() -> Vec<u8> {
         .collect()
 }
 
+/// The tiles dealt face down at the start, in the box's order (to be shuffled): the base
+/// game's box without the start tile, with Under the Big Top's tiles when `bigtop`.
+pub fn to_deal(bigtop: bool) -> Vec<u8> {
+    let mut deck = base_box();
+    if let Some(i) = deck.iter().position(|&kind| kind == START) {
+        deck.remove(i);
+    }
+    if bigtop {
+        deck.extend(bigtop_box());
+    }
+    deck
+}
+
 /// The full box of the base game (72 kind indices, the start tile included).
 pub fn base_box() -> Vec<u8> {
     BASE.iter()

@@ -532,6 +532,15 @@ impl Game for CircuitGame {
         }
     }
 
+    fn computer(
+        &self,
+        seat: Seat,
+        level: crate::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<crate::games::Decision> {
+        computer::decide(&self.state, seat, level, rng).map(crate::games::Decision::Order)
+    }
+
     fn private_status(&self, seat: Seat) -> String {
         let Some(runner) = self.state.active(seat) else {
             return "You are not playing in this game.".into();

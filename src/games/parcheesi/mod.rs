@@ -407,6 +407,15 @@ impl Game for ParcheesiGame {
             .collect()
     }
 
+    fn computer(
+        &self,
+        seat: Seat,
+        level: crate::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<crate::games::Decision> {
+        computer::decide(&self.0, seat, level, rng).map(crate::games::Decision::Action)
+    }
+
     fn private_status(&self, seat: Seat) -> String {
         match self.0.seated.iter().find(|s| s.seat == seat) {
             Some(me) => {

@@ -476,6 +476,15 @@ impl Game for ShortCircuitGame {
         }
     }
 
+    fn computer(
+        &self,
+        seat: Seat,
+        level: crate::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<crate::games::Decision> {
+        super::computer::decide(self, seat, level, rng).map(crate::games::Decision::Action)
+    }
+
     fn private_status(&self, seat: Seat) -> String {
         let reserve = self.reserve_ms.get(seat).copied().unwrap_or(0);
         let whose = match &self.outcome {

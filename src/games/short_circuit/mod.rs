@@ -40,6 +40,7 @@
 
 pub mod act;
 pub mod circuit;
+pub mod computer;
 pub mod parse;
 pub mod picture;
 pub mod piece;

@@ -508,6 +508,15 @@ impl Game for TagGame {
             .collect()
     }
 
+    fn computer(
+        &self,
+        seat: Seat,
+        level: crate::games::Level,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Option<crate::games::Decision> {
+        computer::decide(&self.state, seat, level, rng).map(crate::games::Decision::Order)
+    }
+
     fn private_status(&self, seat: Seat) -> String {
         let state = &self.state;
         let Some(p) = state.players.get(seat) else {

@@ -1,0 +1,452 @@
+//! Short Circuit's computer player: the action of the seat to move (`place c3 turn 90`,
+//! `impossible`, `concede`), chosen from the board and the supply, which both players see; the
+//! solver's sealed answer to an impossible call is never read. Randomness of its own breaks
+//! ties between equally good placements.
+//!
+//! `Easy` completes the circuit when one placement can, else extends the track by one piece
+//! at an open end (never into the board's edge), and calls impossible only when no piece can
+//! extend it. `Normal` completes the circuit when it can; calls impossible when the solver
+//! proves the circuit cannot be completed; otherwise places one piece at an open end that keeps
+//! the circuit completable (by the solver) and leaves the opponent no placement that completes
+//! it. Answering an impossible call, both levels place the solver's completion a piece at a
+//! time (or concede when the solver shows there is none).
+
+use super::act::ShortCircuitGame;
+use super::piece::{Dir, Kind, Piece};
+use super::placement::{self, Item};
+use super::position::{Grid, Square, Supply};
+use super::solver::{self, Solution, Source};
+use crate::games::{Level, Seat};
+use rand_core::RngCore;
+
+/// The solver's steps for one question at `Normal`: nearly every position needs a few
+/// thousand; one that needs more counts as unknown and is avoided.
+const STEPS: u64 = 100_000;
+
+/// The most candidate placements `Normal` asks the solver about in one decision.
+const CANDIDATES: usize = 24;
+
+/// The action `seat` types now (without prefix), or `None` when it has none to take: not its
+/// turn, the match over, or the solver judging a call.
+pub fn decide(
+    game: &ShortCircuitGame,
+    seat: Seat,
+    level: Level,
+    rng: &mut dyn RngCore,
+) -> Option<String> {
+    if !owes(game, seat) {
+        return None;
+    }
+    let (grid, supply) = (&game.position.grid, &game.position.supply);
+    if game.challenge.is_some() {
+        return Some(answer_call(grid, supply));
+    }
+    if let Some(items) = completing(grid, supply) {
+        return Some(place(&items));
+    }
+    Some(match level {
+        Level::Easy => extend(grid, supply, rng)
+            .map_or_else(|| "impossible".to_string(), |item| place(&[item])),
+        Level::Normal => careful(grid, supply, rng),
+    })
+}
+
+/// A legal action picked at random (what a computer player is measured against): one piece of
+/// a random kind in the supply, turned at random, on a random empty square touching the track;
+/// one time in twenty (or when no piece can be placed) an impossible call; answering a call,
+/// random pieces until none can be placed, then a concession.
+pub fn random_action(game: &ShortCircuitGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+    if !owes(game, seat) {
+        return None;
+    }
+    let (grid, supply) = (&game.position.grid, &game.position.supply);
+    let squares: Vec<Square> = grid
+        .squares()
+        .filter(|square| grid.get(*square).is_none())
+        .filter(|square| grid.is_empty() || touches(grid, *square))
+        .collect();
+    let pieces = pieces_in(supply);
+    let challenged = game.challenge.is_some();
+    if squares.is_empty() || pieces.is_empty() {
+        return Some(if challenged { "concede" } else { "impossible" }.to_string());
+    }
+    if !challenged && pick(rng, 20) == 0 {
+        return Some("impossible".to_string());
+    }
+    let square = squares[pick(rng, squares.len())];
+    let piece = pieces[pick(rng, pieces.len())];
+    Some(place(&[(square, piece)]))
+}
+
+/// Whether `seat` is the one to act now.
+fn owes(game: &ShortCircuitGame, seat: Seat) -> bool {
+    game.outcome.is_none() && game.call.is_none() && game.to_move == seat
+}
+
+/// A number below `n` (`n` at least 1).
+fn pick(rng: &mut dyn RngCore, n: usize) -> usize {
+    usize::try_from(rng.next_u32()).unwrap_or_default() % n.max(1)
+}
+
+/// The `place` action for these pieces.
+fn place(items: &[Item]) -> String {
+    let listed: Vec<String> = items
+        .iter()
+        .map(|(square, piece)| format!("{square} {}", piece.describe()))
+        .collect();
+    format!("place {}", listed.join(" "))
+}
+
+/// Every piece (each kind in the supply, in each of its distinct rotations).
+fn pieces_in(supply: &Supply) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    if supply.count(Kind::Straight) > 0 {
+        pieces.extend([Piece::Vertical, Piece::Horizontal]);
+    }
+    if supply.count(Kind::Turn) > 0 {
+        pieces.extend([
+            Piece::NorthEast,
+            Piece::EastSouth,
+            Piece::SouthWest,
+            Piece::WestNorth,
+        ]);
+    }
+    if supply.count(Kind::Cross) > 0 {
+        pieces.push(Piece::Cross);
+    }
+    if supply.count(Kind::Thunder) > 0 {
+        pieces.push(Piece::Thunder);
+    }
+    pieces
+}
+
+/// Whether `square` has a piece beside it.
+fn touches(grid: &Grid, square: Square) -> bool {
+    Dir::ALL.into_iter().any(|side| {
+        grid.neighbour(square, side)
+            .is_some_and(|next| grid.get(next).is_some())
+    })
+}
+
+/// What a piece on the empty `square` must do on each side for the track to close there:
+/// `Some(true)` connect (a neighbour's end points at it), `Some(false)` not connect (the
+/// board's edge, or a neighbour with no end towards it), `None` either (an empty square or a
+/// thunder piece beside it).
+fn needs(grid: &Grid, square: Square) -> [Option<bool>; 4] {
+    Dir::ALL.map(|side| match grid.neighbour(square, side) {
+        None => Some(false),
+        Some(next) => match grid.get(next) {
+            None | Some(Piece::Thunder) => None,
+            Some(piece) => Some(piece.connects(side.opposite())),
+        },
+    })
+}
+
+/// Whether `piece` on a square with these `needs` keeps every one of them (a thunder piece
+/// keeps any).
+fn fits(piece: Piece, needs: &[Option<bool>; 4]) -> bool {
+    piece == Piece::Thunder
+        || Dir::ALL
+            .into_iter()
+            .zip(needs)
+            .all(|(side, need)| need.is_none_or(|connect| piece.connects(side) == connect))
+}
+
+/// The empty squares a piece's end points at (the track's open ends).
+fn open_ends(grid: &Grid) -> Vec<Square> {
+    let mut ends = Vec::new();
+    for square in grid.squares() {
+        let Some(piece) = grid.get(square) else {
+            continue;
+        };
+        for side in Dir::ALL {
+            if let Some(next) = grid.neighbour(square, side) {
+                if piece.connects(side) && grid.get(next).is_none() && !ends.contains(&next) {
+                    ends.push(next);
+                }
+            }
+        }
+    }
+    ends
+}
+
+/// A placement of 1 to 3 pieces that completes the circuit now, if there is one: its pieces
+/// cover every open end, in one line of empty squares, each piece meeting its neighbours.
+pub fn completing(grid: &Grid, supply: &Supply) -> Option<Vec<Item>> {
+    if grid.is_empty() {
+        return None;
+    }
+    let ends = open_ends(grid);
+    let thunder_beside = |square: Square| {
+        Dir::ALL.into_iter().any(|side| {
+            grid.neighbour(square, side)
+                .is_some_and(|next| grid.get(next) == Some(Piece::Thunder))
+        })
+    };
+    for line in lines(grid) {
+        let covers = if ends.is_empty() {
+            line.iter().any(|square| thunder_beside(*square))
+        } else {
+            ends.iter().all(|end| line.contains(end))
+        };
+        if covers {
+            if let Some(items) = fill(grid, supply, &line, &mut Vec::new()) {
+                return Some(items);
+            }
+        }
+    }
+    None
+}
+
+/// Every run of 1 to 3 empty squares in one row or column.
+fn lines(grid: &Grid) -> Vec<Vec<Square>> {
+    let mut lines = Vec::new();
+    for start in grid.squares().filter(|square| grid.get(*square).is_none()) {
+        lines.push(vec![start]);
+        for side in [Dir::East, Dir::South] {
+            let mut line = vec![start];
+            while line.len() < 3 {
+                let Some(next) = line.last().and_then(|last| grid.neighbour(*last, side)) else {
+                    break;
+                };
+                if grid.get(next).is_some() {
+                    break;
+                }
+                line.push(next);
+                lines.push(line.clone());
+            }
+        }
+    }
+    lines
+}
+
+/// Pieces for the squares of `line` after those `chosen` so far that complete the circuit.
+fn fill(
+    grid: &Grid,
+    supply: &Supply,
+    line: &[Square],
+    chosen: &mut Vec<Item>,
+) -> Option<Vec<Item>> {
+    let Some(&square) = line.get(chosen.len()) else {
+        let mut after = grid.clone();
+        let mut left = *supply;
+        placement::check(grid, supply, chosen).ok()?;
+        placement::apply(&mut after, &mut left, chosen);
+        return solver::complete_reading(&after).map(|_| chosen.clone());
+    };
+    let needs = needs(grid, square);
+    for piece in pieces_in(supply) {
+        let used = chosen
+            .iter()
+            .filter(|(_, p)| p.kind() == piece.kind())
+            .count();
+        if supply.count(piece.kind()) as usize <= used || !fits(piece, &needs) {
+            continue;
+        }
+        chosen.push((square, piece));
+        if let Some(items) = fill(grid, supply, line, chosen) {
+            return Some(items);
+        }
+        chosen.pop();
+    }
+    None
+}
+
+/// One piece at an open end that fits its neighbours, picked at random (`Easy`); on an empty
+/// board, a turn piece anywhere off the edge.
+fn extend(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> Option<Item> {
+    let candidates = extensions(grid, supply);
+    candidates.get(pick(rng, candidates.len())).copied()
+}
+
+/// Every single piece at an open end that fits its neighbours; on an empty board, every
+/// piece on every square whose ends stay on the board.
+fn extensions(grid: &Grid, supply: &Supply) -> Vec<Item> {
+    let squares = if grid.is_empty() {
+        grid.squares().collect()
+    } else {
+        open_ends(grid)
+    };
+    let mut items = Vec::new();
+    for square in squares {
+        let needs = needs(grid, square);
+        for piece in pieces_in(supply) {
+            if fits(piece, &needs) {
+                items.push((square, piece));
+            }
+        }
+    }
+    items
+}
+
+/// `Normal`'s turn: an impossible call the solver proves, or the safest piece at an open end.
+fn careful(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> String {
+    if solver::solve_within(grid, supply, STEPS) == Some(Solution::Impossible) {
+        return "impossible".to_string();
+    }
+    let mut candidates = extensions(grid, supply);
+    // A random order, so that equally good placements are taken evenly.
+    for i in (1..candidates.len()).rev() {
+        candidates.swap(i, pick(rng, i + 1));
+    }
+    let mut completable = None;
+    for &item in candidates.iter().take(CANDIDATES) {
+        let mut after = grid.clone();
+        let mut left = *supply;
+        placement::apply(&mut after, &mut left, &[item]);
+        let solved = solver::solve_within(&after, &left, STEPS);
+        if !matches!(solved, Some(Solution::Completable(_))) {
+            continue;
+        }
+        if completing(&after, &left).is_none() {
+            return place(&[item]);
+        }
+        completable.get_or_insert(item);
+    }
+    match completable.or_else(|| candidates.first().copied()) {
+        Some(item) => place(&[item]),
+        None => "impossible".to_string(),
+    }
+}
+
+/// Answering an impossible call: the placement that completes the circuit now if there is
+/// one, else the next piece of the solver's completion that touches the track; a concession
+/// when the solver finds no completion.
+fn answer_call(grid: &Grid, supply: &Supply) -> String {
+    if let Some(items) = completing(grid, supply) {
+        return place(&items);
+    }
+    let Some(Solution::Completable(witness)) = solver::solve_within(grid, supply, STEPS * 10)
+    else {
+        return "concede".to_string();
+    };
+    let next = witness
+        .pieces
+        .iter()
+        .filter_map(|(square, reading, source, _)| match source {
+            Source::Supply(Kind::Thunder) => Some((*square, Piece::Thunder)),
+            Source::Supply(_) => Some((*square, *reading)),
+            Source::Board => None,
+        })
+        .find(|(square, _)| grid.is_empty() || touches(grid, *square));
+    match next {
+        Some(item) => place(&[item]),
+        None => "concede".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{Dice, Seed};
+    use crate::games::short_circuit::position::Position;
+    use crate::games::short_circuit::setup::parse as parse_setup;
+    use crate::games::{Ctx, Game, Options, Player};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    fn position(text: &str) -> (Grid, Supply) {
+        let position = Position::parse(text).unwrap_or_else(|error| panic!("{error}"));
+        (position.grid, position.supply)
+    }
+
+    #[test]
+    fn a_placement_that_closes_the_loop_is_found() {
+        let (grid, supply) = position(
+            "size 4x4\nsupply straight=2 turn=2 cross=0 thunder=0\n. . . .\n. ┌ ─ ┐\n. │ . │\n. └ . .\n",
+        );
+        let items = completing(&grid, &supply).unwrap_or_default();
+        let mut after = grid.clone();
+        let mut left = supply;
+        placement::apply(&mut after, &mut left, &items);
+        assert!(solver::complete_reading(&after).is_some(), "{items:?}");
+        assert_eq!(items.len(), 2);
+    }
+
+    #[test]
+    fn no_completion_is_claimed_where_the_open_ends_are_apart() {
+        let (grid, supply) = position(
+            "size 5x5\nsupply straight=3 turn=4 cross=0 thunder=0\n. . . . .\n. ┌ ─ ┐ .\n. │ . . .\n. . . . .\n. . . . .\n",
+        );
+        assert_eq!(completing(&grid, &supply), None);
+    }
+
+    #[test]
+    fn normal_calls_impossible_when_the_solver_proves_it() {
+        // An end points into the board's edge: nothing can meet it.
+        let (grid, supply) = position(
+            "size 4x4\nsupply straight=4 turn=4 cross=0 thunder=0\n│ . . .\n. . . .\n. . . .\n. . . .\n",
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        assert_eq!(careful(&grid, &supply, &mut rng), "impossible");
+    }
+
+    /// A match between two seats, each choosing with `choose`, played to its end through the
+    /// game's own actions; returns the winner.
+    fn play(
+        seed: u64,
+        choose: &mut dyn FnMut(&ShortCircuitGame, Seat, &mut ChaCha8Rng) -> Option<String>,
+    ) -> Option<Seat> {
+        let options = Options::default();
+        let setup = parse_setup(&options).unwrap_or_else(|refusal| panic!("{refusal:?}"));
+        let players: Vec<Player> = ["a", "b"]
+            .iter()
+            .enumerate()
+            .map(|(seat, name)| Player {
+                seat,
+                name: name.to_string(),
+                symbol: None,
+            })
+            .collect();
+        let now = chrono::Utc::now();
+        let mut game = ShortCircuitGame::new(setup, &players, (seed % 2) as usize, now)
+            .unwrap_or_else(|refusal| panic!("{refusal:?}"));
+        let mut dice = Dice::new(Seed([seed as u8; 32]));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..300 {
+            let mut ctx = Ctx {
+                now,
+                dice: &mut dice,
+                revision: Ctx::NEWEST,
+            };
+            if let Some(search) = game.pending_search() {
+                let verdict = (search.work)(1_000_000);
+                let _ = game.verdict(&search.key, &verdict, &mut ctx);
+                continue;
+            }
+            if let Some(outcome) = &game.outcome {
+                return Some(outcome.winner);
+            }
+            let seat = game.to_move;
+            let action = choose(&game, seat, &mut rng)?;
+            let (word, args) = action.split_once(' ').unwrap_or((&action, ""));
+            if let Err(refusal) = game.act(seat, word, args, &mut ctx) {
+                panic!("seat {seat} sent `{action}`, refused: {refusal:?}");
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn every_action_of_either_level_is_legal_and_normal_beats_random() {
+        let mut normal_wins = 0;
+        for seed in 0..12 {
+            let normal = (seed % 2) as usize;
+            let winner = play(seed, &mut |game, seat, rng| {
+                if seat == normal {
+                    decide(game, seat, Level::Normal, rng)
+                } else {
+                    random_action(game, seat, rng)
+                }
+            });
+            normal_wins += usize::from(winner == Some(normal));
+        }
+        assert!(normal_wins >= 10, "normal won {normal_wins} of 12");
+        for seed in 0..6 {
+            let winner = play(seed, &mut |game, seat, rng| {
+                decide(game, seat, Level::Easy, rng)
+            });
+            assert!(winner.is_some(), "an easy match ended");
+        }
+    }
+}
