@@ -1,7 +1,9 @@
 //! A computer player decides from what its seat may see: changing what the seat cannot see
 //! (the order of Carcassonne's face-down tiles and animal tokens, the solver's sealed answer to
-//! a Short Circuit impossible call) never changes its decision. Positions come from random
-//! play; `PROPTEST_CASES` asks for more of them.
+//! a Short Circuit impossible call) never changes its decision; and its randomness is its own:
+//! Parcheesi's dice roll the same whatever the computers draw. (Another seat's secret order,
+//! which TAG and 50-Tile Circuit keep at the table, is `tests/computer_seats.rs`'s.) Positions
+//! come from random play; `PROPTEST_CASES` asks for more of them.
 
 use chrono::Utc;
 use proptest::prelude::*;
@@ -13,6 +15,10 @@ use referee::games::carcassonne::circus::animal_tokens;
 use referee::games::carcassonne::computer as carcassonne;
 use referee::games::carcassonne::parse::feature;
 use referee::games::carcassonne::tiles::to_deal;
+use referee::games::parcheesi::computer as parcheesi;
+use referee::games::parcheesi::{
+    Colour, Match as Parcheesi, Seated, Settings, Stage as ParcheesiStage,
+};
 use referee::games::short_circuit::act::{Challenge, ShortCircuitGame};
 use referee::games::short_circuit::computer as short_circuit;
 use referee::games::short_circuit::setup::parse as short_circuit_setup;
@@ -174,5 +180,49 @@ proptest! {
         }
         let open = game.computer(seat, Level::Normal, &mut ChaCha8Rng::seed_from_u64(3));
         prop_assert!(open.is_some(), "the player to move always has an answer");
+    }
+
+    #[test]
+    fn parcheesis_dice_roll_alike_whatever_the_computers_draw(
+        seed in 0u64..1_000,
+        streams in (0u64..1_000, 0u64..1_000),
+    ) {
+        // The same game, its seats played by the computer drawing from two different streams:
+        // the moves differ, the rolls the game's dice give do not.
+        let rolls = |stream: u64| {
+            let seated: Vec<Seated> = [Colour::Green, Colour::Blue]
+                .into_iter()
+                .enumerate()
+                .map(|(seat, colour)| Seated { seat, name: format!("p{seat}"), colour, gone: false })
+                .collect();
+            let mut dice = Dice::new(Seed([seed as u8; 32]));
+            let (mut game, _) = Parcheesi::new(Settings::default(), seated, &mut dice);
+            let mut rng = ChaCha8Rng::seed_from_u64(stream);
+            let mut moves = Vec::new();
+            for _ in 0..300 {
+                if matches!(game.stage, ParcheesiStage::Over(_)) {
+                    break;
+                }
+                let Some(seat) = game.mover().map(|mover| mover.seat) else { break };
+                let Some(command) = parcheesi::decide(&game, seat, Level::Normal, &mut rng) else {
+                    break;
+                };
+                let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
+                game.act(seat, word, args, &mut dice)
+                    .unwrap_or_else(|refusal| panic!("{command}: {refusal:?}"));
+                moves.push(command);
+            }
+            let drawn: Vec<(String, u32)> = dice
+                .take_draws()
+                .into_iter()
+                .map(|draw| (draw.purpose, draw.result))
+                .collect();
+            (drawn, moves)
+        };
+        let (one, moves_one) = rolls(streams.0);
+        let (two, moves_two) = rolls(streams.1);
+        let common = one.len().min(two.len());
+        prop_assert!(common > 10 && !moves_one.is_empty() && !moves_two.is_empty());
+        prop_assert_eq!(&one[..common], &two[..common]);
     }
 }

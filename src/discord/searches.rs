@@ -1,10 +1,11 @@
-//! The searches games ask for (Short Circuit's solver), run beside the table: each on the
-//! blocking pool, so no other game's message waits for one, and its verdict applied in the
-//! table's turn when it comes. A search asked before a restart is run again after it (the
-//! record keeps it asked until its verdict is applied).
+//! Work beside the table: the searches games ask for (Short Circuit's solver) and the moves
+//! computer seats owe, each run on the blocking pool, so no other game's message waits for
+//! one, and its verdict or decision applied in the table's turn when it comes. Work asked
+//! before a restart is run again after it (the record keeps a search asked until its verdict
+//! is applied, and a computer's move owed until it is made).
 
 use super::Bot;
-use crate::table::SearchJob;
+use crate::table::{MoveJob, Played, SearchJob};
 use chrono::Utc;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
@@ -12,10 +13,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tracing::{info_span, warn, Instrument};
 
-/// Runs until shutdown: looks for searches asked whenever something was committed, and at
-/// least every second, and starts each one not running yet.
+/// Runs until shutdown: looks for searches asked and computer moves owed whenever something
+/// was committed, and at least every second, and starts each one not running yet.
 pub(super) async fn worker(bot: Arc<Bot>) {
     let running: Arc<Mutex<HashSet<(i64, String)>>> = Arc::new(Mutex::new(HashSet::new()));
+    // Decisions a game refused (a fault of its computer player): not brought again for the
+    // same position, so a refusal is posted once.
+    let refused: Arc<Mutex<HashSet<(i64, String)>>> = Arc::new(Mutex::new(HashSet::new()));
     loop {
         tokio::select! {
             () = bot.searches_wake.notified() => {}
@@ -24,34 +28,101 @@ pub(super) async fn worker(bot: Arc<Bot>) {
         if bot.stopping.load(Ordering::SeqCst) {
             return;
         }
-        let jobs = match bot.service.pending_searches().await {
+        let searches = match bot.service.pending_searches().await {
             Ok(jobs) => jobs,
             Err(error) => {
                 warn!(%error, "the searches asked could not be read");
                 continue;
             }
         };
-        for job in jobs {
+        // A computer moves only once the messages sent before now are in (the catch-up after
+        // a new session), as a person's move would be applied after them.
+        let moves = match bot.caught_up.load(Ordering::SeqCst) {
+            false => Vec::new(),
+            true => match bot.service.pending_moves().await {
+                Ok(jobs) => jobs,
+                Err(error) => {
+                    warn!(%error, "the computer moves owed could not be read");
+                    continue;
+                }
+            },
+        };
+        for job in searches {
             let name = (job.game, job.key.clone());
-            let fresh = running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(name.clone());
-            if !fresh {
+            let span = info_span!("search", game = job.game, key = %job.key);
+            let bot = bot.clone();
+            start(&running, name, span, async move { run(&bot, job).await });
+        }
+        for job in moves {
+            let name = (job.game, format!("seat {} at {}", job.seat, job.position));
+            if lock(&refused).contains(&name) {
                 continue;
             }
-            let (bot, running) = (bot.clone(), running.clone());
-            let span = info_span!("search", game = job.game, key = %job.key);
-            tokio::spawn(
-                async move {
-                    run(&bot, job).await;
-                    running
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .remove(&name);
+            let span = info_span!("computer", game = job.game, seat = job.seat);
+            let (bot, refused, refusal) = (bot.clone(), refused.clone(), name.clone());
+            start(&running, name, span, async move {
+                if !play(&bot, job).await {
+                    lock(&refused).insert(refusal);
                 }
-                .instrument(span),
-            );
+            });
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Spawns `work` under `name` unless work of that name is running.
+fn start(
+    running: &Arc<Mutex<HashSet<(i64, String)>>>,
+    name: (i64, String),
+    span: tracing::Span,
+    work: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    if !lock(running).insert(name.clone()) {
+        return;
+    }
+    let running = running.clone();
+    tokio::spawn(
+        async move {
+            work.await;
+            lock(&running).remove(&name);
+        }
+        .instrument(span),
+    );
+}
+
+/// Takes one computer decision on the blocking pool and applies it in the table's turn.
+/// `false`: the game refused it.
+async fn play(bot: &Bot, job: MoveJob) -> bool {
+    let MoveJob {
+        game,
+        seat,
+        position,
+        work,
+    } = job;
+    // A computer player that fails (panics) has no decision: the game is told so, once.
+    let decision = tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|error| {
+            warn!(%error, "a computer player failed");
+            None
+        });
+    let applied = {
+        let _turn = bot.commits.turn().await;
+        bot.service
+            .apply_move(game, seat, &position, decision, Utc::now())
+            .await
+    };
+    match applied {
+        Ok(played) => {
+            bot.committed();
+            played != Played::Refused
+        }
+        Err(error) => {
+            warn!(%error, "a computer's move could not be applied; it is tried again");
+            true
         }
     }
 }

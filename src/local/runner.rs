@@ -4,11 +4,15 @@
 use super::transcript::{parse_line, Line, LineError};
 use crate::picture::png_from_svg;
 use crate::store::StoreError;
-use crate::table::{Audience, Envelope, Inbound, Service, User};
+use crate::table::{Audience, Envelope, Inbound, Played, Service, User};
 use chrono::{DateTime, Utc};
 use std::io::Write;
 use std::path::PathBuf;
 use thiserror::Error;
+
+/// The most rounds of work beside the table after one input: enough for a table of computers
+/// to play a long game to its end, few enough that a fault cannot loop for ever.
+const BESIDE_ROUNDS: usize = 20_000;
 
 /// Why a run stopped.
 #[derive(Debug, Error)]
@@ -174,30 +178,41 @@ impl<W: Write> Runner<W> {
         Ok(())
     }
 
-    /// Runs the searches games asked for (Short Circuit's solver) and applies their verdicts:
-    /// at once, on the console, which has one game in view; a transcript thus reads the same
-    /// whatever machine plays it.
-    async fn answer_searches(&mut self) -> Result<(), RunError> {
-        // A verdict may leave another search asked; a few rounds settle any game.
-        for _ in 0..8 {
-            let jobs = self.service.pending_searches().await?;
-            if jobs.is_empty() {
-                break;
-            }
-            for job in jobs {
+    /// Runs the searches games asked for (Short Circuit's solver) and the moves computer seats
+    /// owe, and applies their verdicts and decisions: at once, on the console, which has one
+    /// game in view; a transcript thus reads the same whatever machine plays it.
+    async fn work_beside(&mut self) -> Result<(), RunError> {
+        // A verdict may leave another search asked, and a computer's move another move owed
+        // (a table of computers plays on to its end): rounds until nothing is left to do.
+        for _ in 0..BESIDE_ROUNDS {
+            let searches = self.service.pending_searches().await?;
+            let moves = self.service.pending_moves().await?;
+            let mut went_on = !searches.is_empty();
+            for job in searches {
                 let verdict = (job.work)();
                 self.service
                     .apply_verdict(job.game, &job.key, verdict, self.now())
                     .await?;
             }
+            for job in moves {
+                let decision = (job.work)();
+                let played = self
+                    .service
+                    .apply_move(job.game, job.seat, &job.position, decision, self.now())
+                    .await?;
+                went_on |= played == Played::Taken;
+            }
+            if !went_on {
+                break;
+            }
         }
         Ok(())
     }
 
-    /// Answers the searches asked, then prints every undelivered outbox row, marked delivered
-    /// a page at a time.
+    /// Does the work beside the table (searches, computer moves), then prints every
+    /// undelivered outbox row, marked delivered a page at a time.
     pub async fn deliver(&mut self) -> Result<(), RunError> {
-        self.answer_searches().await?;
+        self.work_beside().await?;
         let store = self.service.store().clone();
         let now = self.now();
         loop {

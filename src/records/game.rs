@@ -25,6 +25,69 @@ impl User {
             name: name.to_string(),
         }
     }
+
+    /// The `n`th computer player of a game (from 1): named so nobody mistakes it for a
+    /// person, with an id no platform gives a person.
+    pub fn computer(n: usize) -> User {
+        User {
+            id: format!("{COMPUTER_ID}{n}"),
+            name: format!("Bot {n} (computer)"),
+        }
+    }
+
+    /// Whether this is a computer player (nobody to write to).
+    pub fn is_computer(&self) -> bool {
+        is_computer_id(&self.id)
+    }
+
+    /// How a GM names a computer player in a command (`bot1`); empty for a person.
+    pub fn short_name(&self) -> String {
+        self.computer_number()
+            .map(|n| format!("bot{n}"))
+            .unwrap_or_default()
+    }
+
+    /// A computer player's number in its game (`None`: a person).
+    pub fn computer_number(&self) -> Option<usize> {
+        self.id.strip_prefix(COMPUTER_ID)?.parse().ok()
+    }
+}
+
+/// How a computer player's id begins.
+const COMPUTER_ID: &str = "computer:";
+
+/// Whether the user id `id` is a computer player's.
+pub fn is_computer_id(id: &str) -> bool {
+    id.starts_with(COMPUTER_ID)
+}
+
+/// How well a computer seat plays (the games' levels, as the record keeps them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ComputerLevel {
+    /// A simple rule of thumb.
+    Easy,
+    /// Weighs its choices (the default).
+    Normal,
+}
+
+impl ComputerLevel {
+    /// Reads `easy` or `normal`.
+    pub fn parse(word: &str) -> Option<ComputerLevel> {
+        match word.trim().to_lowercase().as_str() {
+            "easy" => Some(ComputerLevel::Easy),
+            "normal" => Some(ComputerLevel::Normal),
+            _ => None,
+        }
+    }
+
+    /// The level's word.
+    pub fn word(self) -> &'static str {
+        match self {
+            ComputerLevel::Easy => "easy",
+            ComputerLevel::Normal => "normal",
+        }
+    }
 }
 
 /// A seat, or a place on the sign-up or waiting list.
@@ -48,6 +111,9 @@ pub struct SeatRecord {
     /// How the player has kept the game's deadlines, for `!who`.
     #[serde(default)]
     pub attendance: Attendance,
+    /// The level of the computer that plays this seat; `None`: a person plays it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<ComputerLevel>,
 }
 
 impl SeatRecord {
@@ -61,6 +127,7 @@ impl SeatRecord {
             away_since: None,
             away_taken: Duration::zero(),
             attendance: Attendance::default(),
+            computer: None,
         }
     }
 
@@ -68,6 +135,10 @@ impl SeatRecord {
     pub fn away_at(&self, now: DateTime<Utc>) -> bool {
         self.away_until.is_some_and(|until| until > now)
     }
+}
+
+fn is_default_rule(rule: &NoMoveRule) -> bool {
+    *rule == NoMoveRule::Default
 }
 
 fn no_time() -> Duration {
@@ -106,6 +177,16 @@ pub enum AwayRule {
     Extend,
     /// The player's default order is used (their turns time out at once).
     Default,
+}
+
+/// What becomes of a silent player's turn or order when the deadline passes (`nmr=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NoMoveRule {
+    /// The game's default.
+    #[default]
+    Default,
+    /// The computer player (at `normal`) plays it for them.
+    Bot,
 }
 
 /// Hours without deadlines or reminders, in a time zone: `quiet=23:00-08:00 tz=Europe/Rome`.
@@ -195,6 +276,9 @@ pub struct Settings {
     /// What a vacation does to the game (`away=extend` or `away=default`).
     #[serde(default)]
     pub away: AwayRule,
+    /// What becomes of a silent player's move at the deadline (`nmr=default` or `nmr=bot`).
+    #[serde(default, skip_serializing_if = "is_default_rule")]
+    pub nmr: NoMoveRule,
     /// Hours when no deadline falls and no reminder is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet: Option<QuietHours>,
@@ -297,6 +381,9 @@ pub struct GameRecord {
     /// Searches under way beside the table, oldest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub searches: Vec<SearchAsked>,
+    /// Silent players the computer plays for in this phase (`nmr=bot`: their deadline passed).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub standing_in: BTreeSet<Seat>,
     /// Players who conceded, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conceded: Vec<Concession>,
@@ -314,10 +401,49 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The seat of a present player, by user id or (case-insensitive) name.
+    /// The seats the game waits for now: the player whose turn it is, or those whose secret
+    /// order is still missing.
+    pub fn awaited(&self) -> Vec<Seat> {
+        match &self.phase {
+            Some(Phase::Turn { seat }) => vec![*seat],
+            Some(Phase::Orders { seats, .. }) => seats
+                .iter()
+                .copied()
+                .filter(|seat| !self.orders.contains_key(seat) && !self.excused.contains(seat))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The seats whose move the game waits for from the computer now, with its level: computer
+    /// seats, and silent players it stands in for (none while the game waits for a search, is
+    /// paused or over).
+    pub fn computers_owed(&self) -> Vec<(Seat, ComputerLevel)> {
+        if self.status != Status::Running || !self.searches.is_empty() {
+            return Vec::new();
+        }
+        self.awaited()
+            .into_iter()
+            .filter_map(|seat| {
+                let sat = self.seats.get(seat).filter(|sat| sat.present)?;
+                let stands_in = self
+                    .standing_in
+                    .contains(&seat)
+                    .then_some(ComputerLevel::Normal);
+                sat.computer.or(stands_in).map(|level| (seat, level))
+            })
+            .collect()
+    }
+
+    /// The seat of a present player, by user id or (case-insensitive) name; a computer player
+    /// also by its short name (`bot1`).
     pub fn seat_of(&self, who: &str) -> Option<Seat> {
         self.seats.iter().position(|seat| {
-            seat.present && (seat.user.id == who || seat.user.name.eq_ignore_ascii_case(who))
+            seat.present
+                && (seat.user.id == who
+                    || seat.user.name.eq_ignore_ascii_case(who)
+                    || (seat.user.is_computer()
+                        && seat.user.short_name().eq_ignore_ascii_case(who)))
         })
     }
 

@@ -13,8 +13,9 @@ mod post;
 
 pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
 pub use game::{
-    default_grace, default_vacation, Attendance, AwayRule, Concession, GameRecord, QuietHours,
-    SearchAsked, SeatRecord, Settings, Status, StoredOrder, User,
+    default_grace, default_vacation, is_computer_id, Attendance, AwayRule, ComputerLevel,
+    Concession, GameRecord, NoMoveRule, QuietHours, SearchAsked, SeatRecord, Settings, Status,
+    StoredOrder, User,
 };
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};

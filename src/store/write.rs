@@ -115,6 +115,19 @@ impl Tx {
     }
 }
 
+/// Since when work beside the table waits in the game (the `searching` column, how the table
+/// finds it after a restart too): the oldest search asked, or the phase a computer seat owes
+/// its move in; `None`: none waits.
+fn beside_since(record: &GameRecord, now: DateTime<Utc>) -> Option<i64> {
+    match record.searches.first() {
+        Some(search) => Some(millis(search.asked)),
+        None if !record.computers_owed().is_empty() => {
+            Some(millis(record.phase_started.unwrap_or(now)))
+        }
+        None => None,
+    }
+}
+
 /// The game's row, and its seat index when who sits or waits changed.
 fn game<'a>(
     statements: &mut Vec<Statement<'a>>,
@@ -137,7 +150,7 @@ fn game<'a>(
         Value::Text(Some(record.status.word())),
         Value::Int(record.deadline.map(millis)),
         Value::Int(record.remind_at.map(millis)),
-        Value::Int(record.searches.first().map(|search| millis(search.asked))),
+        Value::Int(beside_since(record, now)),
         Value::Owned(Some(text)),
         Value::Int(Some(millis(now))),
         Value::Int(Some(millis(now))),

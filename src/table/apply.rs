@@ -144,6 +144,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             work.require_gm(user, *admin, undo.name)?;
             let said = Said {
                 user,
+                admin: *admin,
                 mentioned: &[],
             };
             match undo.run {
@@ -176,7 +177,11 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         } => {
             let said_text = legacy::said(text, command.as_ref(), false);
             let (word, args) = commands::split(&said_text);
-            let said = Said { user, mentioned };
+            let said = Said {
+                user,
+                admin: *admin,
+                mentioned,
+            };
             let Some(command) = commands::find(&word) else {
                 return rounds::act(work, user, &word, args);
             };

@@ -8,8 +8,12 @@ use crate::chat::deadline::{format_deadline, format_instant};
 use crate::games::Seat;
 use crate::records::GameRecord;
 
-/// Notes `what` as the last action of `seat`, when it was sent.
+/// Notes `what` as the last action of `seat`, when it was sent (not when the computer acts
+/// for a silent player: that is not the player's action).
 pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
+    if work.record.standing_in.contains(&seat) {
+        return;
+    }
     let sent = work.env.when_sent();
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.attendance.last = Some((sent, what.to_string()));
@@ -25,11 +29,14 @@ pub fn in_time(work: &Work<'_>) -> bool {
 }
 
 /// Counts the orders phase about to resolve: each of `seats` sent its order on time, late, or
-/// not at all.
+/// not at all (the computer sent it for them: `nmr=bot`).
 pub fn count_orders(work: &mut Work<'_>, seats: impl IntoIterator<Item = Seat>) {
     let first = work.record.first_deadline;
     for seat in seats {
-        let sent = work.record.orders.get(&seat).map(|order| order.at);
+        let sent = match work.record.standing_in.contains(&seat) {
+            true => None,
+            false => work.record.orders.get(&seat).map(|order| order.at),
+        };
         if let Some(record) = work.record.seats.get_mut(seat) {
             let attendance = &mut record.attendance;
             match sent {

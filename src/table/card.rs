@@ -3,7 +3,7 @@
 //! offered as buttons. Built inside the transaction that made the post, so it shows the game
 //! as the post does.
 
-use super::rounds::{awaited, names_in_words};
+use super::rounds::names_in_words;
 use crate::games::{Choice, Seat};
 use crate::records::Phase;
 use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS, VALUE_LIMIT};
@@ -51,7 +51,7 @@ pub fn board_card(record: &GameRecord) -> Card {
         });
     }
     if record.status == Status::Running {
-        let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+        let names: Vec<String> = record.awaited().iter().map(|s| record.name(*s)).collect();
         let value = match (&record.phase, names.is_empty()) {
             (Some(Phase::Orders { .. }), true) => "nobody: every order is in".to_string(),
             (_, true) => "nobody".to_string(),

@@ -20,6 +20,19 @@ fn still_in(record: &GameRecord) -> Vec<Seat> {
     }
 }
 
+/// The players still in who vote on a draw: the people (a computer seat goes along with them).
+fn voters(record: &GameRecord) -> Vec<Seat> {
+    still_in(record)
+        .into_iter()
+        .filter(|seat| {
+            record
+                .seats
+                .get(*seat)
+                .is_some_and(|sat| sat.computer.is_none())
+        })
+        .collect()
+}
+
 /// `ranking` with each conceder placed just below the lowest of the players who were still in
 /// when it conceded (so above those already out), in the order they conceded.
 pub fn final_ranking(record: &GameRecord, ranking: Vec<Vec<Seat>>) -> Vec<Vec<Seat>> {
@@ -156,7 +169,7 @@ pub fn draw(work: &mut Work<'_>, user: &User, vote: bool) -> Result<bool, Refusa
     work.outcome
         .table_event(work.record.round, format!("{name} voted for a draw"));
     if !settle_draw(work) {
-        let voters = still_in(&work.record);
+        let voters = voters(&work.record);
         let missing: Vec<String> = voters
             .iter()
             .filter(|s| !work.record.draw_votes.contains(s))
@@ -176,18 +189,39 @@ pub fn draw(work: &mut Work<'_>, user: &User, vote: bool) -> Result<bool, Refusa
     Ok(true)
 }
 
-/// Ends the game in a draw if every player still in has voted for one; whether it did.
+/// Ends the game in a draw if every person still in has voted for one (the computer seats
+/// still in share it); whether it did.
 fn settle_draw(work: &mut Work<'_>) -> bool {
-    let voters = still_in(&work.record);
-    let unanimous = voters.len() > 1 && voters.iter().all(|s| work.record.draw_votes.contains(s));
+    let sharing = still_in(&work.record);
+    let voters = voters(&work.record);
+    let unanimous = sharing.len() > 1
+        && !voters.is_empty()
+        && voters.iter().all(|s| work.record.draw_votes.contains(s));
     if !unanimous {
         return false;
     }
-    let names: Vec<String> = voters.iter().map(|s| work.record.name(*s)).collect();
-    let out: Vec<Seat> = (0..work.record.seats.len())
-        .filter(|s| work.record.seats[*s].present && !voters.contains(s))
+    let names_of =
+        |seats: &[Seat]| -> Vec<String> { seats.iter().map(|s| work.record.name(*s)).collect() };
+    let computers: Vec<Seat> = sharing
+        .iter()
+        .copied()
+        .filter(|s| !voters.contains(s))
         .collect();
-    let mut ranking = vec![voters];
+    let agreed = match computers.is_empty() {
+        true => format!(
+            "{} agree, and share first place",
+            names_in_words(&names_of(&sharing))
+        ),
+        false => format!(
+            "{} agree, and share first place with {}",
+            names_in_words(&names_of(&voters)),
+            names_in_words(&names_of(&computers))
+        ),
+    };
+    let out: Vec<Seat> = (0..work.record.seats.len())
+        .filter(|s| work.record.seats[*s].present && !sharing.contains(s))
+        .collect();
+    let mut ranking = vec![sharing];
     if !out.is_empty() {
         ranking.push(out);
     }
@@ -195,10 +229,7 @@ fn settle_draw(work: &mut Work<'_>) -> bool {
     finish(
         work,
         ranking,
-        format!(
-            "Game #{id} ends in a draw: {} agree, and share first place.",
-            names_in_words(&names)
-        ),
+        format!("Game #{id} ends in a draw: {agreed}."),
     );
     true
 }

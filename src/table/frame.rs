@@ -3,7 +3,7 @@
 //! (forwarded, saved, opened full size) still says where the game stands.
 
 use super::card::round_words;
-use super::rounds::{awaited, names_in_words, places};
+use super::rounds::{names_in_words, places};
 use super::searches;
 use crate::chat::deadline::clock_time;
 use crate::games::Mark;
@@ -162,7 +162,7 @@ fn band_lines(record: &GameRecord) -> Vec<String> {
         (_, _) if searches::game_waits(record) => lines
             .push("The solver is judging; the clock stands still until its verdict.".to_string()),
         (_, phase) => {
-            let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+            let names: Vec<String> = record.awaited().iter().map(|s| record.name(*s)).collect();
             lines.push(match phase {
                 Some(Phase::Turn { .. }) => format!("{}'s turn.", names_in_words(&names)),
                 Some(Phase::Orders { label, .. }) if names.is_empty() => {

@@ -3,7 +3,6 @@
 
 use super::outcome::Outcome;
 use super::rounds;
-use super::rounds::awaited;
 use super::work::{Env, Work};
 use crate::chat::mention;
 use crate::dice::{Dice, Seed};
@@ -12,7 +11,7 @@ use crate::duration::{
 };
 use crate::games::{Options, Player, Refusal, Rules};
 use crate::records::Phase;
-use crate::records::{AwayRule, GameRecord, SeatRecord, Settings, Status, User};
+use crate::records::{AwayRule, GameRecord, NoMoveRule, SeatRecord, Settings, Status, User};
 use std::collections::BTreeMap;
 
 /// The longest symbol or colour a player may ask for at `!join` (every game may set less).
@@ -20,7 +19,7 @@ const MAX_SYMBOL: usize = 20;
 
 /// Option keys the table reads itself; every other key goes to the game.
 pub const TABLE_OPTIONS: &[&str] = &[
-    "seed", "deadline", "early", "reminder", "max", "vacation", "away", "quiet", "tz",
+    "seed", "deadline", "early", "reminder", "max", "vacation", "away", "nmr", "quiet", "tz",
 ];
 
 /// The table's own options of `!new` in words, each with its default on this bot.
@@ -67,6 +66,10 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
             "extend or default: a deadline that falls while an awaited player is on vacation moves once, for everyone, to its end; or the player's default order is used (default extend)".to_string(),
         ),
         (
+            "nmr",
+            "default or bot: when the deadline passes, a silent player's turn or order is the game's default, or the computer player (normal level) plays it for them (default: the game's default)".to_string(),
+        ),
+        (
             "grace",
             format!(
                 "how long a player back from vacation early has before a deadline held for them falls: it comes back to the later of its first time and this after their return (default {})",
@@ -106,7 +109,9 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 /// - 3: a round of a game of turns is every seat's turn (Parcheesi's three players' 60th
 ///   turn is round 20, not round 60); texts reworded (durations in words, times in the
 ///   game's zone, Carcassonne's prompts).
-pub const REVISION: u32 = 3;
+/// - 4: computer players: `!join bot` and `!replace @player bot` seat one (before, `bot` was
+///   a symbol asked for, or a console user's name).
+pub const REVISION: u32 = 4;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -171,6 +176,7 @@ pub fn new_game(
         max_players: None,
         vacation: crate::records::default_vacation(),
         away: AwayRule::Extend,
+        nmr: NoMoveRule::Default,
         quiet: None,
         tz: None,
         grace: crate::records::default_grace(),
@@ -236,6 +242,18 @@ pub fn new_game(
                     }
                 }
             }
+            "nmr" => {
+                settings.nmr = match value.to_ascii_lowercase().as_str() {
+                    "default" => NoMoveRule::Default,
+                    "bot" => NoMoveRule::Bot,
+                    _ => {
+                        return Err(Refusal::new(format!(
+                            "`nmr` is default or bot; got '{}'",
+                            crate::chat::parse::quote(value)
+                        )))
+                    }
+                }
+            }
             "quiet" | "tz" => {}
             "max" => {}
             _ => {
@@ -286,6 +304,7 @@ pub fn new_game(
         extended: false,
         extended_from: None,
         searches: Vec::new(),
+        standing_in: Default::default(),
         conceded: Vec::new(),
         draw_votes: Default::default(),
         once_a_phase: BTreeMap::new(),
@@ -385,6 +404,12 @@ fn settings_in_words(rules: &dyn Rules, record: &GameRecord, given: &[(String, S
         parts.push(match record.settings.away {
             AwayRule::Extend => "away=extend: a deadline that falls while an awaited player is on vacation moves once to its end".to_string(),
             AwayRule::Default => "away=default: a player on vacation plays by the game's default".to_string(),
+        });
+    }
+    if given_key("nmr") {
+        parts.push(match record.settings.nmr {
+            NoMoveRule::Bot => "nmr=bot: when the deadline passes, the computer plays a silent player's turn or order".to_string(),
+            NoMoveRule::Default => "nmr=default: a silent player gets the game's default".to_string(),
         });
     }
     if let Some(tz) = record.settings.tz.as_deref().filter(|_| given_key("tz")) {
@@ -836,7 +861,9 @@ pub fn replace(
     let replaced = work.record.seats.get(seat).map(|s| s.user.id.clone());
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.user = user.clone();
+        record.computer = None;
     }
+    work.record.standing_in.remove(&seat);
     // The new player makes the seat's secret order: one the old player left is not theirs
     // (from rules revision 1 on).
     if work.record.settings.revision > 0 {
@@ -871,7 +898,7 @@ pub fn replace(
         );
     }
     let rules = work.env.catalogue.find(&work.record.game);
-    let owed = if awaited(&work.record).contains(&seat) {
+    let owed = if work.record.awaited().contains(&seat) {
         match &work.record.phase {
             Some(Phase::Orders { label, .. }) => {
                 format!(" Your order for {label} is awaited: send it to me here.")

@@ -9,6 +9,7 @@ pub mod card;
 pub mod catalogue;
 mod chatter;
 pub mod commands;
+mod computers;
 mod endings;
 pub mod flood;
 mod frame;
@@ -36,4 +37,6 @@ pub use work::{table_time, Env, TableDefaults};
 pub mod audit;
 pub mod service;
 pub use group_commit::{GroupCommit, Ticket};
-pub use service::{Committed, Envelope, Inbound, Receipt, SearchJob, Service, Submission};
+pub use service::{
+    Committed, Envelope, Inbound, MoveJob, Played, Receipt, SearchJob, Service, Submission,
+};

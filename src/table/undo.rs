@@ -82,9 +82,16 @@ impl History {
         });
     }
 
-    /// The last resolution or turn not yet undone: its first input and where an undo returns.
+    /// The last resolution or turn not yet undone, and a computer seat's turns after it: its
+    /// first input and where an undo returns. (A computer's turn alone is not taken back: the
+    /// computer would make the same move again at once.)
     pub fn last(&self) -> Option<(i64, &UndoTarget)> {
-        self.units.last().map(|unit| (unit.start, &unit.target))
+        self.units
+            .iter()
+            .rev()
+            .find(|unit| !computer_turn(&unit.target.before))
+            .or(self.units.last())
+            .map(|unit| (unit.start, &unit.target))
     }
 
     /// Where the undo back to input `back_to` returns.
@@ -94,6 +101,12 @@ impl History {
             .find(|unit| unit.start == back_to)
             .map(|unit| &unit.target)
     }
+}
+
+/// Whether `record` stood at a computer seat's turn.
+fn computer_turn(record: &GameRecord) -> bool {
+    matches!(record.phase, Some(Phase::Turn { seat })
+        if record.seats.get(seat).is_some_and(|sat| sat.computer.is_some()))
 }
 
 /// What an undo takes back, in words: "the resolution of moves for round 2", "bob's turn".
@@ -137,6 +150,7 @@ pub(super) fn undo(
     work.record.status = Status::Running;
     work.record.extended = false;
     work.record.extended_from = None;
+    work.record.standing_in.clear();
     work.record.held = matches!(work.record.phase, Some(Phase::Orders { .. }));
     let mut live: Live = work.live()?;
     if let Input::Direct {

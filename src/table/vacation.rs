@@ -10,7 +10,7 @@
 //! whichever is longer: never less. So taking a long vacation and coming back at once holds
 //! nothing, and no player can hold the game longer than their allowance.
 
-use super::rounds::{awaited, describe_phase, resolve_if_all_in, schedule};
+use super::rounds::{describe_phase, resolve_if_all_in, schedule};
 use super::work::Work;
 use crate::chat::deadline::{clock_time, format_instant};
 use crate::duration::{duration_as_typed, format_duration};
@@ -147,7 +147,7 @@ pub fn take(work: &mut Work<'_>, user: &User, length: Option<Duration>) -> Resul
         ),
     );
     let running = work.record.status == crate::records::Status::Running;
-    let awaited_now = awaited(&work.record).contains(&seat);
+    let awaited_now = work.record.awaited().contains(&seat);
     match work.record.settings.away {
         AwayRule::Extend => {
             text.push_str(" A deadline that falls while they are away moves once, for everyone, to the end of their vacation.");
@@ -188,7 +188,7 @@ fn extend(work: &mut Work<'_>) -> Option<String> {
     if work.record.extended {
         return None;
     }
-    let waiting = awaited(&work.record);
+    let waiting = work.record.awaited();
     let away = away_among(work, &waiting);
     let (names, until) = away
         .iter()
@@ -226,7 +226,7 @@ fn come_back(work: &mut Work<'_>, seat: Seat) -> Option<(DateTime<Utc>, Duration
     let original = work.record.extended_from?;
     let deadline = work.record.deadline?;
     let now = work.env.now;
-    let waiting = awaited(&work.record);
+    let waiting = work.record.awaited();
     let others: Vec<Seat> = away_among(work, &waiting)
         .into_iter()
         .filter(|other| *other != seat)
@@ -269,7 +269,7 @@ fn excuse_now(work: &mut Work<'_>, seat: Seat) {
 /// once to the end of their vacation, under `away=default` their orders excused and their
 /// turn due at once. Returns what the channel is told.
 pub fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
-    let waiting = awaited(&work.record);
+    let waiting = work.record.awaited();
     let away = away_among(work, &waiting);
     if away.is_empty() {
         return None;
@@ -281,7 +281,7 @@ pub fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
             for seat in away {
                 excuse_now(work, seat);
             }
-            if awaited(&work.record).is_empty() {
+            if work.record.awaited().is_empty() {
                 let now = work.env.now;
                 work.record.deadline = Some(now);
                 work.record.remind_at = None;

@@ -213,6 +213,12 @@ impl Db {
         row.get::<i64, _>(0) == 0
     }
 
+    /// The number a query counting rows gives (`SELECT COUNT(*) ...`).
+    pub async fn number(&mut self, sql: &str) -> i64 {
+        let row = sqlx::query(sql).fetch_one(self.pool().await).await.unwrap();
+        row.get::<i64, _>(0)
+    }
+
     /// The numbers of the games in the database.
     pub async fn games(&mut self) -> Vec<i64> {
         sqlx::query("SELECT id FROM games ORDER BY id")

@@ -468,7 +468,19 @@ impl FakeDiscord {
 
     /// Waits for a post matching `pred` and returns it.
     pub async fn wait_post(&self, what: &str, pred: impl Fn(&Posted) -> bool) -> Posted {
-        self.wait(what, || self.posts().iter().any(&pred)).await;
+        self.wait_for_post(what, Duration::from_secs(20), pred)
+            .await
+    }
+
+    /// Waits up to `limit` for a post matching `pred` and returns it.
+    pub async fn wait_for_post(
+        &self,
+        what: &str,
+        limit: Duration,
+        pred: impl Fn(&Posted) -> bool,
+    ) -> Posted {
+        self.wait_for(what, limit, || self.posts().iter().any(&pred))
+            .await;
         self.posts().into_iter().find(|p| pred(p)).unwrap()
     }
 

@@ -6,6 +6,7 @@
 mod bot;
 mod busy;
 mod commands;
+mod computers;
 mod delivery;
 mod fake;
 mod games;

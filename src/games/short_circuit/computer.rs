@@ -398,7 +398,7 @@ mod tests {
                 symbol: None,
             })
             .collect();
-        let now = chrono::Utc::now();
+        let now = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
         let mut game = ShortCircuitGame::new(setup, &players, (seed % 2) as usize, now)
             .unwrap_or_else(|refusal| panic!("{refusal:?}"));
         let mut dice = Dice::new(Seed([seed as u8; 32]));

@@ -1,17 +1,18 @@
-//! `!join [symbol or colour]`: signs the sender up for the channel's game.
+//! `!join [symbol or colour]`: signs the sender up for the channel's game; `!join bot [level]`:
+//! the GM seats a computer player.
 
 use super::{Command, Run, Said, SlashOption, Who};
 use crate::chat::parse::ParseError;
 use crate::games::Refusal;
-use crate::table::lifecycle;
 use crate::table::work::Work;
+use crate::table::{computers, lifecycle};
 
 /// `!join`.
 pub const COMMAND: Command = Command::new(
     "join",
     Who::Anyone,
-    "join [symbol or colour]",
-    "signs you up for the game in this channel",
+    "join [symbol or colour | bot [easy|normal]]",
+    "signs you up for the game in this channel; the GM's `!join bot` seats a computer player",
     Run::Apply(run),
 )
 .reads(check)
@@ -23,6 +24,11 @@ fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
 }
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
+    let (first, rest) = args.split_once(' ').unwrap_or((args, ""));
+    if first.eq_ignore_ascii_case("bot") && computers::known(work) {
+        let level = computers::level_named(rest)?;
+        return computers::join(work, said.user, said.admin, level, super::dm_help);
+    }
     lifecycle::join(
         work,
         said.user,

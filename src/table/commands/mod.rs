@@ -464,6 +464,8 @@ pub(crate) type Reply<'a> = Pin<Box<dyn Future<Output = Result<Outcome, StoreErr
 pub(crate) struct Said<'a> {
     /// Who.
     pub user: &'a User,
+    /// Whether they are a server admin (GM powers).
+    pub admin: bool,
     /// The users the line mentions, as the platform named them.
     pub mentioned: &'a [User],
 }
@@ -689,8 +691,23 @@ mod tests {
         assert!(parsed("!deadline 48h").is_ok());
         assert_eq!(
             replace::parse("<@!42> @carol", "!"),
-            Ok(("42".into(), "carol".into()))
+            Ok(("42".into(), replace::Taker::Player("carol".into())))
         );
+        assert_eq!(
+            replace::parse("<@!42> bot", "!"),
+            Ok((
+                "42".into(),
+                replace::Taker::Computer(crate::records::ComputerLevel::Normal)
+            ))
+        );
+        assert_eq!(
+            replace::parse("<@!42> BOT easy", "!"),
+            Ok((
+                "42".into(),
+                replace::Taker::Computer(crate::records::ComputerLevel::Easy)
+            ))
+        );
+        assert!(replace::parse("<@!42> bot hard", "!").is_err());
         assert_eq!(
             parsed("!move 2 5 around"),
             Ok(Some(("move".into(), "2 5 around".into())))

@@ -8,7 +8,7 @@ use crate::chat::mention;
 use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::Status;
-use crate::table::rounds::{awaited, names_in_words};
+use crate::table::rounds::names_in_words;
 use crate::table::work::Work;
 
 /// `!nudge`.
@@ -38,9 +38,15 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
         Status::Running => {}
     }
     let now = work.env.now;
-    let (away, nudged): (Vec<_>, Vec<_>) = awaited(record)
+    let (away, nudged): (Vec<_>, Vec<_>) = record
+        .awaited()
         .into_iter()
-        .filter(|seat| record.seats.get(*seat).is_some_and(|s| s.present))
+        .filter(|seat| {
+            record
+                .seats
+                .get(*seat)
+                .is_some_and(|s| s.present && s.computer.is_none())
+        })
         .partition(|seat| record.seats[*seat].away_at(now));
     let away_names: Vec<String> = away.iter().map(|seat| record.name(*seat)).collect();
     if nudged.is_empty() {

@@ -71,10 +71,11 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
         )),
     });
     let turn_before = (work.record.round, work.record.phase.clone());
-    let in_time = attendance::in_time(work);
+    // A turn the computer played for a silent player (`nmr=bot`) is one the player missed.
+    let played = (!work.record.standing_in.contains(&seat)).then(|| attendance::in_time(work));
     after_change(work, &mut live, events, None, false)?;
     if (work.record.round, work.record.phase.clone()) != turn_before {
-        attendance::count_turn(work, seat, Some(in_time));
+        attendance::count_turn(work, seat, played);
     }
     Ok(true)
 }

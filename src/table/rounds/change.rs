@@ -2,7 +2,7 @@
 //! and DMs; the next phase with its round and deadline; the board; the end.
 
 use super::deadlines::schedule;
-use super::{awaited, describe_phase, places, seed_reveal};
+use super::{describe_phase, places, seed_reveal};
 use crate::games::{self, Event, Refusal, Seat, Visibility};
 use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
@@ -31,7 +31,7 @@ pub fn after_change(
 ) -> Result<(), Refusal> {
     let round = work.record.round;
     let channel = work.record.channel.clone();
-    let awaited_before = awaited(&work.record);
+    let awaited_before = work.record.awaited();
     for draw in live.dice.take_draws() {
         let visibility = if draw.sealed {
             LogVisibility::Sealed
@@ -83,6 +83,7 @@ pub fn after_change(
         };
         work.record.orders.clear();
         work.record.excused.clear();
+        work.record.standing_in.clear();
         work.record.held = false;
         work.record.extended = false;
         work.record.extended_from = None;
@@ -112,7 +113,7 @@ pub fn after_change(
             public.push(text);
         }
         public.push(describe_phase(&work.record));
-    } else if work.record.status == Status::Running && awaited(&work.record) != awaited_before {
+    } else if work.record.status == Status::Running && work.record.awaited() != awaited_before {
         // The same phase, waiting for fewer (a player left or was removed): say for whom.
         public.push(describe_phase(&work.record));
     }

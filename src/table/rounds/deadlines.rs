@@ -3,13 +3,14 @@
 
 use super::change::after_change;
 use super::orders::resolve_orders;
-use super::{awaited, running};
+use super::running;
 use crate::chat::deadline::{clock_time, format_deadline};
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
 use crate::games::Refusal;
+use crate::games::Seat;
 use crate::records::Phase;
-use crate::records::{EventBody, LogEvent, LogVisibility, Status};
+use crate::records::{EventBody, LogEvent, LogVisibility, NoMoveRule, Status};
 use crate::table::work::{table_time, Live, Work};
 use crate::table::{attendance, quiet_hours, searches, vacation};
 use chrono::{DateTime, Utc};
@@ -74,6 +75,15 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
         Some(at) if at <= now && work.record.status == Status::Running => at,
         _ => return Ok(false),
     };
+    if work.record.settings.nmr == NoMoveRule::Bot && work.record.standing_in.is_empty() {
+        if let Some(told) = stand_in(work) {
+            let channel = work.record.channel.clone();
+            work.outcome
+                .table_event(work.record.round, told.trim_end_matches('.').to_string());
+            work.outcome.channel(&channel, told);
+            return Ok(true);
+        }
+    }
     let when = clock_time(due, work.record.settings.tz.as_deref());
     let reason = if let Some(away) = vacation::due_for_vacation(work) {
         away
@@ -92,6 +102,45 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
     resolve_now(work, &reason)
 }
 
+/// How long the computer has to play for the silent players (`nmr=bot`) before the game's
+/// default is used after all: it decides in milliseconds, so only a fault runs it out.
+const STAND_IN_TIME: chrono::Duration = chrono::Duration::minutes(1);
+
+/// `nmr=bot` at the deadline: the computer plays the silent players' turn or orders, and the
+/// phase resolves when they are in. Returns what the channel is told; `None`: nobody is
+/// silent but computer seats (the phase resolves as usual).
+fn stand_in(work: &mut Work<'_>) -> Option<String> {
+    let silent: Vec<Seat> = work
+        .record
+        .awaited()
+        .into_iter()
+        .filter(|seat| {
+            work.record
+                .seats
+                .get(*seat)
+                .is_some_and(|sat| sat.present && sat.computer.is_none())
+        })
+        .collect();
+    if silent.is_empty() {
+        return None;
+    }
+    work.record.standing_in = silent.iter().copied().collect();
+    work.record.deadline = Some(work.env.now + STAND_IN_TIME);
+    work.record.remind_at = None;
+    let names: Vec<String> = silent.iter().map(|seat| work.record.name(*seat)).collect();
+    let what = match (&work.record.phase, names.as_slice()) {
+        (Some(Phase::Orders { label, .. }), [name]) => format!("sends {name}'s order for {label}"),
+        (Some(Phase::Orders { label, .. }), _) => format!(
+            "sends the orders for {label} of {}",
+            super::names_in_words(&names)
+        ),
+        (_, _) => format!("plays {}'s turn", super::names_in_words(&names)),
+    };
+    Some(format!(
+        "The deadline passed: the computer {what} (nmr=bot)."
+    ))
+}
+
 /// The reminder input: a DM to every awaited player who has not acted.
 pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let now = work.env.now;
@@ -100,7 +149,7 @@ pub fn remind(work: &mut Work<'_>) -> Result<bool, Refusal> {
         _ => return Ok(false),
     }
     work.record.remind_at = None;
-    let waiting = awaited(&work.record);
+    let waiting = work.record.awaited();
     let deadline = work
         .record
         .deadline

@@ -24,20 +24,6 @@ use crate::games::{Refusal, Seat};
 use crate::records::Phase;
 use crate::records::{GameRecord, Status};
 
-/// The seats the game waits for now: the player whose turn it is, or those whose secret
-/// order is still missing.
-pub fn awaited(record: &GameRecord) -> Vec<Seat> {
-    match &record.phase {
-        Some(Phase::Turn { seat }) => vec![*seat],
-        Some(Phase::Orders { seats, .. }) => seats
-            .iter()
-            .copied()
-            .filter(|seat| !record.orders.contains_key(seat) && !record.excused.contains(seat))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
 /// A final ranking as "1. ann", "2. ben, cat" (seats sharing a place together).
 pub fn places(record: &GameRecord, ranking: &[Vec<Seat>]) -> Vec<String> {
     ranking
@@ -65,7 +51,7 @@ pub fn describe_phase(record: &GameRecord) -> String {
         None => "Sign-ups are open.".to_string(),
         Some(Phase::Turn { seat }) => format!("It is {}'s turn.", record.name(*seat)),
         Some(Phase::Orders { label, .. }) => {
-            let names: Vec<String> = awaited(record).iter().map(|s| record.name(*s)).collect();
+            let names: Vec<String> = record.awaited().iter().map(|s| record.name(*s)).collect();
             if names.is_empty() {
                 format!("All orders for {label} are in; they resolve at the deadline.")
             } else {

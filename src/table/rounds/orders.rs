@@ -2,7 +2,7 @@
 //! the round resolved (early when every order is in).
 
 use super::change::after_change;
-use super::{awaited, describe_phase, phase_name, running};
+use super::{describe_phase, phase_name, running};
 use crate::chat::deadline::{format_deadline, precise_time};
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
@@ -153,15 +153,22 @@ pub fn accept_order(
     Ok(())
 }
 
-/// Resolves the orders phase now if the table allows early resolution and every order is in.
+/// Resolves the orders phase now if every order is in and either the table allows early
+/// resolution, or the deadline has passed and the computer sent the silent players' orders
+/// (`nmr=bot`).
 pub fn resolve_if_all_in(work: &mut Work<'_>, live: &mut Live) -> Result<(), Refusal> {
     let all_in = matches!(&work.record.phase, Some(Phase::Orders { .. }))
-        && awaited(&work.record).is_empty();
-    if work.record.settings.early
-        && !work.record.held
-        && all_in
-        && work.record.status == Status::Running
-    {
+        && work.record.awaited().is_empty();
+    if !all_in || work.record.status != Status::Running {
+        return Ok(());
+    }
+    if !work.record.standing_in.is_empty() {
+        resolve_orders(
+            work,
+            live,
+            "the deadline passed; the computer sent the silent players' orders",
+        )?;
+    } else if work.record.settings.early && !work.record.held {
         resolve_orders(work, live, "every order is in")?;
     }
     Ok(())
@@ -191,6 +198,10 @@ pub(super) fn resolve_orders(
         .map(|seat| {
             let name = work.record.name(*seat);
             match work.record.orders.get(seat) {
+                Some(order) if work.record.standing_in.contains(seat) => format!(
+                    "{name}: `{}` (receipt `{}`; sent by the computer, nmr=bot)",
+                    order.text, order.receipt
+                ),
                 Some(order) => format!("{name}: `{}` (receipt `{}`)", order.text, order.receipt),
                 None if work.record.excused.contains(seat) => {
                     format!("{name}: no order (on vacation: the game's default)")

@@ -12,11 +12,13 @@
 
 mod answers;
 mod batch;
+mod computers;
 mod deadlines;
 mod messages;
 mod route;
 mod verdicts;
 
+pub use computers::{MoveJob, Played};
 pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
 pub use verdicts::SearchJob;
 
@@ -30,7 +32,7 @@ use super::undo::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
 use crate::records::Phase;
-use crate::records::{Audience, Card, EventBody, GameRecord, Input, Status};
+use crate::records::{is_computer_id, Audience, Card, EventBody, GameRecord, Input, Status};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
@@ -85,15 +87,18 @@ pub(super) async fn write(
     prefix: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<i64>, StoreError> {
-    let texts: Vec<Cow<'_, str>> = handled
+    // A computer player is nobody to write to.
+    let kept: Vec<_> = handled
         .outcome
         .posts
         .iter()
+        .filter(|post| !matches!(&post.to, Audience::Direct(user) if is_computer_id(user)))
+        .collect();
+    let texts: Vec<Cow<'_, str>> = kept
+        .iter()
         .map(|post| with_prefix(&post.text, prefix))
         .collect();
-    let posts: Vec<OutboxPost> = handled
-        .outcome
-        .posts
+    let posts: Vec<OutboxPost> = kept
         .iter()
         .zip(&texts)
         .map(|(post, text)| OutboxPost {

@@ -1,0 +1,177 @@
+//! Computer players at the table. A computer seat (`!join bot`, `!replace @p bot`) is a seat
+//! like another whose moves a game's computer player decides. The record says which seats owe
+//! one now ([`GameRecord::computers_owed`]); whoever runs the table (the Discord adapter on its
+//! blocking pool, the console at once) decides beside the table, from the game as the seat
+//! sees it, and brings the decision back as the seat's own input (a secret order by DM, an
+//! action in the channel), logged like a person's, so a replay never decides again.
+
+use super::lifecycle::{self, DmHelpText};
+use super::work::Work;
+use crate::dice::Seed;
+use crate::games::{Decision, Game, Level, Refusal, Seat};
+use crate::records::{ComputerLevel, GameRecord, Input, Status, User};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use sha2::{Digest, Sha256};
+
+/// The games' level for a seat's.
+pub fn level(level: ComputerLevel) -> Level {
+    match level {
+        ComputerLevel::Easy => Level::Easy,
+        ComputerLevel::Normal => Level::Normal,
+    }
+}
+
+/// The level named after `bot` (`normal` when none is); a refusal names the levels.
+pub fn level_named(words: &str) -> Result<ComputerLevel, Refusal> {
+    match words.trim() {
+        "" => Ok(ComputerLevel::Normal),
+        word => ComputerLevel::parse(word).ok_or_else(|| {
+            Refusal::new(format!(
+                "`{word}` is not a computer level; use easy or normal (the default)"
+            ))
+        }),
+    }
+}
+
+/// The next computer player of the game: one past the highest numbered among those who sit,
+/// sat or wait in it (so no two ever share a number).
+fn next_computer(record: &GameRecord) -> User {
+    let highest = record
+        .seats
+        .iter()
+        .chain(&record.waitlist)
+        .filter_map(|seat| seat.user.computer_number())
+        .max()
+        .unwrap_or(0);
+    User::computer(highest + 1)
+}
+
+/// Whether the game was opened under the table's rules that know computer players (an older
+/// game reads `bot` as it did then: a symbol, or a console user's name).
+pub fn known(work: &Work<'_>) -> bool {
+    work.record.settings.revision >= COMPUTERS_FROM
+}
+
+/// The table's rules revision that brought computer players.
+const COMPUTERS_FROM: u32 = 4;
+
+/// `!join bot [level]`: the GM seats a computer player during sign-ups.
+pub fn join(
+    work: &mut Work<'_>,
+    by: &User,
+    admin: bool,
+    level: ComputerLevel,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    work.require_gm(by, admin, "join bot")?;
+    if work.record.status != Status::SignUp {
+        return Err(Refusal::new(format!(
+            "Game #{} has started: a computer takes a seat during sign-ups, or a player's seat with `{}replace @player bot`.",
+            work.record.id, work.env.defaults.prefix
+        )));
+    }
+    let computer = next_computer(&work.record);
+    let joined = lifecycle::join(work, &computer, None, dm_help)?;
+    let seat = work
+        .record
+        .seats
+        .iter_mut()
+        .chain(work.record.waitlist.iter_mut())
+        .find(|seat| seat.user.id == computer.id);
+    if let Some(seat) = seat {
+        seat.computer = Some(level);
+    }
+    let id = work.record.id;
+    let prefix = work.env.defaults.prefix.clone();
+    work.outcome.channel(
+        &work.record.channel.clone(),
+        format!(
+            "{} is a computer player ({} level) in game #{id}: it plays its seat by itself, from what that seat may see. The GM names it `{}` in commands (`{prefix}kick {}`).",
+            computer.name,
+            level.word(),
+            computer.short_name(),
+            computer.short_name()
+        ),
+    );
+    Ok(joined)
+}
+
+/// `!replace @player bot [level]`: the GM hands a seat to a computer player mid-game.
+pub fn replace(
+    work: &mut Work<'_>,
+    old: &str,
+    by: &User,
+    level: ComputerLevel,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    let computer = next_computer(&work.record);
+    let replaced = lifecycle::replace(work, old, &computer, by, dm_help)?;
+    if let Some(seat) = work.record.seat_of(&computer.id) {
+        if let Some(sat) = work.record.seats.get_mut(seat) {
+            sat.computer = Some(level);
+        }
+    }
+    Ok(replaced)
+}
+
+/// The position a decision is taken for: the round, the phase and the game's state. A
+/// decision brought back once the game has moved on is dropped.
+pub fn position(record: &GameRecord) -> String {
+    format!(
+        "{}|{:?}|{}",
+        record.round,
+        record.phase,
+        record
+            .state
+            .as_ref()
+            .map(|state| state.to_string())
+            .unwrap_or_default()
+    )
+}
+
+/// The computer's own random stream for `seat` at `position` in a game of seed `seed`: fixed
+/// by where it decides (the same position gets the same decision), never drawn from the
+/// game's dice, and keyed by the secret seed, so its choices tell nobody anything about the
+/// position's hidden part (which `position` holds) before the seed is revealed.
+fn stream(seed: &Seed, seat: Seat, position: &str) -> ChaCha8Rng {
+    let key: [u8; 32] = Sha256::new()
+        .chain_update(b"referee computer player")
+        .chain_update(seed.0)
+        .chain_update(seat.to_le_bytes())
+        .chain_update(position.as_bytes())
+        .finalize()
+        .into();
+    ChaCha8Rng::from_seed(key)
+}
+
+/// What the computer in `seat` at `strength` decides in a game of seed `seed` at `position`.
+pub fn decide(
+    game: &dyn Game,
+    seed: &Seed,
+    seat: Seat,
+    strength: ComputerLevel,
+    position: &str,
+) -> Option<Decision> {
+    game.computer(seat, level(strength), &mut stream(seed, seat, position))
+}
+
+/// The seat's input carrying `decision`: its secret order by DM, or its action in the channel.
+pub fn input(record: &GameRecord, seat: Seat, decision: Decision) -> Option<Input> {
+    let user = record.seats.get(seat)?.user.clone();
+    Some(match decision {
+        Decision::Order(text) => Input::Direct {
+            user,
+            text,
+            command: None,
+        },
+        Decision::Action(text) => Input::Channel {
+            channel: record.channel.clone(),
+            user,
+            admin: false,
+            text,
+            command: None,
+            mentioned: Vec::new(),
+        },
+    })
+}

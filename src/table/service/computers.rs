@@ -1,0 +1,145 @@
+//! Computer players beside the table: the moves computer seats owe now, each with its
+//! decision ready to take on a copy of the game, and each decision applied as the seat's own
+//! input (logged: replay applies it as it was sent, and never decides again).
+
+use super::{write, At, Service};
+use crate::games::{Decision, Seat};
+use crate::store::{StoreError, Tx};
+use crate::table::computers;
+use crate::table::work::table_time;
+use crate::table::Outcome;
+use chrono::{DateTime, Utc};
+use tracing::{info_span, warn, Instrument};
+
+/// A move a computer seat owes ([`Service::pending_moves`]), to decide beside the table; its
+/// decision goes back with [`Service::apply_move`].
+pub struct MoveJob {
+    /// The game's number.
+    pub game: i64,
+    /// The computer's seat.
+    pub seat: Seat,
+    /// The position the decision is taken for (a decision for a position the game has left
+    /// is dropped).
+    pub position: String,
+    /// The decision: take it where it holds up no other game.
+    pub work: Box<dyn FnOnce() -> Option<Decision> + Send>,
+}
+
+/// What became of a computer's decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Played {
+    /// The game took it.
+    Taken,
+    /// The game had moved on meanwhile (or the seat no longer owes a move): nothing happens.
+    Stale,
+    /// The game refused it, or there was none: the channel is told, and the same position
+    /// should not be decided again.
+    Refused,
+}
+
+impl Service {
+    /// Every move a computer seat owes now, with its decision ready to take.
+    pub async fn pending_moves(&self) -> Result<Vec<MoveJob>, StoreError> {
+        let mut jobs = Vec::new();
+        for row in self.store.searching_games().await? {
+            for (seat, strength) in row.record.computers_owed() {
+                let Some(game) = self.catalogue.load(&row.record) else {
+                    warn!(
+                        game = row.id,
+                        "a game with a computer seat could not be loaded"
+                    );
+                    break;
+                };
+                let (seed, position) = (row.record.settings.seed, computers::position(&row.record));
+                let at = position.clone();
+                jobs.push(MoveJob {
+                    game: row.id,
+                    seat,
+                    position,
+                    work: Box::new(move || {
+                        computers::decide(game.as_ref(), &seed, seat, strength, &at)
+                    }),
+                });
+            }
+        }
+        Ok(jobs)
+    }
+
+    /// Applies what the computer in `seat` of game `game` decided at `position`, as the seat's
+    /// own input sent now, after any deadline due by now (as a message sent now would be).
+    pub async fn apply_move(
+        &self,
+        game: i64,
+        seat: Seat,
+        position: &str,
+        decision: Option<Decision>,
+        now: DateTime<Utc>,
+    ) -> Result<Played, StoreError> {
+        let now = table_time(now);
+        let span = info_span!("computer", game, seat);
+        async {
+            let mut tx = self.store.begin().await?;
+            self.fire_due_within(&mut tx, now, now).await?;
+            let played = self
+                .play_in(&mut tx, game, seat, position, decision, now)
+                .await?;
+            tx.commit().await?;
+            Ok(played)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// [`Service::apply_move`] within `tx`. A decision the game refuses (or none at all: a
+    /// fault of the game's computer player) is said in the channel, with what the GM can do.
+    async fn play_in(
+        &self,
+        tx: &mut Tx,
+        game: i64,
+        seat: Seat,
+        position: &str,
+        decision: Option<Decision>,
+        now: DateTime<Utc>,
+    ) -> Result<Played, StoreError> {
+        let Some(row) = tx.game(game).await? else {
+            return Ok(Played::Stale);
+        };
+        let owed = row
+            .record
+            .computers_owed()
+            .iter()
+            .any(|(owing, _)| *owing == seat);
+        if !owed || computers::position(&row.record) != position {
+            return Ok(Played::Stale);
+        }
+        let (channel, name) = (row.record.channel.clone(), row.record.name(seat));
+        let input = decision.and_then(|decision| computers::input(&row.record, seat, decision));
+        let mut handled = match input {
+            Some(input) => {
+                let at = At {
+                    now,
+                    sent: Some(now),
+                };
+                self.apply_input(tx, Some(row.record), input, at, None)
+                    .await?
+            }
+            None => Outcome::default().into(),
+        };
+        let played = match handled.change {
+            Some(_) => Played::Taken,
+            None => {
+                warn!("the computer player's move was refused, or it found none");
+                handled.outcome.channel(
+                    &channel,
+                    format!(
+                        "The computer could not make {name}'s move. The GM can `{prefix}resolve` (the game's default) or give the seat to a player with `{prefix}replace`.",
+                        prefix = self.defaults.prefix
+                    ),
+                );
+                Played::Refused
+            }
+        };
+        write(tx, &handled, &self.defaults.prefix, now).await?;
+        Ok(played)
+    }
+}

@@ -1,0 +1,272 @@
+//! Computer players at the table, on the console's manual clock: computer seats the GM seats
+//! (`!join bot`) or hands a seat to (`!replace @p bot`), `nmr=bot` standing in for a silent
+//! player at the deadline, and what a computer never sees: another seat's secret order. Every
+//! game played here replays from its log.
+
+mod common;
+
+use common::{count, play, play_on_both};
+
+/// The line of `output` revealing `who`'s order for the first phase resolved.
+fn revealed(output: &str, who: &str) -> String {
+    output
+        .lines()
+        .find(|line| line.contains(&format!("- {who}: `")))
+        .map(|line| line.split(" (receipt").next().unwrap_or(line).to_string())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
+    let mut transcript = String::from(
+        "alice #tag: !new tag seed=7\n\
+         alice #tag: !join\n\
+         alice #tag: !join bot\n\
+         alice #tag: !join bot easy\n\
+         alice #tag: !start\n\
+         alice dm: bid 1\n",
+    );
+    for _ in 0..40 {
+        transcript.push_str("alice dm: move nothing\n");
+    }
+    let out = play_on_both(&transcript).await;
+    assert_eq!(
+        count(&out, "Bot 1 (computer) is a computer player (normal level)"),
+        1
+    );
+    assert_eq!(
+        count(&out, "Bot 2 (computer) is a computer player (easy level)"),
+        1
+    );
+    assert_eq!(count(&out, "Final ranking"), 1, "{out}");
+    // The computers bid and moved every round, never left to the game's default.
+    assert_eq!(count(&out, "- Bot 1 (computer): `bid"), 1);
+    assert!(count(&out, "- Bot 2 (computer): `move") >= 2);
+    assert_eq!(count(&out, "(computer): no order"), 0);
+    // Nothing is written to a computer.
+    assert_eq!(count(&out, "dm Bot"), 0);
+    assert_eq!(count(&out, "dm computer"), 0);
+}
+
+#[tokio::test]
+async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
+    let out = play(
+        "alice #tag: !new tag seed=7\n\
+         alice #tag: !join\n\
+         bob #tag: !join bot\n\
+         alice #tag: !join bot hard\n\
+         alice #tag: !join bot\n\
+         carol #tag: !join\n\
+         alice #tag: !start\n\
+         alice #tag: !join bot\n\
+         alice #tag: !replace carol bot easy\n\
+         alice #tag: !replace bob bot\n\
+         alice #tag: !kick bot1\n",
+    )
+    .await;
+    assert_eq!(
+        count(&out, "The GM names it `bot1` in commands (`!kick bot1`)."),
+        1
+    );
+    assert_eq!(count(&out, "Bot 1 (computer) was removed"), 1, "{out}");
+    assert_eq!(
+        count(
+            &out,
+            "bob: Only the GM (alice) or a server admin can use `!join bot`."
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &out,
+            "alice: `hard` is not a computer level; use easy or normal (the default)"
+        ),
+        1
+    );
+    assert_eq!(
+        count(&out, "alice: Game #1 has started: a computer takes a seat during sign-ups, or a player's seat with `!replace @player bot`."),
+        1
+    );
+    assert_eq!(
+        count(&out, "Bot 2 (computer) takes over carol's seat in game #1."),
+        1
+    );
+    assert_eq!(count(&out, "alice: bob is not playing in game #1"), 1);
+    // carol is told her seat went to the computer.
+    assert_eq!(
+        count(
+            &out,
+            "dm carol <- Game #1: the GM gave your seat in #tag to Bot 2 (computer)"
+        ),
+        1
+    );
+}
+
+#[tokio::test]
+async fn a_table_of_computers_plays_parcheesi_to_its_end() {
+    let out = play(
+        "alice #p: !new parcheesi seed=5\n\
+         alice #p: !join bot\n\
+         alice #p: !join bot easy\n\
+         alice #p: !start\n",
+    )
+    .await;
+    assert_eq!(count(&out, "Final ranking"), 1, "{out}");
+    assert!(count(&out, "Turn summary") > 20);
+}
+
+/// A 50-Tile Circuit game opened with `options` where alice and carol send their first
+/// choices and bob stays silent past the deadline.
+fn circuit_with_bob_silent(options: &str, alice: &str, carol: &str) -> String {
+    format!(
+        "alice #c: !new circuit seed=11{options}\n\
+         alice #c: !join\n\
+         bob #c: !join\n\
+         carol #c: !join\n\
+         alice #c: !start\n\
+         alice dm: {alice}\n\
+         carol dm: {carol}\n\
+         clock +5d\n"
+    )
+}
+
+#[tokio::test]
+async fn nmr_bot_sends_a_silent_players_order_when_the_deadline_passes() {
+    let out = play(&circuit_with_bob_silent(" nmr=bot", "move", "stay")).await;
+    assert_eq!(
+        count(&out, "Settings: nmr=bot: when the deadline passes, the computer plays a silent player's turn or order."),
+        1
+    );
+    assert_eq!(
+        count(&out, "The deadline passed: the computer sends bob's order for move or stay for turn 1 (nmr=bot)."),
+        1
+    );
+    assert_eq!(
+        count(&out, "Orders for move or stay for turn 1 (the deadline passed; the computer sent the silent players' orders):"),
+        1
+    );
+    assert!(!revealed(&out, "bob").is_empty(), "{out}");
+    // Without the option, the silent player gets the game's default.
+    let plain = play(&circuit_with_bob_silent("", "move", "stay")).await;
+    assert_eq!(count(&plain, "the computer"), 0);
+    assert!(
+        count(&plain, "- bob: no order (the game's default)") >= 1,
+        "{plain}"
+    );
+}
+
+#[tokio::test]
+async fn the_computer_standing_in_never_sees_another_seats_secret_order() {
+    // bob is silent; alice and carol send different secret bids (and, in 50-Tile Circuit,
+    // different choices) before the deadline: what the computer sends for bob is the same.
+    let tag = |alice: u32, carol: u32| {
+        format!(
+            "alice #t: !new tag seed=7 nmr=bot\n\
+             alice #t: !join\n\
+             bob #t: !join\n\
+             carol #t: !join\n\
+             alice #t: !start\n\
+             alice dm: bid {alice}\n\
+             carol dm: bid {carol}\n\
+             clock +5d\n"
+        )
+    };
+    let mut seen = Vec::new();
+    for (alice, carol) in [(1, 2), (9, 2), (3, 14), (20, 20)] {
+        let out = play(&tag(alice, carol)).await;
+        assert_eq!(
+            revealed(&out, "alice"),
+            format!("#t <- - alice: `bid {alice}`")
+        );
+        seen.push(revealed(&out, "bob"));
+    }
+    assert!(seen[0].contains("- bob: `bid"), "{seen:?}");
+    assert!(seen.iter().all(|bid| *bid == seen[0]), "{seen:?}");
+
+    let mut seen = Vec::new();
+    for (alice, carol) in [("move", "stay"), ("stay", "stay"), ("move", "move")] {
+        let out = play(&circuit_with_bob_silent(" nmr=bot", alice, carol)).await;
+        seen.push(revealed(&out, "bob"));
+    }
+    assert!(seen[0].contains("- bob: `"), "{seen:?}");
+    assert!(seen.iter().all(|order| *order == seen[0]), "{seen:?}");
+}
+
+#[tokio::test]
+async fn a_seat_a_person_takes_from_a_computer_is_the_persons() {
+    let out = play(
+        "alice #t: !new tag seed=7\n\
+         alice #t: !join\n\
+         alice #t: !join bot\n\
+         alice #t: !join bot\n\
+         bob #t: !join\n\
+         alice #t: !kick bot1\n\
+         alice #t: !join bot\n\
+         alice #t: !start\n\
+         alice #t: !replace bot2 carol\n\
+         alice dm: bid 4\n\
+         bob dm: bid 4\n\
+         clock +5d\n",
+    )
+    .await;
+    // Numbers are never given twice, even after a computer left the list.
+    assert_eq!(count(&out, "Bot 3 (computer) joins game #1."), 1, "{out}");
+    assert_eq!(
+        count(&out, "carol takes over Bot 2 (computer)'s seat in game #1."),
+        1
+    );
+    // carol stays silent: her seat gets the game's default, not a computer's order.
+    assert_eq!(
+        count(&out, "- carol: no order (the game's default)"),
+        1,
+        "{out}"
+    );
+    assert_eq!(count(&out, "- Bot 3 (computer): `bid"), 1);
+}
+
+#[tokio::test]
+async fn an_undo_takes_back_a_persons_turn_with_the_computers_turn_after_it() {
+    let out = play(
+        "alice #p: !new parcheesi seed=7\n\
+         alice #p: !join\n\
+         alice #p: !join bot\n\
+         alice #p: !start\n\
+         alice #p: !enter 1\n\
+         alice #p: !undo\n",
+    )
+    .await;
+    assert_eq!(count(&out, "The GM took back alice's turn"), 1, "{out}");
+    // alice has her dice of that turn again (the computer's turn after it is taken back too,
+    // and the computer does not play it again before her).
+    assert_eq!(
+        count(&out, "Parcheesi · green (alice) to play 4 1"),
+        2,
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn the_people_agree_a_draw_and_the_computers_share_it() {
+    let out = play(
+        "alice #t: !new tag seed=7\n\
+         alice #t: !join\n\
+         alice #t: !join bot\n\
+         bob #t: !join\n\
+         alice #t: !start\n\
+         alice #t: !draw\n\
+         bob #t: !draw\n",
+    )
+    .await;
+    assert_eq!(
+        count(&out, "The game ends in a draw when bob also types `!draw`"),
+        1
+    );
+    assert_eq!(
+        count(
+            &out,
+            "Game #1 ends in a draw: alice and bob agree, and share first place with Bot 1 (computer)."
+        ),
+        1,
+        "{out}"
+    );
+}

@@ -1,0 +1,196 @@
+//! Computer players through the real binary on the real clock: a TAG game of one person and
+//! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
+//! computer mid-game, and `nmr=bot` playing a silent Parcheesi seat's turn after its deadline.
+//! Each game replays from its log, and nothing is ever written to a computer.
+
+use crate::bot::{fresh_database, Bot, Db};
+use crate::fake::FakeDiscord;
+use crate::{count, dm_to, in_channel, ALICE, BOB, CHANNEL};
+use std::time::Duration;
+
+/// Outbox rows addressed to a computer player (there must be none).
+const TO_COMPUTERS: &str = "SELECT COUNT(*) FROM outbox WHERE audience LIKE '%computer:%'";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    fake.say(ALICE, Some(CHANNEL), "!join");
+    fake.say(BOB, Some(CHANNEL), "!join bot");
+    fake.say(ALICE, Some(CHANNEL), "!join bot");
+    fake.say(ALICE, Some(CHANNEL), "!join bot easy");
+    fake.wait_post("the second computer seat", |p| {
+        in_channel(p)
+            && p.text()
+                .contains("Bot 2 (computer) is a computer player (easy level)")
+    })
+    .await;
+    // Only the GM seats a computer.
+    assert_eq!(
+        count(&fake, |p| in_channel(p)
+            && p.text().contains(
+                "bob: Only the GM (alice) or a server admin can use `!join bot`"
+            )),
+        1
+    );
+    fake.say(ALICE, Some(CHANNEL), "!start");
+    fake.wait_post("the bids", |p| {
+        in_channel(p) && p.text().contains("Waiting for bids")
+    })
+    .await;
+    fake.say(ALICE, None, "bid 1");
+
+    // alice stands still every round; the computers bid, chase and flee by themselves, and
+    // each round resolves as soon as alice's order is in.
+    let mut moved = 0;
+    for _ in 0..600 {
+        if count(&fake, |p| {
+            in_channel(p) && p.text().contains("Final ranking")
+        }) > 0
+        {
+            break;
+        }
+        let rounds = count(&fake, |p| {
+            in_channel(p) && p.text().contains("Send your moves for round")
+        });
+        let out = count(&fake, |p| {
+            in_channel(p) && p.text().contains("alice (A) is out")
+        });
+        if rounds > moved && out == 0 {
+            fake.say(ALICE, None, "move nothing");
+            moved = rounds;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let over = fake
+        .wait_post("the end", |p| {
+            in_channel(p) && p.text().contains("Final ranking")
+        })
+        .await;
+    for computer in ["Bot 1 (computer)", "Bot 2 (computer)"] {
+        assert!(over.text().contains(computer), "{}", over.text());
+        // Every reveal shows each computer's own order, sent in time.
+        assert!(
+            count(&fake, |p| in_channel(p)
+                && p.text().contains(&format!("- {computer}: `move")))
+                > 0,
+            "{computer} sent moves"
+        );
+        assert!(
+            count(&fake, |p| in_channel(p)
+                && p.text().contains(&format!("- {computer}: no order")))
+                == 0,
+            "{computer} never missed an order"
+        );
+    }
+    assert!(moved >= 2, "the game lasted rounds: {moved}");
+    assert!(count(&fake, dm_to(ALICE)) > 0);
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // The first turns of the seed-3 transcript, typed by their players.
+    for (who, line) in [
+        (ALICE, "!new carcassonne seed=3"),
+        (ALICE, "!join"),
+        (BOB, "!join blue"),
+        (ALICE, "!start"),
+        (ALICE, "!place -1 0 0"),
+        (ALICE, "!pass"),
+        (BOB, "!place 0 -1 180"),
+        (BOB, "!meeple d"),
+    ] {
+        fake.say(who, Some(CHANNEL), line);
+    }
+    fake.wait_post("bob's meeple", |p| {
+        in_channel(p) && p.text().contains("bob puts a farmer")
+    })
+    .await;
+    // bob quits; then alice hands over her own seat too: the computers play it out.
+    fake.say(ALICE, Some(CHANNEL), "!replace @bob bot");
+    fake.wait_post("the first hand-over", |p| {
+        in_channel(p) && p.text().contains("Bot 1 (computer) takes over bob's seat")
+    })
+    .await;
+    let refused = fake.say(ALICE, Some(CHANNEL), "!replace @alice bot hard");
+    db.settled(&fake, refused).await;
+    assert!(
+        fake.posts()
+            .iter()
+            .any(|p| in_channel(p) && p.text().contains("`hard` is not a computer level")),
+        "{:#?}",
+        fake.posts().last()
+    );
+    fake.say(ALICE, Some(CHANNEL), "!replace @alice bot easy");
+    let over = fake
+        .wait_for_post("the end", Duration::from_secs(120), |p| {
+            in_channel(p) && p.text().contains("Final ranking")
+        })
+        .await;
+    assert!(over.text().contains("1. Bot"), "{}", over.text());
+    // bob was told his seat went to the computer; no post went to a computer.
+    assert!(
+        count(&fake, |p| dm_to(BOB)(p)
+            && p.text().contains("the GM gave your seat")
+            && p.text().contains("Bot 1 (computer)"))
+            == 1
+    );
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.say(ALICE, Some(CHANNEL), "!new parcheesi seed=7 nmr=bot");
+    fake.say(ALICE, Some(CHANNEL), "!join");
+    fake.say(BOB, Some(CHANNEL), "!join");
+    fake.say(ALICE, Some(CHANNEL), "!start");
+    // alice's dice are lost; bob's turn comes, and bob stays silent.
+    fake.wait_post("bob's turn", |p| {
+        in_channel(p) && p.text().contains("It is bob's turn")
+    })
+    .await;
+    fake.say(ALICE, Some(CHANNEL), "!deadline 3s");
+    fake.wait_for_post("the computer standing in", Duration::from_secs(30), |p| {
+        in_channel(p)
+            && p.text()
+                .contains("The deadline passed: the computer plays bob's turn (nmr=bot).")
+    })
+    .await;
+    let summary = fake
+        .wait_for_post("bob's turn played", Duration::from_secs(30), |p| {
+            in_channel(p) && p.text().contains("Turn summary, red (bob)")
+        })
+        .await;
+    // The computer played bob's 5 and 1: a pawn out of the nest, not the game's default of
+    // doing nothing; then it is alice's turn again, with a deadline of her own.
+    assert!(
+        summary.text().contains("pawn 1 out onto 22"),
+        "{}",
+        summary.text()
+    );
+    fake.wait_post("alice's turn", |p| {
+        in_channel(p) && p.text().contains("It is alice's turn")
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
