@@ -6,6 +6,7 @@
 mod common;
 
 use common::{count, play, play_on_both};
+use proptest::prelude::*;
 
 /// The line of `output` revealing `who`'s order for the first phase resolved.
 fn revealed(output: &str, who: &str) -> String {
@@ -155,41 +156,71 @@ async fn nmr_bot_sends_a_silent_players_order_when_the_deadline_passes() {
     );
 }
 
-#[tokio::test]
-async fn the_computer_standing_in_never_sees_another_seats_secret_order() {
-    // bob is silent; alice and carol send different secret bids (and, in 50-Tile Circuit,
-    // different choices) before the deadline: what the computer sends for bob is the same.
-    let tag = |alice: u32, carol: u32| {
-        format!(
-            "alice #t: !new tag seed=7 nmr=bot\n\
-             alice #t: !join\n\
-             bob #t: !join\n\
-             carol #t: !join\n\
-             alice #t: !start\n\
-             alice dm: bid {alice}\n\
-             carol dm: bid {carol}\n\
-             clock +5d\n"
-        )
-    };
-    let mut seen = Vec::new();
-    for (alice, carol) in [(1, 2), (9, 2), (3, 14), (20, 20)] {
-        let out = play(&tag(alice, carol)).await;
-        assert_eq!(
-            revealed(&out, "alice"),
-            format!("#t <- - alice: `bid {alice}`")
-        );
-        seen.push(revealed(&out, "bob"));
+/// Cases of the property below unless `PROPTEST_CASES` asks for more.
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(12),
+        ..ProptestConfig::default()
     }
-    assert!(seen[0].contains("- bob: `bid"), "{seen:?}");
-    assert!(seen.iter().all(|bid| *bid == seen[0]), "{seen:?}");
+}
 
-    let mut seen = Vec::new();
-    for (alice, carol) in [("move", "stay"), ("stay", "stay"), ("move", "move")] {
-        let out = play(&circuit_with_bob_silent(" nmr=bot", alice, carol)).await;
-        seen.push(revealed(&out, "bob"));
+/// What the computer sends for silent bob in TAG when alice and carol bid `bids` first.
+async fn bobs_stand_in_bid(bids: (u32, u32)) -> String {
+    let (alice, carol) = bids;
+    let out = play(&format!(
+        "alice #t: !new tag seed=7 nmr=bot\n\
+         alice #t: !join\n\
+         bob #t: !join\n\
+         carol #t: !join\n\
+         alice #t: !start\n\
+         alice dm: bid {alice}\n\
+         carol dm: bid {carol}\n\
+         clock +5d\n"
+    ))
+    .await;
+    revealed(&out, "bob")
+}
+
+/// What the computer sends for silent bob in 50-Tile Circuit when alice and carol choose
+/// first (`true`: move).
+async fn bobs_stand_in_choice(choices: (bool, bool)) -> String {
+    let word = |moves: bool| if moves { "move" } else { "stay" };
+    let out = play(&circuit_with_bob_silent(
+        " nmr=bot",
+        word(choices.0),
+        word(choices.1),
+    ))
+    .await;
+    revealed(&out, "bob")
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// bob is silent; alice and carol send secret bids (in 50-Tile Circuit, choices) before
+    /// the deadline: what the computer sends for bob is the same whatever they are.
+    #[test]
+    fn the_computer_standing_in_never_sees_another_seats_secret_order(
+        bids in (1u32..=35, 1u32..=35),
+        choices in (any::<bool>(), any::<bool>()),
+    ) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let (tag, tag_again, circuit, circuit_again) = runtime.block_on(async {
+            (
+                bobs_stand_in_bid((1, 2)).await,
+                bobs_stand_in_bid(bids).await,
+                bobs_stand_in_choice((false, false)).await,
+                bobs_stand_in_choice(choices).await,
+            )
+        });
+        prop_assert!(tag.contains("- bob: `bid"), "{}", tag);
+        prop_assert_eq!(tag, tag_again);
+        prop_assert!(circuit.contains("- bob: `"), "{}", circuit);
+        prop_assert_eq!(circuit, circuit_again);
     }
-    assert!(seen[0].contains("- bob: `"), "{seen:?}");
-    assert!(seen.iter().all(|order| *order == seen[0]), "{seen:?}");
 }
 
 #[tokio::test]
