@@ -174,9 +174,12 @@ fn outlook(after: &Match, seat: Seat) -> f64 {
 /// for its turns left.
 fn standings(m: &Match) -> Vec<f64> {
     let mut end: Map = m.map.clone();
-    end.final_circus();
-    end.final_scoring();
-    end.final_acrobats();
+    // A turn that ended the game has had the end's scorings already.
+    if m.stage() != Stage::Over {
+        end.final_circus();
+        end.final_scoring();
+        end.final_acrobats();
+    }
     let seats = end.scores().len().max(1);
     let turns_left = m.remaining() as f64 / seats as f64;
     let home = (turns_left * HOME_PER_TURN).min(HOME_MOST);

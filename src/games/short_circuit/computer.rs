@@ -234,7 +234,12 @@ fn fill(
         placement::apply(&mut after, &mut left, chosen);
         return solver::complete_reading(&after).map(|_| chosen.clone());
     };
-    let needs = needs(grid, square);
+    // What the square needs with the pieces chosen before it in the line already down.
+    let mut so_far = grid.clone();
+    for (at, piece) in chosen.iter() {
+        so_far.set(*at, Some(*piece));
+    }
+    let needs = needs(&so_far, square);
     for piece in pieces_in(supply) {
         let used = chosen
             .iter()
@@ -253,7 +258,7 @@ fn fill(
 }
 
 /// One piece at an open end that fits its neighbours, picked at random (`Easy`); on an empty
-/// board, a turn piece anywhere off the edge.
+/// board, any piece whose ends stay on the board.
 fn extend(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> Option<Item> {
     let candidates = extensions(grid, supply);
     candidates.get(pick(rng, candidates.len())).copied()
@@ -262,10 +267,25 @@ fn extend(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> Option<Item> {
 /// Every single piece at an open end that fits its neighbours; on an empty board, every
 /// piece on every square whose ends stay on the board.
 fn extensions(grid: &Grid, supply: &Supply) -> Vec<Item> {
-    let squares = if grid.is_empty() {
+    let squares: Vec<Square> = if grid.is_empty() {
         grid.squares().collect()
     } else {
-        open_ends(grid)
+        // The open ends, and the empty squares beside a thunder piece (which may be read as
+        // pointing there).
+        let mut squares = open_ends(grid);
+        let beside_thunder = grid.squares().filter(|square| {
+            grid.get(*square).is_none()
+                && Dir::ALL.into_iter().any(|side| {
+                    grid.neighbour(*square, side)
+                        .is_some_and(|next| grid.get(next) == Some(Piece::Thunder))
+                })
+        });
+        for square in beside_thunder {
+            if !squares.contains(&square) {
+                squares.push(square);
+            }
+        }
+        squares
     };
     let mut items = Vec::new();
     for square in squares {
@@ -303,10 +323,23 @@ fn careful(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> String {
         }
         completable.get_or_insert(item);
     }
-    match completable.or_else(|| candidates.first().copied()) {
+    // Only a proof calls impossible: with no piece at an open end, any piece touching the
+    // track (there is one unless the supply is spent, and then the call is true).
+    match completable
+        .or_else(|| candidates.first().copied())
+        .or_else(|| touching(grid, supply))
+    {
         Some(item) => place(&[item]),
         None => "impossible".to_string(),
     }
+}
+
+/// The first piece of the supply on the first empty square touching the track.
+fn touching(grid: &Grid, supply: &Supply) -> Option<Item> {
+    let square = grid
+        .squares()
+        .find(|square| grid.get(*square).is_none() && touches(grid, *square))?;
+    pieces_in(supply).first().map(|piece| (square, *piece))
 }
 
 /// Answering an impossible call: the placement that completes the circuit now if there is
@@ -316,9 +349,15 @@ fn answer_call(grid: &Grid, supply: &Supply) -> String {
     if let Some(items) = completing(grid, supply) {
         return place(&items);
     }
-    let Some(Solution::Completable(witness)) = solver::solve_within(grid, supply, STEPS * 10)
-    else {
-        return "concede".to_string();
+    let witness = match solver::solve_within(grid, supply, STEPS * 10) {
+        Some(Solution::Completable(witness)) => witness,
+        Some(Solution::Impossible) => return "concede".to_string(),
+        // Undecided: keep building while the window is open.
+        None => {
+            return extensions(grid, supply)
+                .first()
+                .map_or_else(|| "concede".to_string(), |item| place(&[*item]))
+        }
     };
     let next = witness
         .pieces
@@ -379,6 +418,18 @@ mod tests {
         );
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         assert_eq!(careful(&grid, &supply, &mut rng), "impossible");
+    }
+
+    #[test]
+    fn a_track_of_a_thunder_piece_alone_is_built_on_not_called_impossible() {
+        let (grid, supply) = position(
+            "size 4x4\nsupply straight=2 turn=4 cross=0 thunder=0\n. . . .\n. ⚡ . .\n. . . .\n. . . .\n",
+        );
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let normal = careful(&grid, &supply, &mut rng);
+        assert!(normal.starts_with("place "), "{normal}");
+        let easy = extend(&grid, &supply, &mut rng).map(|item| place(&[item]));
+        assert!(easy.is_some_and(|easy| easy.starts_with("place ")));
     }
 
     /// A match between two seats, each choosing with `choose`, played to its end through the
