@@ -121,6 +121,7 @@ struct RawTable {
     flood: String,
     games_per_gm: i64,
     search_steps: i64,
+    leaderboard_games: i64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -477,6 +478,11 @@ pub fn load(
                 "table.search_steps",
                 raw.table.search_steps,
                 "a number of steps, at least 1",
+            )?,
+            leaderboard_games: at_least_one(
+                "table.leaderboard_games",
+                raw.table.leaderboard_games,
+                "a number of games, at least 1",
             )?,
         },
         tick: duration("table.tick", &raw.table.tick)?

@@ -68,6 +68,17 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Works every result and rating out again from the finished games' logs (each game
+    /// replayed, rated per server and game in the order the games ended), replacing those
+    /// kept: what the live table updated as games ended, from the log alone.
+    Ratings {
+        /// Rebuild them (the only thing this command does; it asks to be told so).
+        #[arg(long, required = true)]
+        rebuild: bool,
+        /// The SQLite file (default: the configured database).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Solves a Short Circuit position (the rules page's text format): prints `completable`
     /// with a witness board, `impossible`, or `undecided` when the budget runs out first.
     Solve {
@@ -442,6 +453,26 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
                 };
                 bail!("game #{} does not replay to its log ({count})", report.game);
             }
+        }
+        Command::Ratings { rebuild: _, db } => {
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
+            let started = std::time::Instant::now();
+            let rebuilt = service.rebuild_ratings().await?;
+            for (game, why) in &rebuilt.unreadable {
+                eprintln!("game #{game} left out: {why}");
+            }
+            print_tolerating_closed_pipe(&format!(
+                "replayed {} finished games in {:.1} s: {} rated, {} ratings written{}\n",
+                rebuilt.games,
+                started.elapsed().as_secs_f64(),
+                rebuilt.rated,
+                rebuilt.ratings,
+                match rebuilt.unreadable.len() {
+                    0 => String::new(),
+                    n => format!(", {n} left out (above)"),
+                }
+            ))?;
+            service.store().close().await;
         }
         Command::Health { url } => {
             let url = match url {

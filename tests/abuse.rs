@@ -259,7 +259,7 @@ async fn an_order_sent_for_a_phase_that_has_passed_is_refused_however_it_comes()
         id: "stale".to_string(),
         place: None,
         sent: Some(start_time() - chrono::Duration::minutes(1)),
-        mentioned: Vec::new(),
+        ..Envelope::default()
     };
     let inbound = Inbound::Direct {
         user: User::named("bob"),

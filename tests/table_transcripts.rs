@@ -434,7 +434,7 @@ async fn said_at(
         id: id.to_string(),
         place: None,
         sent: Some(sent),
-        mentioned: Vec::new(),
+        ..Envelope::default()
     };
     service.handle(&envelope, &inbound, now).await.unwrap();
     let rows = service.store().undelivered_after(before).await.unwrap();

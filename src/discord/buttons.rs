@@ -128,6 +128,7 @@ pub(super) async fn press(
             place: None,
             sent: sent_at(press.id.get()),
             mentioned: Vec::new(),
+            server: press.guild_id.map(|guild| guild.get().to_string()),
         };
         let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
         let all: Vec<i64> = rows.iter().map(|row| row.id).collect();

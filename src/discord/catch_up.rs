@@ -24,11 +24,13 @@ use tracing::{info, warn};
 /// Discord's largest page of channel history.
 const PAGE: u8 = 100;
 
-/// A channel to read: where, from which message on, and whether it is a server channel.
+/// A channel to read: where, from which message on, whether it is a server channel and on
+/// which server, where known (a message read back from history does not say).
 struct Source {
     channel: serenity::ChannelId,
     after: serenity::MessageId,
     in_server: bool,
+    server: Option<u64>,
 }
 
 /// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`;
@@ -50,7 +52,9 @@ pub(super) async fn catch_up(
         };
         let channel = serenity::ChannelId::new(id);
         if on_shard(bot, http, channel, shard).await {
-            sources.push(source(bot, channel, &watched, true).await?);
+            let mut source = source(bot, channel, &watched, true).await?;
+            source.server = bot.servers.lock().await.get(&id).copied().flatten();
+            sources.push(source);
         }
     }
     let known: HashSet<serenity::ChannelId> = sources.iter().map(|source| source.channel).collect();
@@ -71,18 +75,22 @@ pub(super) async fn catch_up(
             Err(error) => warn!(user, %error, "a player's direct messages could not be read back"),
         }
     }
-    let mut missed: Vec<(serenity::Message, bool)> = Vec::new();
+    let mut missed: Vec<(serenity::Message, (bool, Option<u64>))> = Vec::new();
     for source in &sources {
         match read_after(http, source).await {
-            Ok(messages) => missed.extend(messages.into_iter().map(|m| (m, source.in_server))),
+            Ok(messages) => missed.extend(
+                messages
+                    .into_iter()
+                    .map(|m| (m, (source.in_server, source.server))),
+            ),
             Err(error) => {
                 warn!(channel = %source.channel, %error, "a channel's history could not be read")
             }
         }
     }
     missed.sort_by_key(|(message, _)| message.id);
-    for (message, in_server) in &missed {
-        typed(bot, http, message, *in_server, Held::Yes).await?;
+    for (message, place) in &missed {
+        typed(bot, http, message, *place, Held::Yes).await?;
     }
     if !missed.is_empty() {
         info!(
@@ -133,6 +141,7 @@ async fn quiet_channels(
             channel: channel.id,
             after: serenity::MessageId::new(mark),
             in_server: true,
+            server: Some(guild.get()),
         })
         .collect())
 }
@@ -189,6 +198,7 @@ async fn source(
         channel,
         after: serenity::MessageId::new(after),
         in_server,
+        server: None,
     })
 }
 

@@ -260,6 +260,10 @@ async fn interact(
                 user(mentioned, nick)
             })
             .collect(),
+        server: app
+            .interaction
+            .guild_id
+            .map(|guild| guild.get().to_string()),
     };
     let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
     if !receipt.fresh {

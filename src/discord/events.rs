@@ -26,7 +26,7 @@ pub(super) async fn event(
             if !bot.was_collected(new_message.id.get()) =>
         {
             let in_server = new_message.guild_id.is_some();
-            typed(bot, http, new_message, in_server, Held::No).await?;
+            typed(bot, http, new_message, (in_server, None), Held::No).await?;
         }
         serenity::FullEvent::MessageUpdate { event, .. } => edited(bot, event).await?,
         serenity::FullEvent::InteractionCreate {

@@ -62,10 +62,15 @@ pub(super) fn plain_mentions(text: &str) -> String {
 }
 
 /// A typed message as the table reads it: where it sits and when it was sent, and its
-/// words in a server channel (`in_server`) or by DM; `None` for a bot's message (this one's
-/// included), which the table ignores. A player's DM also shows the bot where to answer
-/// that player.
-fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(Envelope, Inbound)> {
+/// words in a server channel (`in_server`, on `server` where the message does not say) or by
+/// DM; `None` for a bot's message (this one's included), which the table ignores. A player's
+/// DM also shows the bot where to answer that player.
+fn read_typed(
+    bot: &Bot,
+    msg: &serenity::Message,
+    in_server: bool,
+    server: Option<u64>,
+) -> Option<(Envelope, Inbound)> {
     if msg.author.bot {
         return None;
     }
@@ -101,6 +106,12 @@ fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(En
                 user(mentioned, nick)
             })
             .collect(),
+        server: msg
+            .guild_id
+            .map(|guild| guild.get())
+            .or(server)
+            .filter(|_| in_server)
+            .map(|server| server.to_string()),
     };
     Some((envelope, inbound))
 }
@@ -112,7 +123,7 @@ fn read_typed(bot: &Bot, msg: &serenity::Message, in_server: bool) -> Option<(En
 /// a task of its own. The message's own event then finds it queued and does nothing more.
 pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity::Message) {
     let in_server = msg.guild_id.is_some();
-    let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
+    let Some((envelope, inbound)) = read_typed(bot, msg, in_server, None) else {
         return;
     };
     if !bot.collect(msg.id.get()) {
@@ -155,7 +166,8 @@ fn message_span(msg: &serenity::Message, in_server: bool) -> tracing::Span {
     }
 }
 
-/// Applies one typed message: in a server channel (`in_server`) or by DM, read back after
+/// Applies one typed message: in a server channel (`in_server`, on `server` where the
+/// message does not say, as a message read back from history does not) or by DM, read back after
 /// downtime, or live when it was not queued on arrival. Messages of bots, this one included,
 /// are ignored. A secret order typed in a game channel is deleted where the bot may, and the
 /// channel warned.
@@ -163,10 +175,10 @@ pub(super) async fn typed(
     bot: &Bot,
     http: &serenity::Http,
     msg: &serenity::Message,
-    in_server: bool,
+    (in_server, server): (bool, Option<u64>),
     held: Held,
 ) -> Result<(), StoreError> {
-    let Some((envelope, inbound)) = read_typed(bot, msg, in_server) else {
+    let Some((envelope, inbound)) = read_typed(bot, msg, in_server, server) else {
         return Ok(());
     };
     async {

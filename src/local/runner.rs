@@ -120,6 +120,7 @@ impl<W: Write> Runner<W> {
                 id,
                 user,
                 channel,
+                server,
                 text,
             } => {
                 let inbound = Inbound::Channel {
@@ -128,14 +129,19 @@ impl<W: Write> Runner<W> {
                     user: User::named(&user),
                     text,
                 };
-                self.handle(id.unwrap_or(auto_id), inbound).await?;
+                let envelope = Envelope {
+                    server,
+                    ..Envelope::id(id.unwrap_or(auto_id))
+                };
+                self.handle(&envelope, inbound).await?;
             }
             Line::Direct { id, user, text } => {
                 let inbound = Inbound::Direct {
                     user: User::named(&user),
                     text,
                 };
-                self.handle(id.unwrap_or(auto_id), inbound).await?;
+                self.handle(&Envelope::id(id.unwrap_or(auto_id)), inbound)
+                    .await?;
             }
         }
         self.deliver().await
@@ -143,12 +149,9 @@ impl<W: Write> Runner<W> {
 
     /// Applies one message; a secret order typed in a channel is warned about (the console
     /// cannot take back what was typed).
-    async fn handle(&mut self, id: String, inbound: Inbound) -> Result<(), RunError> {
+    async fn handle(&mut self, envelope: &Envelope, inbound: Inbound) -> Result<(), RunError> {
         let now = self.now();
-        let receipt = self
-            .service
-            .handle(&Envelope::id(id), &inbound, now)
-            .await?;
+        let receipt = self.service.handle(envelope, &inbound, now).await?;
         if let (true, Inbound::Channel { channel, user, .. }) = (receipt.exposed_order, &inbound) {
             self.service
                 .warn_exposed_order(channel, user, false, now)

@@ -1,5 +1,7 @@
 //! The transcript line format of DESIGN.md:
 //! `alice #tag-game: !new tag seed=7`, `bob dm: bid 5`, `clock +48h`, `[msg 42] bob dm: bid 5`.
+//! A channel's name may end in `@server` (`#tag@east`): the server it is on, where ratings
+//! are kept per server (without it, the console's one server).
 
 use crate::duration::{a_year, format_duration, parse_duration_within, parse_instant, TimeError};
 use chrono::{DateTime, Duration, Utc};
@@ -18,6 +20,8 @@ pub enum Line {
         user: String,
         /// Where (without `#`).
         channel: String,
+        /// The server it is on (the name after `@`).
+        server: Option<String>,
         /// What.
         text: String,
     },
@@ -109,6 +113,10 @@ pub fn parse_line(text: &str, number: usize) -> Result<Line, LineError> {
             id,
             user,
             channel: channel.to_string(),
+            server: channel
+                .split_once('@')
+                .map(|(_, server)| server.to_string())
+                .filter(|server| !server.is_empty()),
             text: body,
         }),
         _ => Err(error(format!("a channel is written #name; got '{place}'"))),
@@ -127,7 +135,18 @@ mod tests {
                 id: None,
                 user: "alice".into(),
                 channel: "tag-game".into(),
+                server: None,
                 text: "!new tag seed=7".into()
+            })
+        );
+        assert_eq!(
+            parse_line("alice #tag@east: !stats", 1),
+            Ok(Line::Channel {
+                id: None,
+                user: "alice".into(),
+                channel: "tag@east".into(),
+                server: Some("east".into()),
+                text: "!stats".into()
             })
         );
         assert_eq!(

@@ -157,6 +157,10 @@ pub struct Attendance {
     pub missed: u32,
     /// The player's last accepted order or move: when, and what.
     pub last: Option<(DateTime<Utc>, String)>,
+    /// How long the player took to answer each phase that waited for them, in seconds from
+    /// the phase's start to their first order or move in it (`!stats`' median).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waits: Vec<u64>,
 }
 
 /// A player who conceded, and who was still in the game then: the conceder ranks just below
@@ -167,6 +171,32 @@ pub struct Concession {
     pub seat: Seat,
     /// The seats still in the game when it did.
     pub still_in: Vec<Seat>,
+}
+
+/// How a player's part in a game ended before the game did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Parting {
+    /// `!concede`.
+    Conceded,
+    /// `!leave`.
+    Left,
+    /// The GM's `!kick`.
+    Kicked,
+    /// The GM gave the seat to someone else (`!replace`).
+    Replaced,
+}
+
+/// A player who left a running game, as their seat was when they did: the ratings count
+/// them (a loss) and `!stats` says how they went, though the seat may now be someone else's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Departure {
+    /// The seat they had.
+    pub seat: Seat,
+    /// The seat as they left it (who, how they kept the deadlines).
+    pub was: SeatRecord,
+    /// How they went.
+    pub how: Parting,
 }
 
 /// What a player's vacation does to the game.
@@ -394,6 +424,16 @@ pub struct GameRecord {
     /// the table tells phases apart): it may be used again in another.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub once_a_phase: BTreeMap<String, String>,
+    /// The players who left the game while it ran, in order (from this field's version on).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub departed: Vec<Departure>,
+    /// The server (guild) the game was opened on, as `!new` was logged with it (`None`: the
+    /// console, or a game logged before the server was kept): ratings are per server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// When the game ended (the table's time of the input that ended it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<DateTime<Utc>>,
     /// The dice stream's position.
     pub dice_position: u128,
     /// The game's own state (`None` before the start).

@@ -10,14 +10,16 @@ mod input;
 mod log;
 mod phase;
 mod post;
+mod result;
 
 pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
 pub use game::{
     default_grace, default_vacation, is_computer_id, Attendance, AwayRule, ComputerLevel,
-    Concession, GameRecord, NoMoveRule, QuietHours, SearchAsked, SeatRecord, Settings, Status,
-    StoredOrder, User,
+    Concession, Departure, GameRecord, NoMoveRule, Parting, QuietHours, SearchAsked, SeatRecord,
+    Settings, Status, StoredOrder, User,
 };
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};
 pub use phase::{Options, Phase, Seat};
 pub use post::{Attachment, Audience};
+pub use result::{Finish, GameResult, PlayerResult, Rating};

@@ -70,6 +70,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "health checks",
         include_str!("../../migrations/0012_health_checks.sql"),
     ),
+    (
+        13,
+        "ratings",
+        include_str!("../../migrations/0013_ratings.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -103,6 +108,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "health checks",
         include_str!("../../migrations/postgres/0006_health_checks.sql"),
+    ),
+    (
+        7,
+        "ratings",
+        include_str!("../../migrations/postgres/0007_ratings.sql"),
     ),
 ];
 

@@ -8,7 +8,7 @@ use super::rounds::{board_post, game_over, names_in_words};
 use super::work::Work;
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
-use crate::records::{Concession, GameRecord, Status, User};
+use crate::records::{Concession, GameRecord, Parting, Status, User};
 
 /// The seats still in the game: those whose orders the phase takes, or every present seat
 /// in a game of turns.
@@ -115,7 +115,10 @@ pub fn concede(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
         work,
         &user.id,
         user,
-        "concedes: they leave the game and rank last among the players still in",
+        (
+            "concedes: they leave the game and rank last among the players still in",
+            Parting::Conceded,
+        ),
         false,
     )?;
     if work.record.status == Status::Running {

@@ -11,7 +11,10 @@ use crate::duration::{
 };
 use crate::games::{Options, Player, Refusal, Rules};
 use crate::records::Phase;
-use crate::records::{AwayRule, GameRecord, NoMoveRule, SeatRecord, Settings, Status, User};
+use crate::records::{
+    Attendance, AwayRule, Departure, GameRecord, NoMoveRule, Parting, Seat, SeatRecord, Settings,
+    Status, User,
+};
 use std::collections::BTreeMap;
 
 /// The longest symbol or colour a player may ask for at `!join` (every game may set less).
@@ -111,7 +114,9 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 ///   game's zone, Carcassonne's prompts).
 /// - 4: computer players: `!join bot` and `!replace @player bot` seat one (before, `bot` was
 ///   a symbol asked for, or a console user's name).
-pub const REVISION: u32 = 4;
+/// - 5: the record keeps who left a running game and how, and how long each player took to
+///   answer each phase (for the ratings and `!stats`).
+pub const REVISION: u32 = 5;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -199,9 +204,11 @@ pub fn new_game(
         )?);
     }
     let mut game_options = Options::new();
+    let mut server = None;
     for (key, value) in options {
         match key.as_str() {
             "seed" => {}
+            "server" => server = Some(value.clone()),
             "revision" => {
                 settings.revision = value
                     .parse()
@@ -308,6 +315,9 @@ pub fn new_game(
         conceded: Vec::new(),
         draw_votes: Default::default(),
         once_a_phase: BTreeMap::new(),
+        departed: Vec::new(),
+        server,
+        ended_at: None,
         dice_position: 0,
         state: None,
     };
@@ -633,7 +643,22 @@ pub fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
             work.record.id
         )));
     }
-    remove(work, &who, user, "left", true)
+    remove(work, &who, user, ("left", Parting::Left), true)
+}
+
+/// Notes that the player in `seat` leaves the running game, as `how`, with their seat as it
+/// was (the ratings and `!stats` count it though the seat may pass to someone else).
+fn depart(record: &mut GameRecord, seat: Seat, how: Parting) {
+    if record.settings.revision < 5 {
+        return;
+    }
+    if let Some(was) = record.seats.get(seat) {
+        record.departed.push(Departure {
+            seat,
+            was: was.clone(),
+            how,
+        });
+    }
 }
 
 /// `!kick @player`: out of the game (or its sign-up or waitlist), and told so by DM.
@@ -646,7 +671,13 @@ pub fn kick(work: &mut Work<'_>, who: &str, by: &User) -> Result<bool, Refusal> 
         .chain(work.record.waitlist.iter())
         .find(|s| s.present && (s.user.id == who || s.user.name.eq_ignore_ascii_case(who)))
         .map(|s| s.user.id.clone());
-    remove(work, who, by, "was removed by the GM", true)?;
+    remove(
+        work,
+        who,
+        by,
+        ("was removed by the GM", Parting::Kicked),
+        true,
+    )?;
     if let Some(gone) = gone {
         work.outcome.direct(
             &gone,
@@ -665,7 +696,7 @@ pub(super) fn remove(
     work: &mut Work<'_>,
     who: &str,
     by: &User,
-    how: &str,
+    (how, parting): (&str, Parting),
     refill: bool,
 ) -> Result<bool, Refusal> {
     let id = work.record.id;
@@ -706,6 +737,7 @@ pub(super) fn remove(
         return Ok(true);
     }
     let mut live = work.live()?;
+    depart(&mut work.record, seat, parting);
     let replacement = if refill && live.rules.waitlist() && !work.record.waitlist.is_empty() {
         let next = work.record.waitlist.remove(0);
         work.record.seats[seat] = next.clone();
@@ -857,11 +889,20 @@ pub fn replace(
         )));
     }
     let old_name = work.record.name(seat);
+    let departs = work.record.status != Status::SignUp;
+    if departs {
+        depart(&mut work.record, seat, Parting::Replaced);
+    }
+    // The new player's deadlines are their own (from rules revision 5 on).
+    let fresh = departs && work.record.settings.revision >= 5;
     let symbol = work.record.seats.get(seat).and_then(|s| s.symbol.clone());
     let replaced = work.record.seats.get(seat).map(|s| s.user.id.clone());
     if let Some(record) = work.record.seats.get_mut(seat) {
         record.user = user.clone();
         record.computer = None;
+        if fresh {
+            record.attendance = Attendance::default();
+        }
     }
     work.record.standing_in.remove(&seat);
     // The new player makes the seat's secret order: one the old player left is not theirs
@@ -1001,6 +1042,8 @@ pub fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
     work.record.status = Status::Over;
     work.record.deadline = None;
     work.record.remind_at = None;
+    // A game that had begun counts in the players' records, unrated.
+    work.outcome.ended = work.record.state.is_some();
     work.outcome
         .table_event(work.record.round, "ended by the GM");
     work.outcome.channel(&channel, text);

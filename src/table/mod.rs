@@ -18,6 +18,7 @@ mod legacy;
 mod lifecycle;
 pub mod outcome;
 pub mod quiet_hours;
+pub mod ratings;
 mod rounds;
 mod searches;
 pub mod undo;

@@ -30,7 +30,14 @@ pub struct Outcome {
     /// Whether the input was a player's secret order posted in the game channel: not taken,
     /// and the platform warns the channel (deleting the message where it can).
     pub exposed_order: bool,
+    /// Whether the input ended a game that had started: its result is kept (and rated)
+    /// with it, and the line [`RATINGS_LINE`] in a post becomes the players' rating changes.
+    pub ended: bool,
 }
+
+/// Where the game-over post shows the players' rating changes: the table writes this line,
+/// and the service puts the changes in its place when it keeps the result (or drops it).
+pub const RATINGS_LINE: &str = "\u{1}ratings\u{1}";
 
 impl Outcome {
     /// An outcome that only answers `to` with a refusal.

@@ -31,6 +31,8 @@ pub struct TableDefaults {
     /// How many steps a search (Short Circuit's solver, on an impossible call or the GM's
     /// hint) may take before it answers that it cannot tell.
     pub search_steps: u64,
+    /// How many rated games a player needs to appear on `!leaderboard`.
+    pub leaderboard_games: u32,
 }
 
 /// What the table knows besides the record: the games, the defaults and the time.

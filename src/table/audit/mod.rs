@@ -9,7 +9,7 @@ mod replay;
 
 pub use export::export;
 pub use page::{audit_page, page};
-pub(crate) use replay::rebuild;
+pub(crate) use replay::{rebuild, rebuild_final};
 pub use replay::{replay, ReplayReport};
 
 use crate::store::StoreError;

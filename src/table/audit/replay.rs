@@ -76,6 +76,35 @@ pub(crate) fn rebuild<'a>(
     }
 }
 
+/// The game `game` (as the store holds it) rebuilt from its logged inputs, as it ended, with
+/// the time of the input that ended it; or why it cannot be (its log does not end it, or
+/// needs rules this binary lacks).
+pub(crate) fn rebuild_final(
+    service: &Service,
+    game: &GameRecord,
+    inputs: &[StoredInput],
+) -> Result<(GameRecord, chrono::DateTime<chrono::Utc>), String> {
+    revisions_known(service, game).map_err(|error| error.to_string())?;
+    let mut ended = None;
+    let mut last = None;
+    for (step, input) in rebuild(service, game, inputs).zip(inputs) {
+        let was_over = step
+            .before
+            .as_ref()
+            .is_some_and(|record| record.status == crate::records::Status::Over);
+        if let Some(after) = step.after {
+            if ended.is_none() && !was_over && after.status == crate::records::Status::Over {
+                ended = Some(input.at);
+            }
+            last = Some(after);
+        }
+    }
+    match (last, ended) {
+        (Some(record), Some(at)) => Ok((record, at)),
+        _ => Err(format!("the log of game #{} does not end it", game.id)),
+    }
+}
+
 /// The steps of [`rebuild`], one per logged input, with the game's history of resolutions
 /// and turns so far.
 pub(crate) struct Rebuild<'a> {

@@ -1,7 +1,9 @@
-//! `!audit` (and `/audit`): the finished game's audit page, posted as an HTML file in which
-//! a browser checks the seed against its commitment and every roll against the seed.
+//! `!audit [number]` (and `/audit`): a finished game's audit page (the channel's last game,
+//! or any game of this server by its number, as `!stats` lists them), posted as an HTML file
+//! in which a browser checks the seed against its commitment and every roll against the seed.
 
-use super::{Asked, Command, Reply, Run, Who};
+use super::{Asked, Command, Reply, Run, SlashOption, Who};
+use crate::chat::parse::{quote, ParseError};
 use crate::records::{Attachment, Audience, Status};
 use crate::table::audit;
 use crate::table::outcome::{Outcome, Post};
@@ -10,21 +12,61 @@ use crate::table::outcome::{Outcome, Post};
 pub const COMMAND: Command = Command::new(
     "audit",
     Who::Anyone,
-    "audit",
-    "posts the finished game's audit page: an HTML file in which your browser checks the seed against its commitment and every roll against the seed",
+    "audit [number]",
+    "posts a finished game's audit page (this channel's last game, or a game of this server by number): an HTML file in which your browser checks the seed against its commitment and every roll against the seed",
     Run::Answer(answer),
-);
+)
+.reads(check)
+.slash(&[SlashOption::text(
+    "game",
+    "A finished game's number (this channel's last game if none)",
+)]);
+
+/// The game's number asked for, if one is (`12` or `#12`).
+fn number(args: &str, prefix: &str) -> Result<Option<i64>, ParseError> {
+    let args = args.trim();
+    if args.is_empty() {
+        return Ok(None);
+    }
+    args.trim_start_matches('#')
+        .parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .map(Some)
+        .ok_or_else(|| {
+            ParseError(format!(
+                "`{prefix}audit` takes a game's number, like `{prefix}audit 12`, or nothing for this channel's last game; got '{}'",
+                quote(args)
+            ))
+        })
+}
+
+fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
+    number(args, prefix).map(drop)
+}
 
 fn answer(mut asked: Asked<'_>) -> Reply<'_> {
     Box::pin(async move {
-        let record = match asked.channel_game().await? {
-            Ok(record) => record,
-            Err(refusal) => return Ok(refusal),
+        let prefix = asked.prefix().to_string();
+        let asked_for = match number(asked.args, &prefix) {
+            Ok(asked_for) => asked_for,
+            Err(error) => return Ok(asked.refuse(error.0)),
+        };
+        let record = match asked_for {
+            None => match asked.channel_game().await? {
+                Ok(record) => record,
+                Err(refusal) => return Ok(refusal),
+            },
+            Some(id) => match asked.tx.game(id).await? {
+                Some(game) if game.record.server.as_deref().unwrap_or_default() == asked.server => {
+                    game.record
+                }
+                _ => return Ok(asked.refuse(format!("there is no game #{id} on this server."))),
+            },
         };
         let service = asked.service;
         let id = record.id;
         if record.status != Status::Over {
-            let prefix = asked.prefix();
             return Ok(asked.refuse(format!(
                 "game #{id} is still running; its audit page is posted once it is over. `{prefix}log` shows what is public now."
             )));

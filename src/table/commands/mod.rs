@@ -18,6 +18,7 @@ mod games;
 pub mod help;
 mod join;
 mod kick;
+mod leaderboard;
 mod leave;
 mod log;
 pub(super) mod new;
@@ -31,6 +32,7 @@ mod resume;
 mod rules;
 mod setup;
 mod start;
+mod stats;
 mod status;
 mod undo;
 mod vacation;
@@ -64,6 +66,8 @@ pub static REGISTRY: &[&Command] = &[
     &status::COMMAND,
     &log::COMMAND,
     &audit::COMMAND,
+    &stats::COMMAND,
+    &leaderboard::COMMAND,
     &resolve::COMMAND,
     &deadline::COMMAND,
     &kick::COMMAND,
@@ -484,6 +488,10 @@ pub(crate) struct Asked<'a> {
     pub game: Option<&'a GameRow>,
     /// The words after the command.
     pub args: &'a str,
+    /// The users the message mentions, as the platform names them.
+    pub mentioned: &'a [User],
+    /// The server it was asked on (empty: the console).
+    pub server: &'a str,
 }
 
 impl Asked<'_> {

@@ -7,7 +7,7 @@ use crate::games::{self, Event, Refusal, Seat, Visibility};
 use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
 use crate::table::frame::framed;
-use crate::table::outcome::Post;
+use crate::table::outcome::{Post, RATINGS_LINE};
 use crate::table::work::{Live, Work};
 use crate::table::{endings, searches, vacation};
 
@@ -154,9 +154,11 @@ pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
         work.record.round,
         format!("game over: {}", places.join("; ")),
     );
+    work.outcome.ended = true;
     vec![
         format!("Final ranking:\n{}", places.join("\n")),
         seed_reveal(&work.record, &work.env.defaults.prefix),
+        RATINGS_LINE.to_string(),
     ]
 }
 

@@ -205,6 +205,7 @@ impl Service {
                         admin: *admin,
                         text,
                         mentioned: &envelope.mentioned,
+                        server: envelope.server.as_deref(),
                     };
                     self.channel(tx, channel, said, at).await?
                 }

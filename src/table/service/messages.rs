@@ -77,6 +77,9 @@ pub struct Envelope {
     /// The users the message mentions, with the names the platform gives them (`!replace
     /// @old @new` seats the new player under their name, not their id).
     pub mentioned: Vec<User>,
+    /// The server (guild) a channel message was posted on (`None`: a direct message, or the
+    /// console): a game is rated on the server it was opened on.
+    pub server: Option<String>,
 }
 
 impl Envelope {

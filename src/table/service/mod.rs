@@ -15,11 +15,13 @@ mod batch;
 mod computers;
 mod deadlines;
 mod messages;
+mod ratings;
 mod route;
 mod verdicts;
 
 pub use computers::{MoveJob, Played};
 pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
+pub use ratings::Rebuilt;
 pub use verdicts::SearchJob;
 
 use super::apply::apply;
@@ -27,7 +29,7 @@ use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
 use super::commands;
 use super::legacy;
-use super::outcome::{Outcome, Post};
+use super::outcome::{Outcome, Post, RATINGS_LINE};
 use super::undo::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
@@ -87,6 +89,12 @@ pub(super) async fn write(
     prefix: &str,
     now: DateTime<Utc>,
 ) -> Result<Vec<i64>, StoreError> {
+    // A game that ended: its result kept and rated with it, the changes in its last post.
+    let ratings = match (&handled.change, handled.outcome.ended) {
+        (Some(changed), true) => ratings::keep_ended(tx, &changed.record, table_time(now)).await?,
+        _ => None,
+    };
+    let mark = format!("\n{RATINGS_LINE}");
     // A computer player is nobody to write to.
     let kept: Vec<_> = handled
         .outcome
@@ -96,7 +104,21 @@ pub(super) async fn write(
         .collect();
     let texts: Vec<Cow<'_, str>> = kept
         .iter()
-        .map(|post| with_prefix(&post.text, prefix))
+        .map(|post| {
+            let text = with_prefix(&post.text, prefix);
+            match text.contains(&mark) {
+                true => Cow::Owned(
+                    text.replace(
+                        &mark,
+                        &ratings
+                            .as_ref()
+                            .map(|line| format!("\n{line}"))
+                            .unwrap_or_default(),
+                    ),
+                ),
+                false => text,
+            }
+        })
         .collect();
     let posts: Vec<OutboxPost> = kept
         .iter()

@@ -24,6 +24,8 @@ pub(super) struct Said<'a> {
     pub(super) text: &'a str,
     /// The users the message mentions, as the platform names them.
     pub(super) mentioned: &'a [User],
+    /// The server it was posted on, where the platform has servers.
+    pub(super) server: Option<&'a str>,
 }
 
 impl Service {
@@ -39,6 +41,7 @@ impl Service {
             admin,
             text,
             mentioned,
+            server,
         } = said;
         let prefix = &self.defaults.prefix;
         let mut outcome = Outcome::default();
@@ -97,6 +100,8 @@ impl Service {
                     user,
                     game: game.as_ref(),
                     args: &args,
+                    mentioned,
+                    server: server.unwrap_or_default(),
                 };
                 Ok(answer(asked).await?.into())
             }
@@ -144,8 +149,23 @@ impl Service {
                 }
                 // The rules revisions, the table's and the game's, are the bot's to say, and
                 // the log keeps them.
-                options.retain(|(key, _)| key != "revision" && key != "game_revision");
+                // And so is the server it is opened on (ratings are per server).
+                options.retain(|(key, _)| {
+                    !matches!(key.as_str(), "revision" | "game_revision" | "server")
+                });
                 options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
+                // A `!new` read back from history does not say its server: the channel's
+                // last game does.
+                let server = match server {
+                    Some(server) => Some(server.to_string()),
+                    None => tx
+                        .last_game_in_channel(channel)
+                        .await?
+                        .and_then(|last| last.record.server),
+                };
+                if let Some(server) = server {
+                    options.push(("server".to_string(), server));
+                }
                 if let Some(rules) = self.catalogue.find(&game_name) {
                     options.push(("game_revision".to_string(), rules.revision().to_string()));
                 }

@@ -1,0 +1,146 @@
+//! `!leaderboard [game]`: the ten best-rated players of a game on this server (the channel's
+//! game if none is named), among those with enough rated games (`table.leaderboard_games`),
+//! as an embed with a small bar chart.
+
+use super::{Asked, Command, Reply, Run, SlashOption, Who};
+use crate::chat::parse::{quote, ParseError};
+use crate::games::count;
+use crate::picture::escape;
+use crate::records::{Audience, Card};
+use crate::store::RatingRow;
+use crate::table::outcome::{Outcome, Post};
+use crate::table::ratings::shown;
+
+/// `!leaderboard`.
+pub const COMMAND: Command = Command::new(
+    "leaderboard",
+    Who::Anyone,
+    "leaderboard [game]",
+    "the ten best-rated players of a game on this server (the channel's game if none is named), with a chart",
+    Run::Answer(answer),
+)
+.reads(check)
+.slash(&[SlashOption::game(
+    "game",
+    "Which game (the one in this channel if none)",
+)]);
+
+/// How many players the board lists.
+const TOP: usize = 10;
+
+fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
+    match args.split_whitespace().count() {
+        0 | 1 => Ok(()),
+        _ => Err(ParseError(format!(
+            "`{prefix}leaderboard` takes one game at most, like `{prefix}leaderboard tag`"
+        ))),
+    }
+}
+
+/// The best `TOP` of `rows` with at least `least` rated games, best first (a tie goes to
+/// the surer rating, then the name).
+pub(crate) fn top(mut rows: Vec<RatingRow>, least: u32) -> Vec<RatingRow> {
+    rows.retain(|row| row.rating.games >= least);
+    rows.sort_by(|a, b| {
+        b.rating
+            .shown()
+            .total_cmp(&a.rating.shown())
+            .then(a.rating.sigma.total_cmp(&b.rating.sigma))
+            .then(a.name.cmp(&b.name))
+    });
+    rows.truncate(TOP);
+    rows
+}
+
+/// The board as a picture: one bar per player, as long as their rating against the best.
+fn chart(game: &str, rows: &[RatingRow]) -> String {
+    const WIDTH: f64 = 480.0;
+    const ROW: f64 = 26.0;
+    const LEFT: f64 = 190.0;
+    let top = 40.0;
+    let height = top + ROW * rows.len() as f64 + 12.0;
+    let figures: Vec<f64> = rows.iter().map(|row| row.rating.shown()).collect();
+    let low = figures.iter().copied().fold(0.0, f64::min);
+    let high = figures.iter().copied().fold(low + 1.0, f64::max);
+    let room = WIDTH - LEFT - 70.0;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"DejaVu Sans\">\
+         <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\
+         <text x=\"12\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{} leaderboard</text>",
+        escape(game)
+    );
+    for (index, (row, figure)) in rows.iter().zip(&figures).enumerate() {
+        let y = top + ROW * index as f64;
+        let length = ((figure - low) / (high - low) * room).max(3.0);
+        let name: String = row.name.chars().take(20).collect();
+        svg.push_str(&format!(
+            "<text x=\"12\" y=\"{:.0}\" font-size=\"14\" fill=\"#222222\">{}. {}</text>\
+             <rect x=\"{LEFT}\" y=\"{:.0}\" width=\"{length:.1}\" height=\"16\" fill=\"#4a7bd0\"/>\
+             <text x=\"{:.1}\" y=\"{:.0}\" font-size=\"13\" fill=\"#222222\">{}</text>",
+            y + 15.0,
+            index + 1,
+            escape(&name),
+            y + 3.0,
+            LEFT + length + 6.0,
+            y + 15.0,
+            shown(&row.rating)
+        ));
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn answer(asked: Asked<'_>) -> Reply<'_> {
+    Box::pin(async move {
+        let prefix = asked.prefix().to_string();
+        let named = asked.args.split_whitespace().next().map(str::to_lowercase);
+        let Some(name) = named.or_else(|| asked.game.map(|game| game.record.game.clone())) else {
+            return Ok(asked.refuse(format!(
+                "name a game, like `{prefix}leaderboard tag` (`{prefix}games` lists them)."
+            )));
+        };
+        let Some(rules) = asked.service.catalogue().find(&name) else {
+            return Ok(asked.refuse(format!(
+                "'{}' is not a game this bot hosts; `{prefix}games` lists them.",
+                quote(&name)
+            )));
+        };
+        let game = rules.name();
+        let least = asked.service.defaults().leaderboard_games;
+        let rows = top(asked.tx.ratings_on(asked.server, Some(game)).await?, least);
+        let mut outcome = Outcome::default();
+        if rows.is_empty() {
+            outcome.channel(
+                asked.channel,
+                format!(
+                    "Nobody has {least} rated games of {game} on this server yet: the leaderboard lists players once they have."
+                ),
+            );
+            return Ok(outcome);
+        }
+        let mut lines = vec![format!(
+            "Leaderboard of {game} on this server (rating: mean - 3 sigma; players with at least {least} rated games):"
+        )];
+        for (index, row) in rows.iter().enumerate() {
+            lines.push(format!(
+                "{}. {} {} ({})",
+                index + 1,
+                row.name,
+                shown(&row.rating),
+                count(row.rating.games as usize, "rated game")
+            ));
+        }
+        outcome.posts.push(Post {
+            to: Audience::Channel(asked.channel.to_string()),
+            text: lines.join("\n"),
+            svg: Some(chart(game, &rows)),
+            // Shown as an embed: the title, the text as its description, the chart in it.
+            card: Some(Card {
+                title: Some(format!("{game} leaderboard")),
+                ..Card::default()
+            }),
+            file: None,
+        });
+        Ok(outcome)
+    })
+}

@@ -1,0 +1,250 @@
+//! `!stats [@player]`: a player's record on this server, from the finished games' results:
+//! per game the games played, won, conceded and abandoned, the share of orders and turns in
+//! on time and the rating; the median time to answer; the last games, each with the command
+//! that posts its audit page.
+
+use super::{Asked, Command, Reply, Run, SlashKind, SlashOption, Who};
+use crate::chat::mention;
+use crate::chat::parse::{mentions, ParseError};
+use crate::duration::{format_duration, rounded};
+use crate::games::count;
+use crate::records::{Audience, Card, Finish, GameResult, Parting, PlayerResult};
+use crate::store::RatingRow;
+use crate::table::outcome::{Outcome, Post};
+use crate::table::ratings::shown;
+
+/// `!stats`.
+pub const COMMAND: Command = Command::new(
+    "stats",
+    Who::Anyone,
+    "stats [@player]",
+    "a player's record on this server (yours if none is named): games played, won, conceded and abandoned, deadlines kept, time to answer, ratings and last games",
+    Run::Answer(answer),
+)
+.reads(check)
+.slash(&[SlashOption {
+    name: "player",
+    about: "Whose record (yours if none)",
+    kind: SlashKind::User,
+    required: false,
+}]);
+
+/// How many of the last games are listed.
+const LAST_GAMES: usize = 5;
+
+fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
+    match mentions(args).len() {
+        0 | 1 => Ok(()),
+        _ => Err(ParseError(format!(
+            "`{prefix}stats` takes one player at most, like `{prefix}stats @bob`"
+        ))),
+    }
+}
+
+/// The player's part in `result`.
+fn part<'a>(result: &'a GameResult, player: &str) -> Option<&'a PlayerResult> {
+    let mut parts = result.players.iter().filter(|p| p.id == player);
+    let first = parts.next()?;
+    // Seated twice (a person given a seat back): the finish that counts is the better one.
+    Some(
+        parts.fold(first, |best, other| match (best.finish, other.finish) {
+            (Finish::Placed(a), Finish::Placed(b)) if b < a => other,
+            (Finish::Departed(_), Finish::Placed(_)) => other,
+            _ => best,
+        }),
+    )
+}
+
+/// One game's figures for the player.
+#[derive(Default)]
+struct Tally {
+    played: u32,
+    won: u32,
+    conceded: u32,
+    abandoned: u32,
+    stopped: u32,
+    on_time: u32,
+    answered: u32,
+}
+
+impl Tally {
+    fn add(&mut self, part: &PlayerResult) {
+        self.played += 1;
+        match part.finish {
+            Finish::Placed(1) => self.won += 1,
+            Finish::Placed(_) => {}
+            Finish::Departed(Parting::Conceded) => self.conceded += 1,
+            Finish::Departed(_) => self.abandoned += 1,
+            Finish::Stopped => self.stopped += 1,
+        }
+        self.on_time += part.on_time;
+        self.answered += part.on_time + part.late + part.missed;
+    }
+
+    fn line(&self, rating: Option<&RatingRow>) -> String {
+        let mut text = format!(
+            "{} played, {} won, {} conceded, {} abandoned",
+            self.played, self.won, self.conceded, self.abandoned
+        );
+        if self.stopped > 0 {
+            text.push_str(&format!(", {} ended by the GM", self.stopped));
+        }
+        match self.answered {
+            0 => text.push_str("; no deadline yet"),
+            n => text.push_str(&format!(
+                "; {}% of {n} orders and turns on time",
+                self.on_time * 100 / n
+            )),
+        }
+        match rating {
+            Some(row) => text.push_str(&format!(
+                "; rating {} ({})",
+                shown(&row.rating),
+                count(row.rating.games as usize, "rated game")
+            )),
+            None => text.push_str("; not rated yet"),
+        }
+        text
+    }
+}
+
+/// How a game ended for the player, in a few words.
+fn finish_words(part: &PlayerResult, seats: usize) -> String {
+    match part.finish {
+        Finish::Placed(place) => format!("{} of {seats}", ordinal(place)),
+        Finish::Departed(Parting::Conceded) => "conceded".to_string(),
+        Finish::Departed(Parting::Left) => "left".to_string(),
+        Finish::Departed(Parting::Kicked) => "removed by the GM".to_string(),
+        Finish::Departed(Parting::Replaced) => "replaced".to_string(),
+        Finish::Stopped => "ended by the GM".to_string(),
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`...
+pub(crate) fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// The median of `values` (the lower middle one of an even count); `None` for none.
+fn median(mut values: Vec<u64>) -> Option<u64> {
+    values.sort_unstable();
+    let middle = values.len().checked_sub(1)? / 2;
+    values.get(middle).copied()
+}
+
+fn answer(asked: Asked<'_>) -> Reply<'_> {
+    Box::pin(async move {
+        let named = mentions(asked.args).into_iter().next();
+        let (id, mut name) = match named {
+            None => (asked.user.id.clone(), asked.user.name.clone()),
+            Some(id) => {
+                let name = asked
+                    .mentioned
+                    .iter()
+                    .find(|user| user.id == id)
+                    .map_or_else(|| id.clone(), |user| user.name.clone());
+                (id, name)
+            }
+        };
+        let results = asked.tx.results_of_player(asked.server, &id).await?;
+        let ratings = asked.tx.ratings_of_player(asked.server, &id).await?;
+        let prefix = asked.prefix().to_string();
+        if results.is_empty() {
+            let mut outcome = Outcome::default();
+            outcome.channel(
+                asked.channel,
+                format!("{name} has not finished a game on this server yet."),
+            );
+            return Ok(outcome);
+        }
+        let mut games: Vec<String> = results.iter().map(|r| r.game.clone()).collect();
+        games.sort_unstable();
+        games.dedup();
+        let mut waits = Vec::new();
+        let mut lines = Vec::new();
+        for game in &games {
+            let mut tally = Tally::default();
+            for result in results.iter().filter(|r| &r.game == game) {
+                if let Some(part) = part(result, &id) {
+                    tally.add(part);
+                    waits.extend(part.waits.iter().copied());
+                }
+            }
+            let line = tally.line(ratings.iter().find(|row| &row.game == game));
+            lines.push(format!("- {game}: {line}"));
+        }
+        if let Some(part) = results.last().and_then(|r| part(r, &id)) {
+            name = part.name.clone();
+        }
+        let answers = match median(waits) {
+            Some(seconds) => format!(
+                "Median time to answer: {}.",
+                format_duration(rounded(chrono::Duration::seconds(
+                    i64::try_from(seconds).unwrap_or(i64::MAX)
+                )))
+            ),
+            None => "No answer timed yet.".to_string(),
+        };
+        let last: Vec<String> = results
+            .iter()
+            .rev()
+            .take(LAST_GAMES)
+            .filter_map(|result| {
+                let part = part(result, &id)?;
+                Some(format!(
+                    "#{} {} in {}: {} (`{prefix}audit {}`)",
+                    result.game_id,
+                    result.game,
+                    mention::channel(&result.channel),
+                    finish_words(part, result.players.len()),
+                    result.game_id
+                ))
+            })
+            .collect();
+        let mut text = vec![format!("{name}'s record on this server:")];
+        text.extend(lines);
+        text.push(answers);
+        text.push(format!("Last games: {}.", last.join("; ")));
+        let mut outcome = Outcome::default();
+        outcome.posts.push(Post {
+            to: Audience::Channel(asked.channel.to_string()),
+            text: text.join("\n"),
+            svg: None,
+            // Shown as an embed: the title, and the text as its description.
+            card: Some(Card {
+                title: Some(format!("{name}'s record on this server")),
+                ..Card::default()
+            }),
+            file: None,
+        });
+        Ok(outcome)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinals_read_as_english() {
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal).to_vec();
+        assert_eq!(
+            words,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+        );
+    }
+
+    #[test]
+    fn the_median_is_the_middle_answer() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![30, 10, 20]), Some(20));
+        assert_eq!(median(vec![40, 10, 30, 20]), Some(20));
+    }
+}

@@ -1,0 +1,213 @@
+//! Ratings and records: a finished game's result worked out from its final record (which the
+//! replay log reproduces), and Weng-Lin ratings per server and game, updated from the results
+//! in the order the games ended. Live and `referee ratings --rebuild` go through the same
+//! steps, so they give the same figures to the last bit.
+
+use crate::records::{
+    ComputerLevel, Finish, GameRecord, GameResult, Parting, Phase, PlayerResult, Rating, SeatRecord,
+};
+use chrono::{DateTime, Utc};
+use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+use skillratings::MultiTeamOutcome;
+use std::collections::BTreeMap;
+
+/// The id every computer player of `level` is rated under (one rated player per level).
+pub fn computer_id(level: ComputerLevel) -> String {
+    format!("computer:{}", level.word())
+}
+
+/// The name every computer player of `level` is rated under.
+pub fn computer_name(level: ComputerLevel) -> String {
+    format!("Computer ({})", level.word())
+}
+
+/// One player's part: who (a computer seat as its level), how they finished, how they kept
+/// the deadlines.
+fn player(seat: &SeatRecord, finish: Finish) -> PlayerResult {
+    let (id, name) = match seat.computer {
+        Some(level) => (computer_id(level), computer_name(level)),
+        None => (seat.user.id.clone(), seat.user.name.clone()),
+    };
+    let attendance = &seat.attendance;
+    PlayerResult {
+        id,
+        name,
+        computer: seat.computer,
+        finish,
+        on_time: attendance.on_time,
+        late: attendance.late,
+        missed: attendance.missed,
+        waits: attendance.waits.clone(),
+    }
+}
+
+/// The result of the game `record` holds, which ended at `ended_at`: the players still
+/// seated placed as the final ranking says (or `Stopped`, when the GM ended it before it had
+/// one), and everyone who left before the end as they left.
+pub fn result_of(record: &GameRecord, ended_at: DateTime<Utc>) -> GameResult {
+    let ranking = match &record.phase {
+        Some(Phase::Over { ranking }) => Some(ranking.as_slice()),
+        _ => None,
+    };
+    let place_of = |seat| {
+        ranking.map_or(Finish::Stopped, |groups| {
+            let at = groups
+                .iter()
+                .position(|group| group.contains(&seat))
+                .unwrap_or(groups.len());
+            Finish::Placed(at + 1)
+        })
+    };
+    let mut players = Vec::new();
+    for departure in &record.departed {
+        players.push(player(&departure.was, Finish::Departed(departure.how)));
+    }
+    for (seat, sat) in record.seats.iter().enumerate() {
+        let gone_as_noted = record
+            .departed
+            .iter()
+            .any(|d| d.seat == seat && d.was.user.id == sat.user.id);
+        match (sat.present, gone_as_noted) {
+            (true, _) => players.push(player(sat, place_of(seat))),
+            // Left in a game whose record did not keep departures (rules revision 4 or less).
+            (false, false) => players.push(player(sat, Finish::Departed(Parting::Left))),
+            (false, true) => {}
+        }
+    }
+    GameResult {
+        game_id: record.id,
+        server: record.server.clone().unwrap_or_default(),
+        game: record.game.clone(),
+        channel: record.channel.clone(),
+        ended_at,
+        players,
+    }
+}
+
+/// A player's rating before and after one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// Who.
+    pub id: String,
+    /// Their name.
+    pub name: String,
+    /// Before the game.
+    pub before: Rating,
+    /// After it.
+    pub after: Rating,
+}
+
+/// The ratings of one game on one server, as results are added in the order the games ended.
+#[derive(Clone, Debug, Default)]
+pub struct Ratings {
+    /// Each player's name and rating, by id.
+    pub players: BTreeMap<String, (String, Rating)>,
+}
+
+impl Ratings {
+    /// Rates one finished game: a shared place is a tie, everyone who left before the end
+    /// (conceded, left, kicked, replaced) shares the last place. A player seated twice (two
+    /// computers of one level) plays both seats against the others and keeps the better
+    /// one's result. Returns the changes, best place first; none for a game
+    /// without a ranking or with fewer than two players.
+    pub fn add(&mut self, result: &GameResult) -> Vec<Change> {
+        let last = result
+            .players
+            .iter()
+            .filter_map(|p| match p.finish {
+                Finish::Placed(place) => Some(place),
+                _ => None,
+            })
+            .max();
+        let Some(last) = last else {
+            return Vec::new();
+        };
+        let ranked: Vec<(&PlayerResult, usize)> = result
+            .players
+            .iter()
+            .filter_map(|p| match p.finish {
+                Finish::Placed(place) => Some((p, place)),
+                Finish::Departed(_) => Some((p, last + 1)),
+                Finish::Stopped => None,
+            })
+            .collect();
+        let before = |id: &str| {
+            self.players
+                .get(id)
+                .map(|(_, rating)| *rating)
+                .unwrap_or_default()
+        };
+        let mut distinct: Vec<&str> = ranked.iter().map(|(p, _)| p.id.as_str()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() < 2 {
+            return Vec::new();
+        }
+        let teams: Vec<[WengLinRating; 1]> = ranked
+            .iter()
+            .map(|(p, _)| {
+                let rating = before(&p.id);
+                [WengLinRating {
+                    rating: rating.mu,
+                    uncertainty: rating.sigma,
+                }]
+            })
+            .collect();
+        let outcome: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&ranked)
+            .map(|(team, (_, place))| (&team[..], MultiTeamOutcome::new(*place)))
+            .collect();
+        let rated = weng_lin_multi_team(&outcome, &WengLinConfig::new());
+        // Best place first (a tie keeps the seats' order), so a player seated twice keeps
+        // the better seat's result.
+        let mut order: Vec<usize> = (0..ranked.len()).collect();
+        order.sort_by_key(|at| ranked[*at].1);
+        let mut changes: Vec<Change> = Vec::new();
+        for at in order {
+            let (player, _) = ranked[at];
+            let Some(new) = rated.get(at).and_then(|team| team.first()) else {
+                continue;
+            };
+            if changes.iter().any(|change| change.id == player.id) {
+                continue;
+            }
+            let old = before(&player.id);
+            changes.push(Change {
+                id: player.id.clone(),
+                name: player.name.clone(),
+                before: old,
+                after: Rating {
+                    mu: new.rating,
+                    sigma: new.uncertainty,
+                    games: old.games + 1,
+                },
+            });
+        }
+        for change in &changes {
+            self.players
+                .insert(change.id.clone(), (change.name.clone(), change.after));
+        }
+        changes
+    }
+}
+
+/// A rating as shown: one decimal.
+pub fn shown(rating: &Rating) -> String {
+    format!("{:.1}", rating.shown())
+}
+
+/// The game-over post's line: each player's rating after the game and its change.
+pub fn changes_line(game: &str, changes: &[Change]) -> String {
+    let each: Vec<String> = changes
+        .iter()
+        .map(|change| {
+            let delta = change.after.shown() - change.before.shown();
+            format!("{} {} ({delta:+.1})", change.name, shown(&change.after))
+        })
+        .collect();
+    format!(
+        "Ratings in {game} on this server (mean - 3 sigma; `!stats` shows more): {}.",
+        each.join(", ")
+    )
+}
