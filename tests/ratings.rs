@@ -264,3 +264,31 @@ async fn a_game_that_ended_before_one_already_rated_has_the_ratings_worked_out_a
         service.store().close().await;
     }
 }
+
+#[tokio::test]
+async fn stats_count_deadlines_kept_and_the_median_time_to_answer() {
+    // TAG's bids: alice answers after 1 hour, carol after 2, bob never (the deadline the GM
+    // set at 4 hours resolves them). The moves begin then: bob answers after 1 hour, alice
+    // and carol never. Then a draw.
+    let out = common::play(
+        "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\n\
+         alice #t: !start\nalice #t: !deadline 4h\n\
+         clock +1h\nalice dm: bid 2\nclock +1h\ncarol dm: bid 3\n\
+         clock +3h\nbob dm: move nothing\nclock +3d\n\
+         alice #t: !draw\nbob #t: !draw\ncarol #t: !draw\n\
+         bob #t: !stats\nalice #t: !stats @carol\n",
+    )
+    .await;
+    let bob = answer_between(&out, "bob's record on this server:", "Last games:");
+    assert!(
+        bob.contains("- tag: 1 played, 0 won, 1 drawn, 0 conceded, 0 abandoned; 50% of 2 orders and turns on time;"),
+        "{out}"
+    );
+    assert!(bob.contains("Median time to answer: 1 hour."), "{bob}");
+    let carol = answer_between(&out, "carol's record on this server:", "Last games:");
+    assert!(
+        carol.contains("50% of 2 orders and turns on time"),
+        "{carol}"
+    );
+    assert!(carol.contains("Median time to answer: 2 hours."), "{carol}");
+}

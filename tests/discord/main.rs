@@ -17,6 +17,7 @@ mod pg_server;
 #[path = "../common/postgres.rs"]
 mod postgres;
 mod prompts;
+mod ratings;
 mod shards;
 mod strangers;
 mod stumbles;

@@ -1,7 +1,7 @@
 //! `!stats [@player]`: a player's record on this server, from the finished games' results:
-//! per game the games played, won, conceded and abandoned, the share of orders and turns in
-//! on time and the rating; the median time to answer; the last games, each with the command
-//! that posts its audit page.
+//! per game the games played, won, drawn (a first place shared), conceded and abandoned, the
+//! share of orders and turns in on time and the rating; the median time to answer; the last
+//! games, each with the command that posts its audit page.
 
 use super::{Asked, Command, Reply, Run, SlashKind, SlashOption, Who};
 use crate::chat::mention;
@@ -18,7 +18,7 @@ pub const COMMAND: Command = Command::new(
     "stats",
     Who::Anyone,
     "stats [@player]",
-    "a player's record on this server (yours if none is named): games played, won, conceded and abandoned, deadlines kept, time to answer, ratings and last games",
+    "a player's record on this server (yours if none is named): games played, won, drawn, conceded and abandoned, deadlines kept, time to answer, ratings and last games",
     Run::Answer(answer),
 )
 .reads(check)
@@ -60,6 +60,7 @@ fn part<'a>(result: &'a GameResult, player: &str) -> Option<&'a PlayerResult> {
 struct Tally {
     played: u32,
     won: u32,
+    drawn: u32,
     conceded: u32,
     abandoned: u32,
     stopped: u32,
@@ -68,9 +69,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, part: &PlayerResult) {
+    fn add(&mut self, result: &GameResult, part: &PlayerResult) {
         self.played += 1;
         match part.finish {
+            Finish::Placed(1) if shared(result, part) => self.drawn += 1,
             Finish::Placed(1) => self.won += 1,
             Finish::Placed(_) => {}
             Finish::Departed(Parting::Conceded) => self.conceded += 1,
@@ -83,8 +85,8 @@ impl Tally {
 
     fn line(&self, rating: Option<&RatingRow>) -> String {
         let mut text = format!(
-            "{} played, {} won, {} conceded, {} abandoned",
-            self.played, self.won, self.conceded, self.abandoned
+            "{} played, {} won, {} drawn, {} conceded, {} abandoned",
+            self.played, self.won, self.drawn, self.conceded, self.abandoned
         );
         if self.stopped > 0 {
             text.push_str(&format!(", {} ended by the GM", self.stopped));
@@ -108,9 +110,21 @@ impl Tally {
     }
 }
 
+/// Whether another player shares the player's place (a first place shared is a draw).
+fn shared(result: &GameResult, part: &PlayerResult) -> bool {
+    result
+        .players
+        .iter()
+        .any(|other| other.id != part.id && other.finish == part.finish)
+}
+
 /// How a game ended for the player, in a few words.
-fn finish_words(part: &PlayerResult, seats: usize) -> String {
+fn finish_words(result: &GameResult, part: &PlayerResult) -> String {
+    let seats = result.players.len();
     match part.finish {
+        Finish::Placed(place) if shared(result, part) => {
+            format!("shared {} of {seats}", ordinal(place))
+        }
         Finish::Placed(place) => format!("{} of {seats}", ordinal(place)),
         Finish::Departed(Parting::Conceded) => "conceded".to_string(),
         Finish::Departed(Parting::Left) => "left".to_string(),
@@ -173,7 +187,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             let mut tally = Tally::default();
             for result in results.iter().filter(|r| &r.game == game) {
                 if let Some(part) = part(result, &id) {
-                    tally.add(part);
+                    tally.add(result, part);
                     waits.extend(part.waits.iter().copied());
                 }
             }
@@ -203,7 +217,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
                     result.game_id,
                     result.game,
                     mention::channel(&result.channel),
-                    finish_words(part, result.players.len()),
+                    finish_words(result, part),
                     result.game_id
                 ))
             })

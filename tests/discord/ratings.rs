@@ -1,0 +1,169 @@
+//! Ratings and records through the real binary on the fake Discord: TAG games ended by a
+//! draw and by concessions rate their players in the game-over post; `!stats @bob`, `/stats`
+//! and `!leaderboard tag` answer as embeds within Discord's limits, the leaderboard with its
+//! chart, each server seeing only its own games. Every game replays from its log.
+
+use crate::bot::{fresh_database, Bot, Db};
+use crate::commands::open_tag;
+use crate::fake::{FakeDiscord, Posted};
+use crate::{in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
+
+/// A channel on another server.
+const ELSEWHERE: u64 = 760;
+/// That server.
+const OTHER_GUILD: u64 = 801;
+
+/// Whether `post` keeps within every limit Discord sets on a message's embeds.
+fn within_embed_limits(post: &Posted) -> bool {
+    let length = |embed: &serde_json::Value, key: &str| {
+        embed[key].as_str().map_or(0, |text| text.chars().count())
+    };
+    post.embeds.len() <= 10
+        && post.content.chars().count() <= 2000
+        && post.embeds.iter().all(|embed| {
+            let fields = embed["fields"].as_array().cloned().unwrap_or_default();
+            let in_fields: usize = fields
+                .iter()
+                .map(|field| length(field, "name") + length(field, "value"))
+                .sum();
+            length(embed, "title") <= 256
+                && length(embed, "description") <= 4096
+                && fields.len() <= 25
+                && length(embed, "title") + length(embed, "description") + in_fields <= 6000
+        })
+}
+
+/// Plays a TAG game of `players` in `channel` to a draw everyone votes for.
+async fn drawn_tag(fake: &FakeDiscord, db: &mut Db, channel: u64, players: [(u64, &str); 3]) {
+    let ids = open_tag(fake, channel, players, "seed=7");
+    db.settled(fake, *ids.last().unwrap_or(&0)).await;
+    for player in players {
+        let vote = fake.say(player, Some(channel), "!draw");
+        db.settled(fake, vote).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own() {
+    let fake = FakeDiscord::start().await;
+    fake.put_channel_in(ELSEWHERE, OTHER_GUILD);
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start_with_env(
+        &fake,
+        &path,
+        Default::default(),
+        &[("REFEREE_TABLE_LEADERBOARD_GAMES", "2")],
+    );
+    fake.wait_ready().await;
+    // Game 1: a draw. Game 2: carol, then bob, concede; alice is the last one in.
+    drawn_tag(&fake, &mut db, CHANNEL, [ALICE, BOB, CAROL]).await;
+    fake.wait_post("the first game's ratings", |p| {
+        in_channel(p) && p.text().contains("Ratings in tag on this server")
+    })
+    .await;
+    let ids = open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "seed=8");
+    db.settled(&fake, *ids.last().unwrap_or(&0)).await;
+    for player in [CAROL, BOB] {
+        let conceded = fake.say(player, Some(CHANNEL), "!concede");
+        db.settled(&fake, conceded).await;
+    }
+    let over = fake
+        .wait_post("the second game's end", |p| {
+            in_channel(p)
+                && p.text().contains("Final ranking:")
+                && p.text().contains("Ratings in tag on this server")
+                && p.text().contains("#2")
+        })
+        .await;
+    let text = over.text();
+    assert!(text.contains("alice "), "{text}");
+    // Game 3, on another server: dave and erin never played on the first.
+    drawn_tag(&fake, &mut db, ELSEWHERE, [ALICE, DAVE, ERIN]).await;
+    fake.wait_post("the other server's ratings", |p| {
+        p.channel == ELSEWHERE && p.text().contains("Ratings in tag on this server")
+    })
+    .await;
+
+    // bob's record, typed with a mention.
+    let asked = fake.say(ALICE, Some(CHANNEL), &format!("!stats <@{}>", BOB.0));
+    db.settled(&fake, asked).await;
+    let stats = fake
+        .wait_post("bob's record", |p| {
+            in_channel(p) && p.text().contains("bob's record on this server")
+        })
+        .await;
+    assert!(within_embed_limits(&stats), "{stats:?}");
+    assert_eq!(stats.embeds.len(), 1, "{stats:?}");
+    assert_eq!(stats.embeds[0]["title"], "bob's record on this server");
+    let said = stats.text();
+    assert!(
+        said.contains("- tag: 2 played, 0 won, 1 drawn, 1 conceded, 0 abandoned;"),
+        "{said}"
+    );
+    assert!(said.contains("rating "), "{said}");
+    assert!(
+        said.contains("#2 tag in <#700>: conceded (`!audit 2`)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("#1 tag in <#700>: shared 1st of 3 (`!audit 1`)"),
+        "{said}"
+    );
+    assert!(!said.contains("#3"), "{said}");
+
+    // alice's own record by slash command, on the other server: only its game.
+    let slash = fake.slash(ALICE, ELSEWHERE, "stats", &[]);
+    // An embed goes out through the outbox: the interaction's own answer says so.
+    let answer = fake.wait_callback(slash).await;
+    assert_eq!(answer.content, "Done; the answer is posted.");
+    let mine = fake
+        .wait_post("alice's record elsewhere", |p| {
+            p.channel == ELSEWHERE && p.text().contains("alice's record on this server")
+        })
+        .await;
+    assert!(within_embed_limits(&mine), "{mine:?}");
+    let mine = mine.text();
+    assert!(mine.contains("- tag: 1 played, 0 won, 1 drawn"), "{mine}");
+    assert!(mine.contains("#3 tag"), "{mine}");
+    assert!(
+        !mine.contains("#1 tag") && !mine.contains("#2 tag"),
+        "{mine}"
+    );
+
+    // The leaderboard of this server: an embed with its chart, without dave or erin.
+    let asked = fake.say(BOB, Some(CHANNEL), "!leaderboard tag");
+    db.settled(&fake, asked).await;
+    let board = fake
+        .wait_post("the leaderboard", |p| {
+            in_channel(p) && p.text().contains("Leaderboard of tag on this server")
+        })
+        .await;
+    assert!(within_embed_limits(&board), "{board:?}");
+    assert_eq!(board.embeds[0]["title"], "tag leaderboard");
+    assert!(
+        board.embeds[0]["image"]["url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with("attachment://")),
+        "{board:?}"
+    );
+    assert!(
+        board
+            .files
+            .iter()
+            .any(|(name, bytes)| name.ends_with(".png") && !bytes.is_empty()),
+        "{board:?}"
+    );
+    let listed = board.text();
+    let line = |who: &str| {
+        listed
+            .lines()
+            .position(|l| l.contains(&format!(". {who} ")))
+    };
+    assert!(listed.contains("\n1. alice "), "{listed}");
+    assert!(line("bob").is_some() && line("carol").is_some(), "{listed}");
+    assert!(line("dave").is_none() && line("erin").is_none(), "{listed}");
+
+    bot.stop();
+    assert_eq!(db.replay_all().await, 3);
+}
