@@ -29,3 +29,5 @@ CREATE TABLE ratings (
     games   INTEGER NOT NULL,
     PRIMARY KEY (server, game, player)
 );
+-- A player's ratings on a server, for `!stats`.
+CREATE INDEX ratings_player ON ratings (server, player);

@@ -224,7 +224,26 @@ async fn thirty_games_on_two_servers_rate_live_exactly_as_the_rebuild_and_each_s
         let ann_east: f64 = figure(&east_board, "ann").unwrap().parse().unwrap();
         let ann_west: f64 = figure(&west_board, "ann").unwrap().parse().unwrap();
         assert!(ann_east > ann_west, "{east_board}\n{west_board}");
-        assert_eq!(count(&asked, "wes: there is no game #1 on this server."), 1);
+        // A game's log is posted only in its own channel.
+        assert_eq!(
+            count(
+                &asked,
+                "wes: there is no game #1 in this channel; a game's audit page is posted in its own channel."
+            ),
+            1
+        );
+        let page = play_on(
+            &service,
+            "wes #g0@east: !audit 1
+",
+            start_time() + chrono::Duration::days(61),
+            &[],
+        )
+        .await;
+        assert_eq!(count(&page, "game-1-audit.html"), 1, "{page}");
+        // Nothing the table writes for itself reaches a player.
+        let bodies = common::texts(&service, "SELECT body FROM outbox").await;
+        assert!(bodies.iter().all(|body| !body.contains('\u{1}')));
         service.store().close().await;
     }
 }
@@ -291,4 +310,35 @@ async fn stats_count_deadlines_kept_and_the_median_time_to_answer() {
         "{carol}"
     );
     assert!(carol.contains("Median time to answer: 2 hours."), "{carol}");
+}
+
+#[tokio::test]
+async fn a_computer_the_gm_takes_off_its_seat_loses_nothing_and_a_person_replaced_does() {
+    let service = service("sqlite::memory:").await;
+    let out = play_on(
+        &service,
+        "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\nalice #t: !join bot\n\
+         alice #t: !start\nalice #t: !replace bot1 @carol\nalice #t: !replace bob @dave\n\
+         alice #t: !draw\ncarol #t: !draw\ndave #t: !draw\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    replay_every_game(&service).await;
+    assert_eq!(count(&out, "Final ranking:"), 1, "{out}");
+    let results = service.store().every_result().await.unwrap();
+    let players: Vec<(&str, Finish)> = results[0]
+        .players
+        .iter()
+        .map(|p| (p.id.as_str(), p.finish))
+        .collect();
+    assert_eq!(
+        players,
+        [
+            ("bob", Finish::Departed(Parting::Replaced)),
+            ("alice", Finish::Placed(1)),
+            ("dave", Finish::Placed(1)),
+            ("carol", Finish::Placed(1)),
+        ]
+    );
 }

@@ -161,6 +161,9 @@ pub struct Attendance {
     /// the phase's start to their first order or move in it (`!stats`' median).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub waits: Vec<u64>,
+    /// The start of the last phase whose answer [`Attendance::waits`] holds (one a phase).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed: Option<DateTime<Utc>>,
 }
 
 /// A player who conceded, and who was still in the game then: the conceder ranks just below
@@ -431,9 +434,6 @@ pub struct GameRecord {
     /// console, or a game logged before the server was kept): ratings are per server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server: Option<String>,
-    /// When the game ended (the table's time of the input that ended it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ended_at: Option<DateTime<Utc>>,
     /// The dice stream's position.
     pub dice_position: u128,
     /// The game's own state (`None` before the start).

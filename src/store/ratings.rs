@@ -104,6 +104,9 @@ impl Tx {
         let mut players: Vec<&str> = result.players.iter().map(|p| p.id.as_str()).collect();
         players.sort_unstable();
         players.dedup();
+        if players.is_empty() {
+            return Ok(());
+        }
         let mut statement = Statement::new("INSERT INTO result_players (game_id, player) VALUES ");
         statement.push_rows(players, |player| {
             vec![Value::Int(Some(result.game_id)), Value::Text(Some(player))]
@@ -135,20 +138,39 @@ impl Tx {
         Ok(row.int(0)? > 0)
     }
 
-    /// Every result of `game` on `server`, in the order they are rated.
+    /// Every result of `game` on `server`, in the order they are rated; a row that does not
+    /// read is left out (and logged), so one bad row never keeps a game from ending.
     pub async fn results_of(
         &mut self,
         server: &str,
         game: &str,
     ) -> Result<Vec<GameResult>, StoreError> {
         let rows = Statement::new(
-            "SELECT result FROM results WHERE server = ? AND game = ? ORDER BY ended_at, game_id",
+            "SELECT result, game_id FROM results WHERE server = ? AND game = ? ORDER BY ended_at, game_id",
         )
         .text(server)
         .text(game)
         .fetch_all(self.connection())
         .await?;
-        rows.iter().map(|row| read_result(row, 0)).collect()
+        let mut results = Vec::with_capacity(rows.len());
+        for row in &rows {
+            match read_result(row, 0) {
+                Ok(result) => results.push(result),
+                Err(error) => {
+                    tracing::warn!(game = row.int(1)?, %error, "a kept result does not read; it is not rated")
+                }
+            }
+        }
+        Ok(results)
+    }
+
+    /// The result kept for game `game_id`, if one is (and reads).
+    pub async fn result_of_game(&mut self, game_id: i64) -> Result<Option<GameResult>, StoreError> {
+        let row = Statement::new("SELECT result FROM results WHERE game_id = ?")
+            .int(game_id)
+            .fetch_optional(self.connection())
+            .await?;
+        Ok(row.and_then(|row| read_result(&row, 0).ok()))
     }
 
     /// The results of every game `player` played on `server`, oldest first.

@@ -15,24 +15,33 @@ pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
         return;
     }
     let sent = work.env.when_sent();
-    // How long the player took: from the phase's start to their first order or move in it
-    // (kept from rules revision 5 on).
+    if let Some(record) = work.record.seats.get_mut(seat) {
+        record.attendance.last = Some((sent, what.to_string()));
+    }
+}
+
+/// Times the player's answer, when it is their first order or move in the current phase:
+/// from the phase's start to when it was sent (kept from rules revision 5 on; never for the
+/// computer standing in for a silent player).
+pub fn time_answer(work: &mut Work<'_>, seat: Seat) {
     let started = work
         .record
         .phase_started
         .filter(|_| work.record.settings.revision >= 5);
+    let Some(started) = started else { return };
+    if work.record.standing_in.contains(&seat) {
+        return;
+    }
+    let sent = work.env.when_sent();
     if let Some(record) = work.record.seats.get_mut(seat) {
         let attendance = &mut record.attendance;
-        if let Some(started) = started {
-            let first = attendance.last.as_ref().is_none_or(|(at, _)| *at < started);
-            if first {
-                let wait = (sent - started).num_seconds().max(0);
-                attendance
-                    .waits
-                    .push(u64::try_from(wait).unwrap_or_default());
-            }
+        if attendance.timed != Some(started) {
+            attendance.timed = Some(started);
+            let wait = (sent - started).num_seconds().max(0);
+            attendance
+                .waits
+                .push(u64::try_from(wait).unwrap_or_default());
         }
-        attendance.last = Some((sent, what.to_string()));
     }
 }
 

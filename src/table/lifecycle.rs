@@ -317,7 +317,6 @@ pub fn new_game(
         once_a_phase: BTreeMap::new(),
         departed: Vec::new(),
         server,
-        ended_at: None,
         dice_position: 0,
         state: None,
     };

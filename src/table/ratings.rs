@@ -43,23 +43,26 @@ fn player(seat: &SeatRecord, finish: Finish) -> PlayerResult {
 
 /// The result of the game `record` holds, which ended at `ended_at`: the players still
 /// seated placed as the final ranking says (or `Stopped`, when the GM ended it before it had
-/// one), and everyone who left before the end as they left.
+/// one), and every person who left before the end as they left.
 pub fn result_of(record: &GameRecord, ended_at: DateTime<Utc>) -> GameResult {
     let ranking = match &record.phase {
         Some(Phase::Over { ranking }) => Some(ranking.as_slice()),
         _ => None,
     };
+    // A shared place is one place: after two players sharing the first, the next is third.
     let place_of = |seat| {
         ranking.map_or(Finish::Stopped, |groups| {
-            let at = groups
+            let better: usize = groups
                 .iter()
-                .position(|group| group.contains(&seat))
-                .unwrap_or(groups.len());
-            Finish::Placed(at + 1)
+                .take_while(|group| !group.contains(&seat))
+                .map(Vec::len)
+                .sum();
+            Finish::Placed(better + 1)
         })
     };
     let mut players = Vec::new();
-    for departure in &record.departed {
+    // A computer taken off its seat lost nothing: the GM chose it.
+    for departure in record.departed.iter().filter(|d| d.was.computer.is_none()) {
         players.push(player(&departure.was, Finish::Departed(departure.how)));
     }
     for (seat, sat) in record.seats.iter().enumerate() {
@@ -192,8 +195,8 @@ impl Ratings {
     }
 }
 
-/// A rating as shown: one decimal.
-pub fn shown(rating: &Rating) -> String {
+/// A rating's figure as players read it: one decimal.
+pub fn figure(rating: &Rating) -> String {
     format!("{:.1}", rating.shown())
 }
 
@@ -203,7 +206,7 @@ pub fn changes_line(game: &str, changes: &[Change]) -> String {
         .iter()
         .map(|change| {
             let delta = change.after.shown() - change.before.shown();
-            format!("{} {} ({delta:+.1})", change.name, shown(&change.after))
+            format!("{} {} ({delta:+.1})", change.name, figure(&change.after))
         })
         .collect();
     format!(

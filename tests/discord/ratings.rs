@@ -103,11 +103,11 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     );
     assert!(said.contains("rating "), "{said}");
     assert!(
-        said.contains("#2 tag in <#700>: conceded (`!audit 2`)"),
+        said.contains("#2 tag in <#700>: conceded (`!audit 2` there)"),
         "{said}"
     );
     assert!(
-        said.contains("#1 tag in <#700>: shared 1st of 3 (`!audit 1`)"),
+        said.contains("#1 tag in <#700>: shared 1st of 3 (`!audit 1` there)"),
         "{said}"
     );
     assert!(!said.contains("#3"), "{said}");

@@ -76,9 +76,9 @@ pub(crate) fn rebuild<'a>(
     }
 }
 
-/// The game `game` (as the store holds it) rebuilt from its logged inputs, as it ended, with
-/// the time of the input that ended it; or why it cannot be (its log does not end it, or
-/// needs rules this binary lacks).
+/// The game `game` (as the store holds it) rebuilt from its logged inputs, as the input that
+/// ended it left it, with that input's time; or why it cannot be (an input changes nothing
+/// on replay, the log does not end the game, or it needs rules this binary lacks).
 pub(crate) fn rebuild_final(
     service: &Service,
     game: &GameRecord,
@@ -86,23 +86,21 @@ pub(crate) fn rebuild_final(
 ) -> Result<(GameRecord, chrono::DateTime<chrono::Utc>), String> {
     revisions_known(service, game).map_err(|error| error.to_string())?;
     let mut ended = None;
-    let mut last = None;
     for (step, input) in rebuild(service, game, inputs).zip(inputs) {
+        if !step.changed {
+            return Err(format!("input {} changes nothing on replay", step.seq));
+        }
         let was_over = step
             .before
             .as_ref()
             .is_some_and(|record| record.status == crate::records::Status::Over);
         if let Some(after) = step.after {
             if ended.is_none() && !was_over && after.status == crate::records::Status::Over {
-                ended = Some(input.at);
+                ended = Some((after, input.at));
             }
-            last = Some(after);
         }
     }
-    match (last, ended) {
-        (Some(record), Some(at)) => Ok((record, at)),
-        _ => Err(format!("the log of game #{} does not end it", game.id)),
-    }
+    ended.ok_or_else(|| format!("the log of game #{} does not end it", game.id))
 }
 
 /// The steps of [`rebuild`], one per logged input, with the game's history of resolutions

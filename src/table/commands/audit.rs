@@ -1,6 +1,8 @@
 //! `!audit [number]` (and `/audit`): a finished game's audit page (the channel's last game,
-//! or any game of this server by its number, as `!stats` lists them), posted as an HTML file
-//! in which a browser checks the seed against its commitment and every roll against the seed.
+//! or an earlier game of the channel by its number, as `!stats` lists them), posted as an
+//! HTML file in which a browser checks the seed against its commitment and every roll
+//! against the seed. A game is audited only in its own channel: whoever may read a channel
+//! may read its games' logs, nobody else.
 
 use super::{Asked, Command, Reply, Run, SlashOption, Who};
 use crate::chat::parse::{quote, ParseError};
@@ -13,7 +15,7 @@ pub const COMMAND: Command = Command::new(
     "audit",
     Who::Anyone,
     "audit [number]",
-    "posts a finished game's audit page (this channel's last game, or a game of this server by number): an HTML file in which your browser checks the seed against its commitment and every roll against the seed",
+    "posts a finished game's audit page (this channel's last game, or an earlier one of this channel by number): an HTML file in which your browser checks the seed against its commitment and every roll against the seed",
     Run::Answer(answer),
 )
 .reads(check)
@@ -58,10 +60,12 @@ fn answer(mut asked: Asked<'_>) -> Reply<'_> {
                 Err(refusal) => return Ok(refusal),
             },
             Some(id) => match asked.tx.game(id).await? {
-                Some(game) if game.record.server.as_deref().unwrap_or_default() == asked.server => {
-                    game.record
+                Some(game) if game.record.channel == asked.channel => game.record,
+                _ => {
+                    return Ok(asked.refuse(format!(
+                        "there is no game #{id} in this channel; a game's audit page is posted in its own channel."
+                    )))
                 }
-                _ => return Ok(asked.refuse(format!("there is no game #{id} on this server."))),
             },
         };
         let service = asked.service;

@@ -9,7 +9,7 @@ use crate::picture::escape;
 use crate::records::{Audience, Card};
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
-use crate::table::ratings::shown;
+use crate::table::ratings::figure;
 
 /// `!leaderboard`.
 pub const COMMAND: Command = Command::new(
@@ -39,7 +39,7 @@ fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
 
 /// The best `TOP` of `rows` with at least `least` rated games, best first (a tie goes to
 /// the surer rating, then the name).
-pub(crate) fn top(mut rows: Vec<RatingRow>, least: u32) -> Vec<RatingRow> {
+fn top(mut rows: Vec<RatingRow>, least: u32) -> Vec<RatingRow> {
     rows.retain(|row| row.rating.games >= least);
     rows.sort_by(|a, b| {
         b.rating
@@ -69,9 +69,9 @@ fn chart(game: &str, rows: &[RatingRow]) -> String {
          <text x=\"12\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{} leaderboard</text>",
         escape(game)
     );
-    for (index, (row, figure)) in rows.iter().zip(&figures).enumerate() {
+    for (index, (row, value)) in rows.iter().zip(&figures).enumerate() {
         let y = top + ROW * index as f64;
-        let length = ((figure - low) / (high - low) * room).max(3.0);
+        let length = ((value - low) / (high - low) * room).max(3.0);
         let name: String = row.name.chars().take(20).collect();
         svg.push_str(&format!(
             "<text x=\"12\" y=\"{:.0}\" font-size=\"14\" fill=\"#222222\">{}. {}</text>\
@@ -83,7 +83,7 @@ fn chart(game: &str, rows: &[RatingRow]) -> String {
             y + 3.0,
             LEFT + length + 6.0,
             y + 15.0,
-            shown(&row.rating)
+            figure(&row.rating)
         ));
     }
     svg.push_str("</svg>");
@@ -126,7 +126,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
                 "{}. {} {} ({})",
                 index + 1,
                 row.name,
-                shown(&row.rating),
+                figure(&row.rating),
                 count(row.rating.games as usize, "rated game")
             ));
         }

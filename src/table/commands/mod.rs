@@ -490,7 +490,8 @@ pub(crate) struct Asked<'a> {
     pub args: &'a str,
     /// The users the message mentions, as the platform names them.
     pub mentioned: &'a [User],
-    /// The server it was asked on (empty: the console).
+    /// The server it was asked on, as the platform said or else as the channel's last game
+    /// says (empty: the console, or a channel whose server is not known).
     pub server: &'a str,
 }
 

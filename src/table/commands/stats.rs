@@ -11,7 +11,7 @@ use crate::games::count;
 use crate::records::{Audience, Card, Finish, GameResult, Parting, PlayerResult};
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
-use crate::table::ratings::shown;
+use crate::table::ratings::figure;
 
 /// `!stats`.
 pub const COMMAND: Command = Command::new(
@@ -41,18 +41,27 @@ fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
     }
 }
 
-/// The player's part in `result`.
-fn part<'a>(result: &'a GameResult, player: &str) -> Option<&'a PlayerResult> {
+/// The player's part in `result`: how they finished (seated twice, a person given a seat
+/// back, the better finish), and their deadlines and answers in every seat they had.
+fn part(result: &GameResult, player: &str) -> Option<PlayerResult> {
     let mut parts = result.players.iter().filter(|p| p.id == player);
-    let first = parts.next()?;
-    // Seated twice (a person given a seat back): the finish that counts is the better one.
-    Some(
-        parts.fold(first, |best, other| match (best.finish, other.finish) {
-            (Finish::Placed(a), Finish::Placed(b)) if b < a => other,
-            (Finish::Departed(_), Finish::Placed(_)) => other,
-            _ => best,
-        }),
-    )
+    let mut whole = parts.next()?.clone();
+    for other in parts {
+        let better = match (whole.finish, other.finish) {
+            (Finish::Placed(a), Finish::Placed(b)) => b < a,
+            (Finish::Placed(_), _) => false,
+            (_, Finish::Placed(_)) => true,
+            _ => false,
+        };
+        if better {
+            whole.finish = other.finish;
+        }
+        whole.on_time += other.on_time;
+        whole.late += other.late;
+        whole.missed += other.missed;
+        whole.waits.extend(other.waits.iter().copied());
+    }
+    Some(whole)
 }
 
 /// One game's figures for the player.
@@ -101,7 +110,7 @@ impl Tally {
         match rating {
             Some(row) => text.push_str(&format!(
                 "; rating {} ({})",
-                shown(&row.rating),
+                figure(&row.rating),
                 count(row.rating.games as usize, "rated game")
             )),
             None => text.push_str("; not rated yet"),
@@ -135,7 +144,7 @@ fn finish_words(result: &GameResult, part: &PlayerResult) -> String {
 }
 
 /// `1st`, `2nd`, `3rd`, `4th`...
-pub(crate) fn ordinal(n: usize) -> String {
+fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
@@ -187,7 +196,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             let mut tally = Tally::default();
             for result in results.iter().filter(|r| &r.game == game) {
                 if let Some(part) = part(result, &id) {
-                    tally.add(result, part);
+                    tally.add(result, &part);
                     waits.extend(part.waits.iter().copied());
                 }
             }
@@ -195,7 +204,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             lines.push(format!("- {game}: {line}"));
         }
         if let Some(part) = results.last().and_then(|r| part(r, &id)) {
-            name = part.name.clone();
+            name = part.name;
         }
         let answers = match median(waits) {
             Some(seconds) => format!(
@@ -213,11 +222,11 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             .filter_map(|result| {
                 let part = part(result, &id)?;
                 Some(format!(
-                    "#{} {} in {}: {} (`{prefix}audit {}`)",
+                    "#{} {} in {}: {} (`{prefix}audit {}` there)",
                     result.game_id,
                     result.game,
                     mention::channel(&result.channel),
-                    finish_words(result, part),
+                    finish_words(result, &part),
                     result.game_id
                 ))
             })

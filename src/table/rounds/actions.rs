@@ -61,6 +61,7 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.act(seat, word, args, &mut ctx)?;
     let round = work.record.round;
+    attendance::time_answer(work, seat);
     attendance::note(work, seat, &format!("`{prefix}{word}`"));
     work.outcome.events.push(LogEvent {
         round,

@@ -130,6 +130,10 @@ pub fn accept_order(
         },
     );
     work.record.excused.remove(&seat);
+    // An order an undo puts back in force is not an answer of now.
+    if tell {
+        attendance::time_answer(work, seat);
+    }
     attendance::note(work, seat, &format!("order for {label}"));
     work.outcome.events.push(LogEvent {
         round: work.record.round,

@@ -106,7 +106,7 @@ pub(super) async fn write(
         .iter()
         .map(|post| {
             let text = with_prefix(&post.text, prefix);
-            match text.contains(&mark) {
+            match text.contains(RATINGS_LINE) {
                 true => Cow::Owned(
                     text.replace(
                         &mark,
@@ -114,7 +114,8 @@ pub(super) async fn write(
                             .as_ref()
                             .map(|line| format!("\n{line}"))
                             .unwrap_or_default(),
-                    ),
+                    )
+                    .replace(RATINGS_LINE, ""),
                 ),
                 false => text,
             }

@@ -15,11 +15,11 @@ use std::collections::BTreeMap;
 pub struct Rebuilt {
     /// Finished games replayed.
     pub games: usize,
-    /// Of those, games rated (they ended with a ranking).
+    /// Of those, games that ended with a ranking (rated when two players or more had one).
     pub rated: usize,
     /// Ratings written (one per player, game and server).
     pub ratings: usize,
-    /// Games whose log did not replay, with why: left out.
+    /// Games whose log did not replay, with why: each keeps the result kept live, if any.
     pub unreadable: Vec<(i64, String)>,
 }
 
@@ -101,25 +101,33 @@ pub(super) async fn keep_ended(
 
 impl Service {
     /// `referee ratings --rebuild`: replays every finished game's log (this version of the
-    /// rules, as `referee replay` does), works its result out from the final record as the
-    /// live table did, and rates every server's games of each kind in the order they ended;
-    /// every result and rating kept before is replaced, in one transaction.
+    /// rules, as `referee replay` does), works its result out from the record the ending
+    /// input left as the live table did, and rates every server's games of each kind in the
+    /// order they ended; every result and rating kept before is replaced, in one transaction.
+    /// A game whose log does not replay keeps the result kept live and is reported. Meant
+    /// for a database no bot is playing on (a game ending meanwhile is not counted).
     pub async fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
         let mut rebuilt = Rebuilt::default();
         let mut results: Vec<GameResult> = Vec::new();
         for id in self.store().finished_games().await? {
-            let Some(log) = self.store().game_log(id).await? else {
-                continue;
-            };
             rebuilt.games += 1;
-            match rebuild_final(self, &log.game.record, &log.inputs) {
-                Ok((record, ended_at)) => {
-                    // A game ended by the GM before it began has no result, live or here.
-                    if record.state.is_some() {
-                        results.push(result_of(&record, ended_at));
+            let replayed = match self.store().game_log(id).await {
+                Ok(Some(log)) => rebuild_final(self, &log.game.record, &log.inputs),
+                Ok(None) => continue,
+                Err(error) => Err(error.to_string()),
+            };
+            match replayed {
+                // A game ended by the GM before it began has no result, live or here.
+                Ok((record, _)) if record.state.is_none() => {}
+                Ok((record, ended_at)) => results.push(result_of(&record, ended_at)),
+                Err(why) => {
+                    let mut tx = self.store().begin().await?;
+                    if let Some(kept) = tx.result_of_game(id).await? {
+                        results.push(kept);
                     }
+                    tx.rollback().await?;
+                    rebuilt.unreadable.push((id, why));
                 }
-                Err(why) => rebuilt.unreadable.push((id, why)),
             }
         }
         results.sort_by(|a, b| {

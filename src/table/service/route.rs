@@ -93,6 +93,10 @@ impl Service {
         };
         match command.map(|command| &command.run) {
             Some(Run::Answer(answer)) => {
+                let server = match server {
+                    Some(server) => server.to_string(),
+                    None => self.channel_server(tx, channel).await?,
+                };
                 let asked = Asked {
                     service: self,
                     tx,
@@ -101,7 +105,7 @@ impl Service {
                     game: game.as_ref(),
                     args: &args,
                     mentioned,
-                    server: server.unwrap_or_default(),
+                    server: &server,
                 };
                 Ok(answer(asked).await?.into())
             }
@@ -154,16 +158,11 @@ impl Service {
                     !matches!(key.as_str(), "revision" | "game_revision" | "server")
                 });
                 options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
-                // A `!new` read back from history does not say its server: the channel's
-                // last game does.
                 let server = match server {
-                    Some(server) => Some(server.to_string()),
-                    None => tx
-                        .last_game_in_channel(channel)
-                        .await?
-                        .and_then(|last| last.record.server),
+                    Some(server) => server.to_string(),
+                    None => self.channel_server(tx, channel).await?,
                 };
-                if let Some(server) = server {
+                if !server.is_empty() {
                     options.push(("server".to_string(), server));
                 }
                 if let Some(rules) = self.catalogue.find(&game_name) {
@@ -350,5 +349,18 @@ fn dm_text(text: &str) -> String {
             .trim()
             .to_string(),
         None => text.to_string(),
+    }
+}
+
+impl Service {
+    /// The server of a channel message that does not say it (one read back from history
+    /// does not): the server of the channel's last game; empty when no game says one (the
+    /// console, or a channel whose games all began before the server was kept).
+    async fn channel_server(&self, tx: &mut Tx, channel: &str) -> Result<String, StoreError> {
+        Ok(tx
+            .last_game_in_channel(channel)
+            .await?
+            .and_then(|last| last.record.server)
+            .unwrap_or_default())
     }
 }
