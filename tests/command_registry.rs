@@ -130,3 +130,57 @@ fn what_is_said_by_dm_is_answered_privately_and_named_by_help_by_dm() {
         );
     }
 }
+
+#[test]
+fn every_alias_names_one_command_and_shadows_no_games_word() {
+    use referee::table::commands::{find, parse_line};
+    use referee::table::Catalogue;
+    let mut table_words: Vec<&str> = Vec::new();
+    for command in REGISTRY {
+        table_words.push(command.name);
+        table_words.extend(command.aliases.iter().copied());
+        for alias in command.aliases {
+            assert_eq!(find(alias).map(|c| c.name), Some(command.name), "{alias}");
+        }
+    }
+    let mut unique = table_words.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), table_words.len(), "a word names two commands");
+    // An alias is read as its command's name, so the log and the help say the name.
+    assert_eq!(
+        parse_line("!lb tag", "!"),
+        Ok(Some(("leaderboard".to_string(), "tag".to_string())))
+    );
+    assert_eq!(
+        parse_line("!RESIGN", "!"),
+        Ok(Some(("concede".to_string(), String::new())))
+    );
+    for rules in Catalogue::standard().all() {
+        let mut game_words: Vec<&str> = Vec::new();
+        for command in rules.commands() {
+            game_words.push(command.name);
+            game_words.extend(command.aliases.iter().copied());
+            for alias in command.aliases {
+                // A table command would take the word first: the game's alias would never
+                // reach the game.
+                assert!(
+                    find(alias).is_none(),
+                    "{}'s alias {alias} is a table command",
+                    rules.name()
+                );
+            }
+        }
+        let mut unique = game_words.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), game_words.len(), "{}", rules.name());
+        for alias in REGISTRY.iter().flat_map(|command| command.aliases.iter()) {
+            assert!(
+                !game_words.contains(alias),
+                "the table's alias {alias} hides a word of {}",
+                rules.name()
+            );
+        }
+    }
+}

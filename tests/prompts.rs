@@ -48,7 +48,12 @@ async fn every_command_the_games_print_is_one_the_parser_takes() {
         let rules = catalogue.find(name).unwrap();
         let extra = format!("x #help: !help {name}\nx #help: !rules {name}\n");
         let out = play(&format!("{transcript}\n{extra}")).await;
-        let actions: Vec<&str> = rules.commands().iter().map(|c| c.name).collect();
+        // The game's declared words: each command's name and its aliases.
+        let actions: Vec<&str> = rules
+            .commands()
+            .iter()
+            .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+            .collect();
         let mut prefixed = 0;
         // A refusal of an unknown command quotes what the player typed.
         let said_by_the_bot = out
@@ -141,4 +146,32 @@ async fn a_table_with_another_prefix_prints_its_own_prefix_in_the_games_prompts(
     );
     assert!(out.contains("`?pass`"), "{out}");
     assert_eq!(count(&out, "`!"), 0, "{out}");
+}
+
+#[tokio::test]
+async fn a_games_declared_alias_plays_as_its_command_and_help_names_it() {
+    let out = play(
+        "alice #t: !new parcheesi seed=4\nalice #t: !join\nbob #t: !join\ncarol #t: !join\n\
+         alice #t: !start\nbob #t: !e 1\nbob #t: !m 1 6\nalice #t: !help m\n",
+    )
+    .await;
+    assert_eq!(
+        count(
+            &out,
+            "red (bob) brings pawn 1 out of the nest onto 22 with the 5."
+        ),
+        1,
+        "{out}"
+    );
+    assert_eq!(
+        count(&out, "red (bob) moves pawn 1 from 22 to 28 with the 6."),
+        1
+    );
+    assert_eq!(
+        count(
+            &out,
+            "`!move <pawn> <die> [around]` (also `!m`): Moves pawn 1-4"
+        ),
+        1
+    );
 }

@@ -100,7 +100,14 @@ pub fn games_text(games: &[&'static dyn Rules], prefix: &str) -> String {
 pub fn list(commands: &[CommandHelp], prefix: &str) -> String {
     commands
         .iter()
-        .map(|help| format!("`{prefix}{}`: {}", help.usage, help.about))
+        .map(|help| {
+            format!(
+                "`{prefix}{}`{}: {}",
+                help.usage,
+                help.also(prefix),
+                help.about
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

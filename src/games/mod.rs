@@ -240,9 +240,29 @@ pub struct CommandHelp {
     pub usage: &'static str,
     /// What it does, in one sentence.
     pub about: &'static str,
+    /// Shorter words that mean the same (`m` for `move`): the table reads them as the name.
+    pub aliases: &'static [&'static str],
 }
 
 impl CommandHelp {
+    /// Whether `word` (lowercase, without prefix) is this command: its name or an alias.
+    pub fn is(&self, word: &str) -> bool {
+        self.name == word || self.aliases.contains(&word)
+    }
+
+    /// Its aliases as a help line shows them (`` (also `!m`) ``); empty without any.
+    pub fn also(&self, prefix: &str) -> String {
+        if self.aliases.is_empty() {
+            return String::new();
+        }
+        let words: Vec<String> = self
+            .aliases
+            .iter()
+            .map(|alias| format!("`{prefix}{alias}`"))
+            .collect();
+        format!(" (also {})", words.join(", "))
+    }
+
     /// How a prompt prints the command, with the prefix the table then puts in its place:
     /// the usage without its optional tail (`` `!place <x> <y> <rotation>` ``).
     pub fn typed(&self) -> String {
@@ -266,6 +286,11 @@ pub fn order_usage(orders: &[CommandHelp], name: &str) -> String {
         .iter()
         .find(|order| order.name == name)
         .map_or_else(|| format!("`{name}`"), CommandHelp::sent)
+}
+
+/// The command among `commands` that `word` names (its name or an alias).
+pub fn declared<'a>(commands: &'a [CommandHelp], word: &str) -> Option<&'a CommandHelp> {
+    commands.iter().find(|command| command.is(word))
 }
 
 /// The command `name` among a game's declared `commands`, as a prompt prints it; a word the
@@ -498,6 +523,7 @@ mod tests {
             name: "place",
             usage: "place <x> <y> <rotation> [meeple <feature> | pass]",
             about: "Place the drawn tile.",
+            aliases: &[],
         }];
         assert_eq!(typed(&commands, "place"), "`!place <x> <y> <rotation>`");
         assert_eq!(typed(&commands, "pass"), "`!pass`");
@@ -509,6 +535,7 @@ mod tests {
             name: "effect",
             usage: "effect <action> [N] <land|pass>",
             about: "The effect of the tile you claimed.",
+            aliases: &[],
         }];
         assert_eq!(
             order_usage(&orders, "effect"),

@@ -54,7 +54,7 @@ impl Catalogue {
         let word = word.to_lowercase();
         self.games
             .iter()
-            .any(|rules| rules.commands().iter().any(|command| command.name == word))
+            .any(|rules| rules.commands().iter().any(|command| command.is(&word)))
     }
 
     /// Every game, in the order `!games` lists them.

@@ -5,7 +5,7 @@
 
 use super::catalogue::Catalogue;
 use crate::dice::Dice;
-use crate::games::Ctx;
+use crate::games::{self, Ctx};
 use crate::records::Phase;
 use crate::records::{GameRecord, Status, User};
 use chrono::Utc;
@@ -37,7 +37,7 @@ pub fn is_exposed_order(
         .unwrap_or_default()
         .to_lowercase();
     let is_order_word = rules.orders().iter().any(|order| order.name == word);
-    if !is_order_word || rules.commands().iter().any(|command| command.name == word) {
+    if !is_order_word || rules.commands().iter().any(|command| command.is(&word)) {
         return false;
     }
     if prefixed {
@@ -92,9 +92,7 @@ pub fn missing_prefix(
         Some((word, args)) => (word.to_lowercase(), args.trim()),
         None => (line.to_lowercase(), ""),
     };
-    if !rules.commands().iter().any(|command| command.name == word) {
-        return None;
-    }
+    let command = games::declared(rules.commands(), &word)?;
     // Tried on a copy of the game and its dice, which are then dropped: nothing changes.
     let mut game = catalogue.load(record)?;
     let mut dice = Dice::resume(record.settings.seed, record.dice_position);
@@ -103,7 +101,7 @@ pub fn missing_prefix(
         dice: &mut dice,
         revision: record.settings.game_revision,
     };
-    game.act(seat, &word, args, &mut ctx).ok()?;
+    game.act(seat, command.name, args, &mut ctx).ok()?;
     let typed = match args {
         "" => format!("{prefix}{word}"),
         args => format!("{prefix}{word} {args}"),

@@ -65,6 +65,7 @@ impl Rules for Dicey {
             name: "roll",
             usage: "roll",
             about: "rolls the die on your turn",
+            aliases: &[],
         }]
     }
     fn orders(&self) -> &'static [CommandHelp] {
@@ -72,6 +73,7 @@ impl Rules for Dicey {
             name: "guess",
             usage: "guess <1-6>",
             about: "your secret guess",
+            aliases: &[],
         }]
     }
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {

@@ -26,31 +26,37 @@ pub(super) const COMMANDS: &[CommandHelp] = &[
         name: "place",
         usage: "place <x> <y> <rotation> [meeple <feature> | pass]",
         about: "Place the drawn tile (x east, y south, rotation 0/90/180/270 clockwise).",
+        aliases: &[],
     },
     CommandHelp {
         name: "meeple",
         usage: "meeple <feature>",
         about: "Put a follower on a feature of the tile just placed (letter or road-n, city, field-ne, monastery).",
+        aliases: &[],
     },
     CommandHelp {
         name: "ringmaster",
         usage: "ringmaster <feature>",
         about: "Put your ringmaster on a feature of the tile just placed (Under the Big Top).",
+        aliases: &[],
     },
     CommandHelp {
         name: "acrobat",
         usage: "acrobat <x> <y>",
         about: "Put a meeple as an acrobat on the acrobat tile at (x,y): the tile just placed or one of its 8 neighbours.",
+        aliases: &[],
     },
     CommandHelp {
         name: "pyramid",
         usage: "pyramid <x> <y>",
         about: "Score the completed pyramid at (x,y) instead of placing a figure: 5 points per acrobat to its owner.",
+        aliases: &[],
     },
     CommandHelp {
         name: "pass",
         usage: "pass",
         about: "Place no follower this turn.",
+        aliases: &[],
     },
 ];
 

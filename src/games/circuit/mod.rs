@@ -95,6 +95,7 @@ const COMMANDS: &[CommandHelp] = &[CommandHelp {
     name: "tiles",
     usage: "tiles",
     about: "lists every owned tile with its owner, effect and activations left",
+    aliases: &[],
 }];
 
 /// An order as a prompt or a refusal prints it: its declared usage.
@@ -107,21 +108,25 @@ const ORDERS: &[CommandHelp] = &[
         name: "move",
         usage: "move",
         about: "advance by this turn's die (the default)",
+        aliases: &[],
     },
     CommandHelp {
         name: "stay",
         usage: "stay",
         about: "stay and activate your tile, whatever its trigger (not twice in a row)",
+        aliases: &[],
     },
     CommandHelp {
         name: "change",
         usage: "[move|stay] change <tile> <action> [N] <land|pass>",
         about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn",
+        aliases: &[],
     },
     CommandHelp {
         name: "effect",
         usage: "effect <action> [N] <land|pass>",
         about: "the effect of the tile you claimed, e.g. `effect back 3 land`, `effect boost pass`, `effect none`",
+        aliases: &[],
     },
 ];
 

@@ -7,6 +7,7 @@
 //! fixed-size [`Steps`] list.
 
 use super::board::{self, Colour, Landing, Occupancy, Pairs, Position, Spot, StepError, PAWNS};
+use super::{ENTER, MOVE};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -137,17 +138,17 @@ impl fmt::Display for Step {
     /// The command that plays the step.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Step::Enter { pawn, .. } => write!(f, "enter {}", pawn + 1),
+            Step::Enter { pawn, .. } => write!(f, "{} {}", ENTER.name, pawn + 1),
             Step::Move {
                 pawn,
                 die,
                 around: false,
-            } => write!(f, "move {} {}", pawn + 1, die),
+            } => write!(f, "{} {} {}", MOVE.name, pawn + 1, die),
             Step::Move {
                 pawn,
                 die,
                 around: true,
-            } => write!(f, "move {} {} around", pawn + 1, die),
+            } => write!(f, "{} {} {} around", MOVE.name, pawn + 1, die),
         }
     }
 }

@@ -86,23 +86,32 @@ const OPTIONS: &[(&str, &str)] = &[
     ("turn", "time for each turn, like 24h (default), 90m or 2d"),
 ];
 
-const COMMANDS: &[CommandHelp] = &[
-    CommandHelp {
-        name: "move",
-        usage: "move <pawn> <die> [around]",
-        about: "Moves pawn 1-4 by one die; 'around' passes your turn-off and goes round again.",
-    },
-    CommandHelp {
-        name: "enter",
-        usage: "enter [pawn]",
-        about: "Brings a pawn (by default the lowest-numbered) out of the nest with a 5 (one die, or two dice summing to 5).",
-    },
-    CommandHelp {
-        name: "reward",
-        usage: "reward <pawn> [20|10] [around] | reward skip [20|10]",
-        about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice; `!reward skip` declines one that only going round could use.",
-    },
-];
+/// `!move`: one pawn by one die.
+pub(crate) const MOVE: CommandHelp = CommandHelp {
+    name: "move",
+    usage: "move <pawn> <die> [around]",
+    about: "Moves pawn 1-4 by one die; 'around' passes your turn-off and goes round again.",
+    aliases: &["m"],
+};
+
+/// `!enter`: a pawn out of the nest.
+pub(crate) const ENTER: CommandHelp = CommandHelp {
+    name: "enter",
+    usage: "enter [pawn]",
+    about: "Brings a pawn (by default the lowest-numbered) out of the nest with a 5 (one die, or two dice summing to 5).",
+    aliases: &["e"],
+};
+
+/// `!reward`: a reward moved, or declined.
+pub(crate) const REWARD: CommandHelp = CommandHelp {
+    name: "reward",
+    usage: "reward <pawn> [20|10] [around] | reward skip [20|10]",
+    about: "Moves a reward (20 for a capture, 10 for HOME) with one pawn, after the dice; `!reward skip` declines one that only going round could use.",
+    aliases: &["r"],
+};
+
+/// The game's words in the channel, as `!help` lists them and the table reads them.
+const COMMANDS: &[CommandHelp] = &[MOVE, ENTER, REWARD];
 
 /// Reads the GM's options into [`Settings`], refusing anything unknown.
 pub fn settings(options: &Options) -> Result<Settings, Refusal> {

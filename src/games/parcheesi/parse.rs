@@ -1,7 +1,9 @@
-//! Reading the players' commands: `move <pawn> <die> [around]`, `enter <pawn>`,
-//! `reward <pawn> [10|20] [around]`, `reward skip [10|20]`, forgiving case, spacing and a
-//! leading word `pawn`.
+//! Reading the players' commands, as the game declares them ([`MOVE`], [`ENTER`],
+//! [`REWARD`]; the table reads their aliases as their names): `move <pawn> <die> [around]`,
+//! `enter [pawn]`, `reward <pawn> [10|20] [around]`, `reward skip [10|20]`, forgiving case,
+//! spacing and a leading word `pawn`.
 
+use super::{ENTER, MOVE, REWARD};
 use crate::games::Refusal;
 
 /// A player's command, checked for form only (the game checks legality).
@@ -77,67 +79,70 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
     if around {
         words.pop();
     }
-    match word.as_str() {
-        "move" | "m" => {
-            let usage = "move <pawn> <die> [around]";
-            let pawn = pawn_number(words.first().copied(), usage)?;
-            let die_word = words
-                .get(1)
-                .ok_or_else(|| Refusal::new(format!("say which die: {usage}")))?;
-            let die = match die_word.parse::<u8>() {
-                Ok(d @ 1..=6) => d,
-                _ => {
-                    return Err(Refusal::new(format!(
-                        "'{die_word}' is not a die; a die shows 1 to 6 ({usage})"
-                    )))
-                }
-            };
-            if words.len() > 2 {
+    let skip = words
+        .first()
+        .is_some_and(|w| matches!(*w, "skip" | "decline" | "pass"));
+    if word == MOVE.name {
+        let usage = MOVE.usage;
+        let pawn = pawn_number(words.first().copied(), usage)?;
+        let die_word = words
+            .get(1)
+            .ok_or_else(|| Refusal::new(format!("say which die: {usage}")))?;
+        let die = match die_word.parse::<u8>() {
+            Ok(d @ 1..=6) => d,
+            _ => {
                 return Err(Refusal::new(format!(
-                    "too many words; {usage} moves one pawn by one die"
-                )));
+                    "'{die_word}' is not a die; a die shows 1 to 6 ({usage})"
+                )))
             }
-            Ok(Action::Move { pawn, die, around })
+        };
+        if words.len() > 2 {
+            return Err(Refusal::new(format!(
+                "too many words; {usage} moves one pawn by one die"
+            )));
         }
-        "enter" | "e" => {
-            let usage = "enter <pawn>";
-            if around {
-                return Err(Refusal::new("a pawn entering cannot go around; say enter <pawn>"));
-            }
-            let pawn = match words.first() {
-                None => None,
-                Some(word) => Some(pawn_number(Some(word), usage)?),
-            };
-            if words.len() > 1 {
-                return Err(Refusal::new(format!("too many words; say {usage}")));
-            }
-            Ok(Action::Enter { pawn })
+        Ok(Action::Move { pawn, die, around })
+    } else if word == ENTER.name {
+        let usage = ENTER.usage;
+        if around {
+            return Err(Refusal::new(format!(
+                "a pawn entering cannot go around; say {usage}"
+            )));
         }
-        "reward" | "r" if words.first().is_some_and(|w| matches!(*w, "skip" | "decline" | "pass")) => {
-            let usage = "reward skip [20|10]";
-            if around || words.len() > 2 {
-                return Err(Refusal::new(format!("too many words; say {usage}")));
-            }
-            Ok(Action::SkipReward {
-                amount: reward_amount(words.get(1), usage)?,
-            })
+        let pawn = match words.first() {
+            None => None,
+            Some(word) => Some(pawn_number(Some(word), usage)?),
+        };
+        if words.len() > 1 {
+            return Err(Refusal::new(format!("too many words; say {usage}")));
         }
-        "reward" | "r" => {
-            let usage = "reward <pawn> [20|10] [around], or reward skip";
-            let pawn = pawn_number(words.first().copied(), usage)?;
-            let amount = reward_amount(words.get(1), usage)?;
-            if words.len() > 2 {
-                return Err(Refusal::new(format!("too many words; say {usage}")));
-            }
-            Ok(Action::Reward {
-                pawn,
-                amount,
-                around,
-            })
+        Ok(Action::Enter { pawn })
+    } else if word == REWARD.name && skip {
+        let usage = REWARD.usage;
+        if around || words.len() > 2 {
+            return Err(Refusal::new(format!("too many words; say {usage}")));
         }
-        other => Err(Refusal::new(format!(
-            "parcheesi has no command '{other}'; use move <pawn> <die> [around], enter <pawn>, reward <pawn> or reward skip"
-        ))),
+        Ok(Action::SkipReward {
+            amount: reward_amount(words.get(1), usage)?,
+        })
+    } else if word == REWARD.name {
+        let usage = REWARD.usage;
+        let pawn = pawn_number(words.first().copied(), usage)?;
+        let amount = reward_amount(words.get(1), usage)?;
+        if words.len() > 2 {
+            return Err(Refusal::new(format!("too many words; say {usage}")));
+        }
+        Ok(Action::Reward {
+            pawn,
+            amount,
+            around,
+        })
+    } else {
+        let usages: Vec<&str> = [MOVE, ENTER, REWARD].iter().map(|c| c.usage).collect();
+        Err(Refusal::new(format!(
+            "parcheesi has no command '{word}'; use {}",
+            usages.join(", ")
+        )))
     }
 }
 

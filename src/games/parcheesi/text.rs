@@ -4,6 +4,7 @@
 use super::act::{Match, Stage};
 use super::board::{self, Colour, Pairs, Spot, StepError, PAWNS};
 use super::engine::{self, Limits, Step, Steps};
+use super::REWARD;
 use crate::games::Seat;
 
 impl Match {
@@ -36,8 +37,8 @@ impl Match {
                         .map(|s| match s {
                             Step::Move {
                                 pawn, around: true, ..
-                            } => format!("!reward {} {amount} around", pawn + 1),
-                            other => format!("!reward {} {amount}", other.pawn() + 1),
+                            } => format!("!{} {} {amount} around", REWARD.name, pawn + 1),
+                            other => format!("!{} {} {amount}", REWARD.name, other.pawn() + 1),
                         })
                         .collect();
                     let around_only = steps
@@ -49,8 +50,9 @@ impl Match {
                     }
                     parts.push(if around_only {
                         format!(
-                            "reward {amount}, only by going round: {}, or !reward skip {amount} to decline it",
-                            pawns.join(", ")
+                            "reward {amount}, only by going round: {}, or !{} skip {amount} to decline it",
+                            pawns.join(", "),
+                            REWARD.name
                         )
                     } else {
                         format!("reward {amount}: {}", pawns.join(", "))

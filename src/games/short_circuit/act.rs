@@ -4,7 +4,7 @@ use super::picture;
 use super::position::{Grid, Position};
 use super::setup::{Mode, Setup};
 use super::solver;
-use super::{parse, placement};
+use super::{parse, placement, CALL, CONCEDE, PLACE};
 use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Search, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -354,15 +354,16 @@ impl Game for ShortCircuitGame {
             )));
         }
         let word = word.trim().to_lowercase();
-        if word == "concede" {
+        if word == CONCEDE.name {
             let mut events = vec![Event::public(format!("{} concedes.", self.name(seat)))];
             let reason = format!("{} conceded", self.name(seat));
             self.finish(other(seat), reason, &mut events);
             return Ok(events);
         }
-        if word != "place" && word != "impossible" {
+        if word != PLACE.name && word != CALL.name {
             return Err(Refusal::new(format!(
-                "`{word}` is not a Short Circuit command; use place, impossible or concede"
+                "`{word}` is not a Short Circuit command; use {}, {} or {}",
+                PLACE.name, CALL.name, CONCEDE.name
             )));
         }
         if seat != self.to_move {
@@ -376,7 +377,7 @@ impl Game for ShortCircuitGame {
             self.time_up(&mut events);
             return Ok(events);
         }
-        let events = if word == "place" {
+        let events = if word == PLACE.name {
             self.place(seat, args, ctx.now)?
         } else {
             self.impossible(seat, ctx.now)?

@@ -16,6 +16,7 @@ use super::piece::{Dir, Kind, Piece};
 use super::placement::{self, Item};
 use super::position::{Grid, Square, Supply};
 use super::solver::{self, Solution, Source};
+use super::{CALL, CONCEDE, PLACE};
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
 
@@ -45,8 +46,9 @@ pub fn decide(
         return Some(place(&items));
     }
     Some(match level {
-        Level::Easy => extend(grid, supply, rng)
-            .map_or_else(|| "impossible".to_string(), |item| place(&[item])),
+        Level::Easy => {
+            extend(grid, supply, rng).map_or_else(|| CALL.name.to_string(), |item| place(&[item]))
+        }
         Level::Normal => careful(grid, supply, rng),
     })
 }
@@ -68,10 +70,10 @@ pub fn random_action(game: &ShortCircuitGame, seat: Seat, rng: &mut dyn RngCore)
     let pieces = pieces_in(supply);
     let challenged = game.challenge.is_some();
     if squares.is_empty() || pieces.is_empty() {
-        return Some(if challenged { "concede" } else { "impossible" }.to_string());
+        return Some(if challenged { CONCEDE.name } else { CALL.name }.to_string());
     }
     if !challenged && pick(rng, 20) == 0 {
-        return Some("impossible".to_string());
+        return Some(CALL.name.to_string());
     }
     let square = squares[pick(rng, squares.len())];
     let piece = pieces[pick(rng, pieces.len())];
@@ -94,7 +96,7 @@ fn place(items: &[Item]) -> String {
         .iter()
         .map(|(square, piece)| format!("{square} {}", piece.describe()))
         .collect();
-    format!("place {}", listed.join(" "))
+    format!("{} {}", PLACE.name, listed.join(" "))
 }
 
 /// Every piece (each kind in the supply, in each of its distinct rotations).
@@ -302,7 +304,7 @@ fn extensions(grid: &Grid, supply: &Supply) -> Vec<Item> {
 /// `Normal`'s turn: an impossible call the solver proves, or the safest piece at an open end.
 fn careful(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> String {
     if solver::solve_within(grid, supply, STEPS) == Some(Solution::Impossible) {
-        return "impossible".to_string();
+        return CALL.name.to_string();
     }
     let mut candidates = extensions(grid, supply);
     // A random order, so that equally good placements are taken evenly.
@@ -330,7 +332,7 @@ fn careful(grid: &Grid, supply: &Supply, rng: &mut dyn RngCore) -> String {
         .or_else(|| touching(grid, supply))
     {
         Some(item) => place(&[item]),
-        None => "impossible".to_string(),
+        None => CALL.name.to_string(),
     }
 }
 
@@ -351,12 +353,12 @@ fn answer_call(grid: &Grid, supply: &Supply) -> String {
     }
     let witness = match solver::solve_within(grid, supply, STEPS * 10) {
         Some(Solution::Completable(witness)) => witness,
-        Some(Solution::Impossible) => return "concede".to_string(),
+        Some(Solution::Impossible) => return CONCEDE.name.to_string(),
         // Undecided: keep building while the window is open.
         None => {
             return extensions(grid, supply)
                 .first()
-                .map_or_else(|| "concede".to_string(), |item| place(&[*item]))
+                .map_or_else(|| CONCEDE.name.to_string(), |item| place(&[*item]))
         }
     };
     let next = witness
@@ -370,7 +372,7 @@ fn answer_call(grid: &Grid, supply: &Supply) -> String {
         .find(|(square, _)| grid.is_empty() || touches(grid, *square));
     match next {
         Some(item) => place(&[item]),
-        None => "concede".to_string(),
+        None => CONCEDE.name.to_string(),
     }
 }
 

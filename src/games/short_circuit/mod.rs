@@ -62,23 +62,32 @@ pub struct ShortCircuit;
 /// The value the table registers.
 pub static SHORT_CIRCUIT_RULES: ShortCircuit = ShortCircuit;
 
-const COMMANDS: &[CommandHelp] = &[
-    CommandHelp {
-        name: "place",
-        usage: "place <square> <piece> <rotation> [<square> <piece> <rotation> ...]",
-        about: "place 1-3 pieces in one line, e.g. `!place b2 turn 90 c2 straight 90` (straight, turn, cross, thunder; rotations 0/90/180/270 clockwise from │ and └)",
-    },
-    CommandHelp {
-        name: "impossible",
-        usage: "impossible",
-        about: "claim the circuit can no longer be completed with the remaining supply",
-    },
-    CommandHelp {
-        name: "concede",
-        usage: "concede",
-        about: "give up the match",
-    },
-];
+/// `!place`: 1-3 pieces in one line.
+pub(crate) const PLACE: CommandHelp = CommandHelp {
+    name: "place",
+    usage: "place <square> <piece> <rotation> [<square> <piece> <rotation> ...]",
+    about: "place 1-3 pieces in one line, e.g. `!place b2 turn 90 c2 straight 90` (straight, turn, cross, thunder; rotations 0/90/180/270 clockwise from │ and └)",
+    aliases: &[],
+};
+
+/// `!impossible`: the call that the track can no longer be completed.
+pub(crate) const CALL: CommandHelp = CommandHelp {
+    name: "impossible",
+    usage: "impossible",
+    about: "claim the circuit can no longer be completed with the remaining supply",
+    aliases: &[],
+};
+
+/// `!concede`: the match given up.
+pub(crate) const CONCEDE: CommandHelp = CommandHelp {
+    name: "concede",
+    usage: "concede",
+    about: "give up the match",
+    aliases: &[],
+};
+
+/// The game's words in the channel, as `!help` lists them and the table reads them.
+const COMMANDS: &[CommandHelp] = &[PLACE, CALL, CONCEDE];
 
 fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
     let game: ShortCircuitGame =

@@ -4,6 +4,7 @@
 use super::piece::{Kind, Piece, Rotation};
 use super::placement::Item;
 use super::position::Square;
+use super::PLACE;
 
 /// Reads the arguments of `!place`: `<square> <piece> <rotation>` up to three times, such as
 /// `b2 turn 90 c2 straight 0`. Squares may be written `b2` or `b 2`; a piece is a kind name
@@ -16,10 +17,10 @@ pub fn parse_place(args: &str) -> Result<Vec<Item>, String> {
         .map(str::to_lowercase)
         .collect();
     if tokens.is_empty() {
-        return Err(
-            "say where and what, such as `!place b2 turn 90 c2 straight 0` (rotations 0, 90, 180 or 270 clockwise)"
-                .to_string(),
-        );
+        return Err(format!(
+            "say where and what, such as `!{} b2 turn 90 c2 straight 0` (rotations 0, 90, 180 or 270 clockwise)",
+            PLACE.name
+        ));
     }
     let mut items = Vec::new();
     let mut at = 0;

@@ -73,16 +73,19 @@ const ORDERS: &[CommandHelp] = &[
         name: "bid",
         usage: "bid <number>",
         about: "Your secret bid (at least your minimum); it is paid from your points.",
+        aliases: &[],
     },
     CommandHelp {
         name: "move",
         usage: "move <n|ne|e|se|s|sw|w|nw|nothing|teleport>... [stomp|stride] [upgrade]",
         about: "One direction per move you have, one mode for the round (stride if omitted), optionally buy an extra move.",
+        aliases: &[],
     },
     CommandHelp {
         name: "upgrade",
         usage: "upgrade",
         about: "Stand still this round and pay 5 points for one more move in every later round.",
+        aliases: &[],
     },
 ];
 

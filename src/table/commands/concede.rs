@@ -13,6 +13,7 @@ pub const COMMAND: Command = Command::new(
     "you leave the game, ranked last among the players still in",
     Run::Apply(run),
 )
+.aliases(&["resign"])
 .looks_back();
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {

@@ -79,6 +79,7 @@ fn line(command: &Command) -> CommandHelp {
         name: command.name,
         usage: command.usage,
         about: command.about,
+        aliases: command.aliases,
     }
 }
 
@@ -123,14 +124,22 @@ pub fn channel_help(
                     Place::Direct => {
                         format!("`{}` by direct message: {}", command.usage, command.about)
                     }
-                    Place::Channel | Place::Both => {
-                        format!("`{prefix}{}`: {}", command.usage, command.about)
-                    }
+                    Place::Channel | Place::Both => format!(
+                        "`{prefix}{}`{}: {}",
+                        command.usage,
+                        line(command).also(prefix),
+                        command.about
+                    ),
                 };
             }
             let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
-            if let Some(help) = game_commands.iter().find(|help| help.name == word) {
-                return format!("`{prefix}{}`: {}", help.usage, help.about);
+            if let Some(help) = crate::games::declared(game_commands, word) {
+                return format!(
+                    "`{prefix}{}`{}: {}",
+                    help.usage,
+                    help.also(prefix),
+                    help.about
+                );
             }
             match games.iter().find(|rules| rules.name() == word) {
                 Some(rules) => game_help(*rules, prefix),

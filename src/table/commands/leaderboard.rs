@@ -19,6 +19,7 @@ pub const COMMAND: Command = Command::new(
     "the ten best-rated players of a game on this server (the channel's game if none is named), with a chart",
     Run::Answer(answer),
 )
+.aliases(&["lb", "top"])
 .reads(check)
 .slash(&[SlashOption::game(
     "game",

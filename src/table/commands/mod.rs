@@ -100,6 +100,9 @@ pub static BY_DM: &[&Command] = &[
 pub struct Command {
     /// The word typed after the prefix, or first by DM.
     pub name: &'static str,
+    /// Other words typed for it in the channel (`!lb` for `!leaderboard`); the table reads
+    /// them as the name, and the slash command is the name's alone.
+    pub aliases: &'static [&'static str],
     /// Who may use it.
     pub who: Who,
     /// How it is written, after the prefix (`kick @player`), or by DM when it is said only
@@ -140,6 +143,7 @@ impl Command {
     ) -> Command {
         Command {
             name,
+            aliases: &[],
             who,
             usage,
             about,
@@ -185,6 +189,11 @@ impl Command {
             (_, Some(_)) => Place::Both,
             (_, None) => Place::Channel,
         }
+    }
+
+    /// The same, also typed as `aliases`.
+    pub(crate) const fn aliases(self, aliases: &'static [&'static str]) -> Command {
+        Command { aliases, ..self }
     }
 
     /// The same, reading the words after it with `check`.
@@ -598,7 +607,7 @@ pub fn find(word: &str) -> Option<&'static Command> {
     REGISTRY
         .iter()
         .copied()
-        .find(|command| command.name == word)
+        .find(|command| command.name == word || command.aliases.contains(&word))
 }
 
 /// Splits what was said after the prefix into its word (lowercase) and the rest.
@@ -633,9 +642,10 @@ pub fn parse_line(line: &str, prefix: &str) -> Result<Option<(String, String)>, 
         }
         // Refused where it is routed, with where to say it.
         Some(command) if command.place() == Place::Direct => Ok(Some((word, args.to_string()))),
+        // An alias is read as the name it stands for.
         Some(command) => {
             command.read(args, prefix)?;
-            Ok(Some((word, args.to_string())))
+            Ok(Some((command.name.to_string(), args.to_string())))
         }
         None => Ok(Some((word, args.to_string()))),
     }
@@ -662,9 +672,18 @@ pub fn readme_table(prefix: &str) -> String {
             Place::Direct => command.usage.to_string(),
             Place::Channel | Place::Both => format!("{prefix}{}", command.usage),
         };
+        let also: Vec<String> = command
+            .aliases
+            .iter()
+            .map(|alias| format!("`{prefix}{alias}`"))
+            .collect();
+        let also = match also.is_empty() {
+            true => String::new(),
+            false => format!("; also typed {}", also.join(", ")),
+        };
         let about = command.about.strip_prefix("GM: ").unwrap_or(command.about);
         table.push_str(&format!(
-            "| `{}` | {} | {} | {} | {slash} |\n",
+            "| `{}` | {} | {} | {}{also} | {slash} |\n",
             typed.replace('|', "\\|"),
             command.place().word(),
             command.who.word(),

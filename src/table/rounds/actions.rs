@@ -4,14 +4,18 @@
 use super::change::after_change;
 use super::orders::check_sent_in_time;
 use super::running;
-use crate::games::Refusal;
+use crate::games::{self, Refusal};
 use crate::records::Phase;
 use crate::records::{EventBody, LogEvent, LogVisibility, User};
 use crate::table::attendance;
 use crate::table::work::Work;
 
 /// A public action of the game (`!move ...`) by the player whose turn it is.
-pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<bool, Refusal> {
+pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<bool, Refusal> {
+    let rules = work.env.catalogue.find(&work.record.game);
+    // An alias the game declares is read as the command it stands for.
+    let declared = rules.and_then(|rules| games::declared(rules.commands(), typed));
+    let word = declared.map_or(typed, |command| command.name);
     if work.record.state.is_some() {
         let live = work.live()?;
         if let Some(answer) = live.game.query(word, args) {
@@ -23,8 +27,7 @@ pub fn act(work: &mut Work<'_>, user: &User, word: &str, args: &str) -> Result<b
     running(work)?;
     let id = work.record.id;
     let prefix = work.env.defaults.prefix.clone();
-    let rules = work.env.catalogue.find(&work.record.game);
-    if !rules.is_some_and(|rules| rules.commands().iter().any(|c| c.name == word)) {
+    if declared.is_none() {
         return Err(Refusal::new(format!(
             "There is no command `{prefix}{}` in {}. `{prefix}help` lists them.",
             crate::chat::parse::quote(word),
