@@ -165,8 +165,8 @@ async fn a_game_opened_under_an_older_revision_replays_though_later_versions_rew
     // Opened under revision 1: the wording may have changed since, the rest may not.
     run("UPDATE inputs SET input = replace(input, ' revision=5 ', ' revision=1 ') WHERE game_id = 1").await;
     run("UPDATE games SET record = replace(record, '\"revision\":5', '\"revision\":1') WHERE id = 1").await;
-    // A game of revision 1 kept no answer times (revision 5 on).
-    run("UPDATE games SET record = json_remove(record, '$.seats[0].attendance.waits', '$.seats[1].attendance.waits', '$.seats[2].attendance.waits') WHERE id = 1").await;
+    // A game of revision 1 kept no answer times (revision 5 on) nor the phase last timed.
+    run("UPDATE games SET record = json_remove(record, '$.seats[0].attendance.waits', '$.seats[1].attendance.waits', '$.seats[2].attendance.waits', '$.seats[0].attendance.timed', '$.seats[1].attendance.timed', '$.seats[2].attendance.timed') WHERE id = 1").await;
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(ok, "{said}{err}");
     assert!(said.contains("match the log (opened under rules revision 1: texts reworded since are compared by kind, not wording)"), "{said}");
