@@ -49,12 +49,13 @@ impl Catalogue {
 
     /// Whether `word` is a public action of one of the games: a line beginning with it, even
     /// without the prefix, may be answered (with the line to type), so it counts against the
-    /// sender's limit of commands like a command does.
+    /// sender's limit of commands like a command does. Only names count: a short alias (`e`)
+    /// is too often a word of chatter.
     pub fn is_action(&self, word: &str) -> bool {
         let word = word.to_lowercase();
         self.games
             .iter()
-            .any(|rules| rules.commands().iter().any(|command| command.is(&word)))
+            .any(|rules| rules.commands().iter().any(|command| command.name == word))
     }
 
     /// Every game, in the order `!games` lists them.

@@ -5,7 +5,7 @@
 
 use super::catalogue::Catalogue;
 use crate::dice::Dice;
-use crate::games::{self, Ctx};
+use crate::games::Ctx;
 use crate::records::Phase;
 use crate::records::{GameRecord, Status, User};
 use chrono::Utc;
@@ -92,7 +92,12 @@ pub fn missing_prefix(
         Some((word, args)) => (word.to_lowercase(), args.trim()),
         None => (line.to_lowercase(), ""),
     };
-    let command = games::declared(rules.commands(), &word)?;
+    // Only a name, typed without the prefix, is taken for a move: a short alias (`e`) is too
+    // often a word of chatter.
+    let command = rules
+        .commands()
+        .iter()
+        .find(|command| command.name == word)?;
     // Tried on a copy of the game and its dice, which are then dropped: nothing changes.
     let mut game = catalogue.load(record)?;
     let mut dice = Dice::resume(record.settings.seed, record.dice_position);

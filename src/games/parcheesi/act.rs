@@ -7,6 +7,7 @@ use super::engine::{self, Limits, Roll, Step, Steps};
 use super::parse::{self, Action};
 use super::roller::Roller;
 use super::text::entry_reason;
+use super::{MOVE, REWARD};
 use crate::games::{Event, Refusal, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -530,7 +531,10 @@ impl Match {
                         around: true,
                     };
                     if self.legal().contains(&round) {
-                        text.push_str(&format!("; say move {pawn} {die} around to go round again"));
+                        text.push_str(&format!(
+                            "; say {} {pawn} {die} around to go round again",
+                            MOVE.name
+                        ));
                     }
                 }
                 return Err(Refusal::new(text));
@@ -684,8 +688,9 @@ impl Match {
                 let mut text = board::explain(e, pawn + 1);
                 if !around && usable.contains(&step(true)) {
                     text.push_str(&format!(
-                        "; say reward {} {amount} around to go round again (or reward skip to decline it)",
-                        pawn + 1
+                        "; say {reward} {} {amount} around to go round again (or {reward} skip to decline it)",
+                        pawn + 1,
+                        reward = REWARD.name
                     ));
                 } else {
                     text.push_str(&format!(
@@ -775,7 +780,7 @@ impl Match {
                         .find(|s| matches!(s, Step::Move { around: false, .. }))
                         .copied()
                 })
-                .map(|s| format!(" (reward {} {amount})", s.pawn() + 1))
+                .map(|s| format!(" ({} {} {amount})", REWARD.name, s.pawn() + 1))
                 .unwrap_or_default();
             return Err(Refusal::new(format!(
                 "the reward of {amount} can be moved without going round{way}, so it must be moved; only a reward that needs going round can be declined"

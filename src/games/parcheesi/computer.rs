@@ -13,6 +13,7 @@ use super::act::{Match, Stage};
 use super::board::{is_safe, Colour, Position, Spot, FULL_TRIP, PAWNS, RING};
 use super::engine::{auto_play, Step};
 use super::roller::Roller;
+use super::REWARD;
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
 
@@ -58,10 +59,14 @@ fn commands(game: &Match, seat: Seat) -> Vec<String> {
                     let around = matches!(step, Step::Move { around: true, .. });
                     only_around &= around;
                     let tail = if around { " around" } else { "" };
-                    commands.push(format!("reward {} {amount}{tail}", step.pawn() + 1));
+                    commands.push(format!(
+                        "{} {} {amount}{tail}",
+                        REWARD.name,
+                        step.pawn() + 1
+                    ));
                 }
                 if only_around && !steps.is_empty() {
-                    commands.push(format!("reward skip {amount}"));
+                    commands.push(format!("{} skip {amount}", REWARD.name));
                 }
             }
         }

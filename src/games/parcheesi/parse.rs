@@ -118,7 +118,8 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
         }
         Ok(Action::Enter { pawn })
     } else if word == REWARD.name && skip {
-        let usage = REWARD.usage;
+        // The declared usage's second form: `reward skip [20|10]`.
+        let usage = REWARD.usage.rsplit(" | ").next().unwrap_or(REWARD.usage);
         if around || words.len() > 2 {
             return Err(Refusal::new(format!("too many words; say {usage}")));
         }
@@ -126,7 +127,8 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
             amount: reward_amount(words.get(1), usage)?,
         })
     } else if word == REWARD.name {
-        let usage = REWARD.usage;
+        let moved = REWARD.usage.split(" | ").next().unwrap_or(REWARD.usage);
+        let usage = &format!("{moved}, or {} skip", REWARD.name);
         let pawn = pawn_number(words.first().copied(), usage)?;
         let amount = reward_amount(words.get(1), usage)?;
         if words.len() > 2 {
@@ -138,7 +140,10 @@ pub fn parse(word: &str, args: &str) -> Result<Action, Refusal> {
             around,
         })
     } else {
-        let usages: Vec<&str> = [MOVE, ENTER, REWARD].iter().map(|c| c.usage).collect();
+        let usages: Vec<String> = [MOVE, ENTER, REWARD]
+            .iter()
+            .map(|c| c.usage.replace(" | ", " or "))
+            .collect();
         Err(Refusal::new(format!(
             "parcheesi has no command '{word}'; use {}",
             usages.join(", ")

@@ -5,6 +5,7 @@
 use super::{At, Handled, Service};
 use crate::chat::parse::{mentions as parse_mentions, quote};
 use crate::dice::Seed;
+use crate::games;
 use crate::records::{Audience, GameRecord, Input, Status, User};
 use crate::store::{StoreError, Tx, UserGames};
 use crate::table::audit;
@@ -213,6 +214,13 @@ impl Service {
                     .filter(|user| named.contains(&user.id))
                     .cloned()
                     .collect();
+                // A game's action is logged by its name, whatever alias was typed.
+                let action = game
+                    .as_ref()
+                    .filter(|_| command.is_none())
+                    .and_then(|game| self.catalogue.find(&game.record.game))
+                    .and_then(|rules| games::declared(rules.commands(), &word));
+                let word = action.map_or(word.as_str(), |declared| declared.name);
                 let input = Input::Channel {
                     channel: channel.to_string(),
                     user: user.clone(),
