@@ -301,3 +301,125 @@ async fn the_people_agree_a_draw_and_the_computers_share_it() {
         "{out}"
     );
 }
+
+/// Two TAG games with `nmr=bot` whose bids are due an hour after the start: in `#t` alice and
+/// carol have bid and bob is silent; in `#u` dan and fay have bid and eve is silent. Returns
+/// the service and the deadline.
+async fn tag_with_one_silent(
+    url: &str,
+) -> (referee::table::Service, chrono::DateTime<chrono::Utc>) {
+    let service = common::service(url).await;
+    let mut opening = String::new();
+    for (channel, [gm, silent, other]) in [
+        ("#t", ["alice", "bob", "carol"]),
+        ("#u", ["dan", "eve", "fay"]),
+    ] {
+        opening.push_str(&format!(
+            "{gm} {channel}: !new tag seed=7 nmr=bot deadline=1h\n{gm} {channel}: !join\n\
+             {silent} {channel}: !join\n{other} {channel}: !join\n{gm} {channel}: !start\n\
+             {gm} dm: bid 4\n{other} dm: bid 5\n"
+        ));
+    }
+    common::play_on(&service, &opening, common::start_time(), &[]).await;
+    (service, common::start_time() + chrono::Duration::hours(1))
+}
+
+/// `who`'s bid of 3, sent at `sent`, reaching the table at `now`.
+async fn bids_late(
+    service: &referee::table::Service,
+    who: &str,
+    sent: chrono::DateTime<chrono::Utc>,
+    now: chrono::DateTime<chrono::Utc>,
+) {
+    let envelope = referee::table::Envelope {
+        sent: Some(sent),
+        ..referee::table::Envelope::id(format!("{who}-{}", sent.timestamp()))
+    };
+    let inbound = referee::table::Inbound::Direct {
+        user: referee::table::User::named(who),
+        text: "bid 3".to_string(),
+    };
+    service.handle(&envelope, &inbound, now).await.unwrap();
+}
+
+/// The computer's moves owed now, decided and applied at `now`.
+async fn computers_play(service: &referee::table::Service, now: chrono::DateTime<chrono::Utc>) {
+    for job in service.pending_moves().await.unwrap() {
+        let decision = (job.work)();
+        service
+            .apply_move(job.game, job.seat, &job.position, decision, now)
+            .await
+            .unwrap();
+    }
+}
+
+/// The reveal of the bids `who` bid in, and `who`'s line in it.
+fn reveal_of(said: &[String], who: &str) -> (String, String) {
+    let line_of = |text: &str| {
+        text.lines()
+            .find(|line| line.starts_with(&format!("- {who}: ")))
+            .map(str::to_string)
+    };
+    said.iter()
+        .filter(|text| text.starts_with("Orders for bids"))
+        .find_map(|text| Some((text.clone(), line_of(text)?)))
+        .expect("the bids are revealed")
+}
+
+#[tokio::test]
+async fn a_silent_players_own_order_after_the_deadline_is_refused_while_the_computer_stands_in() {
+    use chrono::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    for database in common::databases(&common::file_url(dir.path())).await {
+        let (service, deadline) = tag_with_one_silent(&database.url).await;
+        assert_eq!(service.fire_due(deadline).await.unwrap(), 2);
+        // bob's bid, sent 10 seconds after the deadline, reaches the table while the computer
+        // stands in for him (the bot lagged); another, sent 20 seconds after it, reaches it
+        // once the database has stalled for a minute. Both are refused with the deadline's time.
+        let second = Duration::seconds;
+        bids_late(
+            &service,
+            "bob",
+            deadline + second(10),
+            deadline + second(11),
+        )
+        .await;
+        bids_late(
+            &service,
+            "bob",
+            deadline + second(20),
+            deadline + second(80),
+        )
+        .await;
+        // eve's bid, sent a second before the deadline, reaches the table only after the
+        // computer began to stand in for her: it is hers.
+        bids_late(&service, "eve", deadline - second(1), deadline + second(81)).await;
+        computers_play(&service, deadline + second(82)).await;
+        let said = common::texts(&service, "SELECT body FROM outbox ORDER BY id").await;
+        let refusals = said
+            .iter()
+            .filter(|text| text.contains("after the deadline of bids (2026-01-01 01:00:00.000 UTC), so it was not taken; bids resolves with the computer's move for whoever was silent (nmr=bot)."))
+            .count();
+        assert_eq!(refusals, 2, "{said:#?}");
+        // The computer's bid is the one revealed for bob, as the computer's.
+        let (reveal, bob) = reveal_of(&said, "bob");
+        assert!(
+            reveal.contains("the deadline passed; the computer sent the silent players' orders"),
+            "{reveal}"
+        );
+        assert!(bob.contains("sent by the computer, nmr=bot"), "{bob}");
+        // Receipts went to alice, carol, dan, fay and eve, and to bob for the computer's bid
+        // only: none for his own.
+        let receipts = said
+            .iter()
+            .filter(|text| text.contains("order received for bids"))
+            .count();
+        assert_eq!(receipts, 6, "{said:#?}");
+        // eve's own bid is revealed as hers, and the round did not wait for the computer.
+        let (reveal, eve) = reveal_of(&said, "eve");
+        assert!(eve.starts_with("- eve: `bid 3` (receipt"), "{reveal}");
+        assert!(!eve.contains("sent by the computer"), "{eve}");
+        common::replay_every_game(&service).await;
+        service.store().close().await;
+    }
+}

@@ -1,6 +1,7 @@
 //! Group commit on a real SQLite file (and on PostgreSQL when a test server is set): several
-//! queued messages share one commit, each in its own savepoint, so a message that fails is
-//! taken back alone; every message is applied once, whether it comes twice in one batch or
+//! queued messages share one commit, each in its own savepoint, so a message the database
+//! does not take is taken back alone and tried again, with those after it, until it does;
+//! every message is applied once, whether it comes twice in one batch or
 //! again after its batch; and a burst of concurrent submissions through the queue applies
 //! each message once, in one commit or several.
 
@@ -51,22 +52,27 @@ const REFUSE_CAROL_POSTGRES: &str = "CREATE FUNCTION refuse_carol() RETURNS trig
      CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION refuse_carol()";
 
 #[tokio::test]
-async fn a_failing_message_in_a_batch_is_taken_back_alone() {
+async fn a_message_the_database_does_not_take_waits_with_those_after_it() {
     let dir = tempfile::tempdir().unwrap();
     for database in databases(&file_url(dir.path())).await {
-        failing_message_taken_back(&database.url).await;
+        failing_message_waits(&database.url).await;
     }
 }
 
-async fn failing_message_taken_back(url: &str) {
+/// The SQL that makes the database refuse carol's receipt, and the SQL that lifts it.
+fn refusing_carol(service: &Service) -> (&'static str, &'static str) {
+    match service.store().dialect() {
+        Dialect::Sqlite => (REFUSE_CAROL_SQLITE, "DROP TRIGGER refuse_carol"),
+        Dialect::Postgres => (REFUSE_CAROL_POSTGRES, "DROP TRIGGER refuse_carol ON outbox"),
+    }
+}
+
+async fn failing_message_waits(url: &str) {
     let service = game_waiting_for_guesses(url).await;
     let inputs_before = count(&service, "SELECT COUNT(*) FROM inputs").await;
     // The database refuses carol's receipt: her message fails after writing her order, the
     // game's record and her input, which her savepoint must take back.
-    let refuse = match service.store().dialect() {
-        Dialect::Sqlite => REFUSE_CAROL_SQLITE,
-        Dialect::Postgres => REFUSE_CAROL_POSTGRES,
-    };
+    let (refuse, lift) = refusing_carol(&service);
     common::execute(&service, refuse).await;
     let batch = [
         guess("m-bob", "bob", 2),
@@ -77,41 +83,43 @@ async fn failing_message_taken_back(url: &str) {
     assert!(results[0].as_ref().unwrap().receipt.fresh);
     let failure = results[1].as_ref().unwrap_err().to_string();
     assert!(failure.contains("disk says no"), "{failure}");
-    assert!(results[2].as_ref().unwrap().receipt.fresh);
-    // bob's and alice's orders are in and answered; carol's left no trace, not even her
-    // message id, and the round still waits for her.
+    // alice's message, after carol's, was not applied either: it waits behind hers, so
+    // nothing overtakes a message the database did not take.
+    let behind = results[2].as_ref().unwrap_err().to_string();
+    assert!(behind.contains("disk says no"), "{behind}");
+    // bob's order is in and answered; carol's and alice's left no trace, not even their
+    // message ids, and the round still waits for them.
     let posted = bodies(&service).await;
     assert!(posted
         .iter()
         .any(|b| b.contains("order received for guesses for round 1: `guess 2`")));
-    assert!(posted
-        .iter()
-        .any(|b| b.contains("order received for guesses for round 1: `guess 3`")));
+    assert!(!posted.iter().any(|b| b.contains("`guess 3`")));
     assert!(!posted.iter().any(|b| b.contains("`guess 6`")));
     assert!(!posted.iter().any(|b| b.contains("Orders for guesses")));
     assert_eq!(
         count(&service, "SELECT COUNT(*) FROM inputs").await,
-        inputs_before + 2
+        inputs_before + 1
     );
     assert_eq!(
         count(
             &service,
-            "SELECT COUNT(*) FROM inbound WHERE message_id = 'm-carol'"
+            "SELECT COUNT(*) FROM inbound WHERE message_id IN ('m-carol', 'm-alice')"
         )
         .await,
         0
     );
-    // Once the database accepts it, carol's message (the same id) is applied, once, and the
-    // round resolves; bob's message sent again changes nothing.
-    let drop = match service.store().dialect() {
-        Dialect::Sqlite => "DROP TRIGGER refuse_carol",
-        Dialect::Postgres => "DROP TRIGGER refuse_carol ON outbox",
-    };
-    common::execute(&service, drop).await;
-    let again = [guess("m-carol", "carol", 6), guess("m-bob", "bob", 5)];
+    // Once the database accepts it, carol's message (the same id) is applied, once, then
+    // alice's, and the round resolves; bob's message sent again changes nothing.
+    common::execute(&service, lift).await;
+    let again = [
+        guess("m-carol", "carol", 6),
+        guess("m-alice", "alice", 3),
+        guess("m-bob", "bob", 5),
+    ];
     let results = service.handle_batch(&again, start_time()).await;
     assert!(results[0].as_ref().unwrap().receipt.fresh);
-    assert!(!results[1].as_ref().unwrap().receipt.fresh);
+    assert!(results[1].as_ref().unwrap().receipt.fresh);
+    assert!(!results[2].as_ref().unwrap().receipt.fresh);
     let posted = bodies(&service).await;
     assert_eq!(
         posted
@@ -122,6 +130,73 @@ async fn failing_message_taken_back(url: &str) {
     );
     assert!(posted.iter().any(|b| b.contains("- carol: `guess 6`")));
     assert!(posted.iter().any(|b| b.contains("- bob: `guess 2`")));
+    assert!(posted.iter().any(|b| b.contains("- alice: `guess 3`")));
+    common::replay_every_game(&service).await;
+    service.store().close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_queue_tries_a_message_the_database_did_not_take_until_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    for database in databases(&file_url(dir.path())).await {
+        queue_tries_again(&database.url).await;
+    }
+}
+
+async fn queue_tries_again(url: &str) {
+    let service = game_waiting_for_guesses(url).await;
+    let (refuse, lift) = refusing_carol(&service);
+    common::execute(&service, refuse).await;
+    let table = Arc::new(GroupCommit::new(service.clone()));
+    // carol's guess meets the fault in its savepoint; bob's, queued after it, waits behind.
+    let carol = table.enqueue(guess("m-carol", "carol", 6), start_time());
+    let bob = table.enqueue(guess("m-bob", "bob", 2), start_time());
+    let waiting = {
+        let table = table.clone();
+        tokio::spawn(async move { (table.wait(carol).await, table.wait(bob).await) })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    assert!(
+        !waiting.is_finished(),
+        "the messages wait while the fault lasts"
+    );
+    assert!(table
+        .stall()
+        .is_some_and(|stall| stall.reason.contains("disk says no")));
+    assert_eq!(
+        count(
+            &service,
+            "SELECT COUNT(*) FROM inbound WHERE message_id IN ('m-carol', 'm-bob')"
+        )
+        .await,
+        0
+    );
+    // The fault clears: both are applied, once and in order, and nobody was asked to send
+    // anything again.
+    common::execute(&service, lift).await;
+    let (carol, bob) = waiting.await.unwrap();
+    assert!(carol.unwrap().receipt.fresh);
+    assert!(bob.unwrap().receipt.fresh);
+    assert!(table.stall().is_none());
+    let posted = bodies(&service).await;
+    assert!(
+        !posted.iter().any(|b| b.contains("Send it again")),
+        "{posted:#?}"
+    );
+    let receipts = |order: &str| posted.iter().filter(|b| b.contains(order)).count();
+    assert_eq!(
+        receipts("order received for guesses for round 1: `guess 6`"),
+        1
+    );
+    assert_eq!(
+        receipts("order received for guesses for round 1: `guess 2`"),
+        1
+    );
+    let at = |order: &str| posted.iter().position(|b| b.contains(order));
+    assert!(
+        at("`guess 6`") < at("`guess 2`"),
+        "carol's first: {posted:#?}"
+    );
     common::replay_every_game(&service).await;
     service.store().close().await;
 }

@@ -26,32 +26,31 @@ fn thirty_games() -> String {
         };
         let [p1, p2, p3] = [pool[i % 4], pool[(i + 1) % 4], pool[(i + 2) % 4]];
         let at = format!("#g{i}@{server}");
-        let seed = i + 1;
         let lines = match i % 5 {
             // The same two players each time: ann and ben on east, ann and wes on west.
             0 => format!(
-                "{a} {at}: !new shortcircuit seed={seed}\n{a} {at}: !join\n{b} {at}: !join\n\
+                "{a} {at}: !new shortcircuit\n{a} {at}: !join\n{b} {at}: !join\n\
                  {a} {at}: !start\nclock +1h\n{} {at}: !concede\n",
                 if i % 4 == 0 { pool[1] } else { pool[0] },
                 a = pool[0],
                 b = pool[1],
             ),
             1 => format!(
-                "{p1} {at}: !new parcheesi seed={seed}\n{p1} {at}: !join\n{p2} {at}: !join\n\
+                "{p1} {at}: !new parcheesi\n{p1} {at}: !join\n{p2} {at}: !join\n\
                  {p3} {at}: !join\n{p1} {at}: !start\nclock +1h\n{p1} {at}: !kick {p3}\n\
                  {p2} {at}: !leave\n"
             ),
             2 => format!(
-                "{p1} {at}: !new tag seed={seed}\n{p2} {at}: !join\n{p3} {at}: !join\n\
+                "{p1} {at}: !new tag\n{p2} {at}: !join\n{p3} {at}: !join\n\
                  {p1} {at}: !join bot\n{p1} {at}: !join bot easy\n{p1} {at}: !start\n\
                  {p1} {at}: !replace {p2} bot easy\n{p1} {at}: !replace {p3} bot\n"
             ),
             3 => format!(
-                "{p1} {at}: !new carcassonne seed={seed}\n{p1} {at}: !join\n{p2} {at}: !join\n\
+                "{p1} {at}: !new carcassonne\n{p1} {at}: !join\n{p2} {at}: !join\n\
                  {p1} {at}: !join bot\n{p1} {at}: !start\n{p1} {at}: !draw\n{p2} {at}: !draw\n"
             ),
             _ => format!(
-                "{p1} {at}: !new parcheesi seed={seed}\n{p1} {at}: !join\n{p2} {at}: !join\n\
+                "{p1} {at}: !new parcheesi\n{p1} {at}: !join\n{p2} {at}: !join\n\
                  {p1} {at}: !start\nclock +1h\n{p1} {at}: !resolve\n{p1} {at}: !undo\n\
                  clock +1h\n{}\n",
                 match i % 10 {
@@ -258,11 +257,11 @@ async fn a_game_that_ended_before_one_already_rated_has_the_ratings_worked_out_a
         let service = service(&database.url).await;
         let out = play_on(
             &service,
-            "ann #a@east: !new shortcircuit seed=1\nann #a@east: !join\nben #a@east: !join\n\
+            "ann #a@east: !new shortcircuit\nann #a@east: !join\nben #a@east: !join\n\
              ann #a@east: !start\n\
-             ann #b@east: !new shortcircuit seed=2\nann #b@east: !join\ncat #b@east: !join\n\
+             ann #b@east: !new shortcircuit\nann #b@east: !join\ncat #b@east: !join\n\
              ann #b@east: !start\n\
-             ann #c@east: !new shortcircuit seed=3\nann #c@east: !join\nben #c@east: !join\n\
+             ann #c@east: !new shortcircuit\nann #c@east: !join\nben #c@east: !join\n\
              ann #c@east: !start\n\
              clock 2026-01-01T02:00:00Z\nben #a@east: !concede\n\
              clock 2026-01-01T04:00:00Z\nann #c@east: !concede\n\
@@ -290,7 +289,7 @@ async fn stats_count_deadlines_kept_and_the_median_time_to_answer() {
     // set at 4 hours resolves them). The moves begin then: bob answers after 1 hour, alice
     // and carol never. Then a draw.
     let out = common::play(
-        "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\ncarol #t: !join\n\
+        "alice #t: !new tag\nalice #t: !join\nbob #t: !join\ncarol #t: !join\n\
          alice #t: !start\nalice #t: !deadline 4h\n\
          clock +1h\nalice dm: bid 2\nclock +1h\ncarol dm: bid 3\n\
          clock +3h\nbob dm: move nothing\nclock +3d\n\
@@ -317,7 +316,7 @@ async fn a_computer_the_gm_takes_off_its_seat_loses_nothing_and_a_person_replace
     let service = service("sqlite::memory:").await;
     let out = play_on(
         &service,
-        "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\nalice #t: !join bot\n\
+        "alice #t: !new tag\nalice #t: !join\nbob #t: !join\nalice #t: !join bot\n\
          alice #t: !start\nalice #t: !replace bot1 @carol\nalice #t: !replace bob @dave\n\
          alice #t: !draw\ncarol #t: !draw\ndave #t: !draw\n",
         start_time(),
@@ -341,4 +340,76 @@ async fn a_computer_the_gm_takes_off_its_seat_loses_nothing_and_a_person_replace
             ("carol", Finish::Placed(1)),
         ]
     );
+}
+
+#[tokio::test]
+async fn a_game_whose_seed_was_chosen_is_practice_everywhere_and_never_rated() {
+    // On the console the seed typed with `!new` is the operator's own; by DM the GM gives
+    // one with `setup seed=`. Either way someone could foresee the dice.
+    let service = service("sqlite::memory:").await;
+    let out = play_on(
+        &service,
+        "ann #a@east: !new shortcircuit seed=1\nann #a@east: !join\nben #a@east: !join\n\
+         ann #a@east: !start\nben #a@east: !status\n\
+         cat #b@east: !new shortcircuit\ncat dm: setup seed=5\ncat #b@east: !join\n\
+         dan #b@east: !join\ncat #b@east: !start\nclock +1h\n\
+         ann #a@east: !concede\ndan #b@east: !concede\n\
+         ann #c@east: !new shortcircuit\nann #c@east: !join\nben #c@east: !join\n\
+         ann #c@east: !start\nben #c@east: !concede\n",
+        start_time(),
+        &[],
+    )
+    .await;
+    replay_every_game(&service).await;
+    let practice = "Practice game: its dice seed was chosen at the table, not drawn by me, so its dice can be known in advance; it is not rated.";
+    // Game #1: its sign-up post, its start post, `!status` and its last post say so.
+    for heading in [
+        "is open for sign-ups",
+        "starts with",
+        "Game #1 (shortcircuit), GM ann",
+        "Final ranking:",
+    ] {
+        assert!(
+            post_with(&out, "#a@east <- ", heading).contains(practice),
+            "{heading}: {out}"
+        );
+    }
+    // Game #2 became practice when its GM chose the seed by DM: the channel is told, the GM
+    // is told it stays secret, and its start post says so.
+    assert!(out.contains(&format!(
+        "#b@east <- Game #2: the GM chose the dice seed privately. {practice}"
+    )));
+    assert!(out.contains("dm cat <- Secret setup for game #2 stored: the dice seed you chose, which stays secret until the end."), "{out}");
+    assert_eq!(count(&out, "Ratings in "), 1, "{out}");
+    assert_eq!(count(&out, practice), 2 + 4 + 1, "{out}");
+    // Only game #3, whose seed nobody chose, left a result.
+    let results = service.store().every_result().await.unwrap();
+    assert_eq!(
+        results.iter().map(|r| r.game_id).collect::<Vec<_>>(),
+        [3],
+        "{out}"
+    );
+    let live = service.store().every_rating().await.unwrap();
+    let rebuilt = service.rebuild_ratings().await.unwrap();
+    assert_eq!(rebuilt.rated, 1);
+    assert_eq!(service.store().every_rating().await.unwrap(), live);
+}
+
+/// The lines said to `place` (like `#a@east <- `) from the first that contains `needle` on,
+/// up to the first said elsewhere: the post it begins (each line of a post is printed with
+/// its place) and what followed it there.
+fn post_with(out: &str, place: &str, needle: &str) -> String {
+    let lines: Vec<&str> = out.lines().collect();
+    let Some(start) = lines
+        .iter()
+        .position(|line| line.starts_with(place) && line.contains(needle))
+    else {
+        return String::new();
+    };
+    lines[start..]
+        .iter()
+        .take_while(|line| line.starts_with(place))
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -8,7 +8,6 @@ use super::inbound::{sent_at, submit, user, Held};
 use super::{Bot, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::{Audience, Button, Envelope, Inbound};
-use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use tracing::{info_span, Instrument};
 
@@ -129,18 +128,18 @@ pub(super) async fn press(
             sent: sent_at(press.id.get()),
             mentioned: Vec::new(),
             server: press.guild_id.map(|guild| guild.get().to_string()),
+            edited: None,
         };
         let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
         let all: Vec<i64> = rows.iter().map(|row| row.id).collect();
+        let mut taken = Vec::new();
         let answered = if !receipt.fresh {
             Ok(())
         } else if receipt.refused {
-            let (text, taken) = refusal_text(&rows, &audience);
+            let (text, refusal) = refusal_text(&rows, &audience);
             let sent = reply_privately(ctx, press, text).await;
             if sent.is_ok() {
-                for id in taken {
-                    bot.service.store().delivered(id, Utc::now()).await?;
-                }
+                taken = refusal;
             }
             sent
         } else {
@@ -149,7 +148,7 @@ pub(super) async fn press(
                 .await
                 .map_err(DiscordError::from)
         };
-        bot.release(&all).await?;
+        bot.answered(&taken, &all).await?;
         answered
     }
     .instrument(span)

@@ -4,9 +4,12 @@
 //! over (or ended within `database.keep_message_ids`), each other server channel with
 //! messages newer than the last the bot saw in that server (a `!new` typed in a fresh
 //! channel), and each DM channel of the open games' players and GMs, the messages after the
-//! last one it applied, and applies them oldest first through the same path as live messages.
-//! The message id is the idempotency key, so a message both read back and delivered live is
-//! applied once; an order that arrives this way after its phase ended is refused as late.
+//! last one it applied, and applies them oldest first through the same path as live messages,
+//! together with those that reached the bot before the session's queue was in place (see
+//! `events`). The message id is the idempotency key, so a message both read back and
+//! delivered live is applied once; an order that arrives this way after its phase ended is
+//! refused as late; a message the history gives edited is answered, never applied as if its
+//! new text had been sent at its time.
 //!
 //! With several shards each new session reads what its own shard carries: the channels of
 //! the servers Discord sends on that shard, and (on shard 0, which carries them) the direct
@@ -24,6 +27,10 @@ use tracing::{info, warn};
 /// Discord's largest page of channel history.
 const PAGE: u8 = 100;
 
+/// How far before a session began a server the bot never saw is read back: Discord's clock,
+/// which dates the messages, may run a little behind ours.
+const SESSION_MARGIN: chrono::Duration = chrono::Duration::seconds(10);
+
 /// A channel to read: where, from which message on, whether it is a server channel and on
 /// which server, where known (a message read back from history does not say).
 struct Source {
@@ -33,16 +40,17 @@ struct Source {
     server: Option<u64>,
 }
 
-/// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`;
-/// returns how many were read. The table is held for the whole catch-up, so live messages
+/// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`, in
+/// a session that began at `began`, with the messages kept aside meanwhile; returns how many
+/// were applied. The caller holds the table for the whole catch-up, so live messages
 /// arriving meanwhile wait their turn behind the older ones.
 pub(super) async fn catch_up(
     bot: &Bot,
     http: &serenity::Http,
     shard: u32,
     guilds: &[serenity::GuildId],
+    began: DateTime<Utc>,
 ) -> Result<usize, DiscordError> {
-    let _turn = bot.commits.turn().await;
     let store = bot.service.store();
     let now = Utc::now();
     let mut sources = Vec::new();
@@ -59,7 +67,7 @@ pub(super) async fn catch_up(
     }
     let known: HashSet<serenity::ChannelId> = sources.iter().map(|source| source.channel).collect();
     for guild in guilds {
-        sources.extend(quiet_channels(bot, http, *guild, &known, now).await?);
+        sources.extend(quiet_channels(bot, http, *guild, &known, now, began).await?);
     }
     // Discord sends direct messages on shard 0.
     let people = match shard {
@@ -88,9 +96,19 @@ pub(super) async fn catch_up(
             }
         }
     }
+    // What reached the handlers before the session's collector did is applied in its place.
+    missed.extend(bot.take_kept_aside().into_iter().map(|message| {
+        let in_server = message.guild_id.is_some();
+        (message, (in_server, None))
+    }));
     missed.sort_by_key(|(message, _)| message.id);
+    missed.dedup_by_key(|(message, _)| message.id);
     for (message, place) in &missed {
-        typed(bot, http, message, *place, Held::Yes).await?;
+        // One message's failure after it was applied (its warning about an exposed order)
+        // keeps none of the others from being applied.
+        if let Err(error) = typed(bot, http, message, *place, Held::Yes).await {
+            warn!(%error, message = %message.id, "a message read back could not be finished");
+        }
     }
     if !missed.is_empty() {
         info!(
@@ -105,15 +123,16 @@ pub(super) async fn catch_up(
 /// saw (a `!new` typed while it was away). The bot claims every message it sees in a server,
 /// so the newest it applied there marks when it last saw the server: a channel whose last
 /// message is newer holds messages it missed, read from that mark on (and no further back
-/// than message ids are kept). A server where the bot never applied a message is not read:
-/// nothing tells since when. One request lists the server's channels; only channels with
-/// missed messages are read.
+/// than message ids are kept). A server where the bot never applied a message is read from a
+/// little before the session began (`began`): what was typed there as the bot connected. One
+/// request lists the server's channels; only channels with missed messages are read.
 async fn quiet_channels(
     bot: &Bot,
     http: &serenity::Http,
     guild: serenity::GuildId,
     known: &HashSet<serenity::ChannelId>,
     now: DateTime<Utc>,
+    began: DateTime<Utc>,
 ) -> Result<Vec<Source>, DiscordError> {
     let channels = match guild.channels(http).await {
         Ok(channels) => channels,
@@ -125,10 +144,11 @@ async fn quiet_channels(
     let store = bot.service.store();
     let ids: Vec<String> = channels.keys().map(|id| id.get().to_string()).collect();
     let seen = store.last_position_among(&ids).await?;
-    let Some(seen) = seen.and_then(|position| u64::try_from(position).ok()) else {
-        return Ok(Vec::new());
-    };
-    let mark = seen.max(snowflake_at(store.read_back_from(now))).max(1);
+    let mark = match seen.and_then(|position| u64::try_from(position).ok()) {
+        Some(seen) => seen.max(snowflake_at(store.read_back_from(now))),
+        None => snowflake_at(began - SESSION_MARGIN),
+    }
+    .max(1);
     Ok(channels
         .into_values()
         .filter(|channel| !known.contains(&channel.id))

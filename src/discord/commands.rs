@@ -15,7 +15,6 @@ use crate::table::commands::{
     find, Command as TableCommand, Place, Run, Slash, SlashKind, SlashOption, REGISTRY,
 };
 use crate::table::{Audience, Envelope, Inbound};
-use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tracing::{info_span, Instrument};
@@ -264,6 +263,7 @@ async fn interact(
             .interaction
             .guild_id
             .map(|guild| guild.get().to_string()),
+        edited: None,
     };
     let (receipt, rows) = submit(bot, &envelope, inbound, true, Held::No).await?;
     if !receipt.fresh {
@@ -346,12 +346,10 @@ async fn answer(
             break;
         }
     }
-    if sent.is_ok() {
-        for id in &taken {
-            bot.service.store().delivered(*id, Utc::now()).await?;
-        }
+    if sent.is_err() {
+        taken.clear();
     }
-    bot.release(&all).await?;
+    bot.answered(&taken, &all).await?;
     sent.map_err(DiscordError::from)
 }
 

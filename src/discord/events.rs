@@ -1,60 +1,102 @@
 //! Gateway events other than slash commands: typed messages (every `!command`, game action
 //! and DM order, the one path for typed text), button presses, and a new session's catch-up;
-//! and what to do with errors.
+//! and what to do with the slash commands' errors.
+//!
+//! Messages reach the table in the order they were sent from a session's first event on.
+//! serenity runs each event's handler as a task of its own, which may start in any order, so
+//! typed messages are queued by a collector on the shard, which sees the events in the order
+//! the gateway delivered them (`inbound::arrived`). A new session (READY) installs that
+//! collector; until its handler has run, messages still reach the handlers below: those are
+//! never applied on their own, but kept aside and applied in the order sent, with what the
+//! session's catch-up reads back, while the table is held, before anything queued after
+//! them.
 
 use super::catch_up::catch_up;
 use super::inbound::{arrived, edited, typed, Held};
 use super::{buttons, Bot, Context, DiscordError};
+use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tracing::warn;
 
-type Framework<'a> = poise::FrameworkContext<'a, Arc<Bot>, DiscordError>;
+/// The handler of the gateway's events other than slash commands (which poise runs).
+pub(super) struct Gateway {
+    /// What every handler shares.
+    pub(super) bot: Arc<Bot>,
+}
 
-/// Gateway events: typed messages go to the table (an edited one is answered, not read again);
-/// button presses are applied; a new session of a shard (READY, never a RESUME) reads back
-/// what was sent on that shard while the bot was away, and deadlines wait until every shard
-/// of this process has done so.
-pub(super) async fn event(
-    framework: Framework<'_>,
-    event: &serenity::FullEvent,
-) -> Result<(), DiscordError> {
-    let bot = framework.user_data;
-    let http = &framework.serenity_context.http;
-    match event {
-        serenity::FullEvent::Message { new_message }
-            if !bot.was_collected(new_message.id.get()) =>
-        {
-            let in_server = new_message.guild_id.is_some();
-            typed(bot, http, new_message, (in_server, None), Held::No).await?;
+#[serenity::async_trait]
+impl serenity::EventHandler for Gateway {
+    /// A new session of a shard (never a RESUME): from now on the shard's messages are queued
+    /// as they arrive, in order; what was sent on that shard while the bot was away, and what
+    /// reached the handlers before the queue was in place, is read back and applied first.
+    /// Deadlines wait until every shard of this process has done so.
+    async fn ready(&self, ctx: serenity::Context, ready: serenity::Ready) {
+        let bot = &self.bot;
+        let shard = ctx.shard_id.0;
+        bot.shard_behind(shard);
+        let began = Utc::now();
+        // Held from before the queue is in place until the catch-up is applied, so nothing
+        // queued meanwhile overtakes a message sent before it.
+        let turn = bot.commits.turn().await;
+        let (arrivals, on) = (bot.clone(), ctx.http.clone());
+        ctx.shard
+            .add_collector(serenity::CollectorCallback(Box::new(move |event| {
+                if let serenity::Event::MessageCreate(created) = event {
+                    arrived(&arrivals, &on, &created.message);
+                }
+                true
+            })));
+        let guilds: Vec<serenity::GuildId> = ready.guilds.iter().map(|guild| guild.id).collect();
+        let caught_up = catch_up(bot, &ctx.http, shard, &guilds, began).await;
+        drop(turn);
+        bot.shard_caught_up(shard);
+        if let Err(error) = caught_up {
+            warn!(%error, shard, "the catch-up after a new session failed");
         }
-        serenity::FullEvent::MessageUpdate { event, .. } => edited(bot, event).await?,
-        serenity::FullEvent::InteractionCreate {
-            interaction: serenity::Interaction::Component(press),
-        } => buttons::press(bot, framework.serenity_context, press).await?,
-        serenity::FullEvent::Ready { data_about_bot } => {
-            // From now on this shard's messages are queued as they arrive, in order.
-            let (arrivals, on) = (bot.clone(), http.clone());
-            framework
-                .serenity_context
-                .shard
-                .add_collector(serenity::CollectorCallback(Box::new(move |event| {
-                    if let serenity::Event::MessageCreate(created) = event {
-                        arrived(&arrivals, &on, &created.message);
-                    }
-                    true
-                })));
-            let shard = framework.serenity_context.shard_id.0;
-            bot.shard_behind(shard);
-            let guilds: Vec<serenity::GuildId> =
-                data_about_bot.guilds.iter().map(|guild| guild.id).collect();
-            let caught_up = catch_up(bot, http, shard, &guilds).await;
-            bot.shard_caught_up(shard);
-            caught_up?;
-        }
-        _ => {}
     }
-    Ok(())
+
+    /// A typed message the collector did not queue: it reached the bot before this session's
+    /// collector was in place. It is kept aside and applied, with any others kept meanwhile,
+    /// in the order sent, while the table is held: by the session's catch-up, or here once
+    /// that is done.
+    async fn message(&self, ctx: serenity::Context, message: serenity::Message) {
+        let bot = &self.bot;
+        if bot.was_collected(message.id.get()) {
+            return;
+        }
+        bot.keep_aside(message);
+        let _turn = bot.commits.turn().await;
+        for message in bot.take_kept_aside() {
+            let in_server = message.guild_id.is_some();
+            if let Err(error) = typed(bot, &ctx.http, &message, (in_server, None), Held::Yes).await
+            {
+                warn!(%error, "a message could not be applied");
+            }
+        }
+    }
+
+    /// An edited message is answered, not read again.
+    async fn message_update(
+        &self,
+        _ctx: serenity::Context,
+        _old: Option<serenity::Message>,
+        _new: Option<serenity::Message>,
+        event: serenity::MessageUpdateEvent,
+    ) {
+        if let Err(error) = edited(&self.bot, &event).await {
+            warn!(%error, "an edit could not be answered");
+        }
+    }
+
+    /// A button press is applied as the command it offers.
+    async fn interaction_create(&self, ctx: serenity::Context, interaction: serenity::Interaction) {
+        if let serenity::Interaction::Component(press) = interaction {
+            if let Err(error) = buttons::press(&self.bot, &ctx, &press).await {
+                warn!(%error, "a button press could not be handled");
+            }
+        }
+    }
 }
 
 /// Errors never stop the bot: they are logged (a failed transaction changed nothing, and a

@@ -112,6 +112,10 @@ fn read_typed(
             .or(server)
             .filter(|_| in_server)
             .map(|server| server.to_string()),
+        // A message read back from the history after downtime comes edited, if it was.
+        edited: msg
+            .edited_timestamp
+            .and_then(|at| DateTime::from_timestamp_millis(at.unix_timestamp() * 1000)),
     };
     Some((envelope, inbound))
 }
@@ -318,11 +322,14 @@ pub(super) async fn submit(
             results.pop().unwrap_or_else(|| Ok(Committed::default()))?
         }
     };
-    let rows = bot
-        .service
-        .store()
-        .undelivered_rows(&committed.posts)
-        .await?;
+    let rows = match bot.service.store().undelivered_rows(&committed.posts).await {
+        Ok(rows) => rows,
+        Err(error) => {
+            // The caller cannot answer with them: the outbox worker delivers them.
+            let _ = bot.release(&committed.posts).await;
+            return Err(error);
+        }
+    };
     bot.committed();
     Ok((committed.receipt, rows))
 }

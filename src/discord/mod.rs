@@ -83,6 +83,9 @@ pub struct Bot {
     /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
     /// own event comes and finds them there.
     collected: std::sync::Mutex<std::collections::HashSet<u64>>,
+    /// Messages that reached the handlers before their session's collector was in place, by
+    /// id (the order sent), until they are applied with the table held.
+    kept_aside: std::sync::Mutex<std::collections::BTreeMap<u64, serenity::Message>>,
     /// The server of each game channel looked up so far (`None`: not a server channel), to
     /// know which shard's catch-up reads it.
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
@@ -125,6 +128,27 @@ impl Bot {
             .remove(&id)
     }
 
+    /// Keeps aside a message that reached its handler before its session's collector was in
+    /// place (see [`events`]).
+    fn keep_aside(&self, message: serenity::Message) {
+        self.kept_aside
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(message.id.get(), message);
+    }
+
+    /// The messages kept aside, in the order they were sent; none are kept any longer.
+    fn take_kept_aside(&self) -> Vec<serenity::Message> {
+        std::mem::take(
+            &mut *self
+                .kept_aside
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+        .into_values()
+        .collect()
+    }
+
     /// Notes that `shard` has a new session whose catch-up is still to come: deadlines wait
     /// for it.
     fn shard_behind(&self, shard: u32) {
@@ -159,7 +183,39 @@ impl Bot {
         self.wake.notify_one();
         released
     }
+
+    /// After an interaction's answer: marks the rows it carried (`answered`) delivered, tried
+    /// a few times while the database does not take it, and releases every row it held
+    /// (`held`) whatever happened, so the sender's and the channel's posts never stop behind
+    /// them. A row that could not be marked goes out again as a post: a repeat is better
+    /// than a lane stopped until the next start.
+    async fn answered(&self, answered: &[i64], held: &[i64]) -> Result<(), StoreError> {
+        let mut marked = Ok(());
+        for id in answered {
+            let mut wait = std::time::Duration::from_millis(50);
+            for attempt in 1..=MARK_ATTEMPTS {
+                marked = self.service.store().delivered(*id, Utc::now()).await;
+                match &marked {
+                    Ok(()) => break,
+                    Err(error) if attempt < MARK_ATTEMPTS => {
+                        warn!(%error, row = id, "an answered post could not be marked delivered; trying again");
+                        tokio::time::sleep(wait).await;
+                        wait *= 2;
+                    }
+                    Err(error) => {
+                        warn!(%error, row = id, "an answered post could not be marked delivered; it goes out again as a post");
+                    }
+                }
+            }
+        }
+        let released = self.release(held).await;
+        marked.and(released)
+    }
 }
+
+/// How many times an interaction's answered row is marked delivered before it is left to the
+/// outbox worker.
+const MARK_ATTEMPTS: u32 = 4;
 
 /// Checks the token with Discord before connecting, so a wrong one ends in one sentence.
 async fn check_token(
@@ -193,6 +249,8 @@ pub async fn run(
     token: &str,
     tick: std::time::Duration,
 ) -> Result<(), DiscordError> {
+    // Whatever is typed in a channel on Discord, everyone there reads.
+    let service = service.in_public();
     let listener = health::bind(health).await?;
     let rest = rest::Rest::new(settings.api_url.clone(), settings.request_timeout);
     let http = rest.serenity_http(token);
@@ -215,6 +273,7 @@ pub async fn run(
         shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
         floodgate: std::sync::Mutex::new(crate::table::Floodgate::new(flood.0, flood.1)),
         collected: std::sync::Mutex::new(std::collections::HashSet::new()),
+        kept_aside: std::sync::Mutex::new(std::collections::BTreeMap::new()),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
         instance,
@@ -231,7 +290,6 @@ pub async fn run(
             mention_as_prefix: false,
             ..Default::default()
         },
-        event_handler: |framework, event| Box::pin(events::event(framework, event)),
         on_error: |error| Box::pin(events::on_error(error)),
         initialize_owners: false,
         ..Default::default()
@@ -255,6 +313,7 @@ pub async fn run(
         .build();
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
+        .event_handler(events::Gateway { bot: bot.clone() })
         .await?;
     let shards = client.shard_manager.clone();
     let http = client.http.clone();

@@ -373,6 +373,13 @@ pub trait Game: Send {
     fn round(&self) -> Option<u64> {
         None
     }
+    /// How many turns have begun so far, in a game whose turn can come back to the same seat
+    /// by itself (Parcheesi: every other seat's turn played itself, having no legal move): a
+    /// turn that begins is a new phase for the table, with its own deadline and post, even
+    /// when it is the same seat's. `None`: a turn never comes back to its seat that way.
+    fn turns_begun(&self) -> Option<u64> {
+        None
+    }
     /// How long the current phase may last unless the GM sets a deadline (`None`: no limit).
     fn time_limit(&self, options: &Options) -> Option<Duration>;
     /// Checks a secret order from `seat` for the current [`Phase::Orders`] and returns its

@@ -293,6 +293,11 @@ pub struct StoredOrder {
 pub struct Settings {
     /// The game's dice seed (secret until the end; its commitment is public from the start).
     pub seed: Seed,
+    /// Whether someone at the table chose the seed (on the console, or the GM by DM with
+    /// `setup seed=`): its dice can be known in advance, so the game says it is practice
+    /// everywhere and is not rated. A seed the bot draws is never practice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub practice: bool,
     /// Resolve an orders phase as soon as every awaited order is in.
     pub early: bool,
     /// How long before a deadline silent players get a reminder by DM.
@@ -386,6 +391,11 @@ pub struct GameRecord {
     /// field). An order sent before it was meant for an earlier phase.
     #[serde(default)]
     pub phase_started: Option<DateTime<Utc>>,
+    /// How many turns the game had begun when the current phase began, in a game whose turn
+    /// can come back to the same seat by itself (kept from rules revision 6 on): a change of
+    /// it is a new turn, even of the same seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns_begun: Option<u64>,
     /// When the current phase resolves by itself.
     pub deadline: Option<DateTime<Utc>>,
     /// When silent players get their reminder.
@@ -417,6 +427,12 @@ pub struct GameRecord {
     /// Silent players the computer plays for in this phase (`nmr=bot`: their deadline passed).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub standing_in: BTreeSet<Seat>,
+    /// When the computer's time to play for the silent players runs out (`nmr=bot`, from
+    /// rules revision 6 on): the game's default is used then for those it has not played
+    /// for. The stand-in's own limit, apart from the deadline orders are judged against,
+    /// which stays where it passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in_until: Option<DateTime<Utc>>,
     /// Players who conceded, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conceded: Vec<Concession>,
@@ -441,6 +457,12 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// When the table must next act on its own for this game's phase: when the computer's
+    /// time for the silent players runs out while it stands in for them, else the deadline.
+    pub fn due(&self) -> Option<DateTime<Utc>> {
+        self.stand_in_until.or(self.deadline)
+    }
+
     /// The seats the game waits for now: the player whose turn it is, or those whose secret
     /// order is still missing.
     pub fn awaited(&self) -> Vec<Seat> {

@@ -26,6 +26,10 @@ pub enum Input {
         /// `!replace`); absent in logs written before it was kept.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentioned: Vec<User>,
+        /// Whether the computer played it for the silent player `user` (`nmr=bot`), not the
+        /// player: it is judged against the stand-in's own time, never the deadline.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stand_in: bool,
     },
     /// A direct message routed to this game.
     Direct {
@@ -37,6 +41,9 @@ pub enum Input {
         /// What was asked, as logs written before the text was kept held it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<serde_json::Value>,
+        /// Whether the computer sent it for the silent player `user` (`nmr=bot`).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stand_in: bool,
     },
     /// The GM took back the last resolution or turn (`!undo`): the game is back as it was
     /// before input `back_to`; the inputs from there on stay in the log, marked undone.
@@ -63,4 +70,14 @@ pub enum Input {
     DeadlineMissed,
     /// The reminder time before the deadline passed.
     Reminder,
+}
+
+impl Input {
+    /// Whether the computer played this input for a silent player (`nmr=bot`).
+    pub fn is_stand_in(&self) -> bool {
+        matches!(
+            self,
+            Input::Channel { stand_in: true, .. } | Input::Direct { stand_in: true, .. }
+        )
+    }
 }

@@ -148,7 +148,9 @@ fn game<'a>(
         Value::Text(Some(record.game.as_str())),
         Value::Text(Some(record.gm.id.as_str())),
         Value::Text(Some(record.status.word())),
-        Value::Int(record.deadline.map(millis)),
+        // When the table acts next for the game by itself (its deadline, or the end of the
+        // computer's time to stand in for silent players).
+        Value::Int(record.due().map(millis)),
         Value::Int(record.remind_at.map(millis)),
         Value::Int(beside_since(record, now)),
         Value::Owned(Some(text)),

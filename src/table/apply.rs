@@ -23,6 +23,10 @@ pub struct Applied {
 /// Applies `input` to the game in `record` (or to no game, for `!new`). `new_id` is the number
 /// a game created by this input gets. A refusal changes nothing and answers the sender.
 pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<'_>) -> Applied {
+    let env = &Env {
+        stand_in: input.is_stand_in(),
+        ..*env
+    };
     match record {
         None => match without_game(input, new_id, env) {
             Ok(Some((record, outcome))) => Applied {
@@ -156,6 +160,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             user,
             text,
             command,
+            ..
         } => {
             let said = legacy::said(text, command.as_ref(), true);
             let read = commands::read_direct(&said).map_err(commands::unreadable)?;

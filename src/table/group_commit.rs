@@ -153,7 +153,7 @@ impl GroupCommit {
     /// its result. The caller holds the turn. When the database cannot take the batch at all
     /// (busy past its timeout, away, out of room), nothing of it was written: the same
     /// messages are tried again, in order and before any later one, until it can (or the
-    /// process stops). A message that fails alone is set aside with an answer to its sender.
+    /// process stops); so is a message it does not take alone, with those after it.
     async fn commit_queued(&self) {
         let waiting: Vec<Waiting> = {
             let mut queue = self.lock_queue();
@@ -181,25 +181,40 @@ impl GroupCommit {
     /// Applies `submissions` in one commit for a caller that holds the turn (the queue, a
     /// catch-up). When the database cannot take the batch at all (busy past its timeout,
     /// away, out of room), nothing of it was written: the same messages are tried again, in
-    /// order and before anything else, until it can (or the process stops). A message that
-    /// fails alone is set aside, with an answer to its sender.
+    /// order and before anything else, until it can (or the process stops). A message it
+    /// does not take alone (a statement fails) is tried again the same way, with the messages
+    /// after it, never answered with "send it again"; only a message that can never be
+    /// applied (its game's data cannot be written) is set aside, its sender told why.
     pub async fn apply_held(
         &self,
         submissions: &[Submission],
         now: DateTime<Utc>,
     ) -> Vec<Result<Committed, StoreError>> {
         let mut wait = FIRST_RETRY_WAIT;
-        let results = loop {
-            let results = self.service.handle_batch(submissions, now).await;
-            match refused_whole(&results) {
-                Some(reason) if !self.stopping.load(Ordering::SeqCst) => {
-                    self.note_stall(reason, submissions);
+        let mut results: Vec<Result<Committed, StoreError>> = Vec::with_capacity(submissions.len());
+        loop {
+            let rest = &submissions[results.len()..];
+            let mut tried = self.service.handle_batch(rest, now).await;
+            // What the database took (or the rules refused) is done; from the first message it
+            // did not take, the rest waits for the next try, in order.
+            let taken = tried
+                .iter()
+                .position(|result| matches!(result, Err(StoreError::Batch(_))))
+                .unwrap_or(tried.len());
+            let waiting = tried.split_off(taken);
+            results.extend(tried);
+            match waiting.first() {
+                Some(Err(StoreError::Batch(reason))) if !self.stopping.load(Ordering::SeqCst) => {
+                    self.note_stall(reason.clone(), &rest[taken..]);
                     tokio::time::sleep(wait).await;
                     wait = (wait * 2).min(MAX_RETRY_WAIT);
                 }
-                _ => break results,
+                _ => {
+                    results.extend(waiting);
+                    break;
+                }
             }
-        };
+        }
         if let Some(stall) = self.lock_stall().take() {
             warn!(
                 waited_ms = stall.since.elapsed().as_millis() as u64,
@@ -208,13 +223,26 @@ impl GroupCommit {
             );
         }
         for (submission, result) in submissions.iter().zip(&results) {
-            if let Err(error @ (StoreError::Database(_) | StoreError::Corrupt { .. })) = result {
-                if let Err(lost) = self.service.set_aside(submission, error, now).await {
-                    warn!(%lost, message = %submission.envelope.id, "a failed message could not be set aside; it is read back at the next catch-up");
-                }
+            if let Err(error @ StoreError::Corrupt { .. }) = result {
+                self.set_aside(submission, error, now).await;
             }
         }
         results
+    }
+
+    /// Sets aside a message that can never be applied, with its answer to the sender; tried
+    /// again while the database does not take even that (or until the process stops, when the
+    /// message, never claimed, is read back at the next start).
+    async fn set_aside(&self, submission: &Submission, error: &StoreError, now: DateTime<Utc>) {
+        let mut wait = FIRST_RETRY_WAIT;
+        while let Err(lost) = self.service.set_aside(submission, error, now).await {
+            if self.stopping.load(Ordering::SeqCst) {
+                warn!(%lost, message = %submission.envelope.id, "a message that cannot be applied could not be set aside before the bot stopped; it is read back at the next start");
+                return;
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(MAX_RETRY_WAIT);
+        }
     }
 
     /// Notes that the database did not take the batch of `submissions` (`reason`).
@@ -301,17 +329,6 @@ impl GroupCommit {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
-
-/// Why the database took nothing of a batch, when it did not (every message failed with
-/// the batch); `None` when it took the batch, or refused messages one by one.
-fn refused_whole(results: &[Result<Committed, StoreError>]) -> Option<String> {
-    let mut reasons = results.iter().map(|result| match result {
-        Err(StoreError::Batch(reason)) => Some(reason.clone()),
-        _ => None,
-    });
-    let first = reasons.next()??;
-    reasons.all(|reason| reason.is_some()).then_some(first)
 }
 
 /// The error of a message whose batch was dropped before it answered (the process is

@@ -25,13 +25,20 @@ pub const TABLE_OPTIONS: &[&str] = &[
     "seed", "deadline", "early", "reminder", "max", "vacation", "away", "nmr", "quiet", "tz",
 ];
 
+/// Why a `seed=` typed in a channel everyone reads is refused, and where to give one.
+pub fn seed_in_public(prefix: &str) -> String {
+    format!(
+        "a seed typed here would let everyone at the table foresee every die, so I do not take one in a channel. Open the game without it (I draw a seed nobody knows), or, for a practice game that is not rated, send me `setup seed=<number>` by direct message before `{prefix}start`."
+    )
+}
+
 /// The table's own options of `!new` in words, each with its default on this bot.
 pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, String)> {
     let on_off = |on: bool| if on { "on" } else { "off" };
     vec![
         (
             "seed",
-            "a number or 64 hex digits that fixes the dice (default: drawn at random; its commitment is posted at the start)".to_string(),
+            "a number or 64 hex digits that fixes the dice, given only where nobody else reads it: by the GM by direct message before the start (`setup seed=7`), or on the console. Whoever knows it can foresee every die, so the game is then a practice game, said on its posts and not rated (default: I draw a seed nobody knows and post its commitment at the start)".to_string(),
         ),
         (
             "deadline",
@@ -116,7 +123,11 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 ///   a symbol asked for, or a console user's name).
 /// - 5: the record keeps who left a running game and how, and how long each player took to
 ///   answer each phase (for the ratings and `!stats`).
-pub const REVISION: u32 = 5;
+/// - 6: the computer standing in for silent players (`nmr=bot`) has a time of its own and
+///   leaves the deadline where it passed, so a player's order sent after it is refused and
+///   one sent before it is the player's; a turn that comes back to the same player after
+///   the others' turns played themselves is a new turn, with its own deadline and post.
+pub const REVISION: u32 = 6;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -175,6 +186,7 @@ pub fn new_game(
         .and_then(|(_, value)| Seed::parse(value).map_err(|e| Refusal::new(e.to_string())))?;
     let mut settings = Settings {
         seed,
+        practice: false,
         early: env.defaults.early,
         reminder: env.defaults.reminder,
         deadline: env.defaults.deadline,
@@ -208,6 +220,7 @@ pub fn new_game(
     for (key, value) in options {
         match key.as_str() {
             "seed" => {}
+            "practice" => settings.practice = on_off(key, value)?,
             "server" => server = Some(value.clone()),
             "revision" => {
                 settings.revision = value
@@ -302,6 +315,7 @@ pub fn new_game(
         turns_this_round: Vec::new(),
         phase: None,
         phase_started: None,
+        turns_begun: None,
         deadline: None,
         remind_at: None,
         orders: BTreeMap::new(),
@@ -312,6 +326,7 @@ pub fn new_game(
         extended_from: None,
         searches: Vec::new(),
         standing_in: Default::default(),
+        stand_in_until: None,
         conceded: Vec::new(),
         draw_votes: Default::default(),
         once_a_phase: BTreeMap::new(),
@@ -322,10 +337,14 @@ pub fn new_game(
     };
     let mut outcome = Outcome::default();
     let settings = settings_in_words(rules, &record, options);
+    let practice = match record.settings.practice {
+        true => format!("\n{}", rounds::PRACTICE),
+        false => String::new(),
+    };
     outcome.channel(
         channel,
         format!(
-            "Game #{id}: {} is open for sign-ups. GM: {}.{settings} Type `{prefix}join` to play{}; the GM starts with `{prefix}start`. `{prefix}rules {}` explains the game.",
+            "Game #{id}: {} is open for sign-ups. GM: {}.{settings} Type `{prefix}join` to play{}; the GM starts with `{prefix}start`. `{prefix}rules {}` explains the game.{practice}",
             rules.name(),
             gm.name,
             match (rules.palette(), rules.check_symbol(None, &[]).is_err()) {
@@ -468,7 +487,12 @@ pub fn secret_setup(
         .find(&record.game)
         .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
     let mut secret = record.secret_options.clone();
+    let mut seed = None;
     for (key, value) in options {
+        if key == "seed" {
+            seed = Some(Seed::parse(value).map_err(|e| Refusal::new(e.to_string()))?);
+            continue;
+        }
         if TABLE_OPTIONS.contains(&key.as_str()) {
             return Err(Refusal::new(format!(
                 "`{key}` is a table option: set it in the channel with `!new`, not in the secret setup."
@@ -480,19 +504,45 @@ pub fn secret_setup(
     merged.extend(secret.clone());
     rules.check_options(&merged)?;
     let shown: Vec<String> = secret.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    work.record.secret_options = secret;
     let (id, gm) = (work.record.id, work.record.gm.id.clone());
+    let newly_practice = seed.is_some() && !work.record.settings.practice;
+    if let Some(seed) = seed {
+        work.record.settings.seed = seed;
+        work.record.settings.practice = true;
+    }
+    work.record.secret_options = secret;
+    let mut stored = Vec::new();
+    if !shown.is_empty() {
+        stored.push(format!(
+            "{}. Nobody else sees it until `!start`",
+            shown.join(" ")
+        ));
+    }
+    if seed.is_some() {
+        stored.push("the dice seed you chose, which stays secret until the end. Since you can foresee the dice, the game is a practice game: the channel is told, and it is not rated".to_string());
+    }
     work.outcome.direct(
         &gm,
-        format!(
-            "Secret setup for game #{id} stored: {}. Nobody else sees it until `!start`.",
-            shown.join(" ")
-        ),
+        format!("Secret setup for game #{id} stored: {}.", stored.join("; ")),
     );
+    if newly_practice {
+        let channel = work.record.channel.clone();
+        work.outcome.channel(
+            &channel,
+            format!(
+                "Game #{id}: the GM chose the dice seed privately. {}",
+                rounds::PRACTICE
+            ),
+        );
+    }
+    let logged: Vec<String> = shown
+        .into_iter()
+        .chain(seed.map(|seed| format!("seed={}", seed.to_hex())))
+        .collect();
     work.outcome.events.push(crate::records::LogEvent {
         round: 0,
         visibility: crate::records::LogVisibility::Sealed,
-        body: crate::records::EventBody::Table(format!("secret setup: {}", shown.join(" "))),
+        body: crate::records::EventBody::Table(format!("secret setup: {}", logged.join(" "))),
     });
     Ok(true)
 }
@@ -840,6 +890,9 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         text.push_str(&format!("\nThe GM's secret setup: {}.", shown.join(" ")));
+    }
+    if work.record.settings.practice {
+        text.push_str(&format!("\n{}", rounds::PRACTICE));
     }
     work.outcome.table_event(
         0,

@@ -151,12 +151,15 @@ pub(super) fn undo(
     work.record.extended = false;
     work.record.extended_from = None;
     work.record.standing_in.clear();
+    work.record.stand_in_until = None;
     work.record.held = matches!(work.record.phase, Some(Phase::Orders { .. }));
     let mut live: Live = work.live()?;
+    // An order the computer sent for a silent player is not put back as theirs.
     if let Input::Direct {
         user,
         text,
         command,
+        stand_in: false,
     } = &target.first
     {
         let said = legacy::said(text, command.as_ref(), true);

@@ -53,6 +53,9 @@ pub struct Env<'a> {
     /// For an undo (`Input::Undo`): where the game returns, rebuilt from its log by the
     /// caller (the live table, or the replay).
     pub(crate) undo: Option<&'a UndoTarget>,
+    /// Whether the input is the computer's move for a silent player (`nmr=bot`), not the
+    /// player's own: its time is the stand-in's, never judged against the deadline.
+    pub(crate) stand_in: bool,
 }
 
 impl<'a> Env<'a> {
@@ -68,6 +71,7 @@ impl<'a> Env<'a> {
             now: table_time(now),
             sent: None,
             undo: None,
+            stand_in: false,
         }
     }
 

@@ -219,6 +219,14 @@ impl Db {
         row.get::<i64, _>(0)
     }
 
+    /// Runs `sql` (statements separated by `;`) on the database, writing beside the bot.
+    pub async fn execute(&mut self, sql: &str) {
+        let options = SqliteConnectOptions::new().filename(&self.path);
+        let pool = SqlitePool::connect_with(options).await.unwrap();
+        sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+        pool.close().await;
+    }
+
     /// The numbers of the games in the database.
     pub async fn games(&mut self) -> Vec<i64> {
         sqlx::query("SELECT id FROM games ORDER BY id")

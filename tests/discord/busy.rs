@@ -23,7 +23,7 @@ async fn a_forty_player_board_posts_its_picture_and_an_embed_discord_accepts() {
         .map(|n| (200 + n, format!("player-{n:02}-with-a-long-name-xyz")))
         .collect();
     assert!(players.iter().all(|(_, name)| name.chars().count() == 30));
-    fake.say(gm, Some(CHANNEL), "!new tag seed=3");
+    crate::open_game(&fake, gm, CHANNEL, "tag seed=3");
     for (id, name) in &players {
         fake.say((*id, name), Some(CHANNEL), "!join");
     }

@@ -24,7 +24,7 @@ async fn sign_up_board_embed_picture_and_buttons() {
         [("parcheesi".to_string(), "parcheesi".to_string())]
     );
 
-    fake.say(ALICE, Some(CHANNEL), "!new parcheesi seed=3");
+    crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=3");
     let opened = fake
         .wait_post("the sign-up post", |p| {
             in_channel(p) && !p.buttons().is_empty()
@@ -147,8 +147,9 @@ async fn sign_up_board_embed_picture_and_buttons() {
     assert_eq!(Db::at(&path).replay_all().await, 1);
 }
 
-/// Opens a TAG game in `channel` with the options `options` (like `seed=7`) and the first of
-/// `players` as GM; all three join and the GM starts it. Returns the ids of the messages.
+/// Opens a TAG game in `channel` with the options `options` (like `seed=7`, sent by DM) and
+/// the first of `players` as GM; all three join and the GM starts it. Returns the ids of the
+/// messages.
 pub fn open_tag(
     fake: &FakeDiscord,
     channel: u64,
@@ -156,7 +157,7 @@ pub fn open_tag(
     options: &str,
 ) -> Vec<u64> {
     let gm = players[0];
-    let mut ids = vec![fake.say(gm, Some(channel), &format!("!new tag {options}"))];
+    let mut ids = crate::open_game(fake, gm, channel, &format!("tag {options}"));
     for player in players {
         ids.push(fake.say(player, Some(channel), "!join"));
     }
@@ -179,11 +180,15 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.say(ALICE, Some(CHANNEL), "!join");
     // A player who joins a game of secret orders is written to at once: the welcome says
     // how orders go by DM...
-    let welcome = fake.wait_post("alice's welcome", dm_to(ALICE)).await;
+    let welcome = fake
+        .wait_post("alice's welcome", |p| {
+            dm_to(ALICE)(p) && p.content.starts_with("Welcome")
+        })
+        .await;
     assert!(
         welcome
             .content
@@ -399,7 +404,7 @@ async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
     let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
     // bob may not start the game: the private refusal has no Join button under it.
     let start = fake.slash(BOB, CHANNEL, "start", &[]);
@@ -422,7 +427,7 @@ async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
     let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     let opened = fake
         .wait_post("the sign-up", |p| in_channel(p) && !p.buttons().is_empty())
         .await;

@@ -18,7 +18,7 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.say(ALICE, Some(CHANNEL), "!join");
     fake.say(BOB, Some(CHANNEL), "!join bot");
     fake.say(ALICE, Some(CHANNEL), "!join bot");
@@ -102,8 +102,8 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     // The first turns of the seed-3 transcript, typed by their players.
+    crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3");
     for (who, line) in [
-        (ALICE, "!new carcassonne seed=3"),
         (ALICE, "!join"),
         (BOB, "!join blue"),
         (ALICE, "!start"),
@@ -159,7 +159,7 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new parcheesi seed=7 nmr=bot");
+    crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=7 nmr=bot");
     fake.say(ALICE, Some(CHANNEL), "!join");
     fake.say(BOB, Some(CHANNEL), "!join");
     fake.say(ALICE, Some(CHANNEL), "!start");

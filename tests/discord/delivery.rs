@@ -13,7 +13,7 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     let (_dir, path) = fresh_database();
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
 
     // The same MESSAGE_CREATE twice (as after a gateway replay): bob joins once. Messages
@@ -149,7 +149,7 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
         },
     );
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
 
     // A 502 passes: the post is tried again and arrives once.
@@ -165,7 +165,11 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
     let before = fake.posts().len();
     fake.fail_next_posts(3, 503);
     fake.say(BOB, Some(CHANNEL), "!status");
-    let note = fake.wait_post("the GM's note", dm_to(ALICE)).await;
+    let note = fake
+        .wait_post("the GM's note", |p| {
+            dm_to(ALICE)(p) && p.content.contains("I gave up")
+        })
+        .await;
     assert!(
         note.content
             .contains("I gave up delivering a message to <#700>: still failing after 3 attempts"),
@@ -233,7 +237,7 @@ async fn a_post_whose_answer_never_comes_is_sent_again_and_the_channel_goes_on()
     // after the request's time runs out the post is sent again under its nonce, Discord
     // hands back the one it made, and the posts queued behind it follow.
     fake.stall_next_post();
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     let join = fake.say(BOB, Some(CHANNEL), "!join");
     fake.wait_for("the post sent again", Duration::from_secs(20), || {
         fake.deduplicated() == 1

@@ -558,15 +558,32 @@ impl FakeDiscord {
     }
 
     /// `user` edits their message `id` in `channel` (a DM to the bot when `None`) to `text`:
-    /// Discord sends MESSAGE_UPDATE with the new text and the time of the edit.
+    /// the channel's history keeps the new text and the time of the edit (and only them, as
+    /// Discord's does), and Discord sends MESSAGE_UPDATE with both when the bot is connected.
     pub fn edit(&self, id: u64, user: (u64, &str), channel: Option<u64>, text: &str) {
         let channel_id = channel.unwrap_or(user.0 + DM_BASE);
+        let edited = timestamp(self.inner.snowflake());
+        if let Some(kept) = self
+            .inner
+            .history
+            .lock()
+            .unwrap()
+            .get_mut(&channel_id)
+            .and_then(|messages| {
+                messages
+                    .iter_mut()
+                    .find(|m| m["id"].as_str() == Some(&id.to_string()))
+            })
+        {
+            kept["content"] = json!(text);
+            kept["edited_timestamp"] = json!(edited);
+        }
         let mut update = json!({
             "id": id.to_string(),
             "channel_id": channel_id.to_string(),
             "author": user_json(user.0, user.1, false),
             "content": text,
-            "edited_timestamp": "2026-11-27T12:00:00.000000+00:00",
+            "edited_timestamp": edited,
         });
         if let Some(channel) = channel {
             update["guild_id"] = json!(self.inner.server_of(channel).to_string());

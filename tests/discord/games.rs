@@ -6,7 +6,7 @@
 
 use crate::bot::{fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
-use crate::{in_channel, CHANNEL};
+use crate::{for_discord, in_channel, CHANNEL};
 use std::process::Command;
 
 /// How a channel line reaches the bot.
@@ -97,7 +97,7 @@ async fn play(
 ) -> Vec<String> {
     let mut users = Users::default();
     let mut last_slash = 0;
-    for (number, line) in transcript.lines().enumerate() {
+    for (number, line) in for_discord(transcript).lines().enumerate() {
         let id = match typed_line(line) {
             None => continue,
             Some(Typed::Direct(name, text)) => fake.say(users.get(name), None, text),
@@ -183,7 +183,7 @@ async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Poste
     fake.wait_ready().await;
     let mut users = Users::default();
     let mut last = None;
-    for line in transcript.lines() {
+    for line in for_discord(transcript).lines() {
         let id = match typed_line(line) {
             None => continue,
             Some(Typed::Direct(name, text)) => fake.say(users.get(name), None, text),

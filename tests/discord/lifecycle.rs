@@ -280,7 +280,7 @@ async fn a_new_game_typed_in_a_fresh_channel_while_the_bot_is_down_is_answered_a
 /// it, and waits until the sign-ups are applied.
 async fn tag_signed_up(fake: &FakeDiscord, db: &mut Db, options: &str) {
     fake.wait_ready().await;
-    fake.say(ALICE, Some(CHANNEL), &format!("!new tag {options}"));
+    crate::open_game(fake, ALICE, CHANNEL, &format!("tag {options}"));
     let mut last = 0;
     for player in [ALICE, BOB, CAROL] {
         last = fake.say(player, Some(CHANNEL), "!join");
@@ -420,8 +420,8 @@ async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    let opened = fake.say(ALICE, Some(CHANNEL), "!new tag seed=7");
-    db.settled(&fake, opened).await;
+    let opened = crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
+    db.settled(&fake, *opened.last().unwrap()).await;
 
     // Discord creates the post but its answer never reaches the bot, which dies waiting.
     fake.stall_next_post();
@@ -460,7 +460,7 @@ async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken
     fake.wait_ready().await;
     // serenity takes 5 seconds to give up a session Discord ended, during which it still
     // reports it connected: the deadline comes after that.
-    fake.say(ALICE, Some(CHANNEL), "!new tag seed=7 deadline=8s");
+    crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7 deadline=8s");
     for player in [ALICE, BOB, CAROL] {
         fake.say(player, Some(CHANNEL), "!join");
     }

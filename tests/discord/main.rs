@@ -8,6 +8,7 @@ mod busy;
 mod commands;
 mod computers;
 mod delivery;
+mod fairness;
 mod fake;
 mod games;
 mod health;
@@ -47,4 +48,53 @@ pub fn dm_to(user: (u64, &str)) -> impl Fn(&Posted) -> bool {
 /// How many posts match `pred`.
 pub fn count(fake: &fake::FakeDiscord, pred: impl Fn(&Posted) -> bool) -> usize {
     fake.posts().iter().filter(|p| pred(p)).count()
+}
+
+/// The words of a `!new` (`tag seed=7 deadline=8s`) split into what is typed in the channel
+/// (`tag deadline=8s`) and the seed, which Discord takes only by DM (`setup seed=7`, a
+/// practice game), never where the table reads it.
+fn seed_apart(words: &str) -> (String, Option<&str>) {
+    let seed = words
+        .split_whitespace()
+        .find_map(|word| word.strip_prefix("seed="));
+    let rest: Vec<&str> = words
+        .split_whitespace()
+        .filter(|word| !word.starts_with("seed="))
+        .collect();
+    (rest.join(" "), seed)
+}
+
+/// Opens a game as its GM does on Discord: `!new <words>` in `channel`, and a `seed=` among
+/// the words sent by DM as `setup seed=N` right after. Returns the messages' ids.
+pub fn open_game(fake: &fake::FakeDiscord, gm: (u64, &str), channel: u64, words: &str) -> Vec<u64> {
+    let (typed, seed) = seed_apart(words);
+    let mut ids = vec![fake.say(gm, Some(channel), &format!("!new {typed}"))];
+    if let Some(seed) = seed {
+        ids.push(fake.say(gm, None, &format!("setup seed={seed}")));
+    }
+    ids
+}
+
+/// A transcript as typed on Discord: a `!new` with a `seed=` becomes the `!new` without it
+/// and the GM's `setup seed=N` by DM.
+pub fn for_discord(transcript: &str) -> String {
+    let mut out = String::new();
+    for line in transcript.lines() {
+        let opened = line
+            .split_once(": !new ")
+            .filter(|(head, _)| !head.ends_with(" dm"));
+        match opened.map(|(head, words)| (head, seed_apart(words))) {
+            Some((head, (words, Some(seed)))) => {
+                let name = head.split_whitespace().next().unwrap_or(head);
+                out.push_str(&format!(
+                    "{head}: !new {words}\n{name} dm: setup seed={seed}\n"
+                ));
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }

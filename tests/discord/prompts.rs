@@ -17,12 +17,10 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    for (who, line) in [
-        (ALICE, "!new carcassonne seed=3"),
-        (ALICE, "!join"),
-        (BOB, "!join blue"),
-        (ALICE, "!start"),
-    ] {
+    for id in crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3") {
+        db.settled(&fake, id).await;
+    }
+    for (who, line) in [(ALICE, "!join"), (BOB, "!join blue"), (ALICE, "!start")] {
         let id = fake.say(who, Some(CHANNEL), line);
         db.settled(&fake, id).await;
     }
@@ -115,12 +113,10 @@ async fn moves_typed_without_the_prefix_in_a_flood_get_no_more_answers_than_comm
     };
     let bot = Bot::start_with(&fake, &path, limited);
     fake.wait_ready().await;
-    for (who, line) in [
-        (ALICE, "!new carcassonne seed=3"),
-        (ALICE, "!join"),
-        (BOB, "!join blue"),
-        (ALICE, "!start"),
-    ] {
+    for id in crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3") {
+        db.settled(&fake, id).await;
+    }
+    for (who, line) in [(ALICE, "!join"), (BOB, "!join blue"), (ALICE, "!start")] {
         let id = fake.say(who, Some(CHANNEL), line);
         db.settled(&fake, id).await;
     }
@@ -177,8 +173,10 @@ async fn a_game_with_a_time_zone_writes_its_deadlines_in_it() {
     let mut db = Db::at(&path);
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
+    for id in crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=7 tz=Europe/Rome") {
+        db.settled(&fake, id).await;
+    }
     for (who, line) in [
-        (ALICE, "!new parcheesi seed=7 tz=Europe/Rome"),
         (ALICE, "!join"),
         (BOB, "!join"),
         (ALICE, "!start"),

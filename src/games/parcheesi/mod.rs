@@ -388,6 +388,10 @@ impl Game for ParcheesiGame {
         true
     }
 
+    fn turns_begun(&self) -> Option<u64> {
+        Some(self.0.turns)
+    }
+
     fn prompt(&self) -> Option<String> {
         (!matches!(self.0.stage, Stage::Over(_))).then(|| self.0.prompt())
     }

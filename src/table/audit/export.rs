@@ -76,6 +76,7 @@ pub async fn export(
         "phase": describe_phase(record),
         "deadline": record.deadline,
         "seed_commitment": record.settings.seed.commitment(),
+        "practice": record.settings.practice,
         "seed": if over || secret { Some(record.settings.seed.to_hex()) } else { None },
         "board": board,
     });

@@ -224,9 +224,16 @@ fn fairness(html: &mut String, record: &GameRecord, commitment: &str, over: bool
         "<p>The seed is revealed when the game ends; until then no roll can be checked.</p>"
             .to_string()
     };
+    let practice = match record.settings.practice {
+        true => format!(
+            "<p id=\"practice\">{}</p>\n",
+            escape(crate::table::rounds::PRACTICE)
+        ),
+        false => String::new(),
+    };
     let _ = write!(
         html,
-        "<section id=\"fairness\">\n<h2>Seed</h2>\n<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of the seed's 32 bytes (not of their hex text).</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
+        "<section id=\"fairness\">\n<h2>Seed</h2>\n{practice}<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of the seed's 32 bytes (not of their hex text).</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
         escape(commitment)
     );
 }

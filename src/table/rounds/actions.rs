@@ -63,6 +63,7 @@ pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<
     let mut live = work.live()?;
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.act(seat, word, args, &mut ctx)?;
+    super::orders::answered_in_time(work, seat);
     let round = work.record.round;
     attendance::time_answer(work, seat);
     attendance::note(work, seat, &format!("`{prefix}{word}`"));
@@ -74,11 +75,20 @@ pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<
             work.record.name(seat)
         )),
     });
-    let turn_before = (work.record.round, work.record.phase.clone());
+    let turn_before = (
+        work.record.round,
+        work.record.phase.clone(),
+        work.record.turns_begun,
+    );
     // A turn the computer played for a silent player (`nmr=bot`) is one the player missed.
     let played = (!work.record.standing_in.contains(&seat)).then(|| attendance::in_time(work));
     after_change(work, &mut live, events, None, false)?;
-    if (work.record.round, work.record.phase.clone()) != turn_before {
+    let turn_after = (
+        work.record.round,
+        work.record.phase.clone(),
+        work.record.turns_begun,
+    );
+    if turn_after != turn_before {
         attendance::count_turn(work, seat, played);
     }
     Ok(true)

@@ -2,7 +2,7 @@
 //! and DMs; the next phase with its round and deadline; the board; the end.
 
 use super::deadlines::schedule;
-use super::{describe_phase, places, seed_reveal};
+use super::{describe_phase, places, seed_reveal, PRACTICE};
 use crate::games::{self, Event, Refusal, Seat, Visibility};
 use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
@@ -19,6 +19,10 @@ fn recorded(phase: games::Phase) -> Phase {
         games::Phase::Over { ranking } => Phase::Over { ranking },
     }
 }
+
+/// The table's rules revision from which a turn that comes back to the same seat by itself
+/// is a new phase ([`crate::games::Game::turns_begun`]).
+const NEW_TURN_OF_SAME_SEAT_FROM: u32 = 6;
 
 /// Everything that follows a change of the game: dice draws and game events into the log and
 /// the channel (or DMs), the next phase with its deadline, the board, and the end.
@@ -71,7 +75,16 @@ pub fn after_change(
         });
     }
     let phase = recorded(live.game.phase());
-    let new_phase = round_ends || !same_phase(work.record.phase.as_ref(), &phase);
+    // A turn that came back to the same seat (the others' turns played themselves) is a
+    // new one (from rules revision 6 on).
+    let turns_begun = live
+        .game
+        .turns_begun()
+        .filter(|_| work.record.settings.revision >= NEW_TURN_OF_SAME_SEAT_FROM);
+    let new_phase = round_ends
+        || !same_phase(work.record.phase.as_ref(), &phase)
+        || turns_begun != work.record.turns_begun;
+    work.record.turns_begun = turns_begun;
     if new_phase {
         work.record.round = match (&phase, live.game.round()) {
             (Phase::Over { .. }, _) => work.record.round,
@@ -84,6 +97,7 @@ pub fn after_change(
         work.record.orders.clear();
         work.record.excused.clear();
         work.record.standing_in.clear();
+        work.record.stand_in_until = None;
         work.record.held = false;
         work.record.extended = false;
         work.record.extended_from = None;
@@ -158,7 +172,10 @@ pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
     vec![
         format!("Final ranking:\n{}", places.join("\n")),
         seed_reveal(&work.record, &work.env.defaults.prefix),
-        RATINGS_LINE.to_string(),
+        match work.record.settings.practice {
+            true => PRACTICE.to_string(),
+            false => RATINGS_LINE.to_string(),
+        },
     ]
 }
 

@@ -71,11 +71,12 @@ pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
 /// (`missed`: it passed while the bot was not running).
 pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusal> {
     let now = work.env.now;
-    let due = match work.record.deadline {
+    let due = match work.record.due() {
         Some(at) if at <= now && work.record.status == Status::Running => at,
         _ => return Ok(false),
     };
-    if work.record.settings.nmr == NoMoveRule::Bot && work.record.standing_in.is_empty() {
+    let standing_in = !work.record.standing_in.is_empty() || work.record.stand_in_until.is_some();
+    if work.record.settings.nmr == NoMoveRule::Bot && !standing_in {
         if let Some(told) = stand_in(work) {
             let channel = work.record.channel.clone();
             work.outcome
@@ -103,12 +104,19 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
 }
 
 /// How long the computer has to play for the silent players (`nmr=bot`) before the game's
-/// default is used after all: it decides in milliseconds, so only a fault runs it out.
-const STAND_IN_TIME: chrono::Duration = chrono::Duration::minutes(1);
+/// default is used after all: it decides in milliseconds, so only a fault runs it out (a
+/// database stalled for minutes included; no player's order is taken meanwhile).
+const STAND_IN_TIME: chrono::Duration = chrono::Duration::minutes(10);
+
+/// The table's rules revision from which the stand-in has a time of its own
+/// ([`crate::records::GameRecord::stand_in_until`]) and leaves the deadline where it passed.
+pub(crate) const STAND_IN_APART_FROM: u32 = 6;
 
 /// `nmr=bot` at the deadline: the computer plays the silent players' turn or orders, and the
-/// phase resolves when they are in. Returns what the channel is told; `None`: nobody is
-/// silent but computer seats (the phase resolves as usual).
+/// phase resolves when they are in. The deadline stays where it passed (from rules revision
+/// 6 on; before, it moved to the stand-in's time), so a player's order sent after it is
+/// refused. Returns what the channel is told; `None`: nobody is silent but computer seats
+/// (the phase resolves as usual).
 fn stand_in(work: &mut Work<'_>) -> Option<String> {
     let silent: Vec<Seat> = work
         .record
@@ -125,7 +133,10 @@ fn stand_in(work: &mut Work<'_>) -> Option<String> {
         return None;
     }
     work.record.standing_in = silent.iter().copied().collect();
-    work.record.deadline = Some(work.env.now + STAND_IN_TIME);
+    match work.record.settings.revision >= STAND_IN_APART_FROM {
+        true => work.record.stand_in_until = Some(work.env.now + STAND_IN_TIME),
+        false => work.record.deadline = Some(work.env.now + STAND_IN_TIME),
+    }
     work.record.remind_at = None;
     let names: Vec<String> = silent.iter().map(|seat| work.record.name(*seat)).collect();
     let what = match (&work.record.phase, names.as_slice()) {
@@ -207,6 +218,11 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
         )));
     }
     schedule(work, Some(at));
+    // The silent players the computer was about to play for have this time again.
+    if work.record.settings.revision >= STAND_IN_APART_FROM {
+        work.record.standing_in.clear();
+        work.record.stand_in_until = None;
+    }
     let text = format!(
         "The GM set the deadline: {}.",
         format_deadline(at, work.record.settings.tz.as_deref())

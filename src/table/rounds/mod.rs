@@ -74,6 +74,10 @@ pub fn describe_phase(record: &GameRecord) -> String {
     text
 }
 
+/// What a practice game says wherever it is shown (sign-ups, start, `!status`, the end): its
+/// seed was chosen at the table.
+pub const PRACTICE: &str = "Practice game: its dice seed was chosen at the table, not drawn by me, so its dice can be known in advance; it is not rated.";
+
 /// The end-of-game reveal of the seed, with a check of the commitment anyone can run: the
 /// commitment hashes the seed's 32 bytes, not the 64 hex digits they are written in.
 pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {

@@ -39,7 +39,9 @@ fn taking_orders(work: &Work<'_>) -> Result<(), Refusal> {
 /// that began the phase), so a player who answers promptly is never refused because the bot
 /// lagged, was down, or read the message back from the history.
 pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
-    let Some(sent) = work.env.sent else {
+    // The computer's move for a silent player is taken within its own time
+    // (`stand_in_until`), and only for the position it was decided at.
+    let Some(sent) = work.env.sent.filter(|_| !work.env.stand_in) else {
         return Ok(());
     };
     let when = |at: DateTime<Utc>| precise_time(at, work.record.settings.tz.as_deref());
@@ -54,13 +56,27 @@ pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refu
         )));
     }
     if let Some(deadline) = work.record.deadline.filter(|deadline| sent > *deadline) {
+        let instead = match work.record.standing_in.is_empty() {
+            true => "the game's default",
+            false => "the computer's move for whoever was silent (nmr=bot)",
+        };
         return Err(Refusal::new(format!(
-            "Game #{id}: your {what} was sent at {}, after the deadline of {phase} ({}), so it was not taken; {phase} resolves without it.",
+            "Game #{id}: your {what} was sent at {}, after the deadline of {phase} ({}), so it was not taken; {phase} resolves with {instead}.",
             when(sent),
             when(deadline)
         )));
     }
     Ok(())
+}
+
+/// A player's own order or move for `seat`, sent before the deadline, reached the table after
+/// the computer began to stand in for them (the bot lagged, or read it back): it is the
+/// player's, and the computer no longer plays for them (from rules revision 6 on).
+pub(super) fn answered_in_time(work: &mut Work<'_>, seat: Seat) {
+    if !work.env.stand_in && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM
+    {
+        work.record.standing_in.remove(&seat);
+    }
 }
 
 /// A secret order by DM: checked by the game, stored (replacing an earlier one), receipted;
@@ -114,6 +130,9 @@ pub fn accept_order(
         &format!("order `{}`", crate::chat::parse::quote(text)),
     )?;
     let canonical = live.game.check_order(seat, text)?;
+    if tell {
+        answered_in_time(work, seat);
+    }
     let note = live
         .game
         .order_note(seat, &canonical)
@@ -172,6 +191,10 @@ pub fn resolve_if_all_in(work: &mut Work<'_>, live: &mut Live) -> Result<(), Ref
             live,
             "the deadline passed; the computer sent the silent players' orders",
         )?;
+    } else if work.record.stand_in_until.is_some() {
+        // Every order the computer was to send came in from the players themselves, sent
+        // before the deadline.
+        resolve_orders(work, live, "the deadline passed")?;
     } else if work.record.settings.early && !work.record.held {
         resolve_orders(work, live, "every order is in")?;
     }

@@ -98,6 +98,10 @@ pub fn status(work: &mut Work<'_>) -> Result<(), Refusal> {
     }
     text.push(' ');
     text.push_str(&describe_phase(record));
+    if record.settings.practice {
+        text.push('\n');
+        text.push_str(super::PRACTICE);
+    }
     let channel = record.channel.clone();
     work.outcome.channel(&channel, text);
     Ok(())

@@ -71,8 +71,12 @@ impl Service {
     }
 
     /// Handles several inbound messages in order, in one transaction with one commit (group
-    /// commit): each message in its own savepoint, so a message that fails is taken back alone
-    /// and the others commit. Each is applied exactly once (a message id seen before, in an
+    /// commit): each message in its own savepoint. A message the database does not take (a
+    /// statement fails: a full disk, a constraint) is taken back alone, and it and every later
+    /// message of the batch come back as not written ([`StoreError::Batch`]) for the caller
+    /// to try again, in order, while the ones before it commit; a message that fails for
+    /// another reason (its game's data cannot be written) is taken back and the batch goes
+    /// on. Each is applied exactly once (a message id seen before, in an
     /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
     /// commit: a receipt means the message's effects are durable. A batch that lost a race
     /// with another process sharing the database (a deadlock) is taken back whole and applied
@@ -143,6 +147,15 @@ impl Service {
                     if let Err(lost) = tx.undo_message().await {
                         return Ok(failed_batch(batch.len(), &lost));
                     }
+                    if let StoreError::Database(_) = error {
+                        // The database did not take it: it waits, and the messages after it
+                        // wait behind it, so none overtakes it.
+                        let reason = error.to_string();
+                        let waiting = batch.len() - results.len();
+                        results
+                            .extend((0..waiting).map(|_| Err(StoreError::Batch(reason.clone()))));
+                        break;
+                    }
                     results.push(Err(error));
                 }
             }
@@ -189,6 +202,9 @@ impl Service {
                     .slowed(tx, inbound, *admission, *answers_itself, now)
                     .await;
             }
+            if let Some(edited) = envelope.edited {
+                return self.edited(tx, inbound, edited, now).await;
+            }
             let at = At {
                 now,
                 sent: sent_time(envelope, now),
@@ -226,10 +242,11 @@ impl Service {
         .await
     }
 
-    /// Sets aside a message that failed alone, by an error on the bot's side (`error`, for
-    /// the log): its id is claimed, so it is neither applied later, out of its order, nor read
-    /// back again, and its sender is told it was not taken (unless the platform answers the
-    /// message itself, as it does an interaction's error). Nothing else changes.
+    /// Sets aside a message that can never be applied (`error`, for the log: its game's data
+    /// cannot be written): its id is claimed, so it is neither applied later, out of its
+    /// order, nor read back again, and its sender is told it was not taken and why (unless the
+    /// platform answers the message itself, as it does an interaction's error). Nothing else
+    /// changes. A message the database did not take is never set aside: it is tried again.
     pub async fn set_aside(
         &self,
         submission: &Submission,
@@ -252,7 +269,7 @@ impl Service {
                 Inbound::Direct { user, text } => (Audience::Direct(user.id.clone()), None, text),
             };
             let said = format!(
-                "I could not apply your message '{}': something went wrong on my side (it is in my log), so nothing changed. Send it again; if it keeps failing, tell the GM.",
+                "I could not apply your message '{}': the game's saved data could not be written (the details are in my log), so nothing changed. Tell the GM: the bot's operator must look into it.",
                 quote(&clean(text))
             );
             let said = match name {
@@ -302,6 +319,54 @@ impl Service {
                 exposed_order: false,
             },
             posts,
+        })
+    }
+
+    /// A message read back after it was edited (at `edited`): what was sent is no longer
+    /// known, and an edit is never applied as if it had been sent at the message's time, so
+    /// nothing is applied. A command or order is answered saying so, as a live edit is;
+    /// chatter gets nothing.
+    pub(super) async fn edited(
+        &self,
+        tx: &mut Tx,
+        inbound: &Inbound,
+        edited: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Committed, StoreError> {
+        let prefix = &self.defaults.prefix;
+        let (to, name, text) = match inbound {
+            Inbound::Channel {
+                channel,
+                user,
+                text,
+                ..
+            } if text.trim_start().starts_with(prefix.as_str()) => {
+                (Audience::Channel(channel.clone()), Some(&user.name), text)
+            }
+            Inbound::Channel { .. } => return Ok(Committed::default()),
+            Inbound::Direct { user, text } => (Audience::Direct(user.id.clone()), None, text),
+        };
+        let said = format!(
+            "your message '{}' was edited at {} before I could read it, and I take messages as they were sent, never their edits, so I did not apply it: nothing changed. Send it again as a new message if it still stands.",
+            quote(&clean(text)),
+            crate::chat::deadline::clock_time(table_time(edited), None)
+        );
+        let said = match name {
+            Some(name) => format!("{}: {said}", clean(name)),
+            None => {
+                let mut said = said;
+                said[..1].make_ascii_uppercase();
+                said
+            }
+        };
+        tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
+        Ok(Committed {
+            receipt: Receipt {
+                fresh: true,
+                refused: true,
+                exposed_order: false,
+            },
+            posts: Vec::new(),
         })
     }
 

@@ -63,7 +63,7 @@ impl Service {
         let id = game.id;
         let span = info_span!("deadline", game = id);
         async {
-            let (input, sent) = match game.record.deadline {
+            let (input, sent) = match game.record.due() {
                 Some(at) if at <= by && self.running_since.is_some_and(|since| at < since) => {
                     (Input::DeadlineMissed, Some(at))
                 }

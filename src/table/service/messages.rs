@@ -80,6 +80,10 @@ pub struct Envelope {
     /// The server (guild) a channel message was posted on (`None`: a direct message, or the
     /// console): a game is rated on the server it was opened on.
     pub server: Option<String>,
+    /// When the message was last edited, where the platform read it back edited (a history
+    /// read after downtime gives only the edited text): it is not applied, since what was
+    /// sent at `sent` is no longer known, and its sender is told.
+    pub edited: Option<DateTime<Utc>>,
 }
 
 impl Envelope {

@@ -179,6 +179,9 @@ pub struct Service {
     catalogue: Catalogue,
     defaults: TableDefaults,
     running_since: Option<DateTime<Utc>>,
+    /// Whether everyone in a channel reads what is typed there (Discord), so that a seed
+    /// typed with `!new` is refused; on the console the channels are the operator's own.
+    public_channels: bool,
 }
 
 impl Service {
@@ -189,6 +192,17 @@ impl Service {
             catalogue,
             defaults,
             running_since: None,
+            public_channels: false,
+        }
+    }
+
+    /// The same table, where everyone in a channel reads what is typed there (Discord): a
+    /// `seed=` typed with `!new` would let the whole table foresee every die, so it is refused
+    /// with where to give it instead (the GM's `setup seed=` by DM, a practice game).
+    pub fn in_public(self) -> Service {
+        Service {
+            public_channels: true,
+            ..self
         }
     }
 

@@ -88,12 +88,16 @@ pub(super) async fn keep(tx: &mut Tx, result: &GameResult) -> Result<Vec<Change>
 }
 
 /// Keeps the result of the game `record` holds, which ended at `ended_at`, and rates it;
-/// returns the game-over post's line of rating changes (`None`: not rated).
+/// returns the game-over post's line of rating changes (`None`: not rated). A practice game
+/// (its seed chosen at the table) leaves no result.
 pub(super) async fn keep_ended(
     tx: &mut Tx,
     record: &GameRecord,
     ended_at: DateTime<Utc>,
 ) -> Result<Option<String>, StoreError> {
+    if record.settings.practice {
+        return Ok(None);
+    }
     let result = result_of(record, ended_at);
     let changes = keep(tx, &result).await?;
     Ok((!changes.is_empty()).then(|| changes_line(&result.game, &changes)))
@@ -117,8 +121,9 @@ impl Service {
                 Err(error) => Err(error.to_string()),
             };
             match replayed {
-                // A game ended by the GM before it began has no result, live or here.
-                Ok((record, _)) if record.state.is_none() => {}
+                // A game ended by the GM before it began has no result, live or here; nor
+                // has a practice game.
+                Ok((record, _)) if record.state.is_none() || record.settings.practice => {}
                 Ok((record, ended_at)) => results.push(result_of(&record, ended_at)),
                 Err(why) => {
                     let mut tx = self.store().begin().await?;

@@ -149,15 +149,24 @@ impl Service {
                     Ok(read) => read,
                     Err(error) => return refuse(error.0),
                 };
-                if !options.iter().any(|(key, _)| key == "seed") {
-                    options.push(("seed".to_string(), Seed::random().to_hex()));
-                }
                 // The rules revisions, the table's and the game's, are the bot's to say, and
-                // the log keeps them.
-                // And so is the server it is opened on (ratings are per server).
+                // the log keeps them; so are the server it is opened on (ratings are per
+                // server) and whether its seed was chosen at the table (a practice game).
                 options.retain(|(key, _)| {
-                    !matches!(key.as_str(), "revision" | "game_revision" | "server")
+                    !matches!(
+                        key.as_str(),
+                        "revision" | "game_revision" | "server" | "practice"
+                    )
                 });
+                match options.iter().any(|(key, _)| key == "seed") {
+                    // Typed where everyone reads it, a seed would let the whole table
+                    // foresee every die: it is given only where it stays private.
+                    true if self.public_channels => {
+                        return refuse(lifecycle::seed_in_public(prefix));
+                    }
+                    true => options.push(("practice".to_string(), "on".to_string())),
+                    false => options.push(("seed".to_string(), Seed::random().to_hex())),
+                }
                 options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
                 let server = match server {
                     Some(server) => server.to_string(),
@@ -177,6 +186,7 @@ impl Service {
                     text,
                     command: None,
                     mentioned: Vec::new(),
+                    stand_in: false,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
@@ -228,6 +238,7 @@ impl Service {
                     text: format!("{word} {args}").trim_end().to_string(),
                     command: None,
                     mentioned,
+                    stand_in: false,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
@@ -324,6 +335,7 @@ impl Service {
             user: user.clone(),
             text: dm_text(text),
             command: None,
+            stand_in: false,
         };
         self.apply_input(tx, Some(game.record), input, at, None)
             .await
