@@ -72,14 +72,14 @@ pub fn parse_options<'a>(
     for word in words {
         let Some((key, value)) = word.split_once('=') else {
             return refuse(format!(
-                "`{command}` options are written key=value, like seed=7; got '{}'",
+                "`{command}` options are written key=value, like deadline=48h; got '{}'",
                 quote(word)
             ));
         };
         let key = key.trim().to_lowercase();
         if key.is_empty() || value.is_empty() {
             return refuse(format!(
-                "`{command}` options are written key=value, like seed=7; got '{}'",
+                "`{command}` options are written key=value, like deadline=48h; got '{}'",
                 quote(word)
             ));
         }

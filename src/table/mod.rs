@@ -33,6 +33,7 @@ pub use apply::{apply, Applied};
 pub use catalogue::Catalogue;
 pub use flood::{Admission, Floodgate};
 pub use frame::MAX_BAND_WIDTH;
+pub use lifecycle::REVISION;
 pub use outcome::{Outcome, Post};
 pub use work::{table_time, Env, TableDefaults};
 pub mod audit;

@@ -168,6 +168,12 @@ struct Inner {
     malformed_embeds: AtomicUsize,
     /// While set, an IDENTIFY gets no READY: the bot waits without a session.
     hold_sessions: AtomicBool,
+    /// MESSAGE_CREATE payloads sent right behind the next READY or RESUMED, on the same
+    /// connection, as a burst typed the instant the bot connects.
+    after_session: Mutex<Vec<Value>>,
+    /// How long registering the slash commands takes, in milliseconds (Discord's own API
+    /// takes a few hundred).
+    registration_ms: AtomicU64,
     refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
@@ -525,6 +531,29 @@ impl FakeDiscord {
     /// While `hold` is set, a new session is not granted (IDENTIFY gets no READY yet).
     pub fn hold_sessions(&self, hold: bool) {
         self.inner.hold_sessions.store(hold, Ordering::SeqCst);
+    }
+
+    /// Has each user type their text in `channel` the instant the bot's next session begins:
+    /// the messages follow its READY (or RESUMED) on the same connection, before anything
+    /// else can. Returns their ids, in the order sent.
+    pub fn type_on_connect(&self, channel: u64, lines: &[((u64, &str), &str)]) -> Vec<u64> {
+        let mut queued = self.inner.after_session.lock().unwrap();
+        lines
+            .iter()
+            .map(|(user, text)| {
+                let id = self.id();
+                queued.push(self.message(id, *user, Some(channel), text));
+                id
+            })
+            .collect()
+    }
+
+    /// Makes registering the slash commands take `wait`, as it does on Discord.
+    pub fn slow_registration(&self, wait: Duration) {
+        self.inner.registration_ms.store(
+            u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+            Ordering::SeqCst,
+        );
     }
 
     /// Asks the bot to reconnect (opcode 7), as Discord does before moving a session.
@@ -1189,6 +1218,8 @@ async fn interaction_callback(
 }
 
 async fn set_commands(State(inner): State<Arc<Inner>>, Json(body): Json<Value>) -> Json<Value> {
+    let wait = inner.registration_ms.load(Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(wait)).await;
     *inner.commands.lock().unwrap() = body.as_array().cloned().unwrap_or_default();
     Json(json!([]))
 }
@@ -1292,6 +1323,21 @@ async fn run_session(
                     }
                     if matches!(op.as_deref(), Some("READY") | Some("RESUMED")) {
                         inner.gateways.lock().unwrap().insert(shard, tx.clone());
+                        let burst = std::mem::take(&mut *inner.after_session.lock().unwrap());
+                        for message in burst {
+                            let channel: u64 =
+                                message["channel_id"].as_str().unwrap().parse().unwrap();
+                            let mut kept = message.clone();
+                            kept.as_object_mut().unwrap().remove("guild_id");
+                            kept.as_object_mut().unwrap().remove("member");
+                            inner.remember(channel, kept);
+                            let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                            let payload =
+                                json!({"op": 0, "t": "MESSAGE_CREATE", "s": seq, "d": message});
+                            if socket.send(Message::Text(payload.to_string())).await.is_err() {
+                                return;
+                            }
+                        }
                     }
                 }
             }

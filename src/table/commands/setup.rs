@@ -1,5 +1,6 @@
 //! `setup key=value ...` by DM: the GM's secret options for a game in sign-up (a board the
-//! players must not see before the start).
+//! players must not see before the start), and the one place a GM may choose the dice's seed
+//! on Discord (which makes the game a practice game).
 
 use super::{Among, Command, Direct, DmHelp, SlashOption, Who};
 use crate::chat::parse::{parse_options, ParseError};
@@ -12,7 +13,7 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::by_dm_only(
     "setup",
     Who::Gm,
-    "GM: sets a game's secret options before the start: `setup board=7x7`",
+    "GM: sets a game's secret options before the start: `setup board=7x7`; `setup seed=7` chooses its dice (a practice game, not rated)",
     Direct::new(
         "setup <key=value> ...",
         DmHelp::BeforePlay(
