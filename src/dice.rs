@@ -64,6 +64,18 @@ impl Seed {
         hex::encode(Sha256::digest(self.0))
     }
 
+    /// SHA-256 of the 32 seed bytes followed by the 32 bytes of `salt`, in hex: the commitment
+    /// to a seed someone chose, which a guess of the seed alone cannot match (the salt, drawn
+    /// by the bot, is revealed with the seed).
+    pub fn salted_commitment(&self, salt: &Seed) -> String {
+        hex::encode(
+            Sha256::new()
+                .chain_update(self.0)
+                .chain_update(salt.0)
+                .finalize(),
+        )
+    }
+
     /// A receipt for `message` (a secret order with its game, round and seat): the first 8
     /// bytes, in hex, of HMAC-SHA-256 over it under a key only the seed gives (the SHA-256 of
     /// "referee receipt key " and the seed's 32 bytes). It proves the order without telling
@@ -216,6 +228,22 @@ mod tests {
         let seed = Seed::parse("7")?;
         assert_eq!(seed.receipt("1:1:0:bid 6"), "42303f3522fc577e");
         assert_ne!(Seed::parse("8")?.receipt("1:1:0:bid 6"), "42303f3522fc577e");
+        Ok(())
+    }
+
+    #[test]
+    fn a_salted_commitment_hashes_the_seed_then_the_salt() -> Result<(), Box<dyn std::error::Error>>
+    {
+        // Computed apart, with Python's hashlib: sha256(seed 7's bytes + salt 1's bytes).
+        let (seed, salt) = (Seed::parse("7")?, Seed::parse("1")?);
+        assert_eq!(
+            seed.salted_commitment(&salt),
+            "1bbc0245c9ac49e3096b351ad366854d62d5356ee6ec711da2ebe657d35718b2"
+        );
+        assert_eq!(
+            seed.commitment(),
+            "f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a"
+        );
         Ok(())
     }
 

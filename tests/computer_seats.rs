@@ -423,3 +423,81 @@ async fn a_silent_players_own_order_after_the_deadline_is_refused_while_the_comp
         service.store().close().await;
     }
 }
+
+/// `who` says `text` in channel `#w` at `at`.
+async fn says_in_w(
+    service: &referee::table::Service,
+    who: &str,
+    text: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) {
+    let envelope = referee::table::Envelope {
+        sent: Some(at),
+        ..referee::table::Envelope::id(format!("{who}-{}-{text}", at.timestamp()))
+    };
+    let inbound = referee::table::Inbound::Channel {
+        channel: "w".to_string(),
+        user: referee::table::User::named(who),
+        admin: false,
+        text: text.to_string(),
+    };
+    service.handle(&envelope, &inbound, at).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_players_their_time_back(
+) {
+    use chrono::Duration;
+    let service = common::service("sqlite::memory:").await;
+    common::play_on(
+        &service,
+        "alice #w: !new tag seed=7 nmr=bot deadline=1h\nalice #w: !join\nbob #w: !join\n\
+         carol #w: !join\nalice #w: !start\nalice dm: bid 4\n",
+        common::start_time(),
+        &[],
+    )
+    .await;
+    let deadline = common::start_time() + Duration::hours(1);
+    service.fire_due(deadline).await.unwrap();
+    // The computer sends bob's bid, not yet carol's, when the GM sets a new deadline.
+    let jobs = service.pending_moves().await.unwrap();
+    assert_eq!(jobs.len(), 2);
+    let first = jobs.into_iter().next().unwrap();
+    let decision = (first.work)();
+    service
+        .apply_move(first.game, first.seat, &first.position, decision, deadline)
+        .await
+        .unwrap();
+    says_in_w(
+        &service,
+        "alice",
+        "!deadline 1h",
+        deadline + Duration::seconds(5),
+    )
+    .await;
+    assert!(
+        service.pending_moves().await.unwrap().is_empty(),
+        "the computer no longer plays: {:#?}",
+        common::texts(&service, "SELECT body FROM outbox ORDER BY id").await
+    );
+    // bob and carol bid themselves before the new deadline: their own bids are revealed.
+    for (who, at) in [("bob", 10), ("carol", 20)] {
+        bids_late(
+            &service,
+            who,
+            deadline + Duration::seconds(at),
+            deadline + Duration::seconds(at),
+        )
+        .await;
+    }
+    let said = common::texts(&service, "SELECT body FROM outbox ORDER BY id").await;
+    assert!(
+        said.iter().any(|text| text.contains("The computer no longer plays for bob and carol: they may play until then, and the orders it sent for them are withdrawn.")),
+        "{said:#?}"
+    );
+    let (reveal, bob) = reveal_of(&said, "bob");
+    assert!(bob.starts_with("- bob: `bid 3` (receipt"), "{reveal}");
+    assert!(!reveal.contains("sent by the computer"), "{reveal}");
+    assert!(reveal.contains("(every order is in)"), "{reveal}");
+    common::replay_every_game(&service).await;
+}

@@ -141,11 +141,15 @@
     if (!window.crypto || !window.crypto.subtle) {
       say(commitment, "no", "This browser offers no WebCrypto here: open the page as a file or over https to check it.");
     } else {
-      var digest = hexOf(new Uint8Array(await window.crypto.subtle.digest("SHA-256", bytesOf(data.seed))));
+      // A seed the GM chose is committed to with a salt the bot drew: its bytes follow the
+      // seed's.
+      var hashed = data.salt ? bytesOf(data.seed + data.salt) : bytesOf(data.seed);
+      var what = data.salt ? "the seed and its salt" : "the seed";
+      var digest = hexOf(new Uint8Array(await window.crypto.subtle.digest("SHA-256", hashed)));
       if (digest === data.commitment) {
-        say(commitment, "yes", "Verified: the SHA-256 of the seed is the commitment posted at the start.");
+        say(commitment, "yes", "Verified: the SHA-256 of " + what + " is the commitment posted at the start.");
       } else {
-        say(commitment, "no", "NOT verified: the SHA-256 of the seed is " + digest + ", not the commitment.");
+        say(commitment, "no", "NOT verified: the SHA-256 of " + what + " is " + digest + ", not the commitment.");
       }
     }
     // The stream is followed draw by draw: a draw missing from the data leaves every later

@@ -9,7 +9,7 @@ use super::{Bot, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::{Audience, Button, Envelope, Inbound};
 use poise::serenity_prelude as serenity;
-use tracing::{info_span, Instrument};
+use tracing::{info_span, warn, Instrument};
 
 const PREFIX: &str = "referee:";
 /// Discord shows at most 5 rows of 5 buttons.
@@ -148,7 +148,9 @@ pub(super) async fn press(
                 .await
                 .map_err(DiscordError::from)
         };
-        bot.answered(&taken, &all).await?;
+        if let Err(error) = bot.answered(&taken, &all).await {
+            warn!(%error, "a press's answer could not be marked delivered");
+        }
         answered
     }
     .instrument(span)

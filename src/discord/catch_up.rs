@@ -17,7 +17,7 @@
 //! receives live.
 
 use super::inbound::{snowflake_at, typed, Held};
-use super::{Bot, DiscordError};
+use super::{Bot, DiscordError, Place};
 use crate::store::Watched;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
@@ -41,16 +41,16 @@ struct Source {
 }
 
 /// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`, in
-/// a session that began at `began`, with the messages kept aside meanwhile; returns how many
-/// were applied. The caller holds the table for the whole catch-up, so live messages
-/// arriving meanwhile wait their turn behind the older ones.
+/// a session that began at `began`, with the messages kept aside meanwhile. The caller holds
+/// the table for the whole catch-up, so live messages arriving meanwhile wait their turn
+/// behind the older ones.
 pub(super) async fn catch_up(
     bot: &Bot,
     http: &serenity::Http,
     shard: u32,
     guilds: &[serenity::GuildId],
     began: DateTime<Utc>,
-) -> Result<usize, DiscordError> {
+) -> Result<(), DiscordError> {
     let store = bot.service.store();
     let now = Utc::now();
     let mut sources = Vec::new();
@@ -83,7 +83,7 @@ pub(super) async fn catch_up(
             Err(error) => warn!(user, %error, "a player's direct messages could not be read back"),
         }
     }
-    let mut missed: Vec<(serenity::Message, (bool, Option<u64>))> = Vec::new();
+    let mut missed: Vec<(serenity::Message, Place)> = Vec::new();
     for source in &sources {
         match read_after(http, source).await {
             Ok(messages) => missed.extend(
@@ -96,27 +96,45 @@ pub(super) async fn catch_up(
             }
         }
     }
-    // What reached the handlers before the session's collector did is applied in its place.
-    missed.extend(bot.take_kept_aside().into_iter().map(|message| {
-        let in_server = message.guild_id.is_some();
-        (message, (in_server, None))
-    }));
+    // What reached the handlers before the session's collector did is applied in its place
+    // (and that copy, as it arrived, rather than the history's, which may be edited since).
+    missed.splice(0..0, bot.take_kept_aside());
     missed.sort_by_key(|(message, _)| message.id);
     missed.dedup_by_key(|(message, _)| message.id);
-    for (message, place) in &missed {
-        // One message's failure after it was applied (its warning about an exposed order)
-        // keeps none of the others from being applied.
-        if let Err(error) = typed(bot, http, message, *place, Held::Yes).await {
-            warn!(%error, message = %message.id, "a message read back could not be finished");
+    apply_in_order(bot, http, missed).await?;
+    Ok(())
+}
+
+/// Applies `messages` in order, the table held by the caller. A message that could not be
+/// applied stops the rest, which are kept aside with it, so none is applied before it: the
+/// ticker tries them again.
+async fn apply_in_order(
+    bot: &Bot,
+    http: &serenity::Http,
+    messages: Vec<(serenity::Message, Place)>,
+) -> Result<(), DiscordError> {
+    let count = messages.len();
+    let mut messages = messages.into_iter();
+    while let Some((message, place)) = messages.next() {
+        if let Err(error) = typed(bot, http, &message, place, Held::Yes).await {
+            bot.keep_aside(message, place);
+            messages.for_each(|(message, place)| bot.keep_aside(message, place));
+            return Err(error.into());
         }
     }
-    if !missed.is_empty() {
+    if count > 0 {
         info!(
-            read = missed.len(),
+            read = count,
             "caught up with messages sent while the bot was away"
         );
     }
-    Ok(missed.len())
+    Ok(())
+}
+
+/// Applies the messages kept aside (see `events`), in the order sent, the table held by the
+/// caller.
+pub(super) async fn apply_kept_aside(bot: &Bot, http: &serenity::Http) -> Result<(), DiscordError> {
+    apply_in_order(bot, http, bot.take_kept_aside()).await
 }
 
 /// The channels of `guild` without a game to read them for that hold messages the bot never

@@ -17,7 +17,7 @@ use crate::table::commands::{
 use crate::table::{Audience, Envelope, Inbound};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
-use tracing::{info_span, Instrument};
+use tracing::{info_span, warn, Instrument};
 
 /// Every command, for the framework and for registration: each of the table's registry that
 /// has a slash form.
@@ -349,7 +349,10 @@ async fn answer(
     if sent.is_err() {
         taken.clear();
     }
-    bot.answered(&taken, &all).await?;
+    // The command was applied whatever becomes of its bookkeeping: the log says, not the user.
+    if let Err(error) = bot.answered(&taken, &all).await {
+        warn!(%error, "an interaction's answer could not be marked delivered");
+    }
     sent.map_err(DiscordError::from)
 }
 

@@ -9,10 +9,10 @@
 //! collector; until its handler has run, messages still reach the handlers below: those are
 //! never applied on their own, but kept aside and applied in the order sent, with what the
 //! session's catch-up reads back, while the table is held, before anything queued after
-//! them.
+//! them (one whose handler runs later still is applied by the ticker).
 
 use super::catch_up::catch_up;
-use super::inbound::{arrived, edited, typed, Held};
+use super::inbound::{arrived, edited};
 use super::{buttons, Bot, Context, DiscordError};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
@@ -57,23 +57,17 @@ impl serenity::EventHandler for Gateway {
     }
 
     /// A typed message the collector did not queue: it reached the bot before this session's
-    /// collector was in place. It is kept aside and applied, with any others kept meanwhile,
-    /// in the order sent, while the table is held: by the session's catch-up, or here once
-    /// that is done.
-    async fn message(&self, ctx: serenity::Context, message: serenity::Message) {
+    /// collector was in place. It is kept aside, and applied with any others kept meanwhile in
+    /// the order sent, while the table is held: by the session's catch-up, or, for one whose
+    /// handler ran only after that, by the ticker once every shard has caught up. A bot's
+    /// message (this one's included) is nobody's command.
+    async fn message(&self, _ctx: serenity::Context, message: serenity::Message) {
         let bot = &self.bot;
-        if bot.was_collected(message.id.get()) {
+        if message.author.bot || bot.was_collected(message.id.get()) {
             return;
         }
-        bot.keep_aside(message);
-        let _turn = bot.commits.turn().await;
-        for message in bot.take_kept_aside() {
-            let in_server = message.guild_id.is_some();
-            if let Err(error) = typed(bot, &ctx.http, &message, (in_server, None), Held::Yes).await
-            {
-                warn!(%error, "a message could not be applied");
-            }
-        }
+        let place = (message.guild_id.is_some(), None);
+        bot.keep_aside(message, place);
     }
 
     /// An edited message is answered, not read again.
@@ -99,9 +93,8 @@ impl serenity::EventHandler for Gateway {
     }
 }
 
-/// Errors never stop the bot: they are logged (a failed transaction changed nothing, and a
-/// message not applied is read back at the next catch-up), and the user of a failed slash
-/// command gets one sentence, never poise's own error text.
+/// A slash command's errors never stop the bot: they are logged, and the user gets one
+/// sentence, never poise's own error text.
 pub(super) async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, DiscordError>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
@@ -116,9 +109,6 @@ pub(super) async fn on_error(error: poise::FrameworkError<'_, Arc<Bot>, DiscordE
                 ),
             )
             .await;
-        }
-        poise::FrameworkError::EventHandler { error, .. } => {
-            warn!(%error, "an event could not be handled");
         }
         other => {
             warn!(error = %other, "a Discord event failed");

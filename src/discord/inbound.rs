@@ -115,7 +115,7 @@ fn read_typed(
         // A message read back from the history after downtime comes edited, if it was.
         edited: msg
             .edited_timestamp
-            .and_then(|at| DateTime::from_timestamp_millis(at.unix_timestamp() * 1000)),
+            .and_then(|at| DateTime::from_timestamp(at.unix_timestamp(), 0)),
     };
     Some((envelope, inbound))
 }
@@ -174,12 +174,12 @@ fn message_span(msg: &serenity::Message, in_server: bool) -> tracing::Span {
 /// message does not say, as a message read back from history does not) or by DM, read back after
 /// downtime, or live when it was not queued on arrival. Messages of bots, this one included,
 /// are ignored. A secret order typed in a game channel is deleted where the bot may, and the
-/// channel warned.
+/// channel warned. An error means the message was not applied.
 pub(super) async fn typed(
     bot: &Bot,
     http: &serenity::Http,
     msg: &serenity::Message,
-    (in_server, server): (bool, Option<u64>),
+    (in_server, server): super::Place,
     held: Held,
 ) -> Result<(), StoreError> {
     let Some((envelope, inbound)) = read_typed(bot, msg, in_server, server) else {
@@ -187,7 +187,11 @@ pub(super) async fn typed(
     };
     async {
         let (receipt, _) = submit(bot, &envelope, inbound, false, held).await?;
-        after(bot, http, msg, receipt).await
+        // Applied: what follows it failing (the warning about an exposed order) is logged.
+        if let Err(error) = after(bot, http, msg, receipt).await {
+            warn!(%error, "a secret order typed in a channel could not be deleted or warned about");
+        }
+        Ok(())
     }
     .instrument(message_span(msg, in_server))
     .await
@@ -356,6 +360,7 @@ pub(super) async fn sessions_up(bot: &Bot, shards: &serenity::ShardManager) -> b
 /// for fires); and every hour drops the pictures of old posts.
 pub(super) async fn ticker(
     bot: Arc<Bot>,
+    http: Arc<serenity::Http>,
     tick: std::time::Duration,
     shards: Arc<serenity::ShardManager>,
 ) {
@@ -374,6 +379,10 @@ pub(super) async fn ticker(
         }
         let fired = {
             let _turn = bot.commits.turn().await;
+            // A message kept aside whose handler ran after its session's catch-up.
+            if let Err(error) = super::catch_up::apply_kept_aside(&bot, &http).await {
+                warn!(%error, "a message kept aside could not be applied; it is tried again");
+            }
             bot.service.fire_due(Utc::now()).await
         };
         match fired {

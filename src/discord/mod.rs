@@ -83,9 +83,10 @@ pub struct Bot {
     /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
     /// own event comes and finds them there.
     collected: std::sync::Mutex<std::collections::HashSet<u64>>,
-    /// Messages that reached the handlers before their session's collector was in place, by
-    /// id (the order sent), until they are applied with the table held.
-    kept_aside: std::sync::Mutex<std::collections::BTreeMap<u64, serenity::Message>>,
+    /// Messages that reached the handlers before their session's collector was in place (or
+    /// could not be applied yet), by id (the order sent), each with where it was posted (see
+    /// [`Place`]), until they are applied with the table held.
+    kept_aside: std::sync::Mutex<std::collections::BTreeMap<u64, (serenity::Message, Place)>>,
     /// The server of each game channel looked up so far (`None`: not a server channel), to
     /// know which shard's catch-up reads it.
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
@@ -94,6 +95,10 @@ pub struct Bot {
     /// This database's name, which makes its posts' nonces its own.
     instance: String,
 }
+
+/// Where a message was posted, as the table is told: in a server channel (and on which
+/// server, where the message does not say, as one read back from history does not), or by DM.
+type Place = (bool, Option<u64>);
 
 /// The poise context of a command.
 type Context<'a> = poise::Context<'a, Arc<Bot>, DiscordError>;
@@ -129,16 +134,16 @@ impl Bot {
     }
 
     /// Keeps aside a message that reached its handler before its session's collector was in
-    /// place (see [`events`]).
-    fn keep_aside(&self, message: serenity::Message) {
+    /// place (see [`events`]), or one that could not be applied yet.
+    fn keep_aside(&self, message: serenity::Message, place: Place) {
         self.kept_aside
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(message.id.get(), message);
+            .insert(message.id.get(), (message, place));
     }
 
     /// The messages kept aside, in the order they were sent; none are kept any longer.
-    fn take_kept_aside(&self) -> Vec<serenity::Message> {
+    fn take_kept_aside(&self) -> Vec<(serenity::Message, Place)> {
         std::mem::take(
             &mut *self
                 .kept_aside
@@ -190,12 +195,11 @@ impl Bot {
     /// them. A row that could not be marked goes out again as a post: a repeat is better
     /// than a lane stopped until the next start.
     async fn answered(&self, answered: &[i64], held: &[i64]) -> Result<(), StoreError> {
-        let mut marked = Ok(());
+        let mut failed = Ok(());
         for id in answered {
             let mut wait = std::time::Duration::from_millis(50);
             for attempt in 1..=MARK_ATTEMPTS {
-                marked = self.service.store().delivered(*id, Utc::now()).await;
-                match &marked {
+                match self.service.store().delivered(*id, Utc::now()).await {
                     Ok(()) => break,
                     Err(error) if attempt < MARK_ATTEMPTS => {
                         warn!(%error, row = id, "an answered post could not be marked delivered; trying again");
@@ -204,12 +208,15 @@ impl Bot {
                     }
                     Err(error) => {
                         warn!(%error, row = id, "an answered post could not be marked delivered; it goes out again as a post");
+                        if failed.is_ok() {
+                            failed = Err(error);
+                        }
                     }
                 }
             }
         }
         let released = self.release(held).await;
-        marked.and(released)
+        failed.and(released)
     }
 }
 
@@ -318,7 +325,12 @@ pub async fn run(
     let shards = client.shard_manager.clone();
     let http = client.http.clone();
     let worker = tokio::spawn(outbox::worker(bot.clone(), http.clone()));
-    let ticker = tokio::spawn(inbound::ticker(bot.clone(), tick, shards.clone()));
+    let ticker = tokio::spawn(inbound::ticker(
+        bot.clone(),
+        http.clone(),
+        tick,
+        shards.clone(),
+    ));
     let searching = tokio::spawn(searches::worker(bot.clone()));
     let outage = tokio::spawn(outage::watch(bot.clone(), http.clone()));
     let listening =

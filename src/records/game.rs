@@ -286,6 +286,10 @@ pub struct StoredOrder {
     pub receipt: String,
     /// When it was sent (the platform's time; on the console, when it was accepted).
     pub at: DateTime<Utc>,
+    /// Whether the computer sent it for the silent player of its seat (`nmr=bot`, kept from
+    /// rules revision 6 on): revealed as the computer's, and counted as a missed order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
 }
 
 /// Table options, set at `!new`.
@@ -298,6 +302,11 @@ pub struct Settings {
     /// everywhere and is not rated. A seed the bot draws is never practice.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub practice: bool,
+    /// 32 bytes the bot drew when the GM chose the seed by DM (`setup seed=`), hashed with
+    /// the seed into the commitment so that a guess of a small seed cannot be checked
+    /// against it; revealed with the seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<Seed>,
     /// Resolve an orders phase as soon as every awaited order is in.
     pub early: bool,
     /// How long before a deadline silent players get a reminder by DM.
@@ -456,11 +465,37 @@ pub struct GameRecord {
     pub state: Option<serde_json::Value>,
 }
 
+impl Settings {
+    /// The commitment to the game's seed posted at the start: the SHA-256 of its 32 bytes,
+    /// followed by the salt's where the GM chose it.
+    pub fn commitment(&self) -> String {
+        match &self.salt {
+            Some(salt) => self.seed.salted_commitment(salt),
+            None => self.seed.commitment(),
+        }
+    }
+
+    /// What the commitment is the SHA-256 of, in words.
+    pub fn committed_bytes(&self) -> &'static str {
+        match self.salt {
+            Some(_) => "the seed's 32 bytes followed by the 32 bytes of its salt, which I drew when the GM chose the seed (not of their hex text)",
+            None => "the seed's 32 bytes (not of their hex text)",
+        }
+    }
+}
+
 impl GameRecord {
     /// When the table must next act on its own for this game's phase: when the computer's
     /// time for the silent players runs out while it stands in for them, else the deadline.
     pub fn due(&self) -> Option<DateTime<Utc>> {
         self.stand_in_until.or(self.deadline)
+    }
+
+    /// The computer no longer stands in for silent players (the phase changed, the GM gave
+    /// them time again, the clock stopped).
+    pub fn end_stand_in(&mut self) {
+        self.standing_in.clear();
+        self.stand_in_until = None;
     }
 
     /// The seats the game waits for now: the player whose turn it is, or those whose secret

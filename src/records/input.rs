@@ -26,10 +26,11 @@ pub enum Input {
         /// `!replace`); absent in logs written before it was kept.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentioned: Vec<User>,
-        /// Whether the computer played it for the silent player `user` (`nmr=bot`), not the
-        /// player: it is judged against the stand-in's own time, never the deadline.
+        /// Whether the computer decided it: a computer seat's move, or its move for the silent
+        /// player `user` (`nmr=bot`). Taken for the position it was decided at, never judged
+        /// against the deadline (from rules revision 6 on).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        stand_in: bool,
+        computer: bool,
     },
     /// A direct message routed to this game.
     Direct {
@@ -41,9 +42,10 @@ pub enum Input {
         /// What was asked, as logs written before the text was kept held it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         command: Option<serde_json::Value>,
-        /// Whether the computer sent it for the silent player `user` (`nmr=bot`).
+        /// Whether the computer decided it: a computer seat's order, or its order for the
+        /// silent player `user` (`nmr=bot`).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        stand_in: bool,
+        computer: bool,
     },
     /// The GM took back the last resolution or turn (`!undo`): the game is back as it was
     /// before input `back_to`; the inputs from there on stay in the log, marked undone.
@@ -73,11 +75,12 @@ pub enum Input {
 }
 
 impl Input {
-    /// Whether the computer played this input for a silent player (`nmr=bot`).
-    pub fn is_stand_in(&self) -> bool {
+    /// Whether the computer decided this input (a computer seat's, or its move for a silent
+    /// player).
+    pub fn by_computer(&self) -> bool {
         matches!(
             self,
-            Input::Channel { stand_in: true, .. } | Input::Direct { stand_in: true, .. }
+            Input::Channel { computer: true, .. } | Input::Direct { computer: true, .. }
         )
     }
 }

@@ -132,6 +132,43 @@ impl StoreError {
         // deadlock_detected, serialization_failure
         matches!(error.code().as_deref(), Some("40P01") | Some("40001"))
     }
+
+    /// Whether the database failed for a passing reason, so the same work tried again later
+    /// may go through: the connection or the server went away, it ran out of room, memory
+    /// or connections, a lock was held too long, a transaction lost a race, a statement was
+    /// cancelled; SQLite busy, locked, full or failing to read or write its file. Any other
+    /// failure (a constraint, a row that cannot be read) may well repeat.
+    pub fn is_transient(&self) -> bool {
+        let StoreError::Database(error) = self else {
+            return false;
+        };
+        match error {
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Database(error) => {
+                let code = error.code().unwrap_or_default();
+                match error.try_downcast_ref::<sqlx::postgres::PgDatabaseError>() {
+                    // PostgreSQL's classes: connection exception, insufficient resources,
+                    // operator intervention, transaction rollback; lock not available,
+                    // query canceled.
+                    Some(_) => {
+                        ["08", "53", "57P", "40"]
+                            .iter()
+                            .any(|class| code.starts_with(class))
+                            || matches!(code.as_ref(), "55P03" | "57014")
+                    }
+                    // SQLite's primary result code is the low byte of an extended one:
+                    // BUSY, LOCKED, NOMEM, IOERR, FULL, CANTOPEN.
+                    None => code
+                        .parse::<u32>()
+                        .is_ok_and(|sqlite| matches!(sqlite & 0xff, 5 | 6 | 7 | 10 | 13 | 14)),
+                }
+            }
+            _ => false,
+        }
+    }
 }
 
 /// How the database is opened.

@@ -24,7 +24,7 @@ pub struct Applied {
 /// a game created by this input gets. A refusal changes nothing and answers the sender.
 pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<'_>) -> Applied {
     let env = &Env {
-        stand_in: input.is_stand_in(),
+        by_computer: input.by_computer(),
         ..*env
     };
     match record {

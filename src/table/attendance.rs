@@ -58,7 +58,7 @@ pub fn in_time(work: &Work<'_>) -> bool {
 pub fn count_orders(work: &mut Work<'_>, seats: impl IntoIterator<Item = Seat>) {
     let first = work.record.first_deadline;
     for seat in seats {
-        let sent = match work.record.standing_in.contains(&seat) {
+        let sent = match super::rounds::stood_in(&work.record, seat) {
             true => None,
             false => work.record.orders.get(&seat).map(|order| order.at),
         };

@@ -156,17 +156,16 @@ pub fn decide(
     game.computer(seat, level(strength), &mut stream(seed, seat, position))
 }
 
-/// The seat's input carrying `decision`: its secret order by DM, or its action in the channel
-/// (marked as the computer's where it plays for a silent player, `nmr=bot`).
+/// The seat's input carrying `decision`: its secret order by DM, or its action in the channel,
+/// marked as the computer's.
 pub fn input(record: &GameRecord, seat: Seat, decision: Decision) -> Option<Input> {
     let user = record.seats.get(seat)?.user.clone();
-    let stand_in = record.standing_in.contains(&seat);
     Some(match decision {
         Decision::Order(text) => Input::Direct {
             user,
             text,
             command: None,
-            stand_in,
+            computer: true,
         },
         Decision::Action(text) => Input::Channel {
             channel: record.channel.clone(),
@@ -175,7 +174,7 @@ pub fn input(record: &GameRecord, seat: Seat, decision: Decision) -> Option<Inpu
             text,
             command: None,
             mentioned: Vec::new(),
-            stand_in,
+            computer: true,
         },
     })
 }

@@ -32,6 +32,10 @@ pub const MAX_QUEUED: usize = 10_000;
 const FIRST_RETRY_WAIT: Duration = Duration::from_millis(100);
 /// The longest wait between two tries of a batch.
 const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
+/// How long a message the database refuses for a reason that does not pass by itself (a
+/// constraint, not a full disk or a lost connection) is tried again before it is set aside,
+/// so that one message cannot hold every game back for good.
+const LASTING_FAULT_WAIT: Duration = Duration::from_secs(120);
 
 /// The database has not taken the messages waiting for it since `since`.
 #[derive(Clone, Debug)]
@@ -173,8 +177,11 @@ impl GroupCommit {
             .collect();
         self.lock_held().extend(held);
         for (waiting, result) in waiting.into_iter().zip(results) {
-            // A submitter that gave up waiting no longer needs its result.
-            let _ = waiting.reply.send(result);
+            // A submitter that gave up waiting no longer needs its result, nor holds its
+            // posts: the outbox worker delivers them.
+            if let Err(Ok(committed)) = waiting.reply.send(result) {
+                self.release(&committed.posts);
+            }
         }
     }
 
@@ -183,8 +190,10 @@ impl GroupCommit {
     /// away, out of room), nothing of it was written: the same messages are tried again, in
     /// order and before anything else, until it can (or the process stops). A message it
     /// does not take alone (a statement fails) is tried again the same way, with the messages
-    /// after it, never answered with "send it again"; only a message that can never be
-    /// applied (its game's data cannot be written) is set aside, its sender told why.
+    /// after it, never answered with "send it again": for good when the failure is one that
+    /// passes (a full disk, a lost connection), for [`LASTING_FAULT_WAIT`] otherwise, after
+    /// which that message alone is set aside, its sender told why; so is a message that can
+    /// never be applied (its game's data cannot be written).
     pub async fn apply_held(
         &self,
         submissions: &[Submission],
@@ -192,28 +201,55 @@ impl GroupCommit {
     ) -> Vec<Result<Committed, StoreError>> {
         let mut wait = FIRST_RETRY_WAIT;
         let mut results: Vec<Result<Committed, StoreError>> = Vec::with_capacity(submissions.len());
-        loop {
+        // The messages that cannot be applied, to set aside once the batch is through.
+        let mut refused: Vec<usize> = Vec::new();
+        let mut failing_since: Option<Instant> = None;
+        while results.len() < submissions.len() {
             let rest = &submissions[results.len()..];
             let mut tried = self.service.handle_batch(rest, now).await;
             // What the database took (or the rules refused) is done; from the first message it
             // did not take, the rest waits for the next try, in order.
             let taken = tried
                 .iter()
-                .position(|result| matches!(result, Err(StoreError::Batch(_))))
+                .position(|result| {
+                    matches!(result, Err(StoreError::Batch(_) | StoreError::Database(_)))
+                })
                 .unwrap_or(tried.len());
-            let waiting = tried.split_off(taken);
-            results.extend(tried);
-            match waiting.first() {
-                Some(Err(StoreError::Batch(reason))) if !self.stopping.load(Ordering::SeqCst) => {
-                    self.note_stall(reason.clone(), &rest[taken..]);
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(MAX_RETRY_WAIT);
-                }
-                _ => {
-                    results.extend(waiting);
-                    break;
-                }
+            let mut waiting = tried.split_off(taken).into_iter();
+            if taken > 0 {
+                failing_since = None;
+                wait = FIRST_RETRY_WAIT;
             }
+            for result in tried {
+                if let Err(StoreError::Corrupt { .. }) = result {
+                    refused.push(results.len());
+                }
+                results.push(result);
+            }
+            let Some(Err(error)) = waiting.next() else {
+                break;
+            };
+            if self.stopping.load(Ordering::SeqCst) {
+                // Not written, nor claimed: read back at the next start.
+                results.push(Err(error));
+                results.extend(waiting);
+                break;
+            }
+            // A failure that does not pass by itself (a constraint, say) is tried again for a
+            // while, in case it does; then that one message is set aside and the rest go on.
+            let since = *failing_since.get_or_insert_with(Instant::now);
+            let lasting = matches!(error, StoreError::Database(_)) && !error.is_transient();
+            if lasting && since.elapsed() >= LASTING_FAULT_WAIT {
+                warn!(%error, message = %rest[0].envelope.id, "the database kept refusing a message; it is set aside");
+                refused.push(results.len());
+                results.push(Err(error));
+                failing_since = None;
+                wait = FIRST_RETRY_WAIT;
+                continue;
+            }
+            self.note_stall(error.to_string(), rest);
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(MAX_RETRY_WAIT);
         }
         if let Some(stall) = self.lock_stall().take() {
             warn!(
@@ -222,22 +258,25 @@ impl GroupCommit {
                 "the database took the waiting messages again"
             );
         }
-        for (submission, result) in submissions.iter().zip(&results) {
-            if let Err(error @ StoreError::Corrupt { .. }) = result {
+        for index in refused {
+            if let (Some(submission), Some(Err(error))) =
+                (submissions.get(index), results.get(index))
+            {
                 self.set_aside(submission, error, now).await;
             }
         }
         results
     }
 
-    /// Sets aside a message that can never be applied, with its answer to the sender; tried
-    /// again while the database does not take even that (or until the process stops, when the
-    /// message, never claimed, is read back at the next start).
+    /// Sets aside a message that cannot be applied, with its answer to the sender; tried again
+    /// while the database does not take even that, for as long as a message is (then, or when
+    /// the process stops, the message, never claimed, is read back at the next start).
     async fn set_aside(&self, submission: &Submission, error: &StoreError, now: DateTime<Utc>) {
         let mut wait = FIRST_RETRY_WAIT;
+        let since = Instant::now();
         while let Err(lost) = self.service.set_aside(submission, error, now).await {
-            if self.stopping.load(Ordering::SeqCst) {
-                warn!(%lost, message = %submission.envelope.id, "a message that cannot be applied could not be set aside before the bot stopped; it is read back at the next start");
+            if self.stopping.load(Ordering::SeqCst) || since.elapsed() >= LASTING_FAULT_WAIT {
+                warn!(%lost, message = %submission.envelope.id, "a message that cannot be applied could not be set aside either; it is read back at the next start");
                 return;
             }
             tokio::time::sleep(wait).await;

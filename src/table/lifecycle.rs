@@ -25,6 +25,10 @@ pub const TABLE_OPTIONS: &[&str] = &[
     "seed", "deadline", "early", "reminder", "max", "vacation", "away", "nmr", "quiet", "tz",
 ];
 
+/// The table's rules revision from which the GM may choose a game's seed by DM (`setup
+/// seed=`), which makes it a practice game.
+const PRIVATE_SEED_FROM: u32 = 6;
+
 /// Why a `seed=` typed in a channel everyone reads is refused, and where to give one.
 pub fn seed_in_public(prefix: &str) -> String {
     format!(
@@ -187,6 +191,7 @@ pub fn new_game(
     let mut settings = Settings {
         seed,
         practice: false,
+        salt: None,
         early: env.defaults.early,
         reminder: env.defaults.reminder,
         deadline: env.defaults.deadline,
@@ -487,11 +492,23 @@ pub fn secret_setup(
         .find(&record.game)
         .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
     let mut secret = record.secret_options.clone();
-    let mut seed = None;
+    let (mut seed, mut salt) = (None, None);
     for (key, value) in options {
-        if key == "seed" {
-            seed = Some(Seed::parse(value).map_err(|e| Refusal::new(e.to_string()))?);
-            continue;
+        // Games opened before rules revision 6 refuse it, as they did; the salt is the
+        // table's, logged with the seed.
+        if record.settings.revision >= PRIVATE_SEED_FROM {
+            let read = || Seed::parse(value).map_err(|e| Refusal::new(e.to_string()));
+            match key.as_str() {
+                "seed" => {
+                    seed = Some(read()?);
+                    continue;
+                }
+                "salt" => {
+                    salt = Some(read()?);
+                    continue;
+                }
+                _ => {}
+            }
         }
         if TABLE_OPTIONS.contains(&key.as_str()) {
             return Err(Refusal::new(format!(
@@ -508,6 +525,7 @@ pub fn secret_setup(
     let newly_practice = seed.is_some() && !work.record.settings.practice;
     if let Some(seed) = seed {
         work.record.settings.seed = seed;
+        work.record.settings.salt = salt;
         work.record.settings.practice = true;
     }
     work.record.secret_options = secret;
@@ -874,13 +892,14 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     work.record.round = game.round().unwrap_or(0);
     let mut live = super::work::Live { rules, game, dice };
     let mut text = format!(
-        "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of the seed's 32 bytes (not of their hex text). The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
+        "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of {}. The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
         rules.name(),
         players.iter().map(|p| match &p.symbol {
             Some(symbol) => format!("{} ({symbol})", p.name),
             None => p.name.clone(),
         }).collect::<Vec<_>>().join(", "),
-        work.record.settings.seed.commitment(),
+        work.record.settings.commitment(),
+        work.record.settings.committed_bytes(),
     );
     if !work.record.secret_options.is_empty() {
         let shown: Vec<String> = work
@@ -898,7 +917,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
         0,
         format!(
             "game started; seed commitment {}",
-            work.record.settings.seed.commitment()
+            work.record.settings.commitment()
         ),
     );
     rounds::after_change(work, &mut live, events, Some(text), false)?;
@@ -1025,6 +1044,16 @@ pub fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
         )));
     }
     let remaining = work.record.deadline.map(|at| at - work.env.now);
+    // A computer standing in for silent players stops with the clock: at `!resume` the
+    // deadline has passed, and it stands in again for whoever is still silent.
+    let remaining = match work.record.settings.revision >= rounds::STAND_IN_APART_FROM {
+        true => remaining.map(|left| left.max(chrono::Duration::zero())),
+        false => remaining,
+    };
+    work.record.stand_in_until = None;
+    if work.record.settings.revision >= rounds::STAND_IN_APART_FROM {
+        work.record.standing_in.clear();
+    }
     let by = (work.record.settings.revision > 0).then(|| user.name.clone());
     work.record.status = Status::Paused { remaining, by };
     work.record.deadline = None;
@@ -1094,6 +1123,7 @@ pub fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
     work.record.status = Status::Over;
     work.record.deadline = None;
     work.record.remind_at = None;
+    work.record.end_stand_in();
     // A game that had begun counts in the players' records, unrated.
     work.outcome.ended = work.record.state.is_some();
     work.outcome

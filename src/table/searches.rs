@@ -37,6 +37,9 @@ pub fn note_pending(work: &mut Work<'_>, live: &Live) -> Option<String> {
     });
     work.record.deadline = None;
     work.record.remind_at = None;
+    // The computer's time for silent players stops with the clock (it plays no turn while
+    // the game waits for the verdict, which ends the phase).
+    work.record.stand_in_until = None;
     Some(
         "The solver is judging; its verdict follows, and the clock stands still meanwhile."
             .to_string(),
@@ -98,7 +101,11 @@ pub fn verdict(work: &mut Work<'_>, key: &str, verdict: &str) -> Result<bool, Re
         return Ok(true);
     }
     let mut live = work.live()?;
-    let turn_before = (work.record.round, work.record.phase.clone());
+    let turn_before = (
+        work.record.round,
+        work.record.phase.clone(),
+        work.record.turns_begun,
+    );
     let in_time = work
         .record
         .first_deadline
@@ -106,10 +113,12 @@ pub fn verdict(work: &mut Work<'_>, key: &str, verdict: &str) -> Result<bool, Re
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.verdict(key, verdict, &mut ctx)?;
     after_change(work, &mut live, events, None, true)?;
-    if let (Some(Phase::Turn { seat }), true) = (
-        &turn_before.1,
-        (work.record.round, work.record.phase.clone()) != turn_before,
-    ) {
+    let turn_after = (
+        work.record.round,
+        work.record.phase.clone(),
+        work.record.turns_begun,
+    );
+    if let (Some(Phase::Turn { seat }), true) = (&turn_before.1, turn_after != turn_before) {
         attendance::count_turn(work, *seat, Some(in_time));
     }
     Ok(true)

@@ -150,20 +150,20 @@ pub(super) fn undo(
     work.record.status = Status::Running;
     work.record.extended = false;
     work.record.extended_from = None;
-    work.record.standing_in.clear();
-    work.record.stand_in_until = None;
+    work.record.end_stand_in();
     work.record.held = matches!(work.record.phase, Some(Phase::Orders { .. }));
     let mut live: Live = work.live()?;
-    // An order the computer sent for a silent player is not put back as theirs.
     if let Input::Direct {
         user,
         text,
         command,
-        stand_in: false,
+        computer,
     } = &target.first
     {
+        // An order the computer sent for a silent player is not put back as theirs.
+        let stood_in = *computer && !user.is_computer();
         let said = legacy::said(text, command.as_ref(), true);
-        if let Some(order) = order_in(&said) {
+        if let (Some(order), false) = (order_in(&said), stood_in) {
             rounds::accept_order(work, &mut live, user, order, false)?;
         }
     }

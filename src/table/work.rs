@@ -53,9 +53,10 @@ pub struct Env<'a> {
     /// For an undo (`Input::Undo`): where the game returns, rebuilt from its log by the
     /// caller (the live table, or the replay).
     pub(crate) undo: Option<&'a UndoTarget>,
-    /// Whether the input is the computer's move for a silent player (`nmr=bot`), not the
-    /// player's own: its time is the stand-in's, never judged against the deadline.
-    pub(crate) stand_in: bool,
+    /// Whether the computer decided the input (a computer seat's move, or its move for a
+    /// silent player, `nmr=bot`): taken for the position it was decided at, never judged
+    /// against the deadline (from rules revision 6 on).
+    pub(crate) by_computer: bool,
 }
 
 impl<'a> Env<'a> {
@@ -71,7 +72,7 @@ impl<'a> Env<'a> {
             now: table_time(now),
             sent: None,
             undo: None,
-            stand_in: false,
+            by_computer: false,
         }
     }
 

@@ -84,18 +84,29 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
                 .contains("the dice seed you chose, which stays secret until the end")),
         "alice is told her seed is kept"
     );
-    let commitment = Seed::parse("42").unwrap().commitment();
+    // The commitment hides the seed with a salt the bot drew: a guess of 42 cannot be checked
+    // against it.
+    let seed = Seed::parse("42").unwrap();
     let start = fake
         .wait_post("the start", |p| {
             in_channel(p) && p.text().contains("Seed commitment")
         })
         .await;
-    assert!(start.text().contains(&commitment), "{start:?}");
-    assert!(start.text().contains(PRACTICE), "{start:?}");
+    let posted = start
+        .text()
+        .split("Seed commitment: `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap()
+        .to_string();
+    assert_ne!(posted, seed.commitment(), "{start:?}");
     assert!(
-        !start.text().contains("42`"),
-        "the seed stays secret: {start:?}"
+        start
+            .text()
+            .contains("followed by the 32 bytes of its salt"),
+        "{start:?}"
     );
+    assert!(start.text().contains(PRACTICE), "{start:?}");
     let status = fake
         .wait_post("the status", |p| {
             in_channel(p) && p.text().contains("Game #1 (tag), GM alice")
@@ -117,8 +128,28 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
             p.channel == OTHER && p.text().contains("Seed commitment")
         })
         .await;
-    assert!(!other.text().contains(&commitment), "{other:?}");
+    assert!(!other.text().contains(&posted), "{other:?}");
     assert!(!other.text().contains("Practice game"), "{other:?}");
+    // At the end the seed (42's bytes) and the salt are revealed, and hash to what was posted.
+    let ended = fake.say(ALICE, Some(CHANNEL), "!end");
+    db.settled(&fake, ended).await;
+    let reveal = fake
+        .wait_post("the reveal", |p| {
+            in_channel(p) && p.text().contains("and its salt `")
+        })
+        .await
+        .text();
+    assert!(
+        reveal.contains(&format!("Seed: `{}`", seed.to_hex())),
+        "{reveal}"
+    );
+    let salt = reveal
+        .split("and its salt `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .map(|hex| Seed::parse(hex).unwrap())
+        .unwrap();
+    assert_eq!(seed.salted_commitment(&salt), posted);
     assert_eq!(count(&fake, |p| p.text().contains(PRACTICE)), 3);
     bot.stop();
     assert_eq!(db.replay_all().await, 2);

@@ -75,9 +75,10 @@ pub async fn export(
         "waitlist": record.waitlist.iter().map(|s| s.user.name.clone()).collect::<Vec<_>>(),
         "phase": describe_phase(record),
         "deadline": record.deadline,
-        "seed_commitment": record.settings.seed.commitment(),
+        "seed_commitment": record.settings.commitment(),
         "practice": record.settings.practice,
         "seed": if over || secret { Some(record.settings.seed.to_hex()) } else { None },
+        "salt": record.settings.salt.filter(|_| over || secret).map(|salt| salt.to_hex()),
         "board": board,
     });
     if secret {

@@ -109,10 +109,11 @@ pub fn page(
     for (round, board) in boards(service, record, inputs) {
         rounds.entry(round).or_default().board = Some(board);
     }
-    let commitment = posted_commitment(events).unwrap_or_else(|| record.settings.seed.commitment());
+    let commitment = posted_commitment(events).unwrap_or_else(|| record.settings.commitment());
     let data = json!({
         "commitment": commitment,
         "seed": over.then(|| record.settings.seed.to_hex()),
+        "salt": record.settings.salt.filter(|_| over).map(|salt| salt.to_hex()),
         "total": checked.len(),
         "draws": checked,
         "game": record.id,
@@ -216,8 +217,13 @@ fn head(html: &mut String, record: &GameRecord) {
 
 fn fairness(html: &mut String, record: &GameRecord, commitment: &str, over: bool) {
     let seed = if over {
+        let salt = record
+            .settings
+            .salt
+            .map(|salt| format!(", its salt <code id=\"salt\">{}</code>", salt.to_hex()))
+            .unwrap_or_default();
         format!(
-            "<p>Seed revealed at the end: <code id=\"seed\">{}</code></p>",
+            "<p>Seed revealed at the end: <code id=\"seed\">{}</code>{salt}</p>",
             record.settings.seed.to_hex()
         )
     } else {
@@ -233,8 +239,9 @@ fn fairness(html: &mut String, record: &GameRecord, commitment: &str, over: bool
     };
     let _ = write!(
         html,
-        "<section id=\"fairness\">\n<h2>Seed</h2>\n{practice}<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of the seed's 32 bytes (not of their hex text).</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
-        escape(commitment)
+        "<section id=\"fairness\">\n<h2>Seed</h2>\n{practice}<p>Commitment posted at the start: <code id=\"commitment\">{}</code>, the SHA-256 of {}.</p>\n{seed}\n<p id=\"commitment-check\" data-verified=\"pending\">Not checked: this page's script checks it in your browser.</p>\n<p id=\"rolls-check\" data-verified=\"pending\"></p>\n</section>\n",
+        escape(commitment),
+        escape(record.settings.committed_bytes())
     );
 }
 

@@ -4,6 +4,7 @@
 
 use super::{Among, Command, Direct, DmHelp, SlashOption, Who};
 use crate::chat::parse::{parse_options, ParseError};
+use crate::dice::Seed;
 use crate::games::Refusal;
 use crate::records::User;
 use crate::table::lifecycle;
@@ -33,6 +34,24 @@ pub const COMMAND: Command = Command::by_dm_only(
     ),
 ])
 .private();
+
+/// The words of `setup` as the table logs them: a seed the GM chooses comes with a salt of 32
+/// bytes the table draws (any salt typed is dropped), hashed with it into the commitment so a
+/// guess of a small seed cannot be checked against it. Other words are logged as typed.
+pub fn salted(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|word| !word.to_ascii_lowercase().starts_with("salt="))
+        .collect();
+    let mut logged = words.join(" ");
+    if words
+        .iter()
+        .any(|word| word.to_ascii_lowercase().starts_with("seed="))
+    {
+        logged.push_str(&format!(" salt={}", Seed::random().to_hex()));
+    }
+    logged
+}
 
 /// The options, at least one.
 fn options(args: &str) -> Result<Vec<(String, String)>, ParseError> {

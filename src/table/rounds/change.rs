@@ -96,8 +96,7 @@ pub fn after_change(
         };
         work.record.orders.clear();
         work.record.excused.clear();
-        work.record.standing_in.clear();
-        work.record.stand_in_until = None;
+        work.record.end_stand_in();
         work.record.held = false;
         work.record.extended = false;
         work.record.extended_from = None;
@@ -163,6 +162,7 @@ pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
     work.record.status = Status::Over;
     work.record.deadline = None;
     work.record.remind_at = None;
+    work.record.end_stand_in();
     let places = places(&work.record, ranking);
     work.outcome.table_event(
         work.record.round,

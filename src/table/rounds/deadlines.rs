@@ -85,7 +85,12 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
             return Ok(true);
         }
     }
-    let when = clock_time(due, work.record.settings.tz.as_deref());
+    // Said of the deadline the players were given, also when the computer's time for them
+    // ran out after it.
+    let when = clock_time(
+        work.record.deadline.unwrap_or(due),
+        work.record.settings.tz.as_deref(),
+    );
     let reason = if let Some(away) = vacation::due_for_vacation(work) {
         away
     } else if missed {
@@ -107,6 +112,9 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
 /// default is used after all: it decides in milliseconds, so only a fault runs it out (a
 /// database stalled for minutes included; no player's order is taken meanwhile).
 const STAND_IN_TIME: chrono::Duration = chrono::Duration::minutes(10);
+
+/// The same in games opened before rules revision 6, where it moved the deadline itself.
+const STAND_IN_TIME_BEFORE: chrono::Duration = chrono::Duration::minutes(1);
 
 /// The table's rules revision from which the stand-in has a time of its own
 /// ([`crate::records::GameRecord::stand_in_until`]) and leaves the deadline where it passed.
@@ -135,7 +143,7 @@ fn stand_in(work: &mut Work<'_>) -> Option<String> {
     work.record.standing_in = silent.iter().copied().collect();
     match work.record.settings.revision >= STAND_IN_APART_FROM {
         true => work.record.stand_in_until = Some(work.env.now + STAND_IN_TIME),
-        false => work.record.deadline = Some(work.env.now + STAND_IN_TIME),
+        false => work.record.deadline = Some(work.env.now + STAND_IN_TIME_BEFORE),
     }
     work.record.remind_at = None;
     let names: Vec<String> = silent.iter().map(|seat| work.record.name(*seat)).collect();
@@ -218,13 +226,42 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
         )));
     }
     schedule(work, Some(at));
-    // The silent players the computer was about to play for have this time again.
-    if work.record.settings.revision >= STAND_IN_APART_FROM {
-        work.record.standing_in.clear();
-        work.record.stand_in_until = None;
+    // The silent players the computer was playing for have this time again, and the orders
+    // it sent for them are withdrawn (a turn it began stays played).
+    let mut withdrawn = String::new();
+    let standing_in = !work.record.standing_in.is_empty() || work.record.stand_in_until.is_some();
+    if work.record.settings.revision >= STAND_IN_APART_FROM && standing_in {
+        let stood_in: Vec<Seat> = work
+            .record
+            .orders
+            .iter()
+            .filter(|(_, order)| order.stand_in)
+            .map(|(seat, _)| *seat)
+            .collect();
+        for seat in &stood_in {
+            work.record.orders.remove(seat);
+        }
+        let names: Vec<String> = work
+            .record
+            .standing_in
+            .iter()
+            .map(|seat| work.record.name(*seat))
+            .collect();
+        if !names.is_empty() {
+            withdrawn = format!(
+                " The computer no longer plays for {}: they may play until then{}.",
+                super::names_in_words(&names),
+                if stood_in.is_empty() {
+                    ""
+                } else {
+                    ", and the orders it sent for them are withdrawn"
+                }
+            );
+        }
+        work.record.end_stand_in();
     }
     let text = format!(
-        "The GM set the deadline: {}.",
+        "The GM set the deadline: {}.{withdrawn}",
         format_deadline(at, work.record.settings.tz.as_deref())
     );
     work.outcome.table_event(work.record.round, text.clone());

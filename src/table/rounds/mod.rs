@@ -13,9 +13,10 @@ mod status;
 
 pub use actions::act;
 pub use change::{after_change, game_over, post_board};
+pub(crate) use deadlines::STAND_IN_APART_FROM;
 pub use deadlines::{deadline_passed, force, remind, schedule, set_deadline};
-pub(crate) use orders::receipt;
 pub use orders::{accept_order, order, resolve_if_all_in};
+pub(crate) use orders::{receipt, stood_in};
 pub use status::{board, board_post, dm_status, status};
 
 use super::work::Work;
@@ -81,11 +82,19 @@ pub const PRACTICE: &str = "Practice game: its dice seed was chosen at the table
 /// The end-of-game reveal of the seed, with a check of the commitment anyone can run: the
 /// commitment hashes the seed's 32 bytes, not the 64 hex digits they are written in.
 pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {
-    let seed = record.settings.seed;
+    let settings = &record.settings;
+    let hex = settings.seed.to_hex();
+    let (shown, bytes, hashed) = match &settings.salt {
+        Some(salt) => (
+            format!("`{hex}`, and its salt `{}`", salt.to_hex()),
+            "these 32 bytes followed by the salt's 32",
+            format!("{hex}{}", salt.to_hex()),
+        ),
+        None => (format!("`{hex}`"), "these 32 bytes", hex.clone()),
+    };
     format!(
-        "Seed: `{hex}`. The commitment posted at the start is the SHA-256 of these 32 bytes (not of the hex text): `printf {hex} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked with `referee replay {id}` or on the page of `{prefix}audit`.",
-        hex = seed.to_hex(),
-        commitment = seed.commitment(),
+        "Seed: {shown}. The commitment posted at the start is the SHA-256 of {bytes} (not of the hex text): `printf {hashed} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked with `referee replay {id}` or on the page of `{prefix}audit`.",
+        commitment = settings.commitment(),
         id = record.id,
     )
 }

@@ -39,9 +39,11 @@ fn taking_orders(work: &Work<'_>) -> Result<(), Refusal> {
 /// that began the phase), so a player who answers promptly is never refused because the bot
 /// lagged, was down, or read the message back from the history.
 pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
-    // The computer's move for a silent player is taken within its own time
-    // (`stand_in_until`), and only for the position it was decided at.
-    let Some(sent) = work.env.sent.filter(|_| !work.env.stand_in) else {
+    // A computer's move is taken only for the position it was decided at (from rules
+    // revision 6 on: a computer standing in for a silent player plays after the deadline).
+    let decided_by_computer = work.env.by_computer
+        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM;
+    let Some(sent) = work.env.sent.filter(|_| !decided_by_computer) else {
         return Ok(());
     };
     let when = |at: DateTime<Utc>| precise_time(at, work.record.settings.tz.as_deref());
@@ -73,9 +75,19 @@ pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refu
 /// the computer began to stand in for them (the bot lagged, or read it back): it is the
 /// player's, and the computer no longer plays for them (from rules revision 6 on).
 pub(super) fn answered_in_time(work: &mut Work<'_>, seat: Seat) {
-    if !work.env.stand_in && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM
+    if !work.env.by_computer
+        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM
     {
         work.record.standing_in.remove(&seat);
+    }
+}
+
+/// Whether the order of `seat` was sent by the computer standing in for its silent player:
+/// as the order says (from rules revision 6 on), or, in older games, while it stood in.
+pub(crate) fn stood_in(record: &GameRecord, seat: Seat) -> bool {
+    match record.settings.revision >= super::deadlines::STAND_IN_APART_FROM {
+        true => record.orders.get(&seat).is_some_and(|order| order.stand_in),
+        false => record.standing_in.contains(&seat),
     }
 }
 
@@ -140,12 +152,16 @@ pub fn accept_order(
         .unwrap_or_default();
     let receipt = receipt(&work.record, work.record.round, seat, &canonical);
     let replaced = work.record.orders.contains_key(&seat);
+    let stand_in = work.env.by_computer
+        && work.record.standing_in.contains(&seat)
+        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM;
     work.record.orders.insert(
         seat,
         StoredOrder {
             text: canonical.clone(),
             receipt: receipt.clone(),
             at: work.env.when_sent(),
+            stand_in,
         },
     );
     work.record.excused.remove(&seat);
@@ -225,7 +241,7 @@ pub(super) fn resolve_orders(
         .map(|seat| {
             let name = work.record.name(*seat);
             match work.record.orders.get(seat) {
-                Some(order) if work.record.standing_in.contains(seat) => format!(
+                Some(order) if stood_in(&work.record, *seat) => format!(
                     "{name}: `{}` (receipt `{}`; sent by the computer, nmr=bot)",
                     order.text, order.receipt
                 ),

@@ -40,6 +40,35 @@ fn failed_batch(messages: usize, error: &StoreError) -> Vec<Result<Committed, St
         .collect()
 }
 
+/// The answer to `inbound`'s sender: in the channel, after their name; by DM, as a sentence.
+fn reply_to(inbound: &Inbound, said: &str) -> (Audience, String) {
+    match inbound {
+        Inbound::Channel { channel, user, .. } => (
+            Audience::Channel(channel.clone()),
+            format!("{}: {said}", clean(&user.name)),
+        ),
+        Inbound::Direct { user, .. } => {
+            let mut said = said.to_string();
+            if let Some(first) = said.get_mut(..1) {
+                first.make_ascii_uppercase();
+            }
+            (Audience::Direct(user.id.clone()), said)
+        }
+    }
+}
+
+/// What a message claimed and refused without being applied comes to: its answer's `posts`.
+fn refused_with(posts: Vec<i64>) -> Committed {
+    Committed {
+        receipt: Receipt {
+            fresh: true,
+            refused: true,
+            exposed_order: false,
+        },
+        posts,
+    }
+}
+
 /// When a message was sent, as the table keeps it: where the platform says, and a time
 /// before the batch is applied (a message sent after `now` by the platform's clock was sent
 /// now by ours).
@@ -72,11 +101,11 @@ impl Service {
 
     /// Handles several inbound messages in order, in one transaction with one commit (group
     /// commit): each message in its own savepoint. A message the database does not take (a
-    /// statement fails: a full disk, a constraint) is taken back alone, and it and every later
-    /// message of the batch come back as not written ([`StoreError::Batch`]) for the caller
-    /// to try again, in order, while the ones before it commit; a message that fails for
-    /// another reason (its game's data cannot be written) is taken back and the batch goes
-    /// on. Each is applied exactly once (a message id seen before, in an
+    /// statement fails: a full disk, a constraint) is taken back alone with its error, and
+    /// every later message of the batch comes back as not written ([`StoreError::Batch`]),
+    /// for the caller to try them again, in order, while the ones before it commit; a
+    /// message that fails for another reason (its game's data cannot be written) is taken
+    /// back and the batch goes on. Each is applied exactly once (a message id seen before, in an
     /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
     /// commit: a receipt means the message's effects are durable. A batch that lost a race
     /// with another process sharing the database (a deadlock) is taken back whole and applied
@@ -148,12 +177,12 @@ impl Service {
                         return Ok(failed_batch(batch.len(), &lost));
                     }
                     if let StoreError::Database(_) = error {
-                        // The database did not take it: it waits, and the messages after it
-                        // wait behind it, so none overtakes it.
+                        // The database did not take it: it waits, with its error, and the
+                        // messages after it wait behind it, so none overtakes it.
+                        let behind = batch.len() - results.len() - 1;
                         let reason = error.to_string();
-                        let waiting = batch.len() - results.len();
-                        results
-                            .extend((0..waiting).map(|_| Err(StoreError::Batch(reason.clone()))));
+                        results.push(Err(error));
+                        results.extend((0..behind).map(|_| Err(StoreError::Batch(reason.clone()))));
                         break;
                     }
                     results.push(Err(error));
@@ -242,11 +271,11 @@ impl Service {
         .await
     }
 
-    /// Sets aside a message that can never be applied (`error`, for the log: its game's data
-    /// cannot be written): its id is claimed, so it is neither applied later, out of its
-    /// order, nor read back again, and its sender is told it was not taken and why (unless the
-    /// platform answers the message itself, as it does an interaction's error). Nothing else
-    /// changes. A message the database did not take is never set aside: it is tried again.
+    /// Sets aside a message that cannot be applied (`error`: its game's data cannot be
+    /// written, or the database kept refusing it for reasons that do not pass): its id is
+    /// claimed, so it is neither applied later, out of its order, nor read back again, and
+    /// its sender is told it was not taken and why (unless the platform answers the message
+    /// itself, as it does an interaction's error). Nothing else changes.
     pub async fn set_aside(
         &self,
         submission: &Submission,
@@ -259,23 +288,15 @@ impl Service {
         let mut tx = self.store.begin().await?;
         let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
         if tx.claim(&envelope.id, place, now).await? && !submission.answers_itself {
-            let (to, name, text) = match &submission.inbound {
-                Inbound::Channel {
-                    channel,
-                    user,
-                    text,
-                    ..
-                } => (Audience::Channel(channel.clone()), Some(&user.name), text),
-                Inbound::Direct { user, text } => (Audience::Direct(user.id.clone()), None, text),
+            let why = match error {
+                StoreError::Database(_) => "the database kept refusing it",
+                _ => "the game's saved data could not be written",
             };
             let said = format!(
-                "I could not apply your message '{}': the game's saved data could not be written (the details are in my log), so nothing changed. Tell the GM: the bot's operator must look into it.",
-                quote(&clean(text))
+                "I could not apply your message '{}': {why} (the details are in my log), so nothing changed. Tell the GM: the bot's operator must look into it.",
+                quote(&clean(submission.inbound.text()))
             );
-            let said = match name {
-                Some(name) => format!("{}: {said}", clean(name)),
-                None => said,
-            };
+            let (to, said) = reply_to(&submission.inbound, &said);
             tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
         }
         tx.commit().await
@@ -298,28 +319,11 @@ impl Service {
                 "slow down: you sent more than {count} commands in {}, so I set aside what you send for a moment; those messages are not taken. Send them again in a few seconds.",
                 crate::duration::format_duration(window)
             );
-            let (to, text) = match inbound {
-                Inbound::Channel { channel, user, .. } => (
-                    Audience::Channel(channel.clone()),
-                    format!("{}: {said}", user.name),
-                ),
-                Inbound::Direct { user, .. } => {
-                    let mut said = said;
-                    said[..1].make_ascii_uppercase();
-                    (Audience::Direct(user.id.clone()), said)
-                }
-            };
+            let (to, text) = reply_to(inbound, &said);
             let written = tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
             posts = held_for_answer(tx, written, answers_itself, now).await?;
         }
-        Ok(Committed {
-            receipt: Receipt {
-                fresh: true,
-                refused: true,
-                exposed_order: false,
-            },
-            posts,
-        })
+        Ok(refused_with(posts))
     }
 
     /// A message read back after it was edited (at `edited`): what was sent is no longer
@@ -333,41 +337,26 @@ impl Service {
         edited: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Committed, StoreError> {
-        let prefix = &self.defaults.prefix;
-        let (to, name, text) = match inbound {
-            Inbound::Channel {
-                channel,
-                user,
-                text,
-                ..
-            } if text.trim_start().starts_with(prefix.as_str()) => {
-                (Audience::Channel(channel.clone()), Some(&user.name), text)
-            }
-            Inbound::Channel { .. } => return Ok(Committed::default()),
-            Inbound::Direct { user, text } => (Audience::Direct(user.id.clone()), None, text),
-        };
+        let text = inbound.text();
+        let chatter = matches!(inbound, Inbound::Channel { .. })
+            && !text.trim_start().starts_with(self.defaults.prefix.as_str());
+        if chatter {
+            return Ok(Committed {
+                receipt: Receipt {
+                    fresh: true,
+                    ..Receipt::default()
+                },
+                posts: Vec::new(),
+            });
+        }
         let said = format!(
             "your message '{}' was edited at {} before I could read it, and I take messages as they were sent, never their edits, so I did not apply it: nothing changed. Send it again as a new message if it still stands.",
             quote(&clean(text)),
             crate::chat::deadline::clock_time(table_time(edited), None)
         );
-        let said = match name {
-            Some(name) => format!("{}: {said}", clean(name)),
-            None => {
-                let mut said = said;
-                said[..1].make_ascii_uppercase();
-                said
-            }
-        };
+        let (to, said) = reply_to(inbound, &said);
         tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
-        Ok(Committed {
-            receipt: Receipt {
-                fresh: true,
-                refused: true,
-                exposed_order: false,
-            },
-            posts: Vec::new(),
-        })
+        Ok(refused_with(Vec::new()))
     }
 
     /// Says `text` to `to` once for the platform's event `id` (an edited message): the id is

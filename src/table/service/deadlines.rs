@@ -93,6 +93,7 @@ async fn clear_due(tx: &mut Tx, id: i64, now: DateTime<Utc>) -> Result<(), Store
     if let Some(mut game) = tx.game(id).await? {
         game.record.deadline = None;
         game.record.remind_at = None;
+        game.record.end_stand_in();
         let change = GameChange {
             record: &game.record,
             seats_changed: false,

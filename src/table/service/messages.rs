@@ -33,6 +33,13 @@ pub enum Inbound {
 }
 
 impl Inbound {
+    /// What was said.
+    pub fn text(&self) -> &str {
+        match self {
+            Inbound::Channel { text, .. } | Inbound::Direct { text, .. } => text,
+        }
+    }
+
     /// The message with the control characters taken out of its text and its author's
     /// name, so that nothing the table says ever echoes one.
     pub(super) fn cleaned(&self) -> Inbound {

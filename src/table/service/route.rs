@@ -186,7 +186,7 @@ impl Service {
                     text,
                     command: None,
                     mentioned: Vec::new(),
-                    stand_in: false,
+                    computer: false,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
@@ -238,7 +238,7 @@ impl Service {
                     text: format!("{word} {args}").trim_end().to_string(),
                     command: None,
                     mentioned,
-                    stand_in: false,
+                    computer: false,
                 };
                 self.apply_input(tx, game.map(|g| g.record), input, at, None)
                     .await
@@ -259,8 +259,8 @@ impl Service {
             Ok(read) => read,
             Err(error) => return refuse(error.0),
         };
-        let (direct, args) = match commands::read_direct(said) {
-            Ok(read) => (read.direct, read.args),
+        let (command, direct, args) = match commands::read_direct(said) {
+            Ok(read) => (read.command, read.direct, read.args),
             Err(error) => return refuse(error.0),
         };
         let (early, alone) = match &direct.run {
@@ -331,11 +331,15 @@ impl Service {
             }
             Err(error) => return Err(error),
         };
+        let text = match command.name == commands::SETUP.name {
+            true => commands::salted(&dm_text(text)),
+            false => dm_text(text),
+        };
         let input = Input::Direct {
             user: user.clone(),
-            text: dm_text(text),
+            text,
             command: None,
-            stand_in: false,
+            computer: false,
         };
         self.apply_input(tx, Some(game.record), input, at, None)
             .await
