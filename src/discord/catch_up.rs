@@ -137,8 +137,8 @@ pub(super) async fn apply_kept_aside(bot: &Bot, http: &serenity::Http) -> Result
     apply_in_order(bot, http, bot.take_kept_aside()).await
 }
 
-/// The channels of `guild` without a game to read them for that hold messages the bot never
-/// saw (a `!new` typed while it was away). The bot claims every message it sees in a server,
+/// The channels and active threads of `guild` without a game to read them for that hold
+/// messages the bot never saw (a `!new` typed while it was away). The bot claims every message it sees in a server,
 /// so the newest it applied there marks when it last saw the server: a channel whose last
 /// message is newer holds messages it missed, read from that mark on (and no further back
 /// than message ids are kept). A server where the bot never applied a message is read from a
@@ -159,24 +159,35 @@ async fn quiet_channels(
             return Ok(Vec::new());
         }
     };
+    // Threads are not among a server's channels: its active ones are listed apart (one more
+    // request), so a game opened in a thread while the bot was away is read back too.
+    let threads = match guild.get_active_threads(http).await {
+        Ok(data) => data.threads,
+        Err(error) => {
+            warn!(%guild, %error, "a server's active threads could not be listed; messages typed in threads without a game are not read back now");
+            Vec::new()
+        }
+    };
+    let places: Vec<(serenity::ChannelId, Option<serenity::MessageId>)> = channels
+        .into_values()
+        .chain(threads)
+        .map(|channel| (channel.id, channel.last_message_id))
+        .collect();
     let store = bot.service.store();
-    let ids: Vec<String> = channels.keys().map(|id| id.get().to_string()).collect();
+    let ids: Vec<String> = places.iter().map(|(id, _)| id.get().to_string()).collect();
     let seen = store.last_position_among(&ids).await?;
     let mark = match seen.and_then(|position| u64::try_from(position).ok()) {
         Some(seen) => seen.max(snowflake_at(store.read_back_from(now))),
         None => snowflake_at(began - SESSION_MARGIN),
     }
     .max(1);
-    Ok(channels
-        .into_values()
-        .filter(|channel| !known.contains(&channel.id))
-        .filter(|channel| {
-            channel
-                .last_message_id
-                .is_some_and(|last| last.get() > mark)
+    Ok(places
+        .into_iter()
+        .filter(|(channel, last)| {
+            !known.contains(channel) && last.is_some_and(|last| last.get() > mark)
         })
-        .map(|channel| Source {
-            channel: channel.id,
+        .map(|(channel, _)| Source {
+            channel,
             after: serenity::MessageId::new(mark),
             in_server: true,
             server: Some(guild.get()),

@@ -285,7 +285,10 @@ pub async fn run(
         rest,
         instance,
     });
-    let intents = serenity::GatewayIntents::GUILD_MESSAGES
+    // GUILDS brings the servers' channels and threads (THREAD_CREATE, THREAD_UPDATE, the
+    // thread lists): without it Discord sends none of them.
+    let intents = serenity::GatewayIntents::GUILDS
+        | serenity::GatewayIntents::GUILD_MESSAGES
         | serenity::GatewayIntents::DIRECT_MESSAGES
         | serenity::GatewayIntents::MESSAGE_CONTENT;
     // Poise runs the slash commands only: typed text, every `!word` included, reaches the

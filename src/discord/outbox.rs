@@ -231,6 +231,22 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
             store.wait_until(row.id, at).await?;
             Ok(Flow::Stop)
         }
+        Err(Sent::Failed(Failure::ThreadArchived)) => match reopen(http, &row.audience).await {
+            // The thread is open again: the post goes now.
+            Ok(()) => Ok(Flow::Reread),
+            Err(Failure::Passing(reason)) => {
+                let wait = backoff(bot.settings.retry, row.attempts);
+                warn!(row = row.id, %reason, "an archived thread could not be reopened; trying again later");
+                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+                store.retry_later(row.id, at).await?;
+                Ok(Flow::Stop)
+            }
+            Err(failure) => {
+                metrics::counter!("referee_posts_given_up_total").increment(1);
+                give_up(bot, &row, &failure).await?;
+                Ok(Flow::Next)
+            }
+        },
         Err(Sent::Failed(Failure::Malformed(reason)))
             if row.svg.is_some() || row.card.is_some() =>
         {
@@ -254,6 +270,30 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
             Ok(Flow::Next)
         }
     }
+}
+
+/// Reopens the archived thread a post goes to (Discord archives a thread nobody wrote in for
+/// a while: a game's long deadline is enough). A thread a moderator locked stays closed: the
+/// refusal says so, and the GM is told.
+async fn reopen(http: &serenity::Http, audience: &Audience) -> Result<(), Failure> {
+    let Audience::Channel(id) = audience else {
+        return Err(Failure::Permanent(
+            "a direct message is no thread".to_string(),
+        ));
+    };
+    let thread: u64 = id
+        .parse()
+        .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord channel id")))?;
+    serenity::ChannelId::new(thread)
+        .edit_thread(http, serenity::EditThread::new().archived(false))
+        .await
+        .map(drop)
+        .map_err(|error| match classify(&error) {
+            Failure::Permanent(reason) => Failure::Permanent(format!(
+                "the thread is archived and I may not reopen it (locked by a moderator?): {reason}"
+            )),
+            other => other,
+        })
 }
 
 /// The wait before attempt `attempts + 2`: `first`, doubled for every earlier attempt.
@@ -365,6 +405,7 @@ async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), St
         Failure::DmsClosed => {
             "the user does not accept direct messages (Discord error 50007)".to_string()
         }
+        Failure::ThreadArchived => "the thread is archived (Discord error 50083)".to_string(),
         Failure::RateLimited { wait, .. } => {
             format!("rate limited for {} s", wait.as_secs_f64())
         }

@@ -13,6 +13,8 @@ use std::time::Duration;
 const DMS_CLOSED: i64 = 50007;
 /// Discord's error code for "Invalid Form Body": the message breaks one of Discord's limits.
 const INVALID_FORM: i64 = 50035;
+/// Discord's error code for "Thread is archived": it must be reopened before a post.
+const THREAD_ARCHIVED: i64 = 50083;
 /// The name of an attached board picture.
 pub(super) const PICTURE: &str = "board.png";
 
@@ -30,6 +32,9 @@ pub enum Failure {
     },
     /// The user does not accept direct messages from the bot.
     DmsClosed,
+    /// The thread the post goes to was archived (for inactivity, or by a moderator): it may
+    /// be reopened, and the post sent again.
+    ThreadArchived,
     /// Discord refused the message itself as malformed (a field too long, say): the same
     /// message will never pass, a plainer one may.
     Malformed(String),
@@ -46,6 +51,8 @@ pub fn classify(error: &serenity::Error) -> Failure {
             let code = i64::try_from(response.error.code).unwrap_or_default();
             if code == DMS_CLOSED {
                 Failure::DmsClosed
+            } else if code == THREAD_ARCHIVED {
+                Failure::ThreadArchived
             } else if status == 429 || status >= 500 {
                 Failure::Passing(format!("HTTP {status}: {}", response.error.message))
             } else if status == 400 && code == INVALID_FORM {
@@ -167,6 +174,9 @@ fn refusal(status: u16, headers: &reqwest::header::HeaderMap, body: &serde_json:
     let message = body["message"].as_str().unwrap_or("no message");
     if code == DMS_CLOSED {
         return Failure::DmsClosed;
+    }
+    if code == THREAD_ARCHIVED {
+        return Failure::ThreadArchived;
     }
     if status == 429 {
         let wait = [

@@ -224,6 +224,33 @@ impl Tx {
         })
     }
 
+    /// The games not over, newest first, at most `limit` of them on `server` (as each was
+    /// logged at `!new`; the console's have none): what `!games` lists with where each lives.
+    pub async fn open_games_on(
+        &mut self,
+        server: &str,
+        limit: usize,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let rows =
+            Statement::new("SELECT id, record FROM games WHERE status <> 'over' ORDER BY id DESC")
+                .fetch_all(self.connection())
+                .await?;
+        let mut found = Vec::new();
+        for row in &rows {
+            // An unreadable game is left out of the list; its own channel says why.
+            let Ok(game) = read_record(row.int(0)?, row.text(1)?) else {
+                continue;
+            };
+            if game.record.server.as_deref().unwrap_or_default() == server {
+                found.push(game.record);
+                if found.len() == limit {
+                    break;
+                }
+            }
+        }
+        Ok(found)
+    }
+
     /// The numbers of the games not over this user runs as GM.
     pub async fn open_games_of_gm(&mut self, user_id: &str) -> Result<Vec<i64>, StoreError> {
         let rows =

@@ -158,7 +158,7 @@ fn game<'a>(
         Value::Int(Some(millis(now))),
     ]);
     upsert.push(
-        " ON CONFLICT (id) DO UPDATE SET gm_id = excluded.gm_id, status = excluded.status, \
+        " ON CONFLICT (id) DO UPDATE SET channel = excluded.channel, gm_id = excluded.gm_id, status = excluded.status, \
          deadline = excluded.deadline, remind_at = excluded.remind_at, \
          searching = excluded.searching, record = excluded.record, \
          updated_at = excluded.updated_at",

@@ -148,6 +148,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             work.require_gm(user, *admin, undo.name)?;
             let said = Said {
                 user,
+                channel: None,
                 admin: *admin,
                 mentioned: &[],
             };
@@ -173,6 +174,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             }
         }
         Input::Channel {
+            channel,
             user,
             admin,
             text,
@@ -184,6 +186,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
             let (word, args) = commands::split(&said_text);
             let said = Said {
                 user,
+                channel: Some(channel),
                 admin: *admin,
                 mentioned,
             };

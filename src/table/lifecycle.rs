@@ -1105,6 +1105,52 @@ pub fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
     Ok(true)
 }
 
+/// `!home <number>`: the GM brings the game to the channel it is typed in (its own was deleted
+/// or locked): it goes on there as it stood, and says so there with its board.
+pub fn move_home(
+    work: &mut Work<'_>,
+    by: &User,
+    admin: bool,
+    here: Option<&str>,
+) -> Result<bool, Refusal> {
+    work.require_gm(by, admin, "home")?;
+    let id = work.record.id;
+    let Some(here) = here else {
+        return Err(Refusal::new(
+            "`home` is typed in the channel the game goes to.",
+        ));
+    };
+    if work.record.status == Status::Over {
+        return Err(Refusal::new(format!("Game #{id} is over.")));
+    }
+    if work.record.channel == here {
+        return Err(Refusal::new(format!("Game #{id} already lives here.")));
+    }
+    let from = std::mem::replace(&mut work.record.channel, here.to_string());
+    let text = format!(
+        "Game #{id} ({}) lives here now: the GM brought it from {}, where it can no longer be played. It goes on as it stood. {}",
+        work.record.game,
+        mention::channel(&from),
+        rounds::describe_phase(&work.record)
+    );
+    work.outcome.table_event(
+        work.record.round,
+        format!(
+            "the GM brought the game from {} to {}",
+            mention::channel(&from),
+            mention::channel(here)
+        ),
+    );
+    match work.record.state {
+        Some(_) => {
+            let live = work.live()?;
+            rounds::post_board(work, &live, text);
+        }
+        None => work.outcome.channel(here, text),
+    }
+    Ok(true)
+}
+
 /// `!end`: the GM ends the game now; the seed is revealed.
 pub fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;

@@ -23,6 +23,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
+#[path = "fake/threads.rs"]
+mod threads;
+#[allow(unused_imports)] // the benchmark that shares this server uses no threads
+pub use threads::Permission;
+
 /// The bot's token the fake accepts.
 pub const TOKEN: &str = "good-token";
 /// The bot's user id.
@@ -174,6 +179,12 @@ struct Inner {
     /// How long registering the slash commands takes, in milliseconds (Discord's own API
     /// takes a few hundred).
     registration_ms: AtomicU64,
+    /// The forums and threads the test made, by id.
+    places: Mutex<HashMap<u64, threads::Place>>,
+    /// What the bot may not do in the fake's servers.
+    denied: Mutex<HashSet<threads::Permission>>,
+    /// The gateway intents of the bot's last IDENTIFY: Discord sends only what they cover.
+    intents: AtomicU64,
     refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
@@ -203,8 +214,11 @@ impl Inner {
         }
     }
 
-    /// The server of a (non-DM) channel.
+    /// The server of a (non-DM) channel, forum or thread.
     fn server_of(&self, channel: u64) -> u64 {
+        if let Some(place) = self.place(channel) {
+            return place.guild;
+        }
         self.servers
             .lock()
             .unwrap()
@@ -249,7 +263,22 @@ impl FakeDiscord {
             .route("/api/v10/gateway/bot", get(gateway_url))
             .route("/api/v10/users/@me", get(current_user))
             .route("/api/v10/users/@me/channels", post(dm_channel))
-            .route("/api/v10/channels/:channel", get(get_channel))
+            .route(
+                "/api/v10/channels/:channel",
+                get(get_channel).patch(threads::modify_channel),
+            )
+            .route(
+                "/api/v10/channels/:channel/threads",
+                post(threads::create_thread),
+            )
+            .route(
+                "/api/v10/channels/:channel/thread-members/:user",
+                put(threads::add_member),
+            )
+            .route(
+                "/api/v10/guilds/:guild/threads/active",
+                get(threads::active_threads),
+            )
             .route("/api/v10/guilds/:guild/channels", get(guild_channels))
             .route(
                 "/api/v10/channels/:channel/messages",
@@ -513,6 +542,11 @@ impl FakeDiscord {
             .as_str()
             .and_then(|guild| guild.parse().ok())
             .map_or(0, |guild| self.inner.shard_of(guild));
+        let intents = self.inner.intents.load(Ordering::SeqCst);
+        if !threads::covered(intents, event, &data) {
+            return;
+        }
+        let data = threads::readable(intents, event, data);
         let payload = json!({"op": 0, "t": event, "s": seq, "d": data});
         if let Some(gateway) = self.inner.gateways.lock().unwrap().get(&shard) {
             let _ = gateway.send(payload.to_string());
@@ -546,6 +580,11 @@ impl FakeDiscord {
                 id
             })
             .collect()
+    }
+
+    /// The gateway intents of the bot's last IDENTIFY.
+    pub fn intents(&self) -> u64 {
+        self.inner.intents.load(Ordering::SeqCst)
     }
 
     /// Makes registering the slash commands take `wait`, as it does on Discord.
@@ -847,8 +886,8 @@ async fn current_user(headers: HeaderMap) -> Response {
         .into_response()
 }
 
-/// GET a channel: a server's text channel, or a user's DM channel.
-async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) -> Json<Value> {
+/// GET a channel: a server's text channel, forum or thread, or a user's DM channel.
+async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) -> Response {
     if channel >= DM_BASE {
         let user = channel - DM_BASE;
         return Json(json!({
@@ -856,7 +895,14 @@ async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) 
             "type": 1,
             "last_message_id": null,
             "recipients": [user_json(user, &format!("user{user}"), false)]
-        }));
+        }))
+        .into_response();
+    }
+    if let Some(place) = inner.place(channel) {
+        if place.deleted {
+            return discord_error(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+        }
+        return Json(inner.place_json(channel, &place)).into_response();
     }
     Json(json!({
         "id": channel.to_string(),
@@ -867,6 +913,7 @@ async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) 
         "permission_overwrites": [],
         "nsfw": false
     }))
+    .into_response()
 }
 
 /// The text channels of a server that hold any message, each with its last message's id.
@@ -874,7 +921,12 @@ async fn guild_channels(State(inner): State<Arc<Inner>>, Path(guild): Path<u64>)
     let history = inner.history.lock().unwrap();
     let channels: Vec<Value> = history
         .iter()
-        .filter(|(channel, _)| **channel < DM_BASE && inner.server_of(**channel) == guild)
+        // Threads are not a server's channels (Discord lists them apart).
+        .filter(|(channel, _)| {
+            **channel < DM_BASE
+                && inner.server_of(**channel) == guild
+                && inner.place(**channel).is_none()
+        })
         .map(|(channel, messages)| {
             json!({
                 "id": channel.to_string(),
@@ -953,6 +1005,9 @@ async fn create_message(
     request: Request,
 ) -> Response {
     inner.post_attempts.lock().unwrap().push(Instant::now());
+    if let Some(refusal) = inner.refuses_posts(channel) {
+        return refusal;
+    }
     let dm_user = (channel >= DM_BASE).then(|| channel - DM_BASE);
     if let Some(user) = dm_user {
         if inner.closed_dms.lock().unwrap().contains(&user) {
@@ -1279,6 +1334,7 @@ async fn run_session(
                             tokio::time::sleep(Duration::from_millis(20)).await;
                         }
                         inner.identifies.fetch_add(1, Ordering::SeqCst);
+                        threads::note_intents(inner, &payload);
                         let named = &payload["d"]["shard"];
                         shard = named[0].as_u64().unwrap_or(0) as u32;
                         let total = named[1].as_u64().unwrap_or(1).max(1) as u32;
@@ -1331,6 +1387,11 @@ async fn run_session(
                             kept.as_object_mut().unwrap().remove("guild_id");
                             kept.as_object_mut().unwrap().remove("member");
                             inner.remember(channel, kept);
+                            let intents = inner.intents.load(Ordering::SeqCst);
+                            if !threads::covered(intents, "MESSAGE_CREATE", &message) {
+                                continue;
+                            }
+                            let message = threads::readable(intents, "MESSAGE_CREATE", message);
                             let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
                             let payload =
                                 json!({"op": 0, "t": "MESSAGE_CREATE", "s": seq, "d": message});

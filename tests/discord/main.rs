@@ -22,6 +22,7 @@ mod ratings;
 mod shards;
 mod strangers;
 mod stumbles;
+mod threads;
 mod toolkit;
 
 use fake::Posted;

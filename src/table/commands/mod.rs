@@ -16,6 +16,7 @@ mod draw;
 mod end;
 mod games;
 pub mod help;
+mod home;
 mod join;
 mod kick;
 mod leaderboard;
@@ -40,6 +41,7 @@ mod who;
 
 pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, ReadDirect, Takes};
 pub(crate) use direct::{only_by_dm, DirectRun};
+pub use home::number as home_number;
 pub use order::COMMAND as ORDER;
 pub use setup::{salted, COMMAND as SETUP};
 pub use undo::COMMAND as UNDO;
@@ -76,6 +78,7 @@ pub static REGISTRY: &[&Command] = &[
     &pause::COMMAND,
     &resume::COMMAND,
     &end::COMMAND,
+    &home::COMMAND,
     &undo::COMMAND,
     &who::COMMAND,
     &concede::COMMAND,
@@ -455,6 +458,9 @@ pub(crate) enum Run {
     Rebuild(Apply),
     /// Applied to the channel's game.
     Apply(Apply),
+    /// Applied to another game, named by its number, from a channel that has none (`!home`
+    /// brings it there).
+    Home(Apply),
     /// The game's own action named after it (`!play move 1 5` is `!move 1 5`).
     Action,
     /// Said only by direct message: in the channel it is refused with where to say it.
@@ -478,6 +484,8 @@ pub(crate) type Reply<'a> = Pin<Box<dyn Future<Output = Result<Outcome, StoreErr
 pub(crate) struct Said<'a> {
     /// Who.
     pub user: &'a User,
+    /// The channel it was said in (`None`: not in a channel).
+    pub channel: Option<&'a str>,
     /// Whether they are a server admin (GM powers).
     pub admin: bool,
     /// The users the line mentions, as the platform named them.
@@ -540,7 +548,7 @@ pub(crate) fn apply(
 ) -> Result<bool, Refusal> {
     let prefix = work.env.defaults.prefix.clone();
     let run = match command.run {
-        Run::Apply(run) => run,
+        Run::Apply(run) | Run::Home(run) => run,
         Run::Open(_) => {
             return Err(Refusal::new(format!(
                 "There is already a game in this channel (#{}, {}). One game per channel: \

@@ -130,6 +130,38 @@ impl Service {
                 self.apply_input(tx, Some(game.record), input, at, target.as_ref())
                     .await
             }
+            Some(Run::Home(_)) => {
+                if let Some(here) = game {
+                    return refuse(format!(
+                        "this channel has its own game (#{}); `{prefix}home` brings a game to a channel or thread that has none.",
+                        here.record.id
+                    ));
+                }
+                let id = match commands::home_number(&args, prefix) {
+                    Ok(id) => id,
+                    Err(error) => return refuse(error.0),
+                };
+                let record = match tx.game(id).await {
+                    Ok(Some(game)) => game.record,
+                    Ok(None) => return refuse(format!("there is no game #{id}.")),
+                    Err(StoreError::Corrupt { what, reason }) => {
+                        return refuse(format!(
+                            "the saved {what} is unreadable ({reason}); nothing was changed."
+                        ))
+                    }
+                    Err(error) => return Err(error),
+                };
+                let input = Input::Channel {
+                    channel: channel.to_string(),
+                    user: user.clone(),
+                    admin,
+                    text: format!("{word} {id}"),
+                    command: None,
+                    mentioned: Vec::new(),
+                    computer: false,
+                };
+                self.apply_input(tx, Some(record), input, at, None).await
+            }
             Some(Run::Open(_)) => {
                 if !admin {
                     let running = tx.open_games_of_gm(&user.id).await?;

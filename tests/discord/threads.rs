@@ -1,0 +1,221 @@
+//! Games where Discord servers keep play-by-post, through the real binary: a game in a public
+//! thread of a channel that hosts another game; a thread Discord archives mid-game, reopened
+//! by the next post; a thread a moderator locks, the GM told and the game brought to another
+//! channel with `!home`; messages typed in a game's thread while the bot was down, and a game
+//! opened in a thread meanwhile, read back after the restart. Every game replays.
+
+use crate::bot::{fresh_database, Bot, Db};
+use crate::fake::{FakeDiscord, Permission};
+use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
+use std::time::Duration;
+
+/// Whether a post went to `channel`.
+fn to(channel: u64) -> impl Fn(&crate::fake::Posted) -> bool {
+    move |post| post.channel == channel
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_carcassonne_game_in_a_thread_of_a_channel_with_a_game_of_its_own() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    crate::commands::start_tag_for_three(&fake).await;
+    // The bot asked Discord for the servers' channels and threads.
+    assert_eq!(fake.intents() & 1, 1, "GUILDS intent");
+    // alice opens a thread of the TAG game's channel and a Carcassonne game in it.
+    let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");
+    let mut ids = open_game(&fake, ALICE, thread, "carcassonne seed=3");
+    for (who, line) in [
+        (ALICE, "!join"),
+        (BOB, "!join blue"),
+        (ALICE, "!start"),
+        (ALICE, "!place -1 0 0"),
+        (ALICE, "!pass"),
+        (BOB, "!place 0 -1 180"),
+        (BOB, "!meeple d"),
+    ] {
+        ids.push(fake.say(who, Some(thread), line));
+    }
+    db.settled(&fake, *ids.last().unwrap()).await;
+    // Everything a game does in a channel happens in its thread: sign-ups, the board with
+    // its embed, picture and buttons, the moves.
+    let board = fake
+        .wait_post("bob's meeple", |p| {
+            to(thread)(p) && p.text().contains("bob puts a farmer")
+        })
+        .await;
+    assert!(
+        !board.embeds.is_empty() && !board.files.is_empty(),
+        "{board:?}"
+    );
+    assert!(
+        fake.posts()
+            .iter()
+            .any(|p| to(thread)(p) && p.content.contains("alice joins game #2")),
+        "the sign-ups are in the thread"
+    );
+    // A slash command there answers about the thread's game; `!status` in the channel about
+    // the channel's.
+    let slash = fake.slash(BOB, thread, "status", &[]);
+    let answer = fake.wait_callback(slash).await;
+    assert!(
+        answer.content.contains("Game #2 (carcassonne)"),
+        "{answer:?}"
+    );
+    let status = fake.say(CAROL, Some(CHANNEL), "!status");
+    db.settled(&fake, status).await;
+    fake.wait_post("the channel's status", |p| {
+        in_channel(p) && p.content.contains("Game #1 (tag)")
+    })
+    .await;
+    // `!games` names the thread as the game's home.
+    let games = fake.say(BOB, Some(thread), "!games");
+    db.settled(&fake, games).await;
+    fake.wait_post("the list of games", |p| {
+        to(thread)(p) && p.text().contains(&format!("<#{thread}>"))
+    })
+    .await;
+    // The GM ends it there, and its audit page is posted there.
+    for line in ["!end", "!audit"] {
+        let id = fake.say(ALICE, Some(thread), line);
+        db.settled(&fake, id).await;
+    }
+    let page = fake
+        .wait_post("the audit page", |p| {
+            to(thread)(p) && p.files.iter().any(|(name, _)| name.ends_with(".html"))
+        })
+        .await;
+    assert!(page.content.contains("Game #2"), "{page:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_archived_mid_game_is_reopened_by_the_next_post() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let thread = fake.open_thread(ALICE, CHANNEL, "tag");
+    let opened =
+        crate::commands::open_tag(&fake, thread, [ALICE, BOB, CAROL], "seed=7 deadline=6s");
+    db.settled(&fake, *opened.last().unwrap()).await;
+    // A secret order typed in the thread by mistake is deleted and warned about there.
+    let exposed = fake.say(BOB, Some(thread), "bid 5");
+    db.settled(&fake, exposed).await;
+    fake.wait_post("the warning", |p| {
+        to(thread)(p) && p.content.contains("secret")
+    })
+    .await;
+    assert!(fake.deleted().contains(&exposed));
+    // Discord archives the thread during the long wait; the deadline's post reopens it.
+    fake.archive(thread);
+    let reveal = fake
+        .wait_for_post("the bids revealed", Duration::from_secs(20), |p| {
+            to(thread)(p) && p.text().contains("Orders for bids")
+        })
+        .await;
+    assert!(reveal.text().contains("the deadline passed"), "{reveal:?}");
+    assert!(!fake.place(thread).unwrap().archived);
+    assert_eq!(count(&fake, |p| p.content.contains("I gave up")), 0);
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.deny(Permission::ManageThreads);
+    let thread = fake.open_thread(ALICE, CHANNEL, "tag");
+    let opened =
+        crate::commands::open_tag(&fake, thread, [ALICE, BOB, CAROL], "seed=7 deadline=6s");
+    db.settled(&fake, *opened.last().unwrap()).await;
+    // A moderator locks the thread; the deadline's post cannot go there, and the GM hears.
+    fake.lock(thread);
+    let told = fake
+        .wait_for_post("the GM's note", Duration::from_secs(30), |p| {
+            dm_to(ALICE)(p) && p.content.contains("I gave up delivering a message to")
+        })
+        .await;
+    assert!(told.content.contains(&format!("<#{thread}>")), "{told:?}");
+    assert!(told.content.contains("locked"), "{told:?}");
+    // Nothing is lost: the GM brings the game to the channel, where it goes on.
+    let home = fake.say(ALICE, Some(CHANNEL), "!home 1");
+    db.settled(&fake, home).await;
+    let moved = fake
+        .wait_post("the game's new home", |p| {
+            in_channel(p) && p.text().contains("Game #1 (tag) lives here now")
+        })
+        .await;
+    assert!(!moved.files.is_empty(), "with its board: {moved:?}");
+    // Only the GM brings a game; a channel with a game of its own takes none.
+    let other = fake.say(BOB, Some(CHANNEL + 5), "!home 1");
+    db.settled(&fake, other).await;
+    fake.wait_post("bob's refusal", |p| {
+        p.channel == CHANNEL + 5 && p.content.contains("Only the GM")
+    })
+    .await;
+    for player in [ALICE, BOB, CAROL] {
+        let bid = fake.say(player, None, "move nothing");
+        db.settled(&fake, bid).await;
+    }
+    fake.wait_post("the moves resolved in the channel", |p| {
+        in_channel(p) && p.text().contains("Orders for moves")
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // A Parcheesi game in a thread (seed 7): alice's first move is in.
+    let thread = fake.open_thread(ALICE, CHANNEL, "parcheesi");
+    let mut ids = open_game(&fake, ALICE, thread, "parcheesi seed=7");
+    for (who, line) in [
+        (ALICE, "!join"),
+        (BOB, "!join"),
+        (ALICE, "!start"),
+        (ALICE, "!move 1 2"),
+    ] {
+        ids.push(fake.say(who, Some(thread), line));
+    }
+    db.settled(&fake, *ids.last().unwrap()).await;
+    // A message on the server after it, so the bot saw the server last then.
+    let seen = fake.say(CAROL, Some(CHANNEL), "hello");
+    db.settled(&fake, seen).await;
+    bot.kill();
+    fake.wait_disconnected().await;
+    // While it is down: bob moves in the game's thread, and carol opens a game in a thread
+    // of her own, which nobody has told the bot about.
+    let moved = fake.say(BOB, Some(thread), "!move 1 5");
+    let fresh = fake.open_thread(CAROL, CHANNEL, "another");
+    let opened = fake.say(CAROL, Some(fresh), "!new tag");
+    let joined = fake.say(BOB, Some(fresh), "!join");
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    for id in [moved, opened, joined] {
+        db.settled(&fake, id).await;
+    }
+    fake.wait_post("bob's move", |p| {
+        to(thread)(p) && p.text().contains("red (bob)")
+    })
+    .await;
+    fake.wait_post("carol's game", |p| {
+        to(fresh)(p) && p.content.contains("bob joins game #2")
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 2);
+}
