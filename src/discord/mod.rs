@@ -7,6 +7,7 @@ mod catch_up;
 mod commands;
 mod embeds;
 mod events;
+mod forums;
 mod health;
 mod inbound;
 mod outage;
@@ -92,6 +93,8 @@ pub struct Bot {
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
     /// Posts go out through here.
     rest: rest::Rest,
+    /// What the bot knows of forums, whose posts are games.
+    forums: forums::Forums,
     /// This database's name, which makes its posts' nonces its own.
     instance: String,
 }
@@ -256,8 +259,8 @@ pub async fn run(
     token: &str,
     tick: std::time::Duration,
 ) -> Result<(), DiscordError> {
-    // Whatever is typed in a channel on Discord, everyone there reads.
-    let service = service.in_public();
+    // Whatever is typed in a channel on Discord, everyone there reads; forums take games.
+    let service = service.on_discord();
     let listener = health::bind(health).await?;
     let rest = rest::Rest::new(settings.api_url.clone(), settings.request_timeout);
     let http = rest.serenity_http(token);
@@ -283,6 +286,7 @@ pub async fn run(
         kept_aside: std::sync::Mutex::new(std::collections::BTreeMap::new()),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
+        forums: forums::Forums::default(),
         instance,
     });
     // GUILDS brings the servers' channels and threads (THREAD_CREATE, THREAD_UPDATE, the

@@ -17,6 +17,7 @@
 //! answering a slash command and marking its rows, those rows are posted again by the worker.
 
 use super::embeds::messages;
+use super::forums;
 use super::pace::Pace;
 use super::rest::{classify, Failure};
 use super::Bot;
@@ -53,7 +54,7 @@ pub(super) struct Delivery {
     /// Room for the pictures drawn at once: one per core, so drawing never starves the rest.
     drawing: Semaphore,
     /// The bot's pace towards Discord.
-    pace: Pace,
+    pub(super) pace: Pace,
 }
 
 impl Delivery {
@@ -201,10 +202,31 @@ enum Flow {
 async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flow, StoreError> {
     let store = bot.service.store();
     let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
-    let sent = send(bot, http, &row).instrument(span).await;
+    let forum = match &row.audience {
+        Audience::Channel(place) => forums::forum_of(place),
+        Audience::Direct(_) => None,
+    };
+    let sent = match forum {
+        // A game opened as a forum post: its first post makes the post.
+        Some(forum) => match forums::open_post(bot, http, &row, forum)
+            .instrument(span)
+            .await
+        {
+            Ok(made) => made.map_err(Sent::Failed),
+            Err(error) => Err(Sent::Store(error)),
+        },
+        None => send(bot, http, &row).instrument(span).await,
+    };
     match sent {
         Ok(()) => {
             store.delivered(row.id, Utc::now()).await?;
+            if forum.is_some() {
+                // The game's other posts went to its new post: none is left here.
+                return Ok(Flow::Reread);
+            }
+            if let Audience::Channel(channel) = &row.audience {
+                forums::follow_state(bot, http, channel).await?;
+            }
             let audience = match row.audience {
                 Audience::Channel(_) => "channel",
                 Audience::Direct(_) => "dm",

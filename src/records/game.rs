@@ -455,6 +455,10 @@ pub struct GameRecord {
     /// The players who left the game while it ran, in order (from this field's version on).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub departed: Vec<Departure>,
+    /// The forum the game was opened as a post of (`forum=`, on Discord): the post's tags show
+    /// the game's state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forum: Option<String>,
     /// The server (guild) the game was opened on, as `!new` was logged with it (`None`: the
     /// console, or a game logged before the server was kept): ratings are per server.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -65,6 +65,12 @@ pub enum Input {
         /// What the search found, as text.
         verdict: String,
     },
+    /// The game opened as a forum post has its post, `channel` (a thread of the forum): it
+    /// lives there from now on.
+    Homed {
+        /// The post's channel.
+        channel: String,
+    },
     /// The current phase's deadline passed.
     Deadline,
     /// The current phase's deadline passed while the bot was not running; it resolves late,

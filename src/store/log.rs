@@ -3,7 +3,7 @@
 
 use super::sql::{Connection, Row, Statement};
 use super::{Store, StoreError};
-use crate::records::{EventBody, Input, LogEvent, LogVisibility};
+use crate::records::{EventBody, GameRecord, Input, LogEvent, LogVisibility};
 use chrono::{DateTime, TimeZone, Utc};
 
 /// One logged input with its time.
@@ -274,6 +274,22 @@ impl Store {
         rows.iter()
             .map(|row| super::tx::read_record(row.int(0)?, row.text(1)?))
             .collect()
+    }
+
+    /// The game that lives in `channel` (the one not over, else the last one), read without
+    /// locking it: what a platform shows beside a channel's posts.
+    pub async fn game_at(&self, channel: &str) -> Result<Option<GameRecord>, StoreError> {
+        let row = self
+            .fetch_optional(
+                Statement::new(
+                    "SELECT id, record FROM games WHERE channel = ? \
+                     ORDER BY CASE WHEN status = 'over' THEN 1 ELSE 0 END, id DESC LIMIT 1",
+                )
+                .text(channel),
+            )
+            .await?;
+        row.map(|row| super::tx::read_record(row.int(0)?, row.text(1)?).map(|game| game.record))
+            .transpose()
     }
 
     /// The earliest deadline or reminder time of any running game (each found through its

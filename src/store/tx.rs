@@ -6,7 +6,7 @@
 
 use super::sql::{Connection, Dialect, Row, Statement, Value};
 use super::StoreError;
-use crate::records::GameRecord;
+use crate::records::{Audience, GameRecord};
 use chrono::{DateTime, Utc};
 use sqlx::{Postgres, Sqlite, Transaction};
 
@@ -249,6 +249,25 @@ impl Tx {
             }
         }
         Ok(found)
+    }
+
+    /// Sends the posts to `from` not delivered yet to `to` instead (a game that moved).
+    pub async fn readdress(&mut self, from: &Audience, to: &Audience) -> Result<(), StoreError> {
+        let text = |audience: &Audience| {
+            serde_json::to_string(audience).map_err(|error| StoreError::Corrupt {
+                what: "an audience".to_string(),
+                reason: error.to_string(),
+            })
+        };
+        let (to, from) = (text(to)?, text(from)?);
+        Statement::new(
+            "UPDATE outbox SET audience = ? WHERE audience = ? AND delivered_at IS NULL AND failed IS NULL",
+        )
+        .text(to.as_str())
+        .text(from.as_str())
+        .execute(self.connection())
+        .await?;
+        Ok(())
     }
 
     /// The numbers of the games not over this user runs as GM.

@@ -5,7 +5,7 @@
 use super::commands::{self, DirectRun, Run, Said};
 use super::outcome::Outcome;
 use super::work::{Env, Work};
-use super::{legacy, rounds, searches};
+use super::{legacy, lifecycle, rounds, searches};
 use crate::games::Refusal;
 use crate::records::Audience;
 use crate::records::{GameRecord, Input};
@@ -89,14 +89,14 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
             ),
             None => Outcome::default(),
         },
-        Input::Deadline | Input::DeadlineMissed | Input::Reminder | Input::Verdict { .. } => {
-            match record {
-                Some(record) => {
-                    Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0)
-                }
-                None => Outcome::default(),
-            }
-        }
+        Input::Deadline
+        | Input::DeadlineMissed
+        | Input::Reminder
+        | Input::Verdict { .. }
+        | Input::Homed { .. } => match record {
+            Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
+            None => Outcome::default(),
+        },
     }
 }
 
@@ -130,9 +130,11 @@ fn without_game(
         Input::Undo { .. } => Err(Refusal::new(format!(
             "There is no game in this channel. `{prefix}new <game>` opens one."
         ))),
-        Input::Deadline | Input::DeadlineMissed | Input::Reminder | Input::Verdict { .. } => {
-            Ok(None)
-        }
+        Input::Deadline
+        | Input::DeadlineMissed
+        | Input::Reminder
+        | Input::Verdict { .. }
+        | Input::Homed { .. } => Ok(None),
     }
 }
 
@@ -143,6 +145,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
         Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
+        Input::Homed { channel } => lifecycle::homed(work, channel),
         Input::Undo { user, admin, .. } => {
             let undo = &commands::UNDO;
             work.require_gm(user, *admin, undo.name)?;

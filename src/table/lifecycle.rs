@@ -23,6 +23,7 @@ const MAX_SYMBOL: usize = 20;
 /// Option keys the table reads itself; every other key goes to the game.
 pub const TABLE_OPTIONS: &[&str] = &[
     "seed", "deadline", "early", "reminder", "max", "vacation", "away", "nmr", "quiet", "tz",
+    "forum",
 ];
 
 /// The table's rules revision from which the GM may choose a game's seed by DM (`setup
@@ -43,6 +44,10 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         (
             "seed",
             "a number or 64 hex digits that fixes the dice, given only where nobody else reads it: by the GM by direct message before the start (`setup seed=7`), or on the console. Whoever knows it can foresee every die, so the game is then a practice game, said on its posts and not rated (default: I draw a seed nobody knows and post its commitment at the start)".to_string(),
+        ),
+        (
+            "forum",
+            "on Discord, a forum channel, like forum=#games (typed so that it becomes a link): the game opens as a new post there, whose first message is the sign-up post and whose tags show the game's state (default: the game lives in the channel `!new` is typed in)".to_string(),
         ),
         (
             "deadline",
@@ -222,9 +227,18 @@ pub fn new_game(
     }
     let mut game_options = Options::new();
     let mut server = None;
+    // A game opened as a forum post lives, until its post is made, at a place named after
+    // the forum and the game (see [`forum_home`]).
+    let mut home = channel.to_string();
+    let mut forum = None;
     for (key, value) in options {
         match key.as_str() {
             "seed" => {}
+            "forum" => {
+                let (place, id_of_forum) = forum_home(value, id)?;
+                home = place;
+                forum = Some(id_of_forum);
+            }
             "practice" => settings.practice = on_off(key, value)?,
             "server" => server = Some(value.clone()),
             "revision" => {
@@ -307,7 +321,7 @@ pub fn new_game(
     };
     let record = GameRecord {
         id,
-        channel: channel.to_string(),
+        channel: home.clone(),
         game: rules.name().to_string(),
         gm: gm.clone(),
         settings,
@@ -336,6 +350,7 @@ pub fn new_game(
         draw_votes: Default::default(),
         once_a_phase: BTreeMap::new(),
         departed: Vec::new(),
+        forum,
         server,
         dice_position: 0,
         state: None,
@@ -347,7 +362,7 @@ pub fn new_game(
         false => String::new(),
     };
     outcome.channel(
-        channel,
+        &home,
         format!(
             "Game #{id}: {} is open for sign-ups. GM: {}.{settings} Type `{prefix}join` to play{}; the GM starts with `{prefix}start`. `{prefix}rules {}` explains the game.{practice}",
             rules.name(),
@@ -368,6 +383,40 @@ pub fn new_game(
         format!("{} opened game #{id} ({})", gm.name, rules.name()),
     );
     Ok((record, outcome))
+}
+
+/// The prefix of the place a game opened as a forum post lives until its post is made.
+pub const FORUM_HOME: &str = "forum:";
+
+/// Where game `id`, opened as a post of the forum `value` (`<#123>` as a mention is typed, or
+/// its id), lives until the post is made: `forum:123:id`, a place of its own, so the
+/// platform makes one post for it and tells the table where ([`homed`]); and the forum.
+fn forum_home(value: &str, id: i64) -> Result<(String, String), Refusal> {
+    let forum = value
+        .trim()
+        .trim_start_matches("<#")
+        .trim_end_matches('>')
+        .trim_start_matches('#');
+    match forum.parse::<u64>() {
+        Ok(forum) => Ok((format!("{FORUM_HOME}{forum}:{id}"), forum.to_string())),
+        Err(_) => Err(Refusal::new(format!(
+            "`forum` names a forum channel, like `forum=#games` (typed so that it becomes a link); got '{}'",
+            crate::chat::parse::quote(value)
+        ))),
+    }
+}
+
+/// The game opened as a forum post has its post, `to`: it lives there from now on.
+pub fn homed(work: &mut Work<'_>, to: &str) -> Result<bool, Refusal> {
+    if !work.record.channel.starts_with(FORUM_HOME) {
+        return Ok(false);
+    }
+    work.record.channel = to.to_string();
+    work.outcome.table_event(
+        work.record.round,
+        format!("the game's post is {}", mention::channel(to)),
+    );
+    Ok(true)
 }
 
 /// The options of a new game as they will apply, in one sentence (empty when none was given):

@@ -38,6 +38,14 @@ pub const APP_ID: u64 = 901;
 pub const GUILD: u64 = 800;
 /// DM channels are the user's id plus this.
 pub const DM_BASE: u64 = 1_000_000;
+
+/// The user whose DM channel `channel` is (DM channels are `DM_BASE` plus a user id, well
+/// below the snowflakes of threads and forums).
+fn dm_user(channel: u64) -> Option<u64> {
+    (DM_BASE..2 * DM_BASE)
+        .contains(&channel)
+        .then(|| channel - DM_BASE)
+}
 /// Discord's epoch (2015-01-01) in Unix milliseconds.
 const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 
@@ -861,6 +869,36 @@ fn message_json(id: u64, channel: u64, author: Value, content: &str) -> Value {
     })
 }
 
+/// A request's JSON payload, sent as JSON or as a form with files (`payload_json`), and the
+/// files.
+async fn payload_of(request: Request) -> (Value, Vec<(String, Vec<u8>)>) {
+    let multipart = request
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("multipart/"));
+    let mut files = Vec::new();
+    let payload: Value = if multipart {
+        let mut form = Multipart::from_request(request, &()).await.unwrap();
+        let mut payload = Value::Null;
+        while let Some(field) = form.next_field().await.unwrap() {
+            let name = field.name().unwrap_or("").to_string();
+            let file_name = field.file_name().map(str::to_string);
+            let bytes = field.bytes().await.unwrap();
+            if name == "payload_json" {
+                payload = serde_json::from_slice(&bytes).unwrap();
+            } else {
+                files.push((file_name.unwrap_or(name), bytes.to_vec()));
+            }
+        }
+        payload
+    } else {
+        let bytes = Bytes::from_request(request, &()).await.unwrap();
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null)
+    };
+    (payload, files)
+}
+
 fn discord_error(status: StatusCode, code: u64, message: &str) -> Response {
     (status, Json(json!({"code": code, "message": message}))).into_response()
 }
@@ -888,8 +926,7 @@ async fn current_user(headers: HeaderMap) -> Response {
 
 /// GET a channel: a server's text channel, forum or thread, or a user's DM channel.
 async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) -> Response {
-    if channel >= DM_BASE {
-        let user = channel - DM_BASE;
+    if let Some(user) = dm_user(channel) {
         return Json(json!({
             "id": channel.to_string(),
             "type": 1,
@@ -923,7 +960,7 @@ async fn guild_channels(State(inner): State<Arc<Inner>>, Path(guild): Path<u64>)
         .iter()
         // Threads are not a server's channels (Discord lists them apart).
         .filter(|(channel, _)| {
-            **channel < DM_BASE
+            dm_user(**channel).is_none()
                 && inner.server_of(**channel) == guild
                 && inner.place(**channel).is_none()
         })
@@ -1008,7 +1045,7 @@ async fn create_message(
     if let Some(refusal) = inner.refuses_posts(channel) {
         return refusal;
     }
-    let dm_user = (channel >= DM_BASE).then(|| channel - DM_BASE);
+    let dm_user = dm_user(channel);
     if let Some(user) = dm_user {
         if inner.closed_dms.lock().unwrap().contains(&user) {
             return discord_error(
@@ -1048,30 +1085,7 @@ async fn create_message(
         let reason = status.canonical_reason().unwrap_or("Server Error");
         return (status, Json(json!({"code": 0, "message": reason}))).into_response();
     }
-    let multipart = request
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("multipart/"));
-    let mut files = Vec::new();
-    let payload: Value = if multipart {
-        let mut form = Multipart::from_request(request, &()).await.unwrap();
-        let mut payload = Value::Null;
-        while let Some(field) = form.next_field().await.unwrap() {
-            let name = field.name().unwrap_or("").to_string();
-            let file_name = field.file_name().map(str::to_string);
-            let bytes = field.bytes().await.unwrap();
-            if name == "payload_json" {
-                payload = serde_json::from_slice(&bytes).unwrap();
-            } else {
-                files.push((file_name.unwrap_or(name), bytes.to_vec()));
-            }
-        }
-        payload
-    } else {
-        let bytes = Bytes::from_request(request, &()).await.unwrap();
-        serde_json::from_slice(&bytes).unwrap()
-    };
+    let (payload, files) = payload_of(request).await;
     let nonce = payload["nonce"].as_str().map(str::to_string);
     if let (Some(nonce), true) = (&nonce, payload["enforce_nonce"] == json!(true)) {
         let made = inner

@@ -10,6 +10,7 @@ mod computers;
 mod delivery;
 mod fairness;
 mod fake;
+mod forums;
 mod games;
 mod health;
 mod lifecycle;

@@ -179,9 +179,10 @@ pub struct Service {
     catalogue: Catalogue,
     defaults: TableDefaults,
     running_since: Option<DateTime<Utc>>,
-    /// Whether everyone in a channel reads what is typed there (Discord), so that a seed
-    /// typed with `!new` is refused; on the console the channels are the operator's own.
-    public_channels: bool,
+    /// Whether the table serves Discord: everyone in a channel reads what is typed there (a
+    /// seed typed with `!new` is refused; on the console the channels are the operator's
+    /// own), and a game may be opened as a forum post (`forum=`).
+    on_discord: bool,
 }
 
 impl Service {
@@ -192,18 +193,48 @@ impl Service {
             catalogue,
             defaults,
             running_since: None,
-            public_channels: false,
+            on_discord: false,
         }
     }
 
-    /// The same table, where everyone in a channel reads what is typed there (Discord): a
-    /// `seed=` typed with `!new` would let the whole table foresee every die, so it is refused
-    /// with where to give it instead (the GM's `setup seed=` by DM, a practice game).
-    pub fn in_public(self) -> Service {
+    /// The same table, serving Discord: everyone in a channel reads what is typed there, so a
+    /// `seed=` typed with `!new` would let the whole table foresee every die and is refused
+    /// with where to give it instead (the GM's `setup seed=` by DM, a practice game); and a
+    /// game may be opened as a post of a forum (`forum=`), which the adapter makes.
+    pub fn on_discord(self) -> Service {
         Service {
-            public_channels: true,
+            on_discord: true,
             ..self
         }
+    }
+
+    /// The game opened as a post of a forum has its post: the game that lives at `from` (its
+    /// place until then, see `lifecycle::forum_home`) lives at `to`, and its posts not yet
+    /// delivered go there.
+    pub async fn homed(&self, from: &str, to: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let now = table_time(now);
+        let mut tx = self.store.begin().await?;
+        if let Some(game) = tx.game_in_channel(from).await? {
+            let input = Input::Homed {
+                channel: to.to_string(),
+            };
+            let handled = self
+                .apply_input(
+                    &mut tx,
+                    Some(game.record),
+                    input,
+                    At { now, sent: None },
+                    None,
+                )
+                .await?;
+            write(&mut tx, &handled, &self.defaults.prefix, now).await?;
+        }
+        tx.readdress(
+            &Audience::Channel(from.to_string()),
+            &Audience::Channel(to.to_string()),
+        )
+        .await?;
+        tx.commit().await
     }
 
     /// The same table, told when this process started on the real clock: a deadline due

@@ -190,10 +190,15 @@ impl Service {
                         "revision" | "game_revision" | "server" | "practice"
                     )
                 });
+                if !self.on_discord && options.iter().any(|(key, _)| key == "forum") {
+                    return refuse(
+                        "`forum=` opens the game as a post of a Discord forum; the console has none, so open it here.".to_string(),
+                    );
+                }
                 match options.iter().any(|(key, _)| key == "seed") {
                     // Typed where everyone reads it, a seed would let the whole table
                     // foresee every die: it is given only where it stays private.
-                    true if self.public_channels => {
+                    true if self.on_discord => {
                         return refuse(lifecycle::seed_in_public(prefix));
                     }
                     true => options.push(("practice".to_string(), "on".to_string())),
@@ -220,8 +225,13 @@ impl Service {
                     mentioned: Vec::new(),
                     computer: false,
                 };
-                self.apply_input(tx, game.map(|g| g.record), input, at, None)
-                    .await
+                // A game opened as a forum post does not live here: this channel's own game
+                // does not stand in its way.
+                let here = match options.iter().any(|(key, _)| key == "forum") {
+                    true => None,
+                    false => game.map(|g| g.record),
+                };
+                self.apply_input(tx, here, input, at, None).await
             }
             // A table command applied to the game, or else the game's own action, unless it
             // is a secret order typed in the open.

@@ -7,7 +7,7 @@
 //! do (open, archive, lock, delete) and reads back what the bot did.
 
 use super::{discord_error, message_json, user_json, FakeDiscord, Inner, Posted, BOT_ID};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -106,8 +106,10 @@ impl Inner {
             "permission_overwrites": [],
             "nsfw": false,
             "last_message_id": last,
-            "owner_id": place.owner.to_string(),
         });
+        if place.owner != 0 {
+            channel["owner_id"] = json!(place.owner.to_string());
+        }
         if let Some(parent) = place.parent {
             channel["parent_id"] = json!(parent.to_string());
         }
@@ -389,8 +391,10 @@ pub(super) async fn modify_channel(
 pub(super) async fn create_thread(
     State(inner): State<Arc<Inner>>,
     Path(parent): Path<u64>,
-    Json(body): Json<Value>,
+    request: Request,
 ) -> Response {
+    // A forum post comes as a form (its first message may carry files), a thread as JSON.
+    let body = super::payload_of(request).await.0;
     inner.post_attempts.lock().unwrap().push(Instant::now());
     let name = body["name"].as_str().unwrap_or("thread").to_string();
     let guild = inner.server_of(parent);

@@ -1,0 +1,179 @@
+//! Games as forum posts, through the real binary: a whole TAG game opened by `!new` with a
+//! `forum=` as a post of a forum, its sign-up post the post's first message, its tags moving
+//! from "Sign-ups" to "Running" to "Finished" (with the game's own tag); a forum whose tags
+//! the bot may not make, the GM told once; and one server holding 600 games in posts of one
+//! forum, more than the 500 channels a server may have, each answering `!status`. Every game
+//! replays.
+
+use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
+use crate::fake::{FakeDiscord, Permission};
+use crate::{count, dm_to, ALICE, BOB, CAROL, CHANNEL};
+use std::time::Duration;
+
+/// The server of every test.
+const GUILD: u64 = crate::fake::GUILD;
+
+/// Waits for the one post of `forum` and returns it.
+async fn the_post(fake: &FakeDiscord, forum: u64) -> u64 {
+    fake.wait("the forum post", || !fake.threads_of(forum).is_empty())
+        .await;
+    fake.threads_of(forum)[0]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_tag_game_in_a_forum_post_with_its_state_in_tags() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // The forum has a tag for TAG, none for the states: the bot makes them.
+    let forum = fake.open_forum(GUILD, &["tag", "chat"]);
+    let opened = fake.say(ALICE, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
+    let seed = fake.say(ALICE, None, "setup seed=7");
+    db.settled(&fake, opened).await;
+    db.settled(&fake, seed).await;
+    let post = the_post(&fake, forum).await;
+    // Its first message is the sign-up post (the practice notice follows it there).
+    let first = fake
+        .posts()
+        .into_iter()
+        .find(|p| p.channel == post)
+        .expect("the post's first message");
+    assert!(
+        first
+            .content
+            .starts_with("Game #1: tag is open for sign-ups. GM: alice."),
+        "{first:?}"
+    );
+    assert!(
+        fake.place(post).unwrap().name.starts_with("#1 tag"),
+        "{:?}",
+        fake.place(post)
+    );
+    fake.wait("the sign-up tags", || {
+        fake.tags_of(post) == ["tag", "Sign-ups"] || fake.tags_of(post) == ["Sign-ups", "tag"]
+    })
+    .await;
+    // The game is played there: the rest of the seed-7 transcript, typed in the post and by DM.
+    let mut users = Users::default();
+    for line in include_str!("../transcripts/tag_3p_seed7.txt")
+        .lines()
+        .skip(3)
+    {
+        let id = match typed_line(line) {
+            None => continue,
+            Some(Typed::Direct(name, text)) => fake.say(users.get(name), None, text),
+            Some(Typed::Channel(name, text)) => fake.say(users.get(name), Some(post), text),
+        };
+        db.settled(&fake, id).await;
+        if line.ends_with("!start") {
+            fake.wait("the running tag", || {
+                fake.tags_of(post).contains(&"Running".to_string())
+            })
+            .await;
+        }
+    }
+    fake.wait_post("the final ranking", |p| {
+        p.channel == post && p.text().contains("Final ranking:")
+    })
+    .await;
+    fake.wait("the finished tag", || {
+        let tags = fake.tags_of(post);
+        tags.contains(&"Finished".to_string()) && tags.contains(&"tag".to_string())
+    })
+    .await;
+    // Nothing went to the forum itself, nor to the channel `!new` was typed in but its answer.
+    assert_eq!(count(&fake, |p| p.channel == forum), 0);
+    let tags = fake.place(forum).unwrap().tags;
+    assert!(
+        tags.iter().any(|(_, name)| name == "chat"),
+        "the forum's own tags stay: {tags:?}"
+    );
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.deny(Permission::ManageChannels);
+    let forum = fake.open_forum(GUILD, &[]);
+    let opened = fake.say(BOB, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
+    db.settled(&fake, opened).await;
+    let post = the_post(&fake, forum).await;
+    for player in [BOB, ALICE, CAROL] {
+        let joined = fake.say(player, Some(post), "!join");
+        db.settled(&fake, joined).await;
+    }
+    let started = fake.say(BOB, Some(post), "!start");
+    db.settled(&fake, started).await;
+    fake.wait_post("the start", |p| {
+        p.channel == post && p.text().contains("Seed commitment")
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(fake.tags_of(post).is_empty());
+    let told =
+        |p: &crate::fake::Posted| dm_to(BOB)(p) && p.content.contains("I may not make the tags");
+    assert_eq!(count(&fake, told), 1, "{:#?}", fake.posts());
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+/// How many games the big forum holds (`FORUM_GAMES` for another number).
+fn forum_games() -> u64 {
+    std::env::var("FORUM_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(600)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_hundred_games_in_posts_of_one_forum_each_answer_their_status() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start_with_env(
+        &fake,
+        &path,
+        Default::default(),
+        &[("REFEREE_DISCORD_REQUESTS_PER_SECOND", "2000")],
+    );
+    fake.wait_ready().await;
+    let forum = fake.open_forum(GUILD, &["Sign-ups", "Running", "Finished"]);
+    let games = forum_games();
+    // Each game by a GM of its own (one account runs at most a few games).
+    let mut last = 0;
+    for game in 0..games {
+        let gm = (10_000 + game, "gm");
+        last = fake.say(gm, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
+    }
+    db.settled(&fake, last).await;
+    fake.wait_for("every post", Duration::from_secs(120), || {
+        fake.threads_of(forum).len() == games as usize
+    })
+    .await;
+    let posts = fake.threads_of(forum);
+    let mut asked = Vec::new();
+    for post in &posts {
+        asked.push(fake.say(BOB, Some(*post), "!status"));
+    }
+    db.settled(&fake, *asked.last().unwrap()).await;
+    fake.wait_for("every answer", Duration::from_secs(120), || {
+        let answered: std::collections::HashSet<u64> = fake
+            .posts()
+            .iter()
+            .filter(|p| p.content.contains("), GM gm. Players: none yet."))
+            .map(|p| p.channel)
+            .collect();
+        posts.iter().all(|post| answered.contains(post))
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, games as usize);
+}
