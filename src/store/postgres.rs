@@ -96,6 +96,9 @@ pub(super) async fn open(settings: &StoreSettings) -> Result<PgPool, StoreError>
     let pool = PgPoolOptions::new()
         .max_connections(CONNECTIONS)
         .acquire_timeout(CONNECT_WAIT)
+        // No reaper task (see `sqlite::open`): connections live as long as the pool.
+        .idle_timeout(None)
+        .max_lifetime(None)
         .connect_with(options.clone())
         .await
         .map_err(|error| refused(server(&options), error))?;
@@ -113,6 +116,8 @@ pub(super) async fn open_read_only(settings: &StoreSettings) -> Result<PgPool, S
     let pool = PgPoolOptions::new()
         .max_connections(2)
         .acquire_timeout(CONNECT_WAIT)
+        .idle_timeout(None)
+        .max_lifetime(None)
         .connect_with(options.clone())
         .await
         .map_err(|error| refused(server(&options), error))?;

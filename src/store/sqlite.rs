@@ -111,7 +111,9 @@ pub(super) async fn open(settings: &StoreSettings) -> Result<SqlitePool, StoreEr
         Some(take_turn(&path)?)
     };
     // One connection: every write is serialised anyway, and an in-memory database lives
-    // only as long as its connection.
+    // only as long as its connection. No idle timeout nor lifetime, so sqlx runs no reaper
+    // task: sqlx 0.8's reaper can read an underflowed idle count and spin a core for good
+    // (sqlx issue 3645; a `referee backup` hung at exit that way).
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
         .min_connections(1)
@@ -165,6 +167,8 @@ pub(super) async fn open_read_only(settings: &StoreSettings) -> Result<SqlitePoo
 async fn read_only_pool(options: SqliteConnectOptions) -> Result<Option<SqlitePool>, sqlx::Error> {
     let pool = SqlitePoolOptions::new()
         .max_connections(1)
+        .idle_timeout(None)
+        .max_lifetime(None)
         .connect_with(options)
         .await?;
     let tables: i64 = sqlx::query_scalar(
