@@ -152,7 +152,8 @@ async fn two_processes_apply_each_message_once_and_one_finishes_the_work_of_the_
 
     // A game on each shard, opened at once; then bids by DM (shard 0) for both games, one
     // of them delivered twice, while the channel on shard 1 is busy too.
-    // No seed: bids do not depend on the dice (and a practice seed goes by DM, on shard 0).
+    // No seed (a practice seed goes by DM, on shard 0), so the minimum bids are drawn: every
+    // bid here is at least 3, the highest minimum among three players.
     let mut ids = open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "");
     ids.extend(open_tag(&fake, OTHER_CHANNEL, [DAVE, ERIN, FRANK], ""));
     shared.all_applied(&ids).await;
@@ -164,7 +165,7 @@ async fn two_processes_apply_each_message_once_and_one_finishes_the_work_of_the_
         fake.say(ALICE, None, "bid 5"),
         fake.say(DAVE, None, "bid 3"),
         fake.say(ERIN, Some(OTHER_CHANNEL), "!status"),
-        fake.say(FRANK, None, "bid 2"),
+        fake.say(FRANK, None, "bid 6"),
     ];
     shared.all_applied(&more).await;
     ids.append(&mut more);
