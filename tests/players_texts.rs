@@ -292,7 +292,7 @@ async fn wording_a_player_meets_says_what_it_means() {
         "{out}"
     );
     // `!help`: the players' commands, then the GM's named in one line; `!help gm` explains those.
-    assert!(out.contains("The GM's: `!start`, `!resolve`, `!deadline`, `!kick`, `!replace`, `!pause`, `!resume`, `!end`, `!undo`, `!nudge` (`!help gm` explains them)."), "{out}");
+    assert!(out.contains("The GM's: `!start`, `!resolve`, `!deadline`, `!kick`, `!replace`, `!pause`, `!resume`, `!end`, `!home`, `!undo`, `!nudge` (`!help gm` explains them)."), "{out}");
     assert!(
         !out.contains("`!start`: GM: starts the game with the players signed up\n#tag <- `!board`"),
         "{out}"

@@ -585,3 +585,64 @@ async fn the_audit_page_is_posted_once_the_game_is_over() {
         "<code id=\"seed\">0700000000000000000000000000000000000000000000000000000000000000</code>"
     ));
 }
+
+#[tokio::test]
+async fn orders_in_private_threads_go_there_both_ways() {
+    // With orders=thread every player gets a private thread of the game's channel (on the
+    // console, a channel named after the game's and the player's): orders typed there are
+    // theirs, receipts and reminders come there, and nobody else may order there.
+    let out = play(
+        "alice #tag: !new tag seed=7 orders=thread deadline=2h reminder=1h\nalice #tag: !join\n\
+         bob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n\
+         alice #tag-alice: bid 5\nbob #tag-alice: bid 9\nbob #tag-bob: !status\n\
+         clock +1h30m\ncarol #tag-carol: bid 3\nbob #tag-bob: bid 4\n",
+    )
+    .await;
+    assert!(
+        out.contains("#tag <- alice: what game #1 says to you alone, and your secret orders, go in your private thread #tag-alice."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#tag-bob <- bob, this thread is yours in game #1: only you and I read it")
+    );
+    assert!(
+        out.contains("#tag-alice <- Game #1: order received for bids: `bid 5`."),
+        "{out}"
+    );
+    assert!(out.contains("#tag-alice <- bob: this is alice's private thread for game #1: only they send orders here."), "{out}");
+    assert!(
+        out.contains("#tag-bob <- Game #1 (tag)."),
+        "bob's status in his thread: {out}"
+    );
+    // The reminder goes to the threads of those who have not bid.
+    assert!(out.contains("#tag-bob <- Reminder for game #1"), "{out}");
+    assert!(out.contains("#tag-carol <- Reminder for game #1"), "{out}");
+    assert!(!out.contains("#tag-alice <- Reminder"), "{out}");
+    assert!(out.contains("#tag <- - bob: `bid 4`"), "{out}");
+    // Nothing went by direct message but what concerns no game.
+    assert!(!out.contains("dm alice <- Game #1"), "{out}");
+}
+
+#[tokio::test]
+async fn a_game_brought_home_elsewhere_opens_its_private_threads_there() {
+    // The threads of the old channel stay behind: each player gets one beside the new home,
+    // and orders typed there are theirs.
+    let out = play(
+        "alice #tag: !new tag seed=7 orders=thread deadline=2h\nalice #tag: !join\n\
+         bob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n\
+         alice #table: !home 1\nbob #table-bob: bid 4\nbob #tag-bob: bid 6\n",
+    )
+    .await;
+    assert!(
+        out.contains("#table <- bob: what game #1 says to you alone, and your secret orders, go in your private thread #table-bob."),
+        "{out}"
+    );
+    assert!(
+        out.contains("#table-bob <- Game #1: order received for bids: `bid 4`."),
+        "{out}"
+    );
+    assert!(
+        !out.contains("`bid 6`"),
+        "the old thread is no longer bob's way in: {out}"
+    );
+}

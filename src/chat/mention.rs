@@ -1,8 +1,29 @@
 //! How texts name a channel or a user given by id: on Discord its mention (`<#123>`,
 //! `<@123>`, which every reader sees as the name and can click), on the console as typed.
 
-/// The channel `id` as a text names it: a platform's numeric id becomes its mention.
+/// The place of game `game` opened as a post of the forum `forum`, until the post is made: a
+/// place of its own, so the platform makes one post for it.
+pub fn forum_place(forum: u64, game: i64) -> String {
+    format!("forum:{forum}:{game}")
+}
+
+/// The forum a place made by [`forum_place`] belongs to (never 0); `None` for any other place.
+pub fn forum_of_place(place: &str) -> Option<u64> {
+    place
+        .strip_prefix("forum:")?
+        .split(':')
+        .next()?
+        .parse()
+        .ok()
+        .filter(|forum| *forum != 0)
+}
+
+/// The channel `id` as a text names it: a platform's numeric id becomes its mention; a game's
+/// place while its forum post is being made names the forum.
 pub fn channel(id: &str) -> String {
+    if let Some(forum) = forum_of_place(id) {
+        return format!("a new post of <#{forum}>");
+    }
     if !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) {
         format!("<#{id}>")
     } else {

@@ -17,7 +17,7 @@
 //! receives live.
 
 use super::inbound::{snowflake_at, typed, Held};
-use super::{Bot, DiscordError, Place};
+use super::{snowflake, Bot, DiscordError, Place};
 use crate::store::Watched;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
@@ -55,7 +55,7 @@ pub(super) async fn catch_up(
     let now = Utc::now();
     let mut sources = Vec::new();
     for watched in store.game_channels(now).await? {
-        let Ok(id) = watched.id.parse::<u64>() else {
+        let Some(id) = snowflake(&watched.id) else {
             continue;
         };
         let channel = serenity::ChannelId::new(id);
@@ -75,7 +75,7 @@ pub(super) async fn catch_up(
         _ => Vec::new(),
     };
     for watched in people {
-        let Ok(user) = watched.id.parse::<u64>() else {
+        let Some(user) = snowflake(&watched.id) else {
             continue;
         };
         match serenity::UserId::new(user).create_dm_channel(http).await {

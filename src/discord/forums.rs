@@ -6,10 +6,13 @@
 //! such a tag), created in the forum when the bot may manage it; when it may not, the post
 //! goes without, and the GM is told once. A post is kept open a week between two posts (the
 //! longest Discord allows); an archived one is reopened by the next post.
+//!
+//! A post is made once: the attempt is counted before the request, so an attempt after a
+//! crash or a lost answer first looks for the post among the forum's open threads.
 
 use super::embeds::messages;
 use super::rest::{classify, Failure};
-use super::Bot;
+use super::{snowflake, Bot};
 use crate::store::{OutboxRow, StoreError};
 use crate::table::{Audience, GameRecord, Status};
 use chrono::Utc;
@@ -25,11 +28,21 @@ const STATE_TAGS: [&str; 3] = ["Sign-ups", "Running", "Finished"];
 /// A forum's tags: id and name.
 type Tags = Vec<(u64, String)>;
 
+/// What the bot knows of one forum.
+#[derive(Clone)]
+struct Forum {
+    /// Its server.
+    server: u64,
+    /// Its tags, or `None` when the state tags are missing and the bot may not make them.
+    tags: Option<Tags>,
+}
+
 /// What the bot knows of forums and their posts.
 #[derive(Default)]
 pub(super) struct Forums {
-    /// Each forum's tags, or `None` when the bot may not make the ones it needs.
-    tags: Mutex<HashMap<u64, Option<Tags>>>,
+    /// Each forum read so far; held while one is read or its tags made, so two games never
+    /// make a forum's tags at once.
+    known: tokio::sync::Mutex<HashMap<u64, Forum>>,
     /// The tags last applied to each game's post.
     applied: Mutex<HashMap<u64, Vec<u64>>>,
 }
@@ -38,71 +51,113 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The forum a place the table names for a game opened as a forum post (`forum:<id>:<game>`)
-/// belongs to; `None` for any other place.
-pub(super) fn forum_of(place: &str) -> Option<u64> {
-    place
-        .strip_prefix("forum:")?
-        .split(':')
-        .next()?
-        .parse()
-        .ok()
-}
-
-/// Makes the post of the game that lives at `row`'s place (see [`forum_of`]) in `forum`, with
-/// the row as its first message and the game's tags, and tells the table the game lives
-/// there now.
+/// Makes the post in `forum` of the game that lives at `row`'s place, with the row's first
+/// message as the post's and the game's tags, and tells the table the game lives there now:
+/// the row (with what did not fit in the post's first message) and the game's other posts go
+/// to the post from then on.
 pub(super) async fn open_post(
     bot: &Bot,
     http: &serenity::Http,
     row: &OutboxRow,
     forum: u64,
 ) -> Result<Result<(), Failure>, StoreError> {
+    let store = bot.service.store();
     let Audience::Channel(place) = &row.audience else {
         return Ok(Err(Failure::Permanent(
             "a forum post goes to a forum".to_string(),
         )));
     };
-    let Some(game) = bot.service.store().game_at(place).await? else {
+    let Some(game) = store.game_at(place).await? else {
         return Ok(Err(Failure::Permanent(format!(
             "no game lives at {place} any more"
         ))));
     };
-    let mut parts = messages(row, None).into_iter();
-    let Some(first) = parts.next() else {
-        return Ok(Ok(()));
+    let known = match forum_of(bot, http, forum, &game).await? {
+        Ok(known) => known,
+        Err(failure) => return Ok(Err(failure)),
     };
-    let tags = tags_for(bot, http, forum, &game).await?;
     let name = format!("#{} {} (GM {})", game.id, game.game, game.gm.name);
+    let found = match row.attempts {
+        0 => None,
+        _ => match existing_post(bot, http, &known, forum, &name).await {
+            Ok(found) => found,
+            Err(failure) => return Ok(Err(failure)),
+        },
+    };
+    let thread = match found {
+        Some(thread) => thread,
+        None => {
+            // Counted before it is made: a retry looks for it first.
+            store.retry_later(row.id, Utc::now()).await?;
+            let tags = tags_for(bot, &known, &game).await?;
+            let mut made = make_post(bot, http, row, forum, &name, &tags).await;
+            let refused = matches!(made, Err(Failure::Malformed(_) | Failure::Permanent(_)));
+            if refused && !tags.is_empty() {
+                // A tag the forum no longer has: read them again, and go without this time.
+                bot.forums.known.lock().await.remove(&forum);
+                made = make_post(bot, http, row, forum, &name, &[]).await;
+            }
+            match made {
+                Ok(thread) => thread,
+                Err(failure) => return Ok(Err(failure)),
+            }
+        }
+    };
+    store.parts_sent(row.id, row.parts_sent.max(1)).await?;
+    let _turn = bot.commits.turn().await;
+    bot.service
+        .homed(place, &thread.to_string(), Utc::now())
+        .await?;
+    bot.committed();
+    Ok(Ok(()))
+}
+
+/// Makes the post `name` in `forum` with the first message of `row` and `tags`.
+async fn make_post(
+    bot: &Bot,
+    http: &serenity::Http,
+    row: &OutboxRow,
+    forum: u64,
+    name: &str,
+    tags: &[u64],
+) -> Result<u64, Failure> {
+    let Some(first) = messages(row, None).into_iter().next() else {
+        return Err(Failure::Permanent("the post has no text".to_string()));
+    };
     let mut post = serenity::CreateForumPost::new(name, first.message)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    for tag in &tags {
+    for tag in tags {
         post = post.add_applied_tag(serenity::ForumTagId::new(*tag));
     }
     bot.delivery.pace.turn(false).await;
-    let thread = match serenity::ChannelId::new(forum)
+    let thread = serenity::ChannelId::new(forum)
         .create_forum_post(http, post)
         .await
-    {
-        Ok(thread) => thread.id,
-        Err(error) => return Ok(Err(classify(&error))),
-    };
-    lock(&bot.forums.applied).insert(thread.get(), tags);
-    bot.service.store().parts_sent(row.id, 1).await?;
-    // What did not fit the first message follows in the post.
-    for part in parts {
-        bot.delivery.pace.turn(false).await;
-        if let Err(failure) = bot.rest.post(http, thread, part.message, part.files).await {
-            warn!(
-                ?failure,
-                "the rest of a forum post's first message could not be posted"
-            );
-        }
-    }
-    bot.service
-        .homed(place, &thread.get().to_string(), Utc::now())
-        .await?;
-    Ok(Ok(()))
+        .map_err(|error| classify(&error))?
+        .id
+        .get();
+    lock(&bot.forums.applied).insert(thread, tags.to_vec());
+    Ok(thread)
+}
+
+/// The game's post named `name` in `forum`, if an earlier attempt made it.
+async fn existing_post(
+    bot: &Bot,
+    http: &serenity::Http,
+    known: &Forum,
+    forum: u64,
+    name: &str,
+) -> Result<Option<u64>, Failure> {
+    bot.delivery.pace.turn(false).await;
+    let active = http
+        .get_guild_active_threads(serenity::GuildId::new(known.server))
+        .await
+        .map_err(|error| classify(&error))?;
+    Ok(active
+        .threads
+        .iter()
+        .find(|thread| thread.parent_id.map(|p| p.get()) == Some(forum) && thread.name == name)
+        .map(|thread| thread.id.get()))
 }
 
 /// After a post in `channel`: the tags of a game's forum post follow the game's state.
@@ -111,20 +166,23 @@ pub(super) async fn follow_state(
     http: &serenity::Http,
     channel: &str,
 ) -> Result<(), StoreError> {
-    let Ok(post) = channel.parse::<u64>() else {
+    let Some(post) = snowflake(channel) else {
         return Ok(());
     };
     let Some(game) = bot.service.store().game_at(channel).await? else {
         return Ok(());
     };
-    let Some(forum) = game
-        .forum
-        .as_deref()
-        .and_then(|forum| forum.parse::<u64>().ok())
-    else {
+    let Some(forum) = game.forum.as_deref().and_then(snowflake) else {
         return Ok(());
     };
-    let tags = tags_for(bot, http, forum, &game).await?;
+    let known = match forum_of(bot, http, forum, &game).await? {
+        Ok(known) => known,
+        Err(failure) => {
+            warn!(?failure, forum, "a forum could not be read");
+            return Ok(());
+        }
+    };
+    let tags = tags_for(bot, &known, &game).await?;
     if lock(&bot.forums.applied).get(&post) == Some(&tags) {
         return Ok(());
     }
@@ -145,15 +203,11 @@ pub(super) async fn follow_state(
     Ok(())
 }
 
-/// The tags of `game`'s post in `forum`: its state's, and its game's where the forum has one.
+/// The tags of `game`'s post in `known`: its state's, and its game's where the forum has one.
 /// None when the forum has no state tags and the bot may not make them (the GM is told once).
-async fn tags_for(
-    bot: &Bot,
-    http: &serenity::Http,
-    forum: u64,
-    game: &GameRecord,
-) -> Result<Vec<u64>, StoreError> {
-    let Some(known) = forum_tags(bot, http, forum).await else {
+async fn tags_for(bot: &Bot, known: &Forum, game: &GameRecord) -> Result<Vec<u64>, StoreError> {
+    let Some(tags) = &known.tags else {
+        let forum = game.forum.as_deref().unwrap_or_default();
         let text = format!(
             "Game #{}: I may not make the tags \"Sign-ups\", \"Running\" and \"Finished\" in the forum <#{forum}>, so its post shows no state. Give me Manage Channels there (Manage Threads to tag posts others opened) to have them.",
             game.id
@@ -180,70 +234,117 @@ async fn tags_for(
             .collect::<String>()
             .to_ascii_lowercase()
     };
-    Ok(known
+    Ok(tags
         .iter()
         .filter(|(_, name)| name == state || squeezed(name) == squeezed(&game.game))
         .map(|(id, _)| *id)
         .collect())
 }
 
-/// The forum's tags, the state tags made when missing; `None` when they are missing and the
-/// bot may not make them (or the forum cannot be read).
-async fn forum_tags(bot: &Bot, http: &serenity::Http, forum: u64) -> Option<Vec<(u64, String)>> {
-    if let Some(known) = lock(&bot.forums.tags).get(&forum) {
-        return known.clone();
+/// The forum `forum` as `game` needs it: a forum of the game's server, with the state tags
+/// made where they are missing and the bot may make them. A channel that is no forum of the
+/// server is refused for good, with a sentence for the GM.
+async fn forum_of(
+    bot: &Bot,
+    http: &serenity::Http,
+    forum: u64,
+    game: &GameRecord,
+) -> Result<Result<Forum, Failure>, StoreError> {
+    let mut known = bot.forums.known.lock().await;
+    let read = match known.get(&forum) {
+        Some(read) => read.clone(),
+        None => match read_forum(bot, http, forum).await {
+            Ok((read, lasting)) => {
+                if lasting {
+                    known.insert(forum, read.clone());
+                }
+                read
+            }
+            Err(failure) => return Ok(Err(failure)),
+        },
+    };
+    let server = game.server.as_deref().and_then(snowflake);
+    if server.is_some_and(|server| server != read.server) {
+        return Ok(Err(Failure::Permanent(format!(
+            "<#{forum}> is a forum of another server"
+        ))));
     }
+    Ok(Ok(read))
+}
+
+/// Reads forum `forum` and makes its missing state tags; with whether what was found is
+/// kept (not after a failure that may pass: the next post tries again).
+async fn read_forum(
+    bot: &Bot,
+    http: &serenity::Http,
+    forum: u64,
+) -> Result<(Forum, bool), Failure> {
     bot.delivery.pace.turn(false).await;
-    let read = match serenity::ChannelId::new(forum).to_channel(http).await {
-        Ok(serenity::Channel::Guild(channel)) => Some(channel.available_tags),
-        Ok(_) => None,
+    let channel = match serenity::ChannelId::new(forum).to_channel(http).await {
+        Ok(serenity::Channel::Guild(channel)) if channel.kind == serenity::ChannelType::Forum => {
+            channel
+        }
+        Ok(_) => {
+            return Err(Failure::Permanent(format!(
+                "<#{forum}> is not a forum: a game opens as a post of a forum channel"
+            )))
+        }
         Err(error) => {
-            warn!(%error, forum, "a forum's tags could not be read");
-            return None;
+            return Err(match classify(&error) {
+                Failure::Permanent(reason) => Failure::Permanent(format!(
+                "the forum <#{forum}> cannot be read ({reason}): is it deleted, or hidden from me?"
+            )),
+                other => other,
+            })
         }
     };
-    let mut tags: Tags = read
-        .unwrap_or_default()
-        .into_iter()
-        .map(|tag| (tag.id.get(), tag.name))
-        .collect();
+    let server = channel.guild_id.get();
+    let have = |name: &str| channel.available_tags.iter().any(|tag| tag.name == name);
     let missing: Vec<&str> = STATE_TAGS
-        .iter()
-        .copied()
-        .filter(|state| !tags.iter().any(|(_, name)| name == state))
+        .into_iter()
+        .filter(|state| !have(state))
         .collect();
-    let made = if missing.is_empty() {
-        Some(tags)
-    } else {
-        // The forum's tags are sent whole (those it has, with their ids, so they stay).
-        let mut all: Vec<serde_json::Value> = tags
-            .iter()
-            .map(|(id, name)| json!({"id": id.to_string(), "name": name}))
-            .collect();
-        all.extend(missing.iter().map(|name| json!({"name": name})));
-        bot.delivery.pace.turn(false).await;
-        match http
-            .edit_channel(
-                serenity::ChannelId::new(forum),
-                &json!({"available_tags": all}),
-                None,
-            )
-            .await
-        {
-            Ok(channel) => {
-                tags = channel
-                    .available_tags
-                    .into_iter()
-                    .map(|tag| (tag.id.get(), tag.name))
-                    .collect();
-                Some(tags)
-            }
-            Err(error) => {
-                warn!(%error, forum, "a forum's state tags could not be made");
-                None
+    let names = |tags: &[serenity::ForumTag]| -> Tags {
+        tags.iter()
+            .map(|tag| (tag.id.get(), tag.name.clone()))
+            .collect()
+    };
+    if missing.is_empty() {
+        let tags = Some(names(&channel.available_tags));
+        return Ok((Forum { server, tags }, true));
+    }
+    // The forum's tags are sent whole: those it has unchanged (ids, emoji, moderation), and
+    // the missing ones.
+    let mut all: Vec<serde_json::Value> = channel
+        .available_tags
+        .iter()
+        .filter_map(|tag| serde_json::to_value(tag).ok())
+        .collect();
+    all.extend(missing.iter().map(|name| json!({"name": name})));
+    bot.delivery.pace.turn(false).await;
+    let edited = http
+        .edit_channel(
+            serenity::ChannelId::new(forum),
+            &json!({"available_tags": all}),
+            None,
+        )
+        .await;
+    match edited {
+        Ok(channel) => {
+            let tags = Some(names(&channel.available_tags));
+            Ok((Forum { server, tags }, true))
+        }
+        Err(error) => {
+            warn!(%error, forum, "a forum's state tags could not be made");
+            match classify(&error) {
+                // Not allowed: the posts go without, and the GM is told.
+                Failure::Permanent(_) => Ok((Forum { server, tags: None }, true)),
+                // It may pass: this post goes with the tags there are, the next tries again.
+                _ => {
+                    let tags = Some(names(&channel.available_tags));
+                    Ok((Forum { server, tags }, false))
+                }
             }
         }
-    };
-    lock(&bot.forums.tags).insert(forum, made.clone());
-    made
+    }
 }

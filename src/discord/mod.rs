@@ -13,6 +13,7 @@ mod inbound;
 mod outage;
 mod outbox;
 mod pace;
+mod private_threads;
 mod rest;
 mod searches;
 
@@ -227,6 +228,11 @@ impl Bot {
 /// outbox worker.
 const MARK_ATTEMPTS: u32 = 4;
 
+/// The Discord id (a snowflake: never 0) `text` holds, if it holds one.
+fn snowflake(text: &str) -> Option<u64> {
+    text.parse().ok().filter(|id| *id != 0)
+}
+
 /// Checks the token with Discord before connecting, so a wrong one ends in one sentence.
 async fn check_token(
     http: &serenity::Http,
@@ -338,7 +344,7 @@ pub async fn run(
         tick,
         shards.clone(),
     ));
-    let searching = tokio::spawn(searches::worker(bot.clone()));
+    let searching = tokio::spawn(searches::worker(bot.clone(), http.clone()));
     let outage = tokio::spawn(outage::watch(bot.clone(), http.clone()));
     let listening =
         listener.map(|listener| tokio::spawn(health::serve(listener, bot.clone(), shards.clone())));

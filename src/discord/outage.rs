@@ -6,7 +6,7 @@
 //! over and the admins are told by DM why, and again when it answers. Who the GMs are is
 //! read while the database answers, since it cannot be read once it does not.
 
-use super::Bot;
+use super::{snowflake, Bot};
 use crate::table::Audience;
 use poise::serenity_prelude as serenity;
 use std::collections::BTreeSet;
@@ -97,7 +97,7 @@ async fn tell_places(bot: &Bot, http: &serenity::Http, places: &[Audience], sinc
 /// Sends `text` by DM to each of `people` (Discord user ids).
 async fn tell_by_dm(http: &serenity::Http, people: &[String], text: &str) {
     for person in people {
-        let Ok(id) = person.parse::<u64>() else {
+        let Some(id) = snowflake(person) else {
             continue;
         };
         let sent = match serenity::UserId::new(id).create_dm_channel(http).await {

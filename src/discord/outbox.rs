@@ -5,8 +5,9 @@
 //! retries errors that can pass (5xx, network) with a doubling wait and rate limits after
 //! the wait Discord names, sends a post Discord refused as malformed again as plain text,
 //! gives up on permanent errors with a log line and a note to the GM, and marks each row
-//! delivered once. A DM refused because the player's DMs are closed (50007) becomes a notice
-//! in the game channel.
+//! delivered once. A DM refused because the player's DMs are closed (50007) gets the player
+//! a private thread in each of their games. A post to an archived thread reopens it; the
+//! first post of a game opened as a forum post makes the post.
 //!
 //! Exactly once, and where it is only at least once: every part of a row is posted with a
 //! nonce made of this database's name, the row and the part, and `enforce_nonce`, so a post
@@ -20,9 +21,10 @@ use super::embeds::messages;
 use super::forums;
 use super::pace::Pace;
 use super::rest::{classify, Failure};
-use super::Bot;
+use super::{snowflake, Bot};
+use crate::chat::mention;
 use crate::picture::png_from_svg;
-use crate::store::{OutboxPost, OutboxRow, StoreError};
+use crate::store::{OutboxPost, OutboxRow, StoreError, DMS_CLOSED};
 use crate::table::Audience;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
@@ -45,8 +47,6 @@ const LANE_BATCH: i64 = 20;
 pub(super) struct Delivery {
     /// Each user's DM channel, once known: from a DM the user sent, or opened once.
     dm_channels: Mutex<HashMap<u64, serenity::ChannelId>>,
-    /// Users whose game channels were told that their DMs are closed (until a DM gets through).
-    told_dms_closed: Mutex<HashSet<String>>,
     /// The audiences a lane is delivering to now: one lane per audience keeps its order.
     busy: Mutex<HashSet<Audience>>,
     /// Room for the lanes that run at once.
@@ -63,7 +63,6 @@ impl Delivery {
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
         Delivery {
             dm_channels: Mutex::new(HashMap::new()),
-            told_dms_closed: Mutex::new(HashSet::new()),
             busy: Mutex::new(HashSet::new()),
             lanes: Semaphore::new(LANES),
             drawing: Semaphore::new(cores),
@@ -203,7 +202,7 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
     let store = bot.service.store();
     let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
     let forum = match &row.audience {
-        Audience::Channel(place) => forums::forum_of(place),
+        Audience::Channel(place) => crate::table::forum_of_place(place),
         Audience::Direct(_) => None,
     };
     let sent = match forum {
@@ -218,12 +217,10 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
         None => send(bot, http, &row).instrument(span).await,
     };
     match sent {
+        // The game's posts, this one with them, went to its new post: none is left here.
+        Ok(()) if forum.is_some() => Ok(Flow::Reread),
         Ok(()) => {
             store.delivered(row.id, Utc::now()).await?;
-            if forum.is_some() {
-                // The game's other posts went to its new post: none is left here.
-                return Ok(Flow::Reread);
-            }
             if let Audience::Channel(channel) = &row.audience {
                 forums::follow_state(bot, http, channel).await?;
             }
@@ -232,9 +229,6 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
                 Audience::Direct(_) => "dm",
             };
             metrics::counter!("referee_posts_delivered_total", "audience" => audience).increment(1);
-            if let Audience::Direct(user) = &row.audience {
-                lock(&bot.delivery.told_dms_closed).remove(user);
-            }
             Ok(Flow::Next)
         }
         Err(Sent::Store(error)) => Err(error),
@@ -253,22 +247,31 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
             store.wait_until(row.id, at).await?;
             Ok(Flow::Stop)
         }
-        Err(Sent::Failed(Failure::ThreadArchived)) => match reopen(http, &row.audience).await {
-            // The thread is open again: the post goes now.
-            Ok(()) => Ok(Flow::Reread),
-            Err(Failure::Passing(reason)) => {
-                let wait = backoff(bot.settings.retry, row.attempts);
-                warn!(row = row.id, %reason, "an archived thread could not be reopened; trying again later");
-                let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
-                store.retry_later(row.id, at).await?;
-                Ok(Flow::Stop)
+        Err(Sent::Failed(Failure::ThreadArchived))
+            if row.attempts + 1 < i64::from(bot.settings.attempts) =>
+        {
+            bot.delivery.pace.turn(false).await;
+            match reopen(http, &row.audience).await {
+                // The thread is open again: the post goes now (counted as an attempt, so a
+                // thread archived again and again is given up in the end).
+                Ok(()) => {
+                    store.retry_later(row.id, Utc::now()).await?;
+                    Ok(Flow::Reread)
+                }
+                Err(Failure::Passing(reason)) => {
+                    let wait = backoff(bot.settings.retry, row.attempts);
+                    warn!(row = row.id, %reason, "an archived thread could not be reopened; trying again later");
+                    let at = Utc::now() + chrono::Duration::from_std(wait).unwrap_or_default();
+                    store.retry_later(row.id, at).await?;
+                    Ok(Flow::Stop)
+                }
+                Err(failure) => {
+                    metrics::counter!("referee_posts_given_up_total").increment(1);
+                    give_up(bot, &row, &failure).await?;
+                    Ok(Flow::Next)
+                }
             }
-            Err(failure) => {
-                metrics::counter!("referee_posts_given_up_total").increment(1);
-                give_up(bot, &row, &failure).await?;
-                Ok(Flow::Next)
-            }
-        },
+        }
         Err(Sent::Failed(Failure::Malformed(reason)))
             if row.svg.is_some() || row.card.is_some() =>
         {
@@ -303,9 +306,8 @@ async fn reopen(http: &serenity::Http, audience: &Audience) -> Result<(), Failur
             "a direct message is no thread".to_string(),
         ));
     };
-    let thread: u64 = id
-        .parse()
-        .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord channel id")))?;
+    let thread = snowflake(id)
+        .ok_or_else(|| Failure::Permanent(format!("'{id}' is not a Discord channel id")))?;
     serenity::ChannelId::new(thread)
         .edit_thread(http, serenity::EditThread::new().archived(false))
         .await
@@ -340,14 +342,12 @@ async fn target(
     audience: &Audience,
 ) -> Result<serenity::ChannelId, Failure> {
     match audience {
-        Audience::Channel(id) => id
-            .parse()
+        Audience::Channel(id) => snowflake(id)
             .map(serenity::ChannelId::new)
-            .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord channel id"))),
+            .ok_or_else(|| Failure::Permanent(format!("'{id}' is not a Discord channel id"))),
         Audience::Direct(id) => {
-            let user: u64 = id
-                .parse()
-                .map_err(|_| Failure::Permanent(format!("'{id}' is not a Discord user id")))?;
+            let user = snowflake(id)
+                .ok_or_else(|| Failure::Permanent(format!("'{id}' is not a Discord user id")))?;
             if let Some(channel) = lock(&bot.delivery.dm_channels).get(&user) {
                 return Ok(*channel);
             }
@@ -413,20 +413,19 @@ async fn send(bot: &Bot, http: &serenity::Http, row: &OutboxRow) -> Result<(), S
     Ok(())
 }
 
-/// Gives a row up: a log line, and a note for the people concerned. A DM refused because
-/// DMs are closed becomes a notice in each of the player's game channels (with `/order` as
-/// the way in); any other failure becomes a DM to the GM of the game concerned (unless the
-/// failed row was a DM to that GM). Closed DMs are announced once per player until a DM to
-/// the player gets through again.
+/// Gives a row up: a log line, and what follows for the people concerned. A DM refused
+/// because DMs are closed makes the player owed a private thread in each of their games (see
+/// `private_threads`), where it is sent again; a post a player's private thread no longer
+/// takes goes to them by DM instead (and the thread is forgotten); any other failure becomes
+/// a DM to the GM of the game concerned (unless the failed row was a DM to that GM), with the
+/// way to move a game whose home is gone.
 async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), StoreError> {
     let reason = match failure {
         Failure::Passing(reason) => format!(
             "still failing after {} attempts: {reason}",
             row.attempts + 1
         ),
-        Failure::DmsClosed => {
-            "the user does not accept direct messages (Discord error 50007)".to_string()
-        }
+        Failure::DmsClosed => DMS_CLOSED.to_string(),
         Failure::ThreadArchived => "the thread is archived (Discord error 50083)".to_string(),
         Failure::RateLimited { wait, .. } => {
             format!("rate limited for {} s", wait.as_secs_f64())
@@ -435,13 +434,25 @@ async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), St
     };
     warn!(row = row.id, audience = ?row.audience, %reason, "gave up delivering a message");
     let store = bot.service.store();
+    let now = Utc::now();
+    let mut tx = store.begin().await?;
+    // A private thread refusing for good (deleted, locked) is lost to its player.
+    let owner = match (&row.audience, failure) {
+        (Audience::Channel(channel), Failure::Permanent(_) | Failure::ThreadArchived) => {
+            tx.thread_owner(channel).await?
+        }
+        _ => None,
+    };
+    tx.rollback().await?;
+    let _turn = bot.commits.turn().await;
+    if let (Some((game, user)), Audience::Channel(thread)) = (owner, &row.audience) {
+        // This row and the thread's others go by DM instead.
+        return bot.service.thread_lost(game, &user, thread, now).await;
+    }
     store.give_up(row.id, &reason).await?;
     if let (Audience::Direct(user), Failure::DmsClosed) = (&row.audience, failure) {
-        if !lock(&bot.delivery.told_dms_closed).insert(user.clone()) {
-            return Ok(());
-        }
+        return bot.service.dms_closed(user, now).await;
     }
-    let _turn = bot.commits.turn().await;
     let mut tx = store.begin().await?;
     let games = match &row.audience {
         Audience::Channel(channel) => match tx.game_in_channel(channel).await {
@@ -458,32 +469,23 @@ async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), St
             games
         }
     };
-    let now = Utc::now();
     for game in games {
         let record = &game.record;
-        match (&row.audience, failure) {
-            (Audience::Direct(user), Failure::DmsClosed) => {
-                let text = format!(
-                    "<@{user}>: I cannot send you direct messages (your DMs are closed to me), so I could not give you a message about game #{}. Send your orders here with `/order`, like `/order bid 12`: only you will see my answer.",
-                    record.id
-                );
-                let to = Audience::Channel(record.channel.clone());
-                tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
-            }
-            (Audience::Direct(user), _) if *user == record.gm.id => {}
-            (audience, _) => {
-                let place = match audience {
-                    Audience::Channel(channel) => format!("<#{channel}>"),
-                    Audience::Direct(user) => format!("<@{user}> by direct message"),
-                };
-                let text = format!(
-                    "Game #{}: I gave up delivering a message to {place}: {reason}.",
-                    record.id
-                );
-                let to = Audience::Direct(record.gm.id.clone());
-                tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
-            }
-        }
+        let text = match &row.audience {
+            Audience::Direct(user) if *user == record.gm.id => continue,
+            Audience::Direct(user) => format!(
+                "Game #{}: I gave up delivering a message to <@{user}> by direct message: {reason}.",
+                record.id
+            ),
+            Audience::Channel(channel) => format!(
+                "Game #{id}: I gave up delivering a message to {}: {reason}. If the game can no longer be played there, type `{}home {id}` in a channel or thread of the server where it can: it moves there as it stands.",
+                mention::channel(channel),
+                bot.prefix,
+                id = record.id,
+            ),
+        };
+        let to = Audience::Direct(record.gm.id.clone());
+        tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;
     }
     tx.commit().await
 }

@@ -1,12 +1,14 @@
 //! Work beside the table: the searches games ask for (Short Circuit's solver) and the moves
 //! computer seats owe, each run on the blocking pool, so no other game's message waits for
-//! one, and its verdict or decision applied in the table's turn when it comes. Work asked
+//! one, and its verdict or decision applied in the table's turn when it comes; and the
+//! private threads players are owed, opened on Discord. Work asked
 //! before a restart is run again after it (the record keeps a search asked until its verdict
 //! is applied, and a computer's move owed until it is made).
 
 use super::Bot;
 use crate::table::{MoveJob, Played, SearchJob};
 use chrono::Utc;
+use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -15,11 +17,12 @@ use tracing::{info_span, warn, Instrument};
 
 /// Runs until shutdown: looks for searches asked and computer moves owed whenever something
 /// was committed, and at least every second, and starts each one not running yet.
-pub(super) async fn worker(bot: Arc<Bot>) {
+pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
     let running: Arc<Mutex<HashSet<(i64, String)>>> = Arc::new(Mutex::new(HashSet::new()));
     // Decisions a game refused (a fault of its computer player): not brought again for the
     // same position, so a refusal is posted once.
     let refused: Arc<Mutex<HashSet<(i64, String)>>> = Arc::new(Mutex::new(HashSet::new()));
+    let openings = Arc::new(super::private_threads::Openings::default());
     loop {
         tokio::select! {
             () = bot.searches_wake.notified() => {}
@@ -47,6 +50,24 @@ pub(super) async fn worker(bot: Arc<Bot>) {
                 }
             },
         };
+        let threads = match bot.service.pending_threads().await {
+            Ok(jobs) => jobs,
+            Err(error) => {
+                warn!(%error, "the private threads owed could not be read");
+                Vec::new()
+            }
+        };
+        for job in threads {
+            if !openings.due(&job) {
+                continue;
+            }
+            let name = (job.game, format!("thread of {}", job.user.id));
+            let span = info_span!("private thread", game = job.game, user = %job.user.id);
+            let (bot, http, openings) = (bot.clone(), http.clone(), openings.clone());
+            start(&running, name, span, async move {
+                super::private_threads::open(&bot, &http, &job, &openings).await;
+            });
+        }
         for job in searches {
             let name = (job.game, job.key.clone());
             let span = info_span!("search", game = job.game, key = %job.key);

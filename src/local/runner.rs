@@ -182,9 +182,17 @@ impl<W: Write> Runner<W> {
     }
 
     /// Runs the searches games asked for (Short Circuit's solver) and the moves computer seats
-    /// owe, and applies their verdicts and decisions: at once, on the console, which has one
-    /// game in view; a transcript thus reads the same whatever machine plays it.
+    /// owe, and applies their verdicts and decisions, and opens the private threads players
+    /// are owed (a channel named after the game's and the player's, `#tag-bob`): at once, on
+    /// the console, which has one game in view; a transcript thus reads the same whatever
+    /// machine plays it.
     async fn work_beside(&mut self) -> Result<(), RunError> {
+        for job in self.service.pending_threads().await? {
+            let thread = format!("{}-{}", job.channel, job.user.name);
+            self.service
+                .thread_opened(job.game, &job.user.id, &thread, self.now())
+                .await?;
+        }
         // A verdict may leave another search asked, and a computer's move another move owed
         // (a table of computers plays on to its end): rounds until nothing is left to do.
         for _ in 0..BESIDE_ROUNDS {

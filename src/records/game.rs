@@ -114,6 +114,14 @@ pub struct SeatRecord {
     /// The level of the computer that plays this seat; `None`: a person plays it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<ComputerLevel>,
+    /// The player's private thread in the game's channel, where what the game says to them
+    /// alone goes and they send their secret orders (`orders=thread`, or their DMs closed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<String>,
+    /// Whether the platform refused a direct message to the player (their DMs are closed):
+    /// they get a private thread instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dms_closed: bool,
 }
 
 impl SeatRecord {
@@ -128,6 +136,8 @@ impl SeatRecord {
             away_taken: Duration::zero(),
             attendance: Attendance::default(),
             computer: None,
+            thread: None,
+            dms_closed: false,
         }
     }
 
@@ -312,6 +322,10 @@ pub struct Settings {
     /// How long before a deadline silent players get a reminder by DM.
     #[serde(with = "duration_serde")]
     pub reminder: Duration,
+    /// Whether every player sends orders and reads what the game says to them alone in a
+    /// private thread of the game's channel (`orders=thread`) rather than by DM.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub orders_in_threads: bool,
     /// A fixed length for every phase, replacing the game's own time limits.
     #[serde(with = "optional_seconds")]
     pub deadline: Option<Duration>,
@@ -493,6 +507,29 @@ impl GameRecord {
     /// time for the silent players runs out while it stands in for them, else the deadline.
     pub fn due(&self) -> Option<DateTime<Utc>> {
         self.stand_in_until.or(self.deadline)
+    }
+
+    /// The seats that should have a private thread and have none yet: every player's under
+    /// `orders=thread`, and a player's whose DMs are closed (computers need none).
+    pub fn threads_owed(&self) -> Vec<&SeatRecord> {
+        if self.status == Status::Over {
+            return Vec::new();
+        }
+        self.seats
+            .iter()
+            .chain(self.waitlist.iter())
+            .filter(|seat| seat.present && seat.computer.is_none() && seat.thread.is_none())
+            .filter(|seat| self.settings.orders_in_threads || seat.dms_closed)
+            .collect()
+    }
+
+    /// The players' private threads: (player's id, thread).
+    pub fn threads(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.seats
+            .iter()
+            .chain(self.waitlist.iter())
+            .filter(|seat| seat.present)
+            .filter_map(|seat| Some((seat.user.id.as_str(), seat.thread.as_deref()?)))
     }
 
     /// The computer no longer stands in for silent players (the phase changed, the GM gave

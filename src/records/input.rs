@@ -71,6 +71,27 @@ pub enum Input {
         /// The post's channel.
         channel: String,
     },
+    /// The platform refused a direct message to `user` (their DMs are closed): they are to
+    /// get a private thread.
+    DmsClosed {
+        /// Who.
+        user: String,
+    },
+    /// The private thread `channel` of `user` was opened in the game's channel.
+    ThreadOpened {
+        /// Whose.
+        user: String,
+        /// The thread.
+        channel: String,
+    },
+    /// The private thread `channel` of `user` can no longer be posted in (deleted, or locked
+    /// by a moderator): what the game says to them alone goes by DM again, or to a new thread.
+    ThreadLost {
+        /// Whose.
+        user: String,
+        /// The thread.
+        channel: String,
+    },
     /// The current phase's deadline passed.
     Deadline,
     /// The current phase's deadline passed while the bot was not running; it resolves late,

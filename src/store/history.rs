@@ -27,14 +27,20 @@ fn watched(rows: &[Row]) -> Result<Vec<Watched>, StoreError> {
 
 impl Store {
     /// The channels of the games that are not over, and of those that ended within
-    /// `database.keep_message_ids` before `now` (a `!new` or `!audit` may follow a game's end).
+    /// `database.keep_message_ids` before `now` (a `!new` or `!audit` may follow a game's end),
+    /// with the players' private threads of the games not over.
     pub async fn game_channels(&self, now: DateTime<Utc>) -> Result<Vec<Watched>, StoreError> {
         let rows = self
             .fetch_all(
                 Statement::new(
-                    "SELECT channel, MIN(created_at) FROM games \
-                     WHERE status <> 'over' OR updated_at >= ? \
-                     GROUP BY channel ORDER BY channel",
+                    "SELECT channel, MIN(created_at) FROM ( \
+                         SELECT channel, created_at FROM games \
+                         WHERE status <> 'over' OR updated_at >= ? \
+                         UNION ALL \
+                         SELECT order_threads.thread, games.created_at FROM order_threads \
+                         JOIN games ON games.id = order_threads.game_id \
+                         WHERE games.status <> 'over' \
+                     ) AS places GROUP BY channel ORDER BY channel",
                 )
                 .int(self.read_back_from(now).timestamp_millis()),
             )

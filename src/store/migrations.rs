@@ -75,6 +75,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "ratings",
         include_str!("../../migrations/0013_ratings.sql"),
     ),
+    (
+        14,
+        "order threads",
+        include_str!("../../migrations/0014_order_threads.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -113,6 +118,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         7,
         "ratings",
         include_str!("../../migrations/postgres/0007_ratings.sql"),
+    ),
+    (
+        8,
+        "order threads",
+        include_str!("../../migrations/postgres/0008_order_threads.sql"),
     ),
 ];
 

@@ -2,9 +2,14 @@
 //! each exactly once.
 
 use super::sql::{Row, Statement, Value};
-use super::{Store, StoreError};
+use super::write::OutboxPost;
+use super::{Store, StoreError, Tx};
 use crate::records::{Attachment, Audience, Card};
 use chrono::{DateTime, Utc};
+
+/// Why a direct message was given up when the player's DMs are closed (the `failed` column):
+/// such a message is sent again in the player's private thread once they have one.
+pub const DMS_CLOSED: &str = "the player does not accept direct messages";
 
 /// A message waiting for delivery.
 #[derive(Clone, Debug)]
@@ -238,6 +243,49 @@ impl Store {
                 .int(id),
         )
         .await?;
+        Ok(())
+    }
+}
+
+impl Tx {
+    /// Sends the direct messages to `user` given up because their DMs are closed again, in
+    /// order, to `place` (their private thread), after what this transaction queued so far;
+    /// the rows given up say where they went.
+    pub async fn resend_refused_dms(
+        &mut self,
+        user: &str,
+        place: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let direct = serde_json::to_string(&Audience::Direct(user.to_string())).unwrap_or_default();
+        let rows = Statement::new(format!(
+            "SELECT {COLUMNS} FROM {ROWS} WHERE o.audience = ? AND o.failed = ? ORDER BY o.id"
+        ))
+        .text(direct.as_str())
+        .text(DMS_CLOSED)
+        .fetch_all(self.connection())
+        .await?;
+        let rows = read_rows(&rows)?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let to = Audience::Channel(place.to_string());
+        let posts: Vec<OutboxPost> = rows
+            .iter()
+            .map(|row| OutboxPost {
+                to: &to,
+                text: &row.body,
+                svg: row.svg.as_deref(),
+                card: row.card.as_ref(),
+                file: row.file.as_ref(),
+            })
+            .collect();
+        self.write(None, &posts, now).await?;
+        let note = format!("{DMS_CLOSED}; sent again in <#{place}>");
+        let mut moved =
+            Statement::new("UPDATE outbox SET failed = ? WHERE id IN ").text(note.as_str());
+        moved.push_list(rows.iter().map(|row| Value::Int(Some(row.id))));
+        moved.execute(self.connection()).await?;
         Ok(())
     }
 }

@@ -251,6 +251,19 @@ impl Tx {
         Ok(found)
     }
 
+    /// The game and the player whose private thread `channel` is, if it is one.
+    pub async fn thread_owner(
+        &mut self,
+        channel: &str,
+    ) -> Result<Option<(i64, String)>, StoreError> {
+        let row = Statement::new("SELECT game_id, user_id FROM order_threads WHERE thread = ?")
+            .text(channel)
+            .fetch_optional(self.connection())
+            .await?;
+        row.map(|row| Ok((row.int(0)?, row.text(1)?.to_string())))
+            .transpose()
+    }
+
     /// Sends the posts to `from` not delivered yet to `to` instead (a game that moved).
     pub async fn readdress(&mut self, from: &Audience, to: &Audience) -> Result<(), StoreError> {
         let text = |audience: &Audience| {

@@ -116,14 +116,15 @@ impl Tx {
 }
 
 /// Since when work beside the table waits in the game (the `searching` column, how the table
-/// finds it after a restart too): the oldest search asked, or the phase a computer seat owes
-/// its move in; `None`: none waits.
+/// finds it after a restart too): the oldest search asked, the phase a computer seat owes
+/// its move in, or now for a private thread owed; `None`: none waits.
 fn beside_since(record: &GameRecord, now: DateTime<Utc>) -> Option<i64> {
     match record.searches.first() {
         Some(search) => Some(millis(search.asked)),
         None if !record.computers_owed().is_empty() => {
             Some(millis(record.phase_started.unwrap_or(now)))
         }
+        None if !record.threads_owed().is_empty() => Some(millis(now)),
         None => None,
     }
 }
@@ -166,6 +167,22 @@ fn game<'a>(
     statements.push(upsert);
     if seats_changed {
         statements.push(Statement::new("DELETE FROM seats WHERE game_id = ?").int(record.id));
+        statements
+            .push(Statement::new("DELETE FROM order_threads WHERE game_id = ?").int(record.id));
+        let threads: Vec<(&str, &str)> = record.threads().collect();
+        for chunk in threads.chunks(ROWS_PER_INSERT) {
+            let mut insert =
+                Statement::new("INSERT INTO order_threads (thread, game_id, user_id) VALUES ");
+            insert.push_rows(chunk, |(user, thread)| {
+                vec![
+                    Value::Text(Some(*thread)),
+                    Value::Int(Some(record.id)),
+                    Value::Text(Some(*user)),
+                ]
+            });
+            insert.push(" ON CONFLICT DO NOTHING");
+            statements.push(insert);
+        }
         let people: Vec<&str> = record
             .seats
             .iter()

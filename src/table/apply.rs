@@ -5,7 +5,7 @@
 use super::commands::{self, DirectRun, Run, Said};
 use super::outcome::Outcome;
 use super::work::{Env, Work};
-use super::{legacy, lifecycle, rounds, searches};
+use super::{legacy, lifecycle, private_threads, rounds, searches};
 use crate::games::Refusal;
 use crate::records::Audience;
 use crate::records::{GameRecord, Input};
@@ -93,7 +93,10 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
         | Input::DeadlineMissed
         | Input::Reminder
         | Input::Verdict { .. }
-        | Input::Homed { .. } => match record {
+        | Input::Homed { .. }
+        | Input::DmsClosed { .. }
+        | Input::ThreadOpened { .. }
+        | Input::ThreadLost { .. } => match record {
             Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
             None => Outcome::default(),
         },
@@ -134,7 +137,10 @@ fn without_game(
         | Input::DeadlineMissed
         | Input::Reminder
         | Input::Verdict { .. }
-        | Input::Homed { .. } => Ok(None),
+        | Input::Homed { .. }
+        | Input::DmsClosed { .. }
+        | Input::ThreadOpened { .. }
+        | Input::ThreadLost { .. } => Ok(None),
     }
 }
 
@@ -146,6 +152,9 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::Reminder => rounds::remind(work),
         Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
         Input::Homed { channel } => lifecycle::homed(work, channel),
+        Input::DmsClosed { user } => private_threads::dms_closed(work, user),
+        Input::ThreadOpened { user, channel } => private_threads::opened(work, user, channel),
+        Input::ThreadLost { user, channel } => private_threads::lost(work, user, channel),
         Input::Undo { user, admin, .. } => {
             let undo = &commands::UNDO;
             work.require_gm(user, *admin, undo.name)?;

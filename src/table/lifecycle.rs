@@ -23,7 +23,7 @@ const MAX_SYMBOL: usize = 20;
 /// Option keys the table reads itself; every other key goes to the game.
 pub const TABLE_OPTIONS: &[&str] = &[
     "seed", "deadline", "early", "reminder", "max", "vacation", "away", "nmr", "quiet", "tz",
-    "forum",
+    "forum", "orders",
 ];
 
 /// The table's rules revision from which the GM may choose a game's seed by DM (`setup
@@ -47,7 +47,7 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         ),
         (
             "forum",
-            "on Discord, a forum channel, like forum=#games (typed so that it becomes a link): the game opens as a new post there, whose first message is the sign-up post and whose tags show the game's state (default: the game lives in the channel `!new` is typed in)".to_string(),
+            "on Discord, a forum channel, like forum=#games (typed so that it becomes a link): the game opens as a new post there, whose first message is the sign-up post and whose tags show the game's state (default: the game lives where it is opened)".to_string(),
         ),
         (
             "deadline",
@@ -87,6 +87,10 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         (
             "nmr",
             "default or bot: when the deadline passes, a silent player's turn or order is the game's default, or the computer player (normal level) plays it for them (default: the game's default)".to_string(),
+        ),
+        (
+            "orders",
+            "dm or thread: each player sends secret orders and reads what the game says to them alone by direct message, or in a private thread of the game's channel that I open for them (a player whose DMs are closed gets one anyway) (default dm)".to_string(),
         ),
         (
             "grace",
@@ -201,6 +205,7 @@ pub fn new_game(
         reminder: env.defaults.reminder,
         deadline: env.defaults.deadline,
         max_players: None,
+        orders_in_threads: false,
         vacation: crate::records::default_vacation(),
         away: AwayRule::Extend,
         nmr: NoMoveRule::Default,
@@ -281,6 +286,18 @@ pub fn new_game(
                     }
                 }
             }
+            "orders" => {
+                settings.orders_in_threads = match value.to_ascii_lowercase().as_str() {
+                    "dm" => false,
+                    "thread" => true,
+                    _ => {
+                        return Err(Refusal::new(format!(
+                            "`orders` is dm or thread; got '{}'",
+                            crate::chat::parse::quote(value)
+                        )))
+                    }
+                }
+            }
             "nmr" => {
                 settings.nmr = match value.to_ascii_lowercase().as_str() {
                     "default" => NoMoveRule::Default,
@@ -299,6 +316,11 @@ pub fn new_game(
                 game_options.insert(key.clone(), value.clone());
             }
         }
+    }
+    if forum.is_some() && settings.orders_in_threads {
+        return Err(Refusal::new(
+            "`orders=thread` opens private threads, which a forum post cannot hold: open the game in a text channel (or one of its threads) for that, or leave `orders` out.",
+        ));
     }
     rules.check_options(&game_options)?;
     // The most seats follow the game's options (base Carcassonne seats 5, the Big Top 6).
@@ -385,9 +407,6 @@ pub fn new_game(
     Ok((record, outcome))
 }
 
-/// The prefix of the place a game opened as a forum post lives until its post is made.
-pub const FORUM_HOME: &str = "forum:";
-
 /// Where game `id`, opened as a post of the forum `value` (`<#123>` as a mention is typed, or
 /// its id), lives until the post is made: `forum:123:id`, a place of its own, so the
 /// platform makes one post for it and tells the table where ([`homed`]); and the forum.
@@ -397,9 +416,9 @@ fn forum_home(value: &str, id: i64) -> Result<(String, String), Refusal> {
         .trim_start_matches("<#")
         .trim_end_matches('>')
         .trim_start_matches('#');
-    match forum.parse::<u64>() {
-        Ok(forum) => Ok((format!("{FORUM_HOME}{forum}:{id}"), forum.to_string())),
-        Err(_) => Err(Refusal::new(format!(
+    match forum.parse::<u64>().ok().filter(|forum| *forum != 0) {
+        Some(forum) => Ok((mention::forum_place(forum, id), forum.to_string())),
+        None => Err(Refusal::new(format!(
             "`forum` names a forum channel, like `forum=#games` (typed so that it becomes a link); got '{}'",
             crate::chat::parse::quote(value)
         ))),
@@ -408,7 +427,7 @@ fn forum_home(value: &str, id: i64) -> Result<(String, String), Refusal> {
 
 /// The game opened as a forum post has its post, `to`: it lives there from now on.
 pub fn homed(work: &mut Work<'_>, to: &str) -> Result<bool, Refusal> {
-    if !work.record.channel.starts_with(FORUM_HOME) {
+    if mention::forum_of_place(&work.record.channel).is_none() {
         return Ok(false);
     }
     work.record.channel = to.to_string();
@@ -722,6 +741,10 @@ pub fn join(
 /// orders, `status`, `help`), and a player whose DMs are closed is found now (the platform
 /// then tells the channel), not when the first secret phase or reminder comes.
 fn welcome(work: &mut Work<'_>, rules: &dyn Rules, user: &User, dm_help: DmHelpText) {
+    // A player whose private thread is coming is welcomed there.
+    if work.record.settings.orders_in_threads {
+        return;
+    }
     let how = if rules.orders().is_empty() {
         format!(
             "You play in the channel with `{}` commands; I write to you here with reminders.",
@@ -1176,17 +1199,31 @@ pub fn move_home(
         return Err(Refusal::new(format!("Game #{id} already lives here.")));
     }
     let from = std::mem::replace(&mut work.record.channel, here.to_string());
+    // A forum post's tags and the old channel's private threads stay behind: the players
+    // owed a thread get one beside the new home.
+    work.record.forum = None;
+    for seat in work
+        .record
+        .seats
+        .iter_mut()
+        .chain(work.record.waitlist.iter_mut())
+    {
+        seat.thread = None;
+    }
+    // A game whose forum post was never made comes from the forum.
+    let was = match mention::forum_of_place(&from) {
+        Some(forum) => mention::channel(&forum.to_string()),
+        None => mention::channel(&from),
+    };
     let text = format!(
-        "Game #{id} ({}) lives here now: the GM brought it from {}, where it can no longer be played. It goes on as it stood. {}",
+        "Game #{id} ({}) lives here now: the GM brought it from {was}, where it can no longer be played. It goes on as it stood. {}",
         work.record.game,
-        mention::channel(&from),
         rounds::describe_phase(&work.record)
     );
     work.outcome.table_event(
         work.record.round,
         format!(
-            "the GM brought the game from {} to {}",
-            mention::channel(&from),
+            "the GM brought the game from {was} to {}",
             mention::channel(here)
         ),
     );

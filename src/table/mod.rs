@@ -17,6 +17,7 @@ pub mod group_commit;
 mod legacy;
 mod lifecycle;
 pub mod outcome;
+mod private_threads;
 pub mod quiet_hours;
 pub mod ratings;
 mod rounds;
@@ -25,6 +26,7 @@ pub mod undo;
 mod vacation;
 pub mod work;
 
+pub use crate::chat::mention::forum_of_place;
 pub use crate::records::{
     Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,
     LogVisibility, Status, User,
@@ -41,4 +43,5 @@ pub mod service;
 pub use group_commit::{GroupCommit, Ticket};
 pub use service::{
     Committed, Envelope, Inbound, MoveJob, Played, Receipt, SearchJob, Service, Submission,
+    ThreadJob,
 };

@@ -118,6 +118,26 @@ fn taken_back(target: &UndoTarget) -> String {
     }
 }
 
+/// What an undo does not take back, from the record as it stands `now`: the dice's position
+/// (so the next draws are fresh), and where the game and its players are reached (its
+/// channel, thread or forum post, the players' private threads and closed DMs).
+fn keep_where_it_lives(record: &mut GameRecord, now: &GameRecord) {
+    record.dice_position = now.dice_position;
+    record.channel.clone_from(&now.channel);
+    record.forum.clone_from(&now.forum);
+    for seat in record.seats.iter_mut().chain(record.waitlist.iter_mut()) {
+        if let Some(current) = now
+            .seats
+            .iter()
+            .chain(now.waitlist.iter())
+            .find(|current| current.user.id == seat.user.id)
+        {
+            seat.thread.clone_from(&current.thread);
+            seat.dms_closed = current.dms_closed;
+        }
+    }
+}
+
 /// The order a direct message says, if it is one (the registry reads it: `!undo` hands it in).
 pub(super) type OrderIn = fn(&str) -> Option<&str>;
 
@@ -144,9 +164,8 @@ pub(super) fn undo(
             "There is nothing to undo in game #{id} yet: no round has been resolved and no turn played."
         )));
     };
-    let dice_position = work.record.dice_position;
-    work.record = target.before.clone();
-    work.record.dice_position = dice_position;
+    let now = std::mem::replace(&mut work.record, target.before.clone());
+    keep_where_it_lives(&mut work.record, &now);
     work.record.status = Status::Running;
     work.record.extended = false;
     work.record.extended_from = None;

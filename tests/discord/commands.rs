@@ -197,14 +197,18 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     );
     assert!(welcome.content.contains("`bid <number>`"), "{welcome:?}");
     assert!(welcome.content.contains("`status`"), "{welcome:?}");
-    // ...and a player whose DMs are closed is found at sign-up, with `/order` as the way in.
+    // ...and a player whose DMs are closed is found at sign-up, and gets a private thread
+    // (`/order` answers them privately too).
     fake.say(BOB, Some(CHANNEL), "!join");
     let notice = fake
         .wait_post("the closed-DM notice", |p| {
-            in_channel(p) && p.content.contains("<@102>") && p.content.contains("/order")
+            in_channel(p) && p.content.contains("<@102>") && p.content.contains("private thread")
         })
         .await;
-    assert!(notice.content.contains("direct messages"));
+    assert!(
+        notice.content.contains("direct messages are closed"),
+        "{notice:?}"
+    );
     fake.say(CAROL, Some(CHANNEL), "!join");
     fake.say(ALICE, Some(CHANNEL), "!start");
     fake.wait_post("the board", |p| in_channel(p) && !p.embeds.is_empty())

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 #[path = "fake/threads.rs"]
 mod threads;
 #[allow(unused_imports)] // the benchmark that shares this server uses no threads
-pub use threads::Permission;
+pub use threads::{Kind, Permission};
 
 /// The bot's token the fake accepts.
 pub const TOKEN: &str = "good-token";
@@ -193,6 +193,9 @@ struct Inner {
     denied: Mutex<HashSet<threads::Permission>>,
     /// The gateway intents of the bot's last IDENTIFY: Discord sends only what they cover.
     intents: AtomicU64,
+    /// How many forum posts to come are made but answered with a 502, as if the answer was
+    /// lost on the way.
+    lost_post_answers: AtomicUsize,
     refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
@@ -273,7 +276,9 @@ impl FakeDiscord {
             .route("/api/v10/users/@me/channels", post(dm_channel))
             .route(
                 "/api/v10/channels/:channel",
-                get(get_channel).patch(threads::modify_channel),
+                get(get_channel)
+                    .patch(threads::modify_channel)
+                    .delete(threads::delete_channel),
             )
             .route(
                 "/api/v10/channels/:channel/threads",

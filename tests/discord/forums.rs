@@ -1,9 +1,11 @@
 //! Games as forum posts, through the real binary: a whole TAG game opened by `!new` with a
 //! `forum=` as a post of a forum, its sign-up post the post's first message, its tags moving
 //! from "Sign-ups" to "Running" to "Finished" (with the game's own tag); a forum whose tags
-//! the bot may not make, the GM told once; and one server holding 600 games in posts of one
-//! forum, more than the 500 channels a server may have, each answering `!status`. Every game
-//! replays.
+//! the bot may not make, the GM told once (and `orders=thread` refused there); a post whose
+//! answer Discord lost, made once all the same; a "forum" that is a text channel, the GM told
+//! how to bring the game elsewhere with `!home`; and one server holding 600 games in posts of
+//! one forum, more than the 500 channels a server may have, each answering `!status`. Every
+//! game replays.
 
 use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
 use crate::fake::{FakeDiscord, Permission};
@@ -103,6 +105,19 @@ async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
     fake.wait_ready().await;
     fake.deny(Permission::ManageChannels);
     let forum = fake.open_forum(GUILD, &[]);
+    // A forum post holds no private threads.
+    let refused = fake.say(
+        BOB,
+        Some(CHANNEL),
+        &format!("!new tag forum=<#{forum}> orders=thread"),
+    );
+    db.settled(&fake, refused).await;
+    fake.wait_post("the refusal", |p| {
+        p.channel == CHANNEL
+            && p.content
+                .contains("`orders=thread` opens private threads, which a forum post cannot hold")
+    })
+    .await;
     let opened = fake.say(BOB, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
     db.settled(&fake, opened).await;
     let post = the_post(&fake, forum).await;
@@ -121,6 +136,84 @@ async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
     let told =
         |p: &crate::fake::Posted| dm_to(BOB)(p) && p.content.contains("I may not make the tags");
     assert_eq!(count(&fake, told), 1, "{:#?}", fake.posts());
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_whose_answer_was_lost_is_made_once() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let forum = fake.open_forum(GUILD, &[]);
+    // Discord makes the post, but its answer is lost: the bot, trying again, finds the post
+    // rather than making a second one.
+    fake.lose_post_answers(1);
+    let opened = fake.say(ALICE, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
+    db.settled(&fake, opened).await;
+    let post = the_post(&fake, forum).await;
+    let joined = fake.say(BOB, Some(post), "!join");
+    db.settled(&fake, joined).await;
+    fake.wait_post("bob's sign-up", |p| {
+        p.channel == post && p.content.starts_with("bob joins game #1.")
+    })
+    .await;
+    assert_eq!(fake.threads_of(forum), [post]);
+    let sign_up =
+        |p: &crate::fake::Posted| p.content.starts_with("Game #1: tag is open for sign-ups.");
+    assert_eq!(count(&fake, sign_up), 1, "{:#?}", fake.posts());
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forum_that_is_no_forum_is_told_to_the_gm_with_the_way_home() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // The GM names a text channel as the forum: no post can be made there.
+    let elsewhere = CHANNEL + 40;
+    let opened = fake.say(
+        ALICE,
+        Some(CHANNEL),
+        &format!("!new tag forum=<#{elsewhere}>"),
+    );
+    db.settled(&fake, opened).await;
+    let told = fake
+        .wait_post("the GM told", |p| {
+            dm_to(ALICE)(p) && p.content.contains("I gave up delivering a message")
+        })
+        .await;
+    assert!(
+        told.content.contains(&format!(
+            "a new post of <#{elsewhere}>: <#{elsewhere}> is not a forum"
+        )),
+        "{told:?}"
+    );
+    assert!(
+        told.content
+            .contains("type `!home 1` in a channel or thread"),
+        "{told:?}"
+    );
+    // The GM brings the game to a thread of the channel: its sign-up is posted there.
+    let thread = fake.open_thread(ALICE, CHANNEL, "tag night");
+    let home = fake.say(ALICE, Some(thread), "!home 1");
+    db.settled(&fake, home).await;
+    fake.wait_post("the game at its new home", |p| {
+        p.channel == thread && p.content.starts_with("Game #1 (tag) lives here now")
+    })
+    .await;
+    let joined = fake.say(BOB, Some(thread), "!join");
+    db.settled(&fake, joined).await;
+    fake.wait_post("bob's sign-up", |p| {
+        p.channel == thread && p.content.starts_with("bob joins game #1.")
+    })
+    .await;
+    assert_eq!(count(&fake, |p| p.channel == elsewhere), 0);
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
 }

@@ -2,7 +2,10 @@
 //! thread of a channel that hosts another game; a thread Discord archives mid-game, reopened
 //! by the next post; a thread a moderator locks, the GM told and the game brought to another
 //! channel with `!home`; messages typed in a game's thread while the bot was down, and a game
-//! opened in a thread meanwhile, read back after the restart. Every game replays.
+//! opened in a thread meanwhile, read back after the restart; a player whose DMs are closed
+//! playing through a private thread (what the closed DMs refused sent again there); a private
+//! thread a moderator deletes, replaced, with nothing meant for it lost, and an order typed
+//! in a private thread while the bot was down read back. Every game replays.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Permission};
@@ -218,4 +221,164 @@ async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
     .await;
     bot.stop();
     assert_eq!(db.replay_all().await, 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    fake.close_dms(BOB.0);
+    // The bids are due in 12 seconds, with a reminder 8 seconds before.
+    let opened = crate::commands::open_tag(
+        &fake,
+        CHANNEL,
+        [ALICE, BOB, CAROL],
+        "seed=7 deadline=12s reminder=8s",
+    );
+    db.settled(&fake, *opened.last().unwrap()).await;
+    // bob's welcome could not be sent: he gets a private thread of the game's channel, with
+    // only him and the bot in it, and the channel says where.
+    fake.wait("bob's thread", || !fake.threads_of(CHANNEL).is_empty())
+        .await;
+    let thread = fake.threads_of(CHANNEL)[0];
+    let place = fake.place(thread).unwrap();
+    assert_eq!(place.kind, crate::fake::Kind::PrivateThread);
+    assert_eq!(
+        place.members,
+        [crate::fake::BOT_ID, BOB.0].into_iter().collect()
+    );
+    fake.wait_post("the notice", |p| {
+        in_channel(p) && p.content.contains(&format!("<@102>: your direct messages are closed to me, so what game #1 says to you alone, and your secret orders, go in your private thread <#{thread}>."))
+    })
+    .await;
+    // The welcome his closed DMs refused is sent again there, after the thread's own.
+    fake.wait_post("bob's welcome, sent again", |p| {
+        to(thread)(p) && p.content.starts_with("Welcome to game #1 (tag)")
+    })
+    .await;
+    // The reminder reaches him there.
+    fake.wait_for_post("bob's reminder", Duration::from_secs(15), |p| {
+        to(thread)(p) && p.content.starts_with("Reminder for game #1")
+    })
+    .await;
+    // He bids there: the receipt comes there, and nobody else's view shows his bid.
+    let bid = fake.say(BOB, Some(thread), "bid 4");
+    db.settled(&fake, bid).await;
+    fake.wait_post("bob's receipt", |p| {
+        to(thread)(p) && p.content.contains("order received for bids: `bid 4`")
+    })
+    .await;
+    assert!(
+        !fake.deleted().contains(&bid),
+        "an order in his own thread stays"
+    );
+    let shown_elsewhere = fake
+        .posts()
+        .iter()
+        .filter(|p| p.channel != thread && p.text().contains("bid 4"))
+        .count();
+    assert_eq!(shown_elsewhere, 0);
+    // alice may not order in his thread.
+    let intruder = fake.say(ALICE, Some(thread), "bid 9");
+    db.settled(&fake, intruder).await;
+    fake.wait_post("alice's refusal", |p| {
+        to(thread)(p)
+            && p.content
+                .contains("this is <@102>'s private thread for game #1")
+    })
+    .await;
+    for (who, bid) in [(ALICE, "bid 5"), (CAROL, "bid 3")] {
+        let sent = fake.say(who, None, bid);
+        db.settled(&fake, sent).await;
+    }
+    let reveal = fake
+        .wait_post("the bids revealed", |p| {
+            in_channel(p) && p.text().contains("Orders for bids")
+        })
+        .await;
+    assert!(reveal.text().contains("- bob: `bid 4`"), "{reveal:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there_is_lost() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let opened = crate::commands::open_tag(
+        &fake,
+        CHANNEL,
+        [ALICE, BOB, CAROL],
+        "seed=7 orders=thread deadline=1h",
+    );
+    db.settled(&fake, *opened.last().unwrap()).await;
+    fake.wait("three private threads", || {
+        fake.threads_of(CHANNEL).len() == 3
+    })
+    .await;
+    let alices = *fake
+        .threads_of(CHANNEL)
+        .iter()
+        .find(|thread| fake.place(**thread).unwrap().members.contains(&ALICE.0))
+        .unwrap();
+    // A moderator deletes alice's thread; she bids by DM: the receipt meant for her thread
+    // reaches her by DM, and she gets a new thread.
+    fake.delete_channel(alices);
+    let bid = fake.say(ALICE, None, "bid 5");
+    db.settled(&fake, bid).await;
+    fake.wait_post("alice's receipt by DM", |p| {
+        dm_to(ALICE)(p) && p.content.contains("order received for bids: `bid 5`")
+    })
+    .await;
+    fake.wait_post("the notice", |p| {
+        in_channel(p)
+            && p.content.contains(&format!(
+                "<@{}>: I can no longer post in your private thread for game #1 (deleted, or locked by a moderator), so I am opening you a new one.",
+                ALICE.0
+            ))
+    })
+    .await;
+    // The thread is made first and alice added to it next: wait for both.
+    let hers = || {
+        fake.threads_of(CHANNEL).into_iter().find(|thread| {
+            *thread != alices && fake.place(*thread).unwrap().members.contains(&ALICE.0)
+        })
+    };
+    fake.wait("alice's new thread", || hers().is_some()).await;
+    let new = hers().unwrap();
+    fake.wait_post("the new thread's welcome", |p| {
+        to(new)(p) && p.content.contains("this thread is yours in game #1")
+    })
+    .await;
+    // Her orders there are hers.
+    let again = fake.say(ALICE, Some(new), "bid 6");
+    db.settled(&fake, again).await;
+    fake.wait_post("the receipt in the new thread", |p| {
+        to(new)(p) && p.content.contains("order replaced for bids: `bid 6`")
+    })
+    .await;
+    // carol bids in her thread while the bot is down: it is read back after the restart.
+    let carols = *fake
+        .threads_of(CHANNEL)
+        .iter()
+        .find(|thread| fake.place(**thread).unwrap().members.contains(&CAROL.0))
+        .unwrap();
+    bot.kill();
+    fake.wait_disconnected().await;
+    let late = fake.say(CAROL, Some(carols), "bid 3");
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, late).await;
+    fake.wait_post("carol's receipt after the restart", |p| {
+        to(carols)(p) && p.content.contains("order received for bids: `bid 3`")
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
 }

@@ -256,6 +256,10 @@ impl Service {
                 }
                 Inbound::Direct { user, text } => self.direct(tx, user, text, at).await?,
             };
+            let mut handled = handled;
+            if let (true, Inbound::Direct { user, .. }) = (*answers_itself, inbound) {
+                handled.answered = Some(user.id.clone());
+            }
             let posts = write(tx, &handled, &self.defaults.prefix, now).await?;
             let posts = held_for_answer(tx, posts, *answers_itself, now).await?;
             Ok(Committed {

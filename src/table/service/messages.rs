@@ -33,6 +33,13 @@ pub enum Inbound {
 }
 
 impl Inbound {
+    /// Who said it.
+    pub fn user(&self) -> &User {
+        match self {
+            Inbound::Channel { user, .. } | Inbound::Direct { user, .. } => user,
+        }
+    }
+
     /// What was said.
     pub fn text(&self) -> &str {
         match self {

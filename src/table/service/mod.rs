@@ -17,11 +17,13 @@ mod deadlines;
 mod messages;
 mod ratings;
 mod route;
+mod threads;
 mod verdicts;
 
 pub use computers::{MoveJob, Played};
 pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
 pub use ratings::Rebuilt;
+pub use threads::ThreadJob;
 pub use verdicts::SearchJob;
 
 use super::apply::apply;
@@ -45,6 +47,13 @@ use tracing::info_span;
 pub(super) struct Handled {
     outcome: Outcome,
     change: Option<Changed>,
+    /// The private threads of the game's players (user, thread): what the game says to one
+    /// of them alone goes there.
+    threads: Vec<(String, String)>,
+    /// The sender a platform answers itself, privately (an interaction standing for a
+    /// direct message): what is said to them in plain text stays in that answer rather than
+    /// going to their thread.
+    answered: Option<String>,
 }
 
 /// A game the input changed: its new record, and the input for the replay log with when it
@@ -61,6 +70,34 @@ impl From<Outcome> for Handled {
         Handled {
             outcome,
             change: None,
+            threads: Vec::new(),
+            answered: None,
+        }
+    }
+}
+
+impl Handled {
+    /// The game's new record, when the input changed it.
+    fn record(&self) -> Option<&GameRecord> {
+        self.change.as_ref().map(|changed| &changed.record)
+    }
+
+    /// Where `post` goes: to a player's private thread rather than their DMs, unless it is
+    /// plain text the platform answers them with itself.
+    fn place_of(&self, post: &Post) -> Audience {
+        let plain = post.svg.is_none()
+            && post.file.is_none()
+            && post.card.as_ref().is_none_or(|card| card.title.is_none());
+        match &post.to {
+            Audience::Direct(user) if !(plain && self.answered.as_ref() == Some(user)) => self
+                .threads
+                .iter()
+                .find(|(player, _)| player == user)
+                .map_or_else(
+                    || post.to.clone(),
+                    |(_, thread)| Audience::Channel(thread.clone()),
+                ),
+            to => to.clone(),
         }
     }
 }
@@ -102,6 +139,7 @@ pub(super) async fn write(
         .iter()
         .filter(|post| !matches!(&post.to, Audience::Direct(user) if is_computer_id(user)))
         .collect();
+    let places: Vec<Audience> = kept.iter().map(|post| handled.place_of(post)).collect();
     let texts: Vec<Cow<'_, str>> = kept
         .iter()
         .map(|post| {
@@ -124,8 +162,9 @@ pub(super) async fn write(
     let posts: Vec<OutboxPost> = kept
         .iter()
         .zip(&texts)
-        .map(|(post, text)| OutboxPost {
-            to: &post.to,
+        .zip(&places)
+        .map(|((post, text), to)| OutboxPost {
+            to,
             text,
             svg: post.svg.as_deref(),
             card: post.card.as_ref(),
@@ -291,6 +330,17 @@ impl Service {
                 .record(started.elapsed().as_secs_f64());
         }
         let mut outcome = applied.outcome;
+        // The players' private threads, where what the game says to them alone goes.
+        let threads = applied
+            .record
+            .as_ref()
+            .or(record.as_ref())
+            .map(|game| {
+                game.threads()
+                    .map(|(user, thread)| (user.to_string(), thread.to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
         // A refusal only says why: the buttons of the game's choices stay on the posts
         // they belong to; and in the channel a question (`!status`, `!who`) gets none,
         // only a change or `!board`.
@@ -301,11 +351,11 @@ impl Service {
         }
         let change = match applied.record {
             Some(new) if applied.changed => {
-                let people = |r: &GameRecord| -> Vec<(String, bool)> {
+                let people = |r: &GameRecord| -> Vec<(String, bool, Option<String>)> {
                     r.seats
                         .iter()
                         .chain(r.waitlist.iter())
-                        .map(|s| (s.user.id.clone(), s.present))
+                        .map(|s| (s.user.id.clone(), s.present, s.thread.clone()))
                         .collect()
                 };
                 let seats_changed = record
@@ -320,7 +370,12 @@ impl Service {
             }
             _ => None,
         };
-        Ok(Handled { outcome, change })
+        Ok(Handled {
+            outcome,
+            change,
+            threads,
+            answered: None,
+        })
     }
 
     /// Gives the posts about `game` their cards, from the record as this input left it (no

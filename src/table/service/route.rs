@@ -53,6 +53,25 @@ impl Service {
             )
             .into())
         };
+        // A player's private thread: what they say there is what they would say by DM to that
+        // game, and what answers them alone goes there.
+        if let Some((game, owner)) = tx.thread_owner(channel).await? {
+            if owner != user.id {
+                return refuse(format!(
+                    "this is {}'s private thread for game #{game}: only they send orders here.",
+                    crate::chat::mention::user(&owner)
+                ));
+            }
+            let mut handled = self
+                .direct(tx, user, &format!("#{game} {text}"), at)
+                .await?;
+            for post in &mut handled.outcome.posts {
+                if post.to == Audience::Direct(user.id.clone()) {
+                    post.to = Audience::Channel(channel.to_string());
+                }
+            }
+            return Ok(handled);
+        }
         let (word, args) = match commands::parse_line(text, prefix) {
             Ok(Some(parsed)) => parsed,
             Ok(None) => {
@@ -151,6 +170,16 @@ impl Service {
                     }
                     Err(error) => return Err(error),
                 };
+                let here = match server {
+                    Some(server) => server.to_string(),
+                    None => self.channel_server(tx, channel).await?,
+                };
+                if record.server.as_ref().is_some_and(|home| *home != here) {
+                    return refuse(format!(
+                        "game #{id} belongs to another server; it can only move within its own."
+                    ));
+                }
+                let from = Audience::Channel(record.channel.clone());
                 let input = Input::Channel {
                     channel: channel.to_string(),
                     user: user.clone(),
@@ -160,7 +189,13 @@ impl Service {
                     mentioned: Vec::new(),
                     computer: false,
                 };
-                self.apply_input(tx, Some(record), input, at, None).await
+                let handled = self.apply_input(tx, Some(record), input, at, None).await?;
+                if handled.change.is_some() {
+                    // What was still to be posted at the old home follows the game.
+                    tx.readdress(&from, &Audience::Channel(channel.to_string()))
+                        .await?;
+                }
+                Ok(handled)
             }
             Some(Run::Open(_)) => {
                 if !admin {

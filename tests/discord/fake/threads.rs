@@ -268,6 +268,12 @@ impl FakeDiscord {
         self.change(channel, |place| place.deleted = true);
     }
 
+    /// The next `n` forum posts the bot makes are made, but answered with a 502, as if the
+    /// answer was lost on the way.
+    pub fn lose_post_answers(&self, n: usize) {
+        self.inner.lost_post_answers.store(n, Ordering::SeqCst);
+    }
+
     /// Takes `permission` from the bot in the fake's servers.
     pub fn deny(&self, permission: Permission) {
         self.inner.denied.lock().unwrap().insert(permission);
@@ -431,6 +437,13 @@ pub(super) async fn create_thread(
             let first = &body["message"];
             let content = first["content"].as_str().unwrap_or_default();
             thread["message"] = inner.bot_posted(id, content, first);
+            let lost = inner
+                .lost_post_answers
+                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                .is_ok();
+            if lost {
+                return discord_error(StatusCode::BAD_GATEWAY, 0, "Bad Gateway");
+            }
             Json(thread).into_response()
         }
         Some(_) => discord_error(
@@ -466,6 +479,21 @@ pub(super) async fn create_thread(
             );
             Json(thread).into_response()
         }
+    }
+}
+
+/// DELETE a thread (the bot removes one it made and could not use).
+pub(super) async fn delete_channel(
+    State(inner): State<Arc<Inner>>,
+    Path(channel): Path<u64>,
+) -> Response {
+    let mut places = inner.places.lock().unwrap();
+    match places.get_mut(&channel) {
+        Some(place) if !place.deleted && place.kind != Kind::Forum => {
+            place.deleted = true;
+            Json(json!({"id": channel.to_string(), "type": place.kind.number()})).into_response()
+        }
+        _ => discord_error(StatusCode::NOT_FOUND, 10003, "Unknown Channel"),
     }
 }
 

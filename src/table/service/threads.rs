@@ -1,0 +1,143 @@
+//! Private threads beside the table: who is owed one now (for the platform to open), and what
+//! the platform found (a player's DMs closed, a thread opened), applied as inputs of the games
+//! concerned.
+
+use super::{write, At, Service};
+use crate::records::{Audience, GameRecord, Input, User};
+use crate::store::{StoreError, Tx};
+use crate::table::work::table_time;
+use chrono::{DateTime, Utc};
+
+/// A private thread a player is owed ([`Service::pending_threads`]).
+pub struct ThreadJob {
+    /// The game's number.
+    pub game: i64,
+    /// Where the game lives: the thread goes there (or, for a game in a thread, beside it).
+    pub channel: String,
+    /// The player.
+    pub user: User,
+    /// Whether they are owed it because their DMs are closed (else the game sends every
+    /// player's secret orders through threads).
+    pub dms_closed: bool,
+}
+
+impl Service {
+    /// Every private thread owed now: to the players of games opened with `orders=thread`,
+    /// and to players whose DMs are closed.
+    pub async fn pending_threads(&self) -> Result<Vec<ThreadJob>, StoreError> {
+        let mut jobs = Vec::new();
+        for row in self.store.searching_games().await? {
+            let record: &GameRecord = &row.record;
+            jobs.extend(record.threads_owed().into_iter().map(|seat| ThreadJob {
+                game: row.id,
+                channel: record.channel.clone(),
+                user: seat.user.clone(),
+                dms_closed: seat.dms_closed,
+            }));
+        }
+        Ok(jobs)
+    }
+
+    /// The private thread `thread` of `user` in game `game` was opened: what the game says
+    /// to them alone goes there from now on, and the direct messages they were refused
+    /// (their DMs closed) go there now.
+    pub async fn thread_opened(
+        &self,
+        game: i64,
+        user: &str,
+        thread: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let input = Input::ThreadOpened {
+            user: user.to_string(),
+            channel: thread.to_string(),
+        };
+        let now = table_time(now);
+        let mut tx = self.store.begin().await?;
+        let records = self.apply_in(&mut tx, &[game], input, now).await?;
+        if let Some(thread) = thread_of(&records, user) {
+            tx.resend_refused_dms(user, &thread, now).await?;
+        }
+        tx.commit().await
+    }
+
+    /// The private thread `thread` of `user` in game `game` can no longer be posted in: what
+    /// was still to be posted there goes by direct message (and, if their DMs are closed, to
+    /// the new thread they are owed).
+    pub async fn thread_lost(
+        &self,
+        game: i64,
+        user: &str,
+        thread: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let input = Input::ThreadLost {
+            user: user.to_string(),
+            channel: thread.to_string(),
+        };
+        let now = table_time(now);
+        let mut tx = self.store.begin().await?;
+        self.apply_in(&mut tx, &[game], input, now).await?;
+        tx.readdress(
+            &Audience::Channel(thread.to_string()),
+            &Audience::Direct(user.to_string()),
+        )
+        .await?;
+        tx.commit().await
+    }
+
+    /// The platform refused a direct message to `user` (their DMs are closed): each game not
+    /// over they sit or wait in owes them a private thread; where they have one already, the
+    /// refused message goes there.
+    pub async fn dms_closed(&self, user: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let now = table_time(now);
+        let mut tx = self.store.begin().await?;
+        let games = tx.games_of_user(user).await?;
+        let input = Input::DmsClosed {
+            user: user.to_string(),
+        };
+        let records = self.apply_in(&mut tx, &games, input, now).await?;
+        if let Some(thread) = thread_of(&records, user) {
+            tx.resend_refused_dms(user, &thread, now).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Applies `input` to each of `games` in `tx`; gives back their records as it left them.
+    async fn apply_in(
+        &self,
+        tx: &mut Tx,
+        games: &[i64],
+        input: Input,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<GameRecord>, StoreError> {
+        let mut records = Vec::new();
+        for id in games {
+            let Some(row) = tx.game(*id).await? else {
+                continue;
+            };
+            let handled = self
+                .apply_input(
+                    tx,
+                    Some(row.record.clone()),
+                    input.clone(),
+                    At { now, sent: None },
+                    None,
+                )
+                .await?;
+            write(tx, &handled, &self.defaults.prefix, now).await?;
+            records.push(handled.record().cloned().unwrap_or(row.record));
+        }
+        Ok(records)
+    }
+}
+
+/// The private thread `user` has in one of `records` (the first game's that has one).
+fn thread_of(records: &[GameRecord], user: &str) -> Option<String> {
+    records.iter().find_map(|record| {
+        record
+            .threads()
+            .find(|(player, _)| *player == user)
+            .map(|(_, thread)| thread.to_string())
+    })
+}
