@@ -410,7 +410,7 @@ fn a_script_without_pictures_leaves_nothing_behind() {
     assert!(output.status.success());
     let out = String::from_utf8_lossy(&output.stdout);
     assert!(
-        out.contains("#p <- [picture: picture-0006.png, not kept (--pictures DIR keeps it)]"),
+        out.contains("#p <- [picture: picture-0007.png, not kept (--pictures DIR keeps it)]"),
         "{out}"
     );
     assert_eq!(

@@ -78,7 +78,7 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
     let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
     assert!(ok, "{out}{err}");
     assert!(
-        out.contains("game #1 (table rules revision 6, circuit rules revision 1): replayed"),
+        out.contains("game #1 (table rules revision 7, circuit rules revision 1): replayed"),
         "{out}"
     );
     assert!(out.contains("match the log"));
@@ -139,7 +139,10 @@ cat dm: move
     ));
     assert!(out.contains("#circuit <- - ben: `move change 4 slow pass`"));
     assert!(out.contains("#circuit <- ben gives tile 4 the effect slow pass."));
-    assert!(out.contains("#circuit <- 🟪 ben: 4 slow pass, 8"), "{out}");
+    assert!(
+        out.contains("#circuit <- 🟪 ben: slow pass 4; no effect 8"),
+        "{out}"
+    );
     // ann stays on her boost pass tile, and it acts (seed rule 1B).
     assert!(out.contains("#circuit <- Tile 3 (ann's boost pass) acts on ann."));
 }

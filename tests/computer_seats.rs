@@ -32,18 +32,19 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
     }
     let out = play_on_both(&transcript).await;
     assert_eq!(
-        count(&out, "Bot 1 (computer) is a computer player (normal level)"),
+        count(&out, "Computer 1 is a computer player (normal level)"),
         1
     );
     assert_eq!(
-        count(&out, "Bot 2 (computer) is a computer player (easy level)"),
+        count(&out, "Computer 2 is a computer player (easy level)"),
         1
     );
     assert_eq!(count(&out, "Final ranking"), 1, "{out}");
     // The computers bid and moved every round, never left to the game's default.
-    assert_eq!(count(&out, "- Bot 1 (computer): `bid"), 1);
-    assert!(count(&out, "- Bot 2 (computer): `move") >= 2);
-    assert_eq!(count(&out, "(computer): no order"), 0);
+    assert_eq!(count(&out, "- Computer 1: `bid"), 1);
+    assert!(count(&out, "- Computer 2: `move") >= 2);
+    assert_eq!(count(&out, "- Computer 1: no order"), 0);
+    assert_eq!(count(&out, "- Computer 2: no order"), 0);
     // Nothing is written to a computer.
     assert_eq!(count(&out, "dm Bot"), 0);
     assert_eq!(count(&out, "dm computer"), 0);
@@ -69,7 +70,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
         count(&out, "The GM names it `bot1` in commands (`!kick bot1`)."),
         1
     );
-    assert_eq!(count(&out, "Bot 1 (computer) was removed"), 1, "{out}");
+    assert_eq!(count(&out, "Computer 1 was removed"), 1, "{out}");
     assert_eq!(
         count(
             &out,
@@ -89,7 +90,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
         1
     );
     assert_eq!(
-        count(&out, "Bot 2 (computer) takes over carol's seat in game #1."),
+        count(&out, "Computer 2 takes over carol's seat in game #1."),
         1
     );
     assert_eq!(count(&out, "alice: bob is not playing in game #1"), 1);
@@ -97,7 +98,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
     assert_eq!(
         count(
             &out,
-            "dm carol <- Game #1: the GM gave your seat in #tag to Bot 2 (computer)"
+            "dm carol <- Game #1: the GM gave your seat in #tag to Computer 2"
         ),
         1
     );
@@ -241,9 +242,9 @@ async fn a_seat_a_person_takes_from_a_computer_is_the_persons() {
     )
     .await;
     // Numbers are never given twice, even after a computer left the list.
-    assert_eq!(count(&out, "Bot 3 (computer) joins game #1."), 1, "{out}");
+    assert_eq!(count(&out, "Computer 3 joins game #1."), 1, "{out}");
     assert_eq!(
-        count(&out, "carol takes over Bot 2 (computer)'s seat in game #1."),
+        count(&out, "carol takes over Computer 2's seat in game #1."),
         1
     );
     // carol stays silent: her seat gets the game's default, not a computer's order.
@@ -252,7 +253,7 @@ async fn a_seat_a_person_takes_from_a_computer_is_the_persons() {
         1,
         "{out}"
     );
-    assert_eq!(count(&out, "- Bot 3 (computer): `bid"), 1);
+    assert_eq!(count(&out, "- Computer 3: `bid"), 1);
 }
 
 #[tokio::test]
@@ -295,7 +296,7 @@ async fn the_people_agree_a_draw_and_the_computers_share_it() {
     assert_eq!(
         count(
             &out,
-            "Game #1 ends in a draw: alice and bob agree, and share first place with Bot 1 (computer)."
+            "Game #1 ends in a draw: alice and bob agree, and share first place with Computer 1."
         ),
         1,
         "{out}"

@@ -9,7 +9,7 @@ use common::{count, play, play_on, service, start_time};
 #[tokio::test]
 async fn rules_games_and_help_explain_each_game_and_its_options() {
     let out = play(
-        "ann #lobby: !games\nann #lobby: !rules tag\nann #lobby: !rules\nann #lobby: !rules chess\nann #lobby: !help parcheesi\nann dm: !help\nann dm: rules circuit\nann dm: help carcassonne\n",
+        "ann #lobby: !games\nann #lobby: !rules tag\nann #lobby: !rules\nann #lobby: !rules chess\nann #lobby: !help parcheesi\nann dm: !help\nann dm: rules circuit\nann dm: help carcassonne\nann #lobby: !rules options\nann #lobby: !help effects\nann dm: help effects\n",
     )
     .await;
     // `!games` names every game's options.
@@ -19,7 +19,8 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
         "{out}"
     );
     assert!(out.contains("Options: `board`, `straight`, `turn`, `turns`, `cross`, `thunder`, `first`, `impossible`, `clocks`, `turntime`, `reserve`, `window`."));
-    // `!rules tag`: the summary, then every option with its default, the table's too.
+    // `!rules tag`: the summary, then its own options with their defaults; the table's are
+    // behind `!rules options`.
     assert!(
         out.contains("#lobby <- **tag** (3 or more players)."),
         "{out}"
@@ -27,9 +28,8 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
     assert!(out.contains(
         "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)"
     ));
-    assert!(out.contains("#lobby <- - `early=`: on or off: a round of secret orders resolves as soon as every order is in (default on)"));
-    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players are reminded by DM (default 12 hours)"));
-    assert!(out.contains("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are tag, circuit, parcheesi, shortcircuit, carcassonne, dicey."));
+    assert!(out.contains("#lobby <- `!rules options`: the options every game takes."));
+    assert!(out.contains("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are tag, circuit, parcheesi, shortcircuit, carcassonne, dicey. `!rules options` lists the options every game takes."));
     assert!(out.contains("#lobby <- ann: There is no game called 'chess'."));
     // `!help <game>`: that game's commands.
     assert!(out.contains("#lobby <- parcheesi commands:"));
@@ -47,6 +47,18 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
         "{out}"
     );
     assert!(out.contains("dm ann <- **carcassonne** (2 to 6 players)."));
+    // `!rules options`: the table's options with their defaults on this bot.
+    assert!(out.contains("#lobby <- - `early=`: on or off: a round of secret orders resolves once every order is in (default on)"), "{out}");
+    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players get a reminder by DM (default 12 hours)"));
+    // Circuit's effects are explained once, behind `!help effects`, in the channel or by DM.
+    assert_eq!(
+        count(
+            &out,
+            "**Effects** a tile's owner may give it (50-Tile Circuit):"
+        ),
+        2,
+        "{out}"
+    );
 }
 
 #[tokio::test]
@@ -217,31 +229,25 @@ async fn an_ended_game_still_answers_who_deadline_and_undo_and_shows_its_final_b
         "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann #tag: !draw\nbob #tag: !draw\ncat #tag: !draw\nann #tag: !who\nann #tag: !deadline 2d\nann #tag: !undo\nann #tag: !join\nbob #tag: !concede\ncat #tag: !draw\nbob #tag: !leave\n",
     )
     .await;
-    // Ending it again is not possible, and said so.
+    // Every command that would change it says, the same way, that it is over and what still
+    // answers: ending it again, a deadline, a join.
+    let over = "Game #1 (tag) is over: `!audit` posts its page, `!who` says who played and how each left, and `!new <game>` opens another here.";
     for who in ["bob", "cat"] {
-        assert!(
-            out.contains(&format!("#tag <- {who}: Game #1 is over.")),
-            "{out}"
-        );
+        assert!(out.contains(&format!("#tag <- {who}: {over}")), "{out}");
     }
-    assert_eq!(count(&out, ": Game #1 is over."), 4, "{out}");
+    assert_eq!(count(&out, over), 5, "{out}");
     let ended = out.find("ends in a draw").expect(&out);
     let after = &out[ended..];
     // The final board follows the ranking, picture and all.
     assert!(after.contains("#tag <- [picture:"), "{out}");
-    assert!(out.contains("#tag <- ann: Game #1 is over."), "{out}");
+    assert!(out.contains(&format!("#tag <- ann: {over}")), "{out}");
     assert!(
         out.contains(
             "#tag <- ann: Game #1 is over and its seed is revealed, so nothing can be taken back."
         ),
         "{out}"
     );
-    // Only a new game can be joined.
-    assert!(
-        out.contains("#tag <- ann: There is no game in this channel."),
-        "{out}"
-    );
-    assert_eq!(count(&out, "There is no game in this channel"), 1, "{out}");
+    assert_eq!(count(&out, "There is no game in this channel"), 0, "{out}");
 }
 
 #[tokio::test]
@@ -592,4 +598,44 @@ fn a_game_keeps_the_rules_of_the_revision_it_was_opened_under() {
         new.iter().all(|(x, y)| x.abs() <= 4 && y.abs() <= 4),
         "{new:?}"
     );
+}
+
+#[tokio::test]
+async fn every_hint_names_something_that_works() {
+    let out = play(
+        "ann #c: !new carcassonne seed=3\nann #c: !join\nbob #c: !join\nann #c: !start\n\
+         ann #t: !new tag seed=7\nann #t: !join\nbob #t: !join\ncat #t: !join\nann #t: !start\n\
+         bob dm: bid 3\nbob dm: #2 !bid 3\nann #c: !place 0 -1\n\
+         gm #sc: !new shortcircuit seed=9\n\
+         gm dm: setup board=4x4 straight=4 turn=4 cross=0 thunder=0 first=ann impossible=challenge turntime=5m reserve=5m\n\
+         ann #sc: !join\nbob #sc: !join\ngm #sc: !start\nann #sc: !place a1 turn 90\nbob #sc: !impossible\n",
+    )
+    .await;
+    // A DM without a game number names the game that awaits that order.
+    assert!(out.contains("dm bob <- You are in several games (#1, #2). Put the game's number first, like `#2 bid 3` (game #2 awaits your bids)."), "{out}");
+    // The channel's spelling is taken by DM.
+    assert!(
+        out.contains("dm bob <- Game #2: order received for bids: `bid 3`"),
+        "{out}"
+    );
+    // A malformed placement is answered with the form, not a spot that may not fit.
+    assert!(out.contains("#c <- ann: write `!place <x> <y> <rotation>`: the x and y of a square and a rotation (0, 90, 180 or 270), one of the legal placements the turn post lists"), "{out}");
+    // Short Circuit's turns say how to move, and a challenge's verdict is sealed.
+    assert!(
+        out.contains(
+            "ann moves first (chosen by the GM). To move: `!place <square> <piece> <rotation>`"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("bob to move. To move: `!place <square> <piece> <rotation>`"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "#sc <- The solver is judging the call; its verdict stays sealed until the game ends"
+        ),
+        "{out}"
+    );
+    assert_eq!(count(&out, "its verdict follows"), 0, "{out}");
 }

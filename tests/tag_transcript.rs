@@ -55,7 +55,7 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     assert!(out.contains("#tag <- Orders for bids (the deadline passed):"));
     assert!(out.contains("#tag <- bob (B): bid 3 (no bid, so the minimum), 32 points"));
     assert!(out.contains("#tag <- ann (🐱) is it."));
-    assert!(out.contains("#tag <- Itness queue: dan (D), bob (B), cat (C), ann (🐱)"));
+    assert!(out.contains("#tag <- Next to be it, in order: dan (D), bob (B), cat (C), ann (🐱)"));
     assert!(out.contains(
         "#tag <- Placement: ann (🐱) on b5, bob (B) on e3, cat (C) on e5, dan (D) on a5."
     ));

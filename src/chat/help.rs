@@ -32,9 +32,12 @@ pub fn game_help(rules: &dyn Rules, prefix: &str) -> String {
     text
 }
 
-/// `!rules <game>`: what the game is, its rules for players, and every option with its
-/// default; `table_options` are the table's own, the same for every game.
-pub fn rules_text(rules: &dyn Rules, prefix: &str, table_options: &[(&str, String)]) -> String {
+/// The word after `!rules` that asks for the options every game takes.
+pub const TABLE_OPTIONS: &str = "options";
+
+/// `!rules <game>`: what the game is, its rules for players, and its own options with their
+/// defaults; the table's options, the same for every game, are behind `!rules options`.
+pub fn rules_text(rules: &dyn Rules, typed: &str, prefix: &str) -> String {
     let (least, most) = rules.players();
     let players = match most {
         Some(most) if most == least => format!("{least} players"),
@@ -43,10 +46,6 @@ pub fn rules_text(rules: &dyn Rules, prefix: &str, table_options: &[(&str, Strin
     };
     let options: Vec<String> = rules
         .options()
-        .iter()
-        .map(|(key, about)| format!("- `{key}=`: {about}"))
-        .collect();
-    let table: Vec<String> = table_options
         .iter()
         .map(|(key, about)| format!("- `{key}=`: {about}"))
         .collect();
@@ -59,12 +58,23 @@ pub fn rules_text(rules: &dyn Rules, prefix: &str, table_options: &[(&str, Strin
         ),
     };
     format!(
-        "**{name}** ({players}). {about}\n{summary}{colours}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\nFor every game:\n{}",
+        "**{name}** ({players}). {about}\n{summary}{colours}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\n`{typed} {TABLE_OPTIONS}`: the options every game takes.",
         if options.is_empty() { "- none of its own".to_string() } else { options.join("\n") },
-        table.join("\n"),
         name = rules.name(),
         about = rules.about(),
         summary = rules.summary().trim_end(),
+    )
+}
+
+/// `!rules options`: the table's options, which every game takes, with their defaults.
+pub fn table_options_text(table_options: &[(&str, String)], prefix: &str) -> String {
+    let lines: Vec<String> = table_options
+        .iter()
+        .map(|(key, about)| format!("- `{key}=`: {about}"))
+        .collect();
+    format!(
+        "**Options for every game** (`{prefix}new <game> key=value ...`):\n{}",
+        lines.join("\n")
     )
 }
 

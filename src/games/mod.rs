@@ -197,6 +197,9 @@ pub struct Search {
     /// The work: returns the verdict as text, taking at most the given number of search
     /// steps (the table's `search_steps` setting) before it answers that it cannot tell.
     pub work: Box<dyn FnOnce(u64) -> String + Send>,
+    /// Whether the verdict is kept sealed until the game ends (the table says so while the
+    /// game waits, rather than promising it).
+    pub sealed: bool,
 }
 
 /// A picture or text of the board, as one audience may see it.
@@ -318,6 +321,11 @@ pub trait Rules: Send + Sync {
     /// The rules in a few paragraphs for players (`!rules <game>`): the goal, a turn, the end,
     /// and what to type.
     fn summary(&self) -> &'static str;
+    /// Explanations a player needs once, kept out of the rules and the prompts: each a word
+    /// and its text, read with `!help <word>` (or `help <word>` by DM).
+    fn topics(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// What the game calls the number [`Game::round`] counts, for the table's texts and the
     /// picture's header to say what the game's own texts say ("round 4", Circuit's "turn 4").
     fn round_word(&self) -> &'static str {

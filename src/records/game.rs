@@ -26,12 +26,12 @@ impl User {
         }
     }
 
-    /// The `n`th computer player of a game (from 1): named so nobody mistakes it for a
-    /// person, with an id no platform gives a person.
-    pub fn computer(n: usize) -> User {
+    /// The `n`th computer player of a game (from 1), called `name`, with an id no platform
+    /// gives a person.
+    pub fn computer(n: usize, name: String) -> User {
         User {
             id: format!("{COMPUTER_ID}{n}"),
-            name: format!("Bot {n} (computer)"),
+            name,
         }
     }
 

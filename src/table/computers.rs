@@ -44,8 +44,18 @@ fn next_computer(record: &GameRecord) -> User {
         .filter_map(|seat| seat.user.computer_number())
         .max()
         .unwrap_or(0);
-    User::computer(highest + 1)
+    let n = highest + 1;
+    let name = match record.settings.revision >= PLAIN_NAMES_FROM {
+        true => format!("Computer {n}"),
+        false => format!("Bot {n} (computer)"),
+    };
+    User::computer(n, name)
 }
+
+/// The table's rules revision from which a computer player is called "Computer 1": a name
+/// nobody takes for a person's, with no brackets of its own to nest in a game's text (before:
+/// "Bot 1 (computer)").
+const PLAIN_NAMES_FROM: u32 = 7;
 
 /// Whether the game was opened under the table's rules that know computer players (an older
 /// game reads `bot` as it did then: a symbol, or a console user's name).

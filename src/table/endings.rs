@@ -4,7 +4,7 @@
 //! places its conceders so.
 
 use super::lifecycle;
-use super::rounds::{board_post, game_over, names_in_words};
+use super::rounds::{self, board_post, game_over, names_in_words};
 use super::work::Work;
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
@@ -74,7 +74,7 @@ fn running_seat(work: &Work<'_>, user: &User) -> Result<Seat, Refusal> {
                 "Game #{id} has not started yet; `!leave` takes you off the list."
             )))
         }
-        Status::Over => return Err(Refusal::new(format!("Game #{id} is over."))),
+        Status::Over => return Err(rounds::over(&work.record, &work.env.defaults.prefix)),
     }
     work.record
         .seat_of(&user.id)

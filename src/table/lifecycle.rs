@@ -43,16 +43,16 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
     vec![
         (
             "seed",
-            "a number or 64 hex digits that fixes the dice, given only where nobody else reads it: by the GM by direct message before the start (`setup seed=7`), or on the console. Whoever knows it can foresee every die, so the game is then a practice game, said on its posts and not rated (default: I draw a seed nobody knows and post its commitment at the start)".to_string(),
+            "fixes the dice; it goes only where nobody else reads it, to me by DM before the start (`setup seed=7`), and makes a practice game, not rated (default: a seed nobody knows)".to_string(),
         ),
         (
             "forum",
-            "on Discord, a forum channel, like forum=#games (typed so that it becomes a link): the game opens as a new post there, whose first message is the sign-up post and whose tags show the game's state (default: the game lives where it is opened)".to_string(),
+            "a forum channel, like forum=#games: the game opens as a new post there, its tags showing the game's state".to_string(),
         ),
         (
             "deadline",
             format!(
-                "one length for every phase, like 36h, over the game's own times (default: {})",
+                "one length for every phase, like 36h (default: {})",
                 defaults
                     .deadline
                     .map_or("the game's own times".to_string(), format_duration)
@@ -61,14 +61,14 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         (
             "early",
             format!(
-                "on or off: a round of secret orders resolves as soon as every order is in (default {})",
+                "on or off: a round of secret orders resolves once every order is in (default {})",
                 on_off(defaults.early)
             ),
         ),
         (
             "reminder",
             format!(
-                "how long before a deadline the awaited players are reminded by DM (default {})",
+                "how long before a deadline the awaited players get a reminder by DM (default {})",
                 format_duration(defaults.reminder)
             ),
         ),
@@ -76,36 +76,36 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
         (
             "vacation",
             format!(
-                "how much vacation each player may take with `vacation 5d` by DM, like 14d, or 0 for none (default {})",
+                "the vacation each player may take (`vacation 5d` by DM), or 0 for none (default {})",
                 format_duration(crate::records::default_vacation())
             ),
         ),
         (
             "away",
-            "extend or default: a deadline that falls while an awaited player is on vacation moves once, for everyone, to its end; or the player's default order is used (default extend)".to_string(),
+            "extend or default: a deadline during a player's vacation moves to its end, once, or their default order is used (default extend)".to_string(),
         ),
         (
             "nmr",
-            "default or bot: when the deadline passes, a silent player's turn or order is the game's default, or the computer player (normal level) plays it for them (default: the game's default)".to_string(),
+            "default or bot: a silent player's turn is the game's default, or the computer plays it for them (default: the game's default)".to_string(),
         ),
         (
             "orders",
-            "dm or thread: each player sends secret orders and reads what the game says to them alone by direct message, or in a private thread of the game's channel that I open for them (a player whose DMs are closed gets one anyway) (default dm)".to_string(),
+            "dm or thread: secret orders by DM, or in a private thread I open for each player (default dm)".to_string(),
         ),
         (
             "grace",
             format!(
-                "how long a player back from vacation early has before a deadline held for them falls: it comes back to the later of its first time and this after their return (default {})",
+                "the time a player back early from vacation has before a deadline held for them falls (default {})",
                 format_duration(crate::records::default_grace())
             ),
         ),
         (
             "quiet",
-            "hours without deadlines or reminders, like 23:00-08:00: a deadline falling in them moves to their end (default: none)".to_string(),
+            "hours with no deadlines or reminders (one falling in them moves to their end), like 23:00-08:00 (default: none)".to_string(),
         ),
         (
             "tz",
-            "the game's time zone, like Europe/Rome: clock times written out (the board's deadline, a refusal) are in it, and the quiet hours are read in it (default UTC)".to_string(),
+            "the game's time zone for the times I write, like Europe/Rome (default UTC)".to_string(),
         ),
     ]
 }
@@ -140,7 +140,9 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 ///   leaves the deadline where it passed, so a player's order sent after it is refused and
 ///   one sent before it is the player's; a turn that comes back to the same player after
 ///   the others' turns played themselves is a new turn, with its own deadline and post.
-pub const REVISION: u32 = 6;
+/// - 7: a computer player is called "Computer 1" (before: "Bot 1 (computer)", whose brackets
+///   nested inside the games' own: "green (Bot 1 (computer))").
+pub const REVISION: u32 = 7;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -656,7 +658,7 @@ pub fn join(
     }
     let running = matches!(record.status, Status::Running | Status::Paused { .. });
     match record.status {
-        Status::Over => return Err(Refusal::new(format!("Game #{} is over.", record.id))),
+        Status::Over => return Err(rounds::over(record, &prefix)),
         Status::Running | Status::Paused { .. } if !rules.waitlist() => {
             return Err(Refusal::new(format!(
                 "Game #{} has already started; wait for the next one.",
@@ -841,7 +843,7 @@ pub(super) fn remove(
     let id = work.record.id;
     let channel = work.record.channel.clone();
     if work.record.status == Status::Over {
-        return Err(Refusal::new(format!("Game #{id} is over.")));
+        return Err(rounds::over(&work.record, &work.env.defaults.prefix));
     }
     if let Some(place) = work
         .record
@@ -964,7 +966,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     work.record.round = game.round().unwrap_or(0);
     let mut live = super::work::Live { rules, game, dice };
     let mut text = format!(
-        "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of {}. The seed is revealed at the end so anyone can check it against this, and every roll with `referee replay {id}`.",
+        "Game #{id} ({}) starts with {}.\nSeed commitment: `{}`, the SHA-256 of {}. The seed is revealed at the end so anyone can check it against this; then `{prefix}audit` posts a page that checks every roll.",
         rules.name(),
         players.iter().map(|p| match &p.symbol {
             Some(symbol) => format!("{} ({symbol})", p.name),
@@ -972,6 +974,7 @@ pub fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
         }).collect::<Vec<_>>().join(", "),
         work.record.settings.commitment(),
         work.record.settings.committed_bytes(),
+        prefix = work.env.defaults.prefix,
     );
     if !work.record.secret_options.is_empty() {
         let shown: Vec<String> = work
@@ -1193,7 +1196,7 @@ pub fn move_home(
         ));
     };
     if work.record.status == Status::Over {
-        return Err(Refusal::new(format!("Game #{id} is over.")));
+        return Err(rounds::over(&work.record, &work.env.defaults.prefix));
     }
     if work.record.channel == here {
         return Err(Refusal::new(format!("Game #{id} already lives here.")));

@@ -210,7 +210,7 @@ pub fn changes_line(game: &str, changes: &[Change]) -> String {
         })
         .collect();
     format!(
-        "Ratings in {game} on this server (mean - 3 sigma; `!stats` shows more): {}.",
+        "Ratings in {game} on this server (`!stats` shows more): {}.",
         each.join(", ")
     )
 }

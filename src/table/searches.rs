@@ -40,10 +40,10 @@ pub fn note_pending(work: &mut Work<'_>, live: &Live) -> Option<String> {
     // The computer's time for silent players stops with the clock (it plays no turn while
     // the game waits for the verdict, which ends the phase).
     work.record.stand_in_until = None;
-    Some(
-        "The solver is judging; its verdict follows, and the clock stands still meanwhile."
-            .to_string(),
-    )
+    Some(match search.sealed {
+        true => "The solver is judging the call; its verdict stays sealed until the game ends, and the clock stands still until it has judged.",
+        false => "The solver is judging; its verdict follows, and the clock stands still meanwhile.",
+    }.to_string())
 }
 
 /// The GM's private question by DM (Short Circuit's `hint`): asked of a search, whose verdict

@@ -390,13 +390,16 @@ async fn slash_commands_require_their_arguments_and_take_users() {
             .starts_with("**carcassonne** (2 to 6 players)."),
         "{answer:?}"
     );
-    // The rest follows, privately: the table's options close the answer.
-    let rest = fake.followups();
-    assert!(rest.iter().all(|(_, private)| *private), "{rest:?}");
+    // It is one message: its own options close it, and it points at the table's.
     assert!(
-        rest.iter()
-            .any(|(text, _)| text.contains("- `max=`: the most players")),
-        "{rest:?}"
+        answer
+            .content
+            .ends_with("`!rules options`: the options every game takes."),
+        "{answer:?}"
+    );
+    assert!(
+        answer.content.contains("- `turn=`: time for one turn"),
+        "{answer:?}"
     );
     bot.stop();
     assert_eq!(Db::at(&path).replay_all().await, 1);

@@ -26,7 +26,7 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
     fake.wait_post("the second computer seat", |p| {
         in_channel(p)
             && p.text()
-                .contains("Bot 2 (computer) is a computer player (easy level)")
+                .contains("Computer 2 is a computer player (easy level)")
     })
     .await;
     // Only the GM seats a computer.
@@ -71,7 +71,20 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
             in_channel(p) && p.text().contains("Final ranking")
         })
         .await;
-    for computer in ["Bot 1 (computer)", "Bot 2 (computer)"] {
+    // The game-over post arrives whole, as one message: its ranking, the seed and the way
+    // to check every roll.
+    assert_eq!(
+        count(&fake, |p| in_channel(p)
+            && p.text().contains("Final ranking")),
+        1
+    );
+    assert!(over.content.chars().count() <= 2000);
+    assert!(
+        over.text().contains("Seed: `") && over.text().contains("`!audit` posts"),
+        "{}",
+        over.text()
+    );
+    for computer in ["Computer 1", "Computer 2"] {
         assert!(over.text().contains(computer), "{}", over.text());
         // Every reveal shows each computer's own order, sent in time.
         assert!(
@@ -121,7 +134,7 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
     // bob quits; then alice hands over her own seat too: the computers play it out.
     fake.say(ALICE, Some(CHANNEL), "!replace @bob bot");
     fake.wait_post("the first hand-over", |p| {
-        in_channel(p) && p.text().contains("Bot 1 (computer) takes over bob's seat")
+        in_channel(p) && p.text().contains("Computer 1 takes over bob's seat")
     })
     .await;
     let refused = fake.say(ALICE, Some(CHANNEL), "!replace @alice bot hard");
@@ -139,12 +152,43 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
             in_channel(p) && p.text().contains("Final ranking")
         })
         .await;
-    assert!(over.text().contains("1. Bot"), "{}", over.text());
+    assert!(over.text().contains("1. Computer"), "{}", over.text());
+    // The final scoring arrives as one message, from its first line to the final scores.
+    let scoring = fake
+        .posts()
+        .into_iter()
+        .find(|p| in_channel(p) && p.text().contains("Final scoring"))
+        .expect("the final scoring");
+    assert!(scoring.content.chars().count() <= 2000);
+    assert!(
+        scoring
+            .text()
+            .contains("The tiles are all played. Final scoring:")
+            && scoring.text().contains("Final scores: "),
+        "{}",
+        scoring.text()
+    );
+    // So do the rules of the game.
+    let asked = fake.say(BOB, Some(CHANNEL), "!rules carcassonne");
+    db.settled(&fake, asked).await;
+    let rules = fake
+        .wait_post("the rules", |p| {
+            in_channel(p) && p.content.starts_with("**carcassonne**")
+        })
+        .await;
+    assert!(
+        rules.content.chars().count() <= 2000
+            && rules
+                .content
+                .ends_with("`!rules options`: the options every game takes."),
+        "{}",
+        rules.content
+    );
     // bob was told his seat went to the computer; no post went to a computer.
     assert!(
         count(&fake, |p| dm_to(BOB)(p)
             && p.text().contains("the GM gave your seat")
-            && p.text().contains("Bot 1 (computer)"))
+            && p.text().contains("Computer 1"))
             == 1
     );
     bot.stop();

@@ -52,11 +52,11 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
     assert!(answer.content.contains(refusal), "{answer:?}");
     assert_eq!(db.games().await, Vec::<i64>::new());
     // What `seed=` does is in the rules every GM reads.
-    let rules = fake.say(ALICE, Some(CHANNEL), "!rules tag");
+    let rules = fake.say(ALICE, Some(CHANNEL), "!rules options");
     db.settled(&fake, rules).await;
     assert!(
         fake.posts().iter().any(|p| in_channel(p)
-            && p.text().contains("given only where nobody else reads it: by the GM by direct message before the start (`setup seed=7`), or on the console")),
+            && p.text().contains("it goes only where nobody else reads it, to me by DM before the start (`setup seed=7`)")),
         "the rules say where a seed is given"
     );
 

@@ -8,6 +8,7 @@ use crate::bot::{fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{for_discord, in_channel, CHANNEL};
 use std::process::Command;
+use std::time::Duration;
 
 /// How a channel line reaches the bot.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -128,8 +129,10 @@ async fn play(
         };
         db.settled(fake, id).await;
     }
+    // Every post of the channel goes out at Discord's pace (five in five seconds), so the
+    // last may come well after the last line is applied.
     let end = fake
-        .wait_post("the final ranking", |p| {
+        .wait_for_post("the final ranking", Duration::from_secs(120), |p| {
             in_channel(p) && p.text().contains("Final ranking:")
         })
         .await;

@@ -83,7 +83,7 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
     assert!(
         answers
             .iter()
-            .any(|a| a.contains("alice: Game #1 is over.")),
+            .any(|a| a.contains("alice: Game #1 (carcassonne) is over: `!audit` posts its page")),
         "{answers:?}"
     );
     assert!(

@@ -51,7 +51,7 @@ async fn a_hundred_commands_in_five_seconds_are_slowed_and_stay_set_aside_after_
     assert!(
         warning
             .content
-            .starts_with("alice: slow down: you sent more than 30 commands in 20 seconds"),
+            .starts_with("alice: slow down: you sent commands faster than I take them from one person (30 at once, then 30 every 20 seconds)"),
         "{warning:?}"
     );
 

@@ -33,7 +33,8 @@
 //!   the ranking.
 //! - Rules revisions ([`crate::games::Rules::revision`]): 2, a timed-out tile is placed
 //!   carefully (before: the first legal placement in reading order, which grew the map in a
-//!   spine to the north).
+//!   spine to the north); 3, "an elephant" (before: "a elephant"), a final scoring of one
+//!   line per player that fits one post, and "dan takes over ann's seat" for "seat 1".
 //! - The saved state is the deck order and the list of moves; loading replays them, so a
 //!   corrupt save is refused rather than trusted.
 
@@ -236,7 +237,7 @@ impl Game for CarcassonneGame {
                 )))
             }
         };
-        Ok(self.tell(&happened))
+        Ok(self.tell(&happened, ctx.revision))
     }
 
     fn timeout(&mut self, ctx: &mut Ctx<'_>) -> Vec<Event> {
@@ -272,7 +273,7 @@ impl Game for CarcassonneGame {
             false => format!("{name} ran out of time: the tile goes {how}, with no follower."),
         };
         let mut events = vec![Event::public(told)];
-        events.extend(self.tell(&happened));
+        events.extend(self.tell(&happened, ctx.revision));
         events
     }
 
@@ -280,18 +281,22 @@ impl Game for CarcassonneGame {
         &mut self,
         seat: Seat,
         replacement: Option<&Player>,
-        _ctx: &mut Ctx<'_>,
+        ctx: &mut Ctx<'_>,
     ) -> Vec<Event> {
         if let Some(p) = replacement {
+            let said = match ctx.revision >= text::PLAIN_WORDS_FROM {
+                true => format!("{} takes over {}'s seat.", p.name, self.name(seat)),
+                false => format!("{} takes over seat {seat}.", p.name),
+            };
             self.rename(seat, &p.name);
-            return vec![Event::public(format!("{} takes over seat {seat}.", p.name))];
+            return vec![Event::public(said)];
         }
         let name = self.name(seat);
         let happened = self.apply(Move::Left(seat)).unwrap_or_default();
         let mut events = vec![Event::public(format!(
             "{name} left the game; their turns are skipped and their followers stay."
         ))];
-        events.extend(self.tell(&happened));
+        events.extend(self.tell(&happened, ctx.revision));
         events
     }
 

@@ -116,7 +116,7 @@ pub fn place(args: &str) -> Result<PlaceOrder, String> {
             rot: rotation(r)?,
             after: after(rest)?,
         }),
-        _ => Err("write `!place <x> <y> <rotation>`, for example `!place 1 0 90`".to_string()),
+        _ => Err("write `!place <x> <y> <rotation>`: the x and y of a square and a rotation (0, 90, 180 or 270), one of the legal placements the turn post lists".to_string()),
     }
 }
 

@@ -11,7 +11,7 @@ use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Re
 const OPTIONS: &[(&str, &str)] = &[
     (
         "bigtop",
-        "Under the Big Top expansion: on (the default: circus, acrobats, ringmasters, up to 6 players) or off (the base game)",
+        "on (default: Under the Big Top's circus, acrobats and ringmasters, up to 6 players) or off (the base game)",
     ),
     (
         "turn",
@@ -75,7 +75,7 @@ fn bigtop_on(options: &Options) -> Result<bool, Refusal> {
 
 impl Rules for Carcassonne {
     fn revision(&self) -> u32 {
-        2
+        3
     }
 
     fn name(&self) -> &'static str {
@@ -214,7 +214,7 @@ impl Rules for Carcassonne {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))];
-        events.extend(game.tell(&happened));
+        events.extend(game.tell(&happened, ctx.revision));
         Ok((Box::new(game), events))
     }
 

@@ -45,6 +45,20 @@ pub(super) fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// The game's rules revision from which its texts say "an elephant" and its final scoring
+/// is one line per player (before: "a elephant", and a line for every feature scored, which
+/// could pass Discord's 2,000 characters).
+pub const PLAIN_WORDS_FROM: u32 = 3;
+
+/// `word` after "a" or "an", from revision 3 as English has it (before: always "a").
+fn with_article(word: &str, revision: u32) -> String {
+    let vowel = word.starts_with(['a', 'e', 'i', 'o', 'u']);
+    match vowel && revision >= PLAIN_WORDS_FROM {
+        true => format!("an {word}"),
+        false => format!("a {word}"),
+    }
+}
+
 /// The most squares a prompt lists; the picture marks every one.
 const LISTED_SQUARES: usize = 10;
 
@@ -145,7 +159,7 @@ impl CarcassonneGame {
         text
     }
 
-    pub(super) fn who_scored(&self, show: &Show, one: &str, many: &str) -> String {
+    pub(super) fn who_scored(&self, show: &Show, one: &str, many: &str, revision: u32) -> String {
         let parts: Vec<String> = show
             .meeples
             .iter()
@@ -154,8 +168,13 @@ impl CarcassonneGame {
             .filter(|(_, (m, _))| **m > 0)
             .map(|(seat, (m, p))| {
                 format!(
-                    "{} {}, {}",
+                    "{}{} {}, {}",
                     self.name(seat),
+                    if revision >= PLAIN_WORDS_FROM {
+                        ":"
+                    } else {
+                        ""
+                    },
                     plural(*m, one, many),
                     plural(*p, "point", "points")
                 )
@@ -168,30 +187,119 @@ impl CarcassonneGame {
         }
     }
 
-    pub(super) fn show_text(&self, show: &Show) -> String {
+    pub(super) fn show_text(&self, show: &Show, revision: u32) -> String {
         let (x, y) = show.at;
         match show.kind {
             ShowKind::Circus(animal) => format!(
-                "The token under the Big Top at ({x},{y}) is revealed: a {}, {} per meeple. Circus scoring for the meeples on its tile and the 8 around (they stay): {}. The {} leaves the game face up.",
-                animal.word(),
+                "The token under the Big Top at ({x},{y}) is revealed: {}, {} per meeple. Circus scoring for the meeples on its tile and the 8 around (they stay): {}. The {} leaves the game face up.",
+                with_article(animal.word(), revision),
                 plural(animal.value(), "point", "points"),
-                self.who_scored(show, "meeple", "meeples"),
+                self.who_scored(show, "meeple", "meeples", revision),
                 animal.word()
             ),
             ShowKind::Pyramid { by } => format!(
                 "{} scores the completed pyramid at ({x},{y}): {}. The acrobats go home.",
                 self.name(by),
-                self.who_scored(show, "acrobat", "acrobats")
+                self.who_scored(show, "acrobat", "acrobats", revision)
             ),
             ShowKind::Acrobats => format!(
                 "The acrobats at ({x},{y}), 5 points each: {}.",
-                self.who_scored(show, "acrobat", "acrobats")
+                self.who_scored(show, "acrobat", "acrobats", revision)
             ),
         }
     }
 
-    /// The final scoring; `reveal` is the ordinal of the token the last circus scoring reveals.
+    /// The final scoring as one post reads it (revision 3 on): the last circus scoring, then
+    /// one line per player adding up what each thing gave them, then the totals; `reveal`
+    /// is the ordinal of the token the last circus scoring reveals.
+    pub(super) fn final_scoring_text(&self, finale: &Finale, reveal: usize) -> String {
+        let mut t = String::from("The tiles are all played. Final scoring:");
+        if let Some(show) = &finale.circus {
+            t.push_str("\n- The circus is scored one last time. ");
+            t.push_str(&self.show_text(show, PLAIN_WORDS_FROM));
+            t.push_str(&self.token_roll_text(reveal));
+        }
+        // Each seat's points, by what gave them, in the order they come.
+        let mut gained: Vec<Vec<(&str, Vec<u32>)>> = vec![Vec::new(); self.names.len()];
+        let mut add = |seat: usize, what: &'static str, points: u32| {
+            if points == 0 {
+                return;
+            }
+            if let Some(lines) = gained.get_mut(seat) {
+                match lines.iter_mut().find(|(named, _)| *named == what) {
+                    Some((_, each)) => each.push(points),
+                    None => lines.push((what, vec![points])),
+                }
+            }
+        };
+        if let Some(show) = &finale.circus {
+            for (seat, &points) in show.points.iter().enumerate() {
+                add(seat, "circus", points);
+            }
+        }
+        let mut nothing = 0;
+        for s in &finale.features {
+            if s.points == 0 && s.ringmasters.is_empty() {
+                nothing += usize::from(!s.winners.is_empty());
+                continue;
+            }
+            let what = match s.kind {
+                Kind::City => "unfinished cities",
+                Kind::Road => "unfinished roads",
+                Kind::Monastery => "unfinished monasteries",
+                Kind::Field => "fields",
+            };
+            for &seat in &s.winners {
+                add(seat, what, s.points);
+            }
+            for r in &s.ringmasters {
+                add(r.seat, "ringmaster", r.points);
+            }
+        }
+        for show in &finale.acrobats {
+            for (seat, &points) in show.points.iter().enumerate() {
+                add(seat, "acrobats", points);
+            }
+        }
+        for (seat, lines) in gained.iter().enumerate() {
+            if lines.is_empty() {
+                continue;
+            }
+            let total: u32 = lines.iter().flat_map(|(_, each)| each).sum();
+            let parts: Vec<String> = lines
+                .iter()
+                .map(|(what, each)| {
+                    let each: Vec<String> = each.iter().map(u32::to_string).collect();
+                    format!("{what} {}", each.join(" + "))
+                })
+                .collect();
+            t.push_str(&format!(
+                "\n- {}: {}; {} in all.",
+                self.name(seat),
+                parts.join(", "),
+                plural(total, "point", "points")
+            ));
+        }
+        if gained.iter().all(Vec::is_empty) && finale.circus.is_none() {
+            t.push_str(" nothing left to score.");
+        }
+        if nothing > 0 {
+            t.push_str(&format!(
+                "\n- {} scored nothing (fields touching no completed city).",
+                plural(nothing as u32, "other feature", "other features")
+            ));
+        }
+        t.push_str(&format!(
+            "\nFinal scores: {}.",
+            self.score_line(PLAIN_WORDS_FROM)
+        ));
+        t
+    }
+
+    /// The final scoring before revision 3: a line for each thing that scored; `reveal` is the
+    /// ordinal of the token the last circus scoring reveals.
     pub(super) fn finale_text(&self, finale: &Finale, reveal: usize) -> String {
+        let revision = PLAIN_WORDS_FROM - 1;
         // One line for each thing that scores; what scores nothing is only counted.
         let mut t = String::from("The tiles are all played. Final scoring:");
         let held: Vec<&Scored> = finale
@@ -207,7 +315,7 @@ impl CarcassonneGame {
         }
         if let Some(show) = &finale.circus {
             t.push_str("\n- The circus is scored one last time. ");
-            t.push_str(&self.show_text(show));
+            t.push_str(&self.show_text(show, revision));
             t.push_str(&self.token_roll_text(reveal));
         }
         for s in features {
@@ -216,7 +324,7 @@ impl CarcassonneGame {
         }
         for show in &finale.acrobats {
             t.push_str("\n- ");
-            t.push_str(&self.show_text(show));
+            t.push_str(&self.show_text(show, revision));
         }
         if !nothing.is_empty() {
             t.push_str(&format!(
@@ -224,7 +332,7 @@ impl CarcassonneGame {
                 plural(nothing.len() as u32, "other feature", "other features")
             ));
         }
-        t.push_str(&format!("\nFinal scores: {}.", self.score_line()));
+        t.push_str(&format!("\nFinal scores: {}.", self.score_line(revision)));
         t
     }
 
@@ -252,7 +360,7 @@ impl CarcassonneGame {
             .unwrap_or_default()
     }
 
-    pub(super) fn tell(&self, happened: &[Happening]) -> Vec<Event> {
+    pub(super) fn tell(&self, happened: &[Happening], revision: u32) -> Vec<Event> {
         let mut out = Vec::new();
         let reveals = happened
             .iter()
@@ -345,16 +453,16 @@ impl CarcassonneGame {
                         ""
                     }
                 ),
-                Happening::Pyramid(show) => self.show_text(show),
+                Happening::Pyramid(show) => self.show_text(show, revision),
                 Happening::Circus(show) => {
                     reveal += 1;
-                    self.show_text(show) + &self.token_roll_text(reveal - 1)
+                    self.show_text(show, revision) + &self.token_roll_text(reveal - 1)
                 }
                 Happening::BigTop((x, y), token) => {
                     if let Some(animal) = token {
                         out.push(Event::sealed(format!(
-                            "The face-down token under the Big Top at ({x},{y}) is a {} ({} per meeple).",
-                            animal.word(),
+                            "The face-down token under the Big Top at ({x},{y}) is {} ({} per meeple).",
+                            with_article(animal.word(), revision),
                             plural(animal.value(), "point", "points")
                         )));
                     }
@@ -370,7 +478,10 @@ impl CarcassonneGame {
                 }
                 Happening::Passed(seat) => format!("{} places no follower.", self.name(*seat)),
                 Happening::Scored(s) => self.scored_text(s),
-                Happening::Ended(finale) => self.finale_text(finale, reveal),
+                Happening::Ended(finale) => match revision >= PLAIN_WORDS_FROM {
+                    true => self.final_scoring_text(finale, reveal),
+                    false => self.finale_text(finale, reveal),
+                },
             };
             out.push(Event::public(text));
         }
@@ -473,13 +584,18 @@ impl CarcassonneGame {
             .join(", ")
     }
 
-    pub(super) fn score_line(&self) -> String {
+    pub(super) fn score_line(&self, revision: u32) -> String {
+        let colon = if revision >= PLAIN_WORDS_FROM {
+            ":"
+        } else {
+            ""
+        };
         self.play
             .map
             .scores()
             .iter()
             .enumerate()
-            .map(|(s, p)| format!("{} {p}", self.name(s)))
+            .map(|(s, p)| format!("{}{colon} {p}", self.name(s)))
             .collect::<Vec<_>>()
             .join(", ")
     }

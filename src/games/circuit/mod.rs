@@ -140,11 +140,17 @@ impl Rules for Circuit {
     }
 
     fn summary(&self) -> &'static str {
-        concat!(
-            include_str!("summary.md"),
-            "\n**Effects** a tile's owner may give it:\n",
-            include_str!("effect_words.md")
-        )
+        include_str!("summary.md")
+    }
+
+    fn topics(&self) -> &'static [(&'static str, &'static str)] {
+        &[(
+            "effects",
+            concat!(
+                "**Effects** a tile's owner may give it (50-Tile Circuit):\n",
+                include_str!("effect_words.md")
+            ),
+        )]
     }
 
     fn round_word(&self) -> &'static str {

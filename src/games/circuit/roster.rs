@@ -93,12 +93,38 @@ impl State {
         )
     }
 
-    /// Owned tiles with their effects, one line per owner (the board's short listing).
+    /// Owned tiles with their effects, one line per owner, tiles of one effect together (the
+    /// board's short listing: "🟦 ann: owner 2 land 2, 4, 13; owner 3 land 7").
     pub fn effects_listing(&self) -> String {
-        self.owned_by_owner("Tiles:", |tile, owned| match owned.effect {
-            Some(effect) => format!("{tile} {effect}"),
-            None => tile.to_string(),
-        })
+        if self.tiles.is_empty() {
+            return "No tile is owned yet.".into();
+        }
+        let mut lines = vec!["Tiles:".to_string()];
+        for (seat, runner) in self.runners.iter().enumerate() {
+            let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+            for (tile, owned) in self.tiles.iter().filter(|(_, owned)| owned.owner == seat) {
+                let effect = owned
+                    .effect
+                    .map_or_else(|| "no effect".to_string(), |effect| effect.to_string());
+                match groups.iter_mut().find(|(named, _)| *named == effect) {
+                    Some((_, tiles)) => tiles.push(tile.to_string()),
+                    None => groups.push((effect, vec![tile.to_string()])),
+                }
+            }
+            if !groups.is_empty() {
+                let groups: Vec<String> = groups
+                    .iter()
+                    .map(|(effect, tiles)| format!("{effect} {}", tiles.join(", ")))
+                    .collect();
+                lines.push(format!(
+                    "{} {}: {}",
+                    super::picture::seat_mark(self, seat),
+                    runner.name,
+                    groups.join("; ")
+                ));
+            }
+        }
+        lines.join("\n")
     }
 
     /// A heading and one line per owner listing its tiles as `entry` writes them.

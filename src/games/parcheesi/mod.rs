@@ -73,15 +73,15 @@ pub static PARCHEESI: Parcheesi = Parcheesi;
 const OPTIONS: &[(&str, &str)] = &[
     (
         "three_doubles",
-        "on (default) or off: third doubles in a row sends your most advanced pawn back to the nest",
+        "on (default) or off: third doubles in a row sends a pawn to the nest",
     ),
     (
         "timeout",
-        "skip (default): a player who misses the deadline loses the turn; auto: the bot plays it",
+        "skip (default): a missed turn is lost; auto: the bot plays it",
     ),
     (
         "blockade_limit",
-        "off (default) or N: a blockade that stood N of its owner's turns must then be broken",
+        "off (default) or N: a blockade that stood N of its owner's turns must break",
     ),
     ("turn", "time for each turn, like 24h (default), 90m or 2d"),
 ];

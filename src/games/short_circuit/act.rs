@@ -68,6 +68,12 @@ const IMPOSSIBLE: &str = "impossible";
 /// What the solver's answer reads when its search budget ran out.
 const UNDECIDED: &str = "undecided: the solver did not settle this position within its budget\n";
 
+/// The rules revision from which the start and every "to move" line say how to move.
+pub(super) const PROMPTED_FROM: u32 = 3;
+
+/// How to move, as a turn's line says it.
+pub(super) const HOW_TO_MOVE: &str = "To move: `!place <square> <piece> <rotation>`, for one to three pieces in a line (a piece is straight, turn, cross or thunder; a rotation 0, 90, 180 or 270), or `!impossible`.";
+
 fn other(seat: Seat) -> Seat {
     1 - seat.min(1)
 }
@@ -138,6 +144,7 @@ impl ShortCircuitGame {
                 solver::solve_within(&position.grid, &position.supply, steps)
                     .map_or_else(|| UNDECIDED.to_string(), |solution| solution.to_text())
             }),
+            sealed: self.setup.mode == Mode::Challenge && self.call.is_some(),
         }
     }
 
@@ -197,7 +204,13 @@ impl ShortCircuitGame {
         }
     }
 
-    fn place(&mut self, seat: Seat, args: &str, now: DateTime<Utc>) -> Result<Vec<Event>, Refusal> {
+    fn place(
+        &mut self,
+        seat: Seat,
+        args: &str,
+        now: DateTime<Utc>,
+        revision: u32,
+    ) -> Result<Vec<Event>, Refusal> {
         let items = parse::parse_place(args).map_err(Refusal::new)?;
         placement::check(&self.position.grid, &self.position.supply, &items)
             .map_err(|error| Refusal::new(error.to_string()))?;
@@ -228,8 +241,12 @@ impl ShortCircuitGame {
         } else {
             self.to_move = other(seat);
             self.turn_started = now;
+            let how = match revision >= PROMPTED_FROM {
+                true => format!(" {HOW_TO_MOVE}"),
+                false => String::new(),
+            };
             events.push(Event::public(format!(
-                "{} to move.",
+                "{} to move.{how}",
                 self.name(self.to_move)
             )));
         }
@@ -378,7 +395,7 @@ impl Game for ShortCircuitGame {
             return Ok(events);
         }
         let events = if word == PLACE.name {
-            self.place(seat, args, ctx.now)?
+            self.place(seat, args, ctx.now, ctx.revision)?
         } else {
             self.impossible(seat, ctx.now)?
         };

@@ -25,7 +25,8 @@
 //! - Either player may concede at any time; a player who leaves the table loses.
 //! - Rules revisions ([`Rules::revision`]): 2, a solver's completion that decides a call is
 //!   posted on its own after the winner's line (before: inside that line, which then ended
-//!   in a stray full stop after the board).
+//!   in a stray full stop after the board); 3, the start and every "to move" line say how
+//!   to move (`!place ...` or `!impossible`), as the other games' turns do.
 //! - A board counts as complete only with at least one piece on it (an empty board has no
 //!   loop). A placement is checked against the rules in this order: count, squares, line,
 //!   gaps, supply, touching; the refusal names the first rule broken.
@@ -106,7 +107,7 @@ fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
 
 impl Rules for ShortCircuit {
     fn revision(&self) -> u32 {
-        2
+        3
     }
 
     fn name(&self) -> &'static str {
@@ -209,6 +210,10 @@ impl Rules for ShortCircuit {
             picture::duration_text(setup.window_secs * 1000),
             players[first].name
         );
+        let text = match ctx.revision >= act::PROMPTED_FROM {
+            true => format!("{text} {}", act::HOW_TO_MOVE),
+            false => text,
+        };
         Ok((Box::new(game), vec![Event::public(text)]))
     }
 

@@ -18,45 +18,27 @@ use serde::{Deserialize, Serialize};
 
 /// The option keys and what they mean, for `!help`.
 pub const OPTIONS: &[(&str, &str)] = &[
-    (
-        "board",
-        "board size, columns x rows, 2 to 16 each way (default 6x6)",
-    ),
+    ("board", "columns x rows, 2 to 16 each (default 6x6)"),
     ("straight", "straight pieces in the supply (default 8)"),
     (
         "turn",
-        "turn pieces (a number, default 10), or the time per turn (with a unit, like 5m)",
+        "turn pieces (default 10), or with a unit the time per turn (like 5m)",
     ),
-    ("turns", "turn pieces in the supply (same as turn=<number>)"),
-    ("cross", "crossroad pieces in the supply (default 3)"),
-    (
-        "thunder",
-        "thunder (wildcard) pieces in the supply (default 3)",
-    ),
+    ("turns", "turn pieces (as turn=<number>)"),
+    ("cross", "cross pieces (default 3)"),
+    ("thunder", "thunder pieces (default 3)"),
     (
         "first",
-        "who goes first: seat 1 or 2, or a player's name (default: a die decides)",
+        "who goes first: 1 or 2 (sign-up order) or a player's name (default: a die)",
     ),
-    (
-        "impossible",
-        "challenge (opponent gets the window to complete; default) or solver (instant)",
-    ),
+    ("impossible", "challenge (default) or solver"),
     (
         "clocks",
-        "post (default: 24h a turn, a 48h reserve, 24h to answer an impossible call, for play by post) or seed (the original's 5 minutes each, for live play)",
+        "post (default: 24h turns, a 48h reserve, 24h after `!impossible`) or seed (5 minutes each, for live play)",
     ),
-    (
-        "turntime",
-        "time per turn before the reserve runs (default 24h; 5m with clocks=seed)",
-    ),
-    (
-        "reserve",
-        "each player's reserve, which never refills (default 48h; 5m with clocks=seed)",
-    ),
-    (
-        "window",
-        "time to complete the track after an impossible call (default 24h; 5m with clocks=seed)",
-    ),
+    ("turntime", "time per turn (default 24h)"),
+    ("reserve", "each player's reserve, never refilled (default 48h)"),
+    ("window", "time to complete the track after `!impossible` (default 24h)"),
 ];
 
 /// The clocks when no figure is given: (turn, reserve, window) in seconds.

@@ -18,7 +18,9 @@
 //!   as a capital (dan: `D`), or its first two (`Da`) when that is taken, or else the first
 //!   free capital letter (A, B, ..., then A1, B1, ...).
 //! - Rules revisions ([`Rules::revision`]): 2, a player without a symbol is marked by their
-//!   name's initial (before: the first free letter, so a fourth player dan was `C`).
+//!   name's initial (before: the first free letter, so a fourth player dan was `C`); 3, the
+//!   reports say "Next to be it, in order" for the itness queue and what a collision was
+//!   ("two players trading places") for "kind 1".
 //! - A player who leaves (or is removed) is eliminated at once and takes the next place
 //!   down; if it was it, the hand-over rule applies. A leaver's stored order is ignored.
 //! - Options: `bid_deadline` and `move_deadline` (like `36h`, `2d`, `90m`; at most 30 days)
@@ -100,7 +102,7 @@ const RESERVED: &[&str] = &[
 
 impl Rules for Tag {
     fn revision(&self) -> u32 {
-        2
+        3
     }
 
     fn name(&self) -> &'static str {
@@ -420,7 +422,7 @@ impl Game for TagGame {
                     })
                     .collect();
                 let report = self.state.resolve_bids(&bids, ctx.dice);
-                let mut lines = bids_lines(&self.state, &report);
+                let mut lines = bids_lines(&self.state, &report, ctx.revision);
                 lines.extend(self.over_lines());
                 lines
             }
@@ -433,7 +435,7 @@ impl Game for TagGame {
                     })
                     .collect();
                 let report = self.state.resolve_moves(&moves, ctx.dice);
-                round_lines(&self.state, &report)
+                round_lines(&self.state, &report, ctx.revision)
             }
             Stage::Over { .. } => {
                 return Err(Refusal::new(
@@ -535,11 +537,14 @@ impl Game for TagGame {
             p.min_bid
         );
         if let Some(q) = p.square {
-            text.push_str(&format!(", on {q}, {} move(s) per round", p.moves));
+            text.push_str(&format!(
+                ", on {q}, {} per round",
+                crate::games::count(p.moves, "move")
+            ));
         }
         match state.queue.iter().position(|&s| s == seat) {
             Some(i) => text.push_str(&format!(
-                "; itness queue position {} of {}",
+                "; {} of {} in the order of who is it next",
                 i + 1,
                 state.queue.len()
             )),
@@ -659,7 +664,7 @@ mod tests {
         let text: String = events.iter().map(|e| e.text.as_str()).collect();
         assert!(text.contains("Round 1 resolved"), "{text}");
         assert!(text.contains("upgrades (-5)"), "{text}");
-        assert!(game.private_status(1).contains("2 move(s)"));
+        assert!(game.private_status(1).contains("2 moves per round"));
     }
 
     #[test]

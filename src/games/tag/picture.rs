@@ -75,7 +75,7 @@ fn header(state: &TagState) -> String {
         .map(|s| who(state, s))
         .unwrap_or_else(|| "nobody".to_string());
     format!(
-        "TAG, {stage}, {} left, {}x{} grid. It: {it}.\nItness queue: {}\n",
+        "TAG, {stage}, {} left, {}x{} grid. It: {it}.\nNext to be it, in order: {}\n",
         count(state.queue.len(), "player"),
         state.side,
         state.side,

@@ -87,6 +87,15 @@ impl Kind {
             Kind::Cross => 3,
         }
     }
+
+    /// What happened, in the words of a collision report ("two players trading places").
+    pub fn words(self) -> &'static str {
+        match self {
+            Kind::Trade => "two players trading places",
+            Kind::Enter => "players entering the same square",
+            Kind::Cross => "two diagonal moves crossing",
+        }
+    }
 }
 
 /// One collision: who took part, and what it did to their points.

@@ -7,8 +7,20 @@ use super::state::{BidReport, Stage, TagState};
 use crate::games::count;
 use std::fmt::Write;
 
+/// The game's rules revision from which its reports use plain words: "Next to be it" for
+/// the itness queue, and what a collision was in place of its kind's number.
+pub const PLAIN_WORDS_FROM: u32 = 3;
+
+/// The line that says who is it next, in order.
+fn queue_line(state: &TagState, revision: u32) -> String {
+    match revision >= PLAIN_WORDS_FROM {
+        true => format!("Next to be it, in order: {}", queue_text(state)),
+        false => format!("Itness queue: {}", queue_text(state)),
+    }
+}
+
 /// The public summary of the bid round, as lines.
-pub fn bids_lines(state: &TagState, report: &BidReport) -> Vec<String> {
+pub fn bids_lines(state: &TagState, report: &BidReport, revision: u32) -> Vec<String> {
     let mut lines = vec!["**Bids revealed** (each bid is paid from the 35 points):".to_string()];
     for &(seat, bid, defaulted) in &report.bids {
         let p = &state.players[seat];
@@ -29,7 +41,7 @@ pub fn bids_lines(state: &TagState, report: &BidReport) -> Vec<String> {
     if let Some(it) = report.it {
         lines.push(format!("{} is it.", who(state, it)));
     }
-    lines.push(format!("Itness queue: {}", queue_text(state)));
+    lines.push(queue_line(state, revision));
     if matches!(state.stage, Stage::Moves { .. }) {
         let placed: Vec<String> = state
             .living()
@@ -46,20 +58,35 @@ pub fn bids_lines(state: &TagState, report: &BidReport) -> Vec<String> {
     lines
 }
 
-fn step_lines(state: &TagState, k: usize, step: &StepReport, lines: &mut Vec<String>) {
+fn step_lines(
+    state: &TagState,
+    k: usize,
+    step: &StepReport,
+    revision: u32,
+    lines: &mut Vec<String>,
+) {
     for c in &step.collisions {
         let parts: Vec<String> = c
             .changes
             .iter()
             .map(|&(s, d)| format!("{} {d:+}", who(state, s)))
             .collect();
-        let mut line = format!(
-            "Step {}: kind {} collision at {}: {}",
-            k + 1,
-            c.kind.number(),
-            c.square,
-            parts.join(", ")
-        );
+        let mut line = match revision >= PLAIN_WORDS_FROM {
+            true => format!(
+                "Step {}: collision at {} ({}): {}",
+                k + 1,
+                c.square,
+                c.kind.words(),
+                parts.join(", ")
+            ),
+            false => format!(
+                "Step {}: kind {} collision at {}: {}",
+                k + 1,
+                c.kind.number(),
+                c.square,
+                parts.join(", ")
+            ),
+        };
         if let Some(w) = c.winner {
             let _ = write!(line, "; {} stomps through", who(state, w));
         }
@@ -90,7 +117,7 @@ fn step_lines(state: &TagState, k: usize, step: &StepReport, lines: &mut Vec<Str
 }
 
 /// The public summary of a movement round, as lines.
-pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
+pub fn round_lines(state: &TagState, report: &RoundReport, revision: u32) -> Vec<String> {
     let mut lines = vec![format!("**Round {} resolved.** Orders:", report.round)];
     for (seat, order, defaulted) in &report.orders {
         let p = &state.players[*seat];
@@ -112,7 +139,7 @@ pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
         ));
     }
     for (k, step) in report.steps.iter().enumerate() {
-        step_lines(state, k, step, &mut lines);
+        step_lines(state, k, step, revision, &mut lines);
     }
     if !report.recovered.is_empty() {
         let names: Vec<String> = report
@@ -154,7 +181,7 @@ pub fn round_lines(state: &TagState, report: &RoundReport) -> Vec<String> {
     match &state.stage {
         Stage::Over { ranking } => lines.extend(ranking_lines(state, ranking)),
         Stage::Moves { round } => {
-            lines.push(format!("Itness queue: {}", queue_text(state)));
+            lines.push(queue_line(state, revision));
             let teleport = if state.tagged_last_round {
                 " Somebody was tagged, so everybody may teleport."
             } else {
@@ -228,7 +255,7 @@ mod tests {
         let mut orders = BTreeMap::new();
         orders.insert(0, MoveOrder::new(&[Move::Go(Dir::E)], Mode::Stomp));
         let report = state.resolve_moves(&orders, &mut Dice::new(Seed([9; 32])));
-        let text = round_lines(&state, &report).join("\n");
+        let text = round_lines(&state, &report, PLAIN_WORDS_FROM).join("\n");
         assert!(
             text.contains("ann (ann): move e stomp, now on b2, 22 points"),
             "{text}"
@@ -238,7 +265,9 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("kind 2 collision at c2: bob (bob) -6, ann (ann) +2"),
+            text.contains(
+                "collision at c2 (players entering the same square): bob (bob) -6, ann (ann) +2"
+            ),
             "{text}"
         );
         assert!(text.contains("ann (ann) TAGS bob (bob)"), "{text}");
@@ -248,7 +277,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("Game over") || text.contains("Itness queue"),
+            text.contains("Game over") || text.contains("Next to be it, in order"),
             "{text}"
         );
         let board = super::super::picture::board_text(&state);

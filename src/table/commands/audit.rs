@@ -15,7 +15,7 @@ pub const COMMAND: Command = Command::new(
     "audit",
     Who::Anyone,
     "audit [number]",
-    "posts a finished game's audit page (this channel's last game, or an earlier one of this channel by number): an HTML file in which your browser checks the seed against its commitment and every roll against the seed",
+    "posts a finished game's audit page (this channel's last game, or an earlier one by number), in which your browser checks the seed and every roll",
     Run::Answer(answer),
 )
 .reads(check)

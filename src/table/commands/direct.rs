@@ -204,7 +204,7 @@ pub fn read_direct(text: &str) -> Result<ReadDirect<'_>, ParseError> {
         None => ReadDirect {
             command: &super::order::COMMAND,
             direct: &super::order::DIRECT,
-            args: text,
+            args: text.trim_start_matches(['!', '/']),
         },
     };
     if let Some(check) = read.direct.check {

@@ -61,11 +61,26 @@ fn by_dm(work: &mut Work<'_>, user: &User, _args: &str) -> Result<bool, Refusal>
     Ok(false)
 }
 
-/// `help <game>` by DM is that game's rules.
+/// `help <game>` by DM is that game's rules; `help <word>` a game's explanation of that word
+/// (`help effects`).
 fn with_a_game(service: &Service, args: &str) -> Option<Result<String, String>> {
+    if let Some(text) = explained(service.catalogue().all(), &args.to_lowercase()) {
+        return Some(Ok(text));
+    }
     (!args.is_empty())
         .then(|| super::rules::by_dm(service, args))
         .flatten()
+}
+
+/// A game's explanation of `word` (its [`crate::games::Rules::topics`]), if one has it.
+fn explained(games: &[&'static dyn crate::games::Rules], word: &str) -> Option<String> {
+    games.iter().find_map(|rules| {
+        rules
+            .topics()
+            .iter()
+            .find(|(topic, _)| *topic == word)
+            .map(|(_, text)| text.trim_end().to_string())
+    })
 }
 
 /// `help` by DM from someone in no game.
@@ -120,7 +135,11 @@ pub fn channel_help(
         ),
         Some(word) => {
             if let Some(command) = super::find(word) {
-                return match command.place() {
+                let explained = match command.explained {
+                    "" => String::new(),
+                    more => format!("\n{more}"),
+                };
+                let line = match command.place() {
                     Place::Direct => {
                         format!("`{}` by direct message: {}", command.usage, command.about)
                     }
@@ -131,6 +150,7 @@ pub fn channel_help(
                         command.about
                     ),
                 };
+                return format!("{line}{explained}");
             }
             let game_commands = game.map(|rules| rules.commands()).unwrap_or(&[]);
             if let Some(help) = crate::games::declared(game_commands, word) {
@@ -140,6 +160,9 @@ pub fn channel_help(
                     help.also(prefix),
                     help.about
                 );
+            }
+            if let Some(text) = explained(games, word) {
+                return text;
             }
             match games.iter().find(|rules| rules.name() == word) {
                 Some(rules) => game_help(*rules, prefix),

@@ -16,7 +16,7 @@ pub const COMMAND: Command = Command::new(
     "leaderboard",
     Who::Anyone,
     "leaderboard [game]",
-    "the ten best-rated players of a game on this server (the channel's game if none is named), with a chart",
+    "the ten best-rated players of a game on this server, with a chart",
     Run::Answer(answer),
 )
 .aliases(&["lb", "top"])
@@ -53,7 +53,8 @@ fn top(mut rows: Vec<RatingRow>, least: u32) -> Vec<RatingRow> {
     rows
 }
 
-/// The board as a picture: one bar per player, as long as their rating against the best.
+/// The board as a picture: one bar per player from a zero line, its length in proportion to
+/// the rating (a negative rating's bar goes left of the line).
 fn chart(game: &str, rows: &[RatingRow]) -> String {
     const WIDTH: f64 = 480.0;
     const ROW: f64 = 26.0;
@@ -62,27 +63,36 @@ fn chart(game: &str, rows: &[RatingRow]) -> String {
     let height = top + ROW * rows.len() as f64 + 12.0;
     let figures: Vec<f64> = rows.iter().map(|row| row.rating.shown()).collect();
     let low = figures.iter().copied().fold(0.0, f64::min);
-    let high = figures.iter().copied().fold(low + 1.0, f64::max);
+    let high = figures.iter().copied().fold(0.0, f64::max);
+    let span = match high - low {
+        span if span > 0.0 => span,
+        _ => 1.0,
+    };
     let room = WIDTH - LEFT - 70.0;
+    let zero = LEFT + room * (-low / span);
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" font-family=\"DejaVu Sans\">\
          <rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\
-         <text x=\"12\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{} leaderboard</text>",
-        escape(game)
+         <text x=\"12\" y=\"26\" font-size=\"18\" font-weight=\"bold\" fill=\"#222222\">{} leaderboard</text>\
+         <line x1=\"{zero:.1}\" y1=\"{:.0}\" x2=\"{zero:.1}\" y2=\"{:.0}\" stroke=\"#888888\"/>",
+        escape(game),
+        top,
+        height - 8.0
     );
     for (index, (row, value)) in rows.iter().zip(&figures).enumerate() {
         let y = top + ROW * index as f64;
-        let length = ((value - low) / (high - low) * room).max(3.0);
+        let length = (value.abs() / span * room).max(1.0);
+        let start = if *value < 0.0 { zero - length } else { zero };
         let name: String = row.name.chars().take(20).collect();
         svg.push_str(&format!(
             "<text x=\"12\" y=\"{:.0}\" font-size=\"14\" fill=\"#222222\">{}. {}</text>\
-             <rect x=\"{LEFT}\" y=\"{:.0}\" width=\"{length:.1}\" height=\"16\" fill=\"#4a7bd0\"/>\
+             <rect x=\"{start:.1}\" y=\"{:.0}\" width=\"{length:.1}\" height=\"16\" fill=\"#4a7bd0\"/>\
              <text x=\"{:.1}\" y=\"{:.0}\" font-size=\"13\" fill=\"#222222\">{}</text>",
             y + 15.0,
             index + 1,
             escape(&name),
             y + 3.0,
-            LEFT + length + 6.0,
+            zero.max(start + length) + 6.0,
             y + 15.0,
             figure(&row.rating)
         ));
@@ -114,13 +124,15 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             outcome.channel(
                 asked.channel,
                 format!(
-                    "Nobody has {least} rated games of {game} on this server yet: the leaderboard lists players once they have."
+                    "Nobody has {} of {game} on this server yet: the leaderboard lists players once they have.",
+                    count(least as usize, "rated game")
                 ),
             );
             return Ok(outcome);
         }
         let mut lines = vec![format!(
-            "Leaderboard of {game} on this server (rating: mean - 3 sigma; players with at least {least} rated games):"
+            "Leaderboard of {game} on this server (players with at least {}; `{prefix}help stats` says how a rating is counted):",
+            count(least as usize, "rated game")
         )];
         for (index, row) in rows.iter().enumerate() {
             lines.push(format!(

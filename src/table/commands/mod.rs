@@ -129,6 +129,8 @@ pub struct Command {
     pub(crate) run: Run,
     /// Its form by direct message, if it is said there.
     pub direct: Option<Direct>,
+    /// What `!help <command>` adds under the one line every list shows (empty: nothing).
+    pub explained: &'static str,
 }
 
 /// Reads the words after a command: a refusal says what was wrong and what would be
@@ -161,7 +163,13 @@ impl Command {
             check: None,
             run,
             direct: None,
+            explained: "",
         }
+    }
+
+    /// The same, with what `!help <command>` adds to its line.
+    pub(crate) const fn explains(self, explained: &'static str) -> Command {
+        Command { explained, ..self }
     }
 
     /// A command said only by direct message.

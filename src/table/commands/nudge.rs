@@ -28,7 +28,12 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
     let id = record.id;
     match &record.status {
         Status::SignUp => return Err(Refusal::new(format!("Game #{id} has not started yet."))),
-        Status::Over => return Err(Refusal::new(format!("Game #{id} is over."))),
+        Status::Over => {
+            return Err(crate::table::rounds::over(
+                record,
+                &work.env.defaults.prefix,
+            ))
+        }
         Status::Paused { .. } => {
             return Err(Refusal::new(format!(
                 "Game #{id} is paused: its clock is stopped, so nobody is nudged until `{}resume`.",

@@ -11,7 +11,7 @@ pub const COMMAND: Command = Command::new(
     "rules",
     Who::Anyone,
     "rules [game]",
-    "the rules of a game for players, with every option `!new` takes and its default",
+    "the rules of a game and its options (`!rules options`: the options every game takes)",
     Run::Answer(answer),
 )
 .reads(check)

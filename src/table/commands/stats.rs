@@ -18,9 +18,10 @@ pub const COMMAND: Command = Command::new(
     "stats",
     Who::Anyone,
     "stats [@player]",
-    "a player's record on this server (yours if none is named): games played, won, drawn, conceded and abandoned, deadlines kept, time to answer, ratings and last games",
+    "a player's record on this server (yours if none is named): games, wins, deadlines kept, ratings",
     Run::Answer(answer),
 )
+.explains("A rating is a cautious estimate of a player's skill in one game on this server: the skill their results show, less three times how unsure it still is. It starts at 0 and rises as you play more, even with middling results, since every game makes it surer; the leaderboard and the game-over post show it to one decimal.")
 .reads(check)
 .slash(&[SlashOption {
     name: "player",

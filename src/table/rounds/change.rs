@@ -134,26 +134,62 @@ pub fn after_change(
     if !public.is_empty() {
         let board = live.game.board();
         let show_board = new_phase || (something_happened && !live.game.board_when_turn_passes());
-        let text = if show_board {
-            format!("{}\n{}", public.join("\n"), board.text)
-        } else {
-            public.join("\n")
+        let picture = board
+            .svg
+            .filter(|_| show_board)
+            .map(|svg| framed(&svg, &work.record, &live.game.marks()));
+        let mut parts = public;
+        if show_board {
+            parts.push(board.text);
+        }
+        // The game-over post is read once, whole: it may fill a message.
+        let most = match phase {
+            Phase::Over { .. } => ONE_MESSAGE,
+            _ => AT_A_GLANCE,
         };
-        work.outcome.posts.push(Post {
-            to: Audience::Channel(channel),
+        let mut texts = joined_within(parts, most);
+        let last = texts.pop().unwrap_or_default();
+        let post = |text: String, svg: Option<String>| Post {
+            to: Audience::Channel(channel.clone()),
             text,
-            svg: board
-                .svg
-                .filter(|_| show_board)
-                .map(|svg| framed(&svg, &work.record, &live.game.marks())),
+            svg,
             card: None,
             file: None,
-        });
+        };
+        work.outcome
+            .posts
+            .extend(texts.into_iter().map(|text| post(text, None)));
+        // The picture goes with the board, which comes last.
+        work.outcome.posts.push(post(last, picture));
     }
     for (user, text) in direct {
         work.outcome.direct(&user, text);
     }
     Ok(())
+}
+
+/// The most characters of a post a player reads at a glance: what happened (the orders
+/// revealed, the game's report, whose turn it is) and the board after it go in as few posts
+/// as keep each within it, never parting one of them.
+pub const AT_A_GLANCE: usize = 1000;
+
+/// The most characters of one message on the platforms the bot knows (Discord's 2,000).
+pub const ONE_MESSAGE: usize = 2000;
+
+/// `parts` in order, joined into as few texts as keep each within `most` characters (a part
+/// longer than that alone stays whole, in a text of its own).
+fn joined_within(parts: Vec<String>, most: usize) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    for part in parts {
+        match texts.last_mut() {
+            Some(last) if last.chars().count() + 1 + part.chars().count() <= most => {
+                last.push('\n');
+                last.push_str(&part);
+            }
+            _ => texts.push(part),
+        }
+    }
+    texts
 }
 
 /// The game is over with `ranking`: no more deadlines; the final ranking and the seed's

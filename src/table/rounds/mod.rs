@@ -93,7 +93,7 @@ pub fn seed_reveal(record: &GameRecord, prefix: &str) -> String {
         None => (format!("`{hex}`"), "these 32 bytes", hex.clone()),
     };
     format!(
-        "Seed: {shown}. The commitment posted at the start is the SHA-256 of {bytes} (not of the hex text): `printf {hashed} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked with `referee replay {id}` or on the page of `{prefix}audit`.",
+        "Seed: {shown}. The commitment posted at the start is the SHA-256 of {bytes} (not of the hex text): `printf {hashed} | xxd -r -p | sha256sum` prints `{commitment}`. Every roll can be checked on the page `{prefix}audit` posts (the bot's operator can also run `referee replay {id}`).",
         commitment = settings.commitment(),
         id = record.id,
     )
@@ -125,8 +125,17 @@ pub(super) fn running(work: &Work<'_>) -> Result<(), Refusal> {
                 work.env.defaults.prefix
             )))
         }
-        Status::Over => Err(Refusal::new(format!("Game #{} is over.", record.id))),
+        Status::Over => Err(over(record, &work.env.defaults.prefix)),
     }
+}
+
+/// The one answer to a command that would change game `record` after it ended: that it is
+/// over, and what still answers about it.
+pub fn over(record: &GameRecord, prefix: &str) -> Refusal {
+    Refusal::new(format!(
+        "Game #{} ({}) is over: `{prefix}audit` posts its page, `{prefix}who` says who played and how each left, and `{prefix}new <game>` opens another here.",
+        record.id, record.game
+    ))
 }
 
 /// The current phase in a few words, for a refusal that judges an order against it:

@@ -2,7 +2,7 @@
 //! game, a game's rules, a round's public log.
 
 use super::Service;
-use crate::chat::help::rules_text;
+use crate::chat::help::{rules_text, table_options_text, TABLE_OPTIONS};
 use crate::chat::parse::quote;
 use crate::records::{GameRecord, LogVisibility};
 use crate::store::{GameRow, StoreError, Tx};
@@ -33,11 +33,17 @@ impl Service {
         let names: Vec<&str> = self.catalogue.all().iter().map(|r| r.name()).collect();
         let Some(name) = name.filter(|name| !name.is_empty()) else {
             return Err(format!(
-                "`{typed}` takes a game, like `{typed} {}`; the games are {}.",
+                "`{typed}` takes a game, like `{typed} {}`; the games are {}. `{typed} {TABLE_OPTIONS}` lists the options every game takes.",
                 names[0],
                 names.join(", ")
             ));
         };
+        if name == TABLE_OPTIONS {
+            return Ok(table_options_text(
+                &lifecycle::table_option_help(&self.defaults),
+                prefix,
+            ));
+        }
         let rules = self.catalogue.find(name).ok_or_else(|| {
             format!(
                 "There is no game called '{}'. Games: {}.",
@@ -45,11 +51,7 @@ impl Service {
                 names.join(", ")
             )
         })?;
-        Ok(rules_text(
-            rules,
-            prefix,
-            &lifecycle::table_option_help(&self.defaults),
-        ))
+        Ok(rules_text(rules, typed, prefix))
     }
 
     /// `!log`'s text: the public events of `round` (the current one, or the one before

@@ -320,7 +320,7 @@ impl Service {
         if admission == Admission::Warned {
             let (count, window) = self.defaults.flood;
             let said = format!(
-                "slow down: you sent more than {count} commands in {}, so I set aside what you send for a moment; those messages are not taken. Send them again in a few seconds.",
+                "slow down: you sent commands faster than I take them from one person ({count} at once, then {count} every {}), so I set aside what you send for a moment; those messages are not taken. Send them again in a few seconds.",
                 crate::duration::format_duration(window)
             );
             let (to, text) = reply_to(inbound, &said);

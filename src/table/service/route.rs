@@ -293,6 +293,16 @@ impl Service {
                 None => Ok(outcome.into()),
             },
             None | Some(Run::Apply(_) | Run::Action) => {
+                // A command for a game after the channel's game ended: one answer for all.
+                if game.is_none() {
+                    match tx.last_game_in_channel(channel).await {
+                        Ok(Some(last)) if last.record.status == Status::Over => {
+                            return refuse(crate::table::rounds::over(&last.record, prefix).0);
+                        }
+                        Ok(_) | Err(StoreError::Corrupt { .. }) => {}
+                        Err(error) => return Err(error),
+                    }
+                }
                 // Only the users a command names need a name from the platform (the new
                 // player of `!replace`).
                 let named = parse_mentions(&args);
@@ -386,11 +396,16 @@ impl Service {
             }
             several => {
                 let list: Vec<String> = several.iter().map(|id| format!("#{id}")).collect();
+                let (example, awaits) = self
+                    .game_awaiting(tx, &user.id, several, &dm_text(text))
+                    .await?;
+                let awaits = awaits
+                    .map(|label| format!(" (game #{example} awaits your {label})"))
+                    .unwrap_or_default();
                 return refuse(format!(
-                    "You are in several games ({}). Put the game's number first, like `#{} {}`.",
+                    "You are in several games ({}). Put the game's number first, like `#{example} {}`{awaits}.",
                     list.join(", "),
-                    several[0],
-                    quote(text)
+                    quote(&dm_text(text))
                 ));
             }
         };
@@ -440,17 +455,64 @@ impl Service {
     }
 }
 
-/// A direct message as logged: without the game number in front (the input is the game's).
+impl Service {
+    /// Of the sender's games `ids`, the one a direct message `said` without a game number
+    /// most likely meant, for the hint that asks for the number: one whose game takes its
+    /// first word as an order and awaits an order from them now (with what it awaits), else
+    /// one whose game takes that word, else the first.
+    async fn game_awaiting(
+        &self,
+        tx: &mut Tx,
+        user: &str,
+        ids: &[i64],
+        said: &str,
+    ) -> Result<(i64, Option<String>), StoreError> {
+        let word = said
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_lowercase();
+        let mut takes_it = None;
+        for &id in ids {
+            let record = match tx.game(id).await {
+                Ok(Some(game)) => game.record,
+                Ok(None) | Err(StoreError::Corrupt { .. }) => continue,
+                Err(error) => return Err(error),
+            };
+            let takes = self
+                .catalogue
+                .find(&record.game)
+                .is_some_and(|rules| rules.orders().iter().any(|order| order.is(&word)));
+            if !takes {
+                continue;
+            }
+            let awaited = record.seat_of(user).and_then(|seat| match &record.phase {
+                Some(crate::records::Phase::Orders { seats, label }) if seats.contains(&seat) => {
+                    Some(label.clone())
+                }
+                _ => None,
+            });
+            if awaited.is_some() {
+                return Ok((id, awaited));
+            }
+            takes_it.get_or_insert(id);
+        }
+        Ok((takes_it.unwrap_or(ids[0]), None))
+    }
+}
+
+/// A direct message as logged: without the game number in front (the input is the game's),
+/// nor the channel's mark a player may type by habit (`!bid 3` by DM is `bid 3`).
 fn dm_text(text: &str) -> String {
     let text = text.trim();
-    match text.strip_prefix('#') {
+    let said = match text.strip_prefix('#') {
         Some(rest) => rest
             .split_once(char::is_whitespace)
             .map_or("", |(_, rest)| rest)
-            .trim()
-            .to_string(),
-        None => text.to_string(),
-    }
+            .trim(),
+        None => text,
+    };
+    said.trim_start_matches(['!', '/']).to_string()
 }
 
 impl Service {
