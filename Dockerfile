@@ -12,7 +12,10 @@ RUN cargo build --release --locked --bin referee
 # Run stage: the binary alone on a small base; the database lives on a volume.
 FROM debian:bookworm-slim
 # No system certificates needed: TLS to Discord is rustls with bundled webpki roots.
-RUN useradd --system --home /data referee && mkdir -p /data && chown referee /data
+# /backups is where compose.yaml mounts the volume of the rotating backups; a new volume takes
+# its owner from here.
+RUN useradd --system --home /data referee && mkdir -p /data /backups \
+    && chown referee /data /backups
 COPY --from=build /src/target/release/referee /usr/local/bin/referee
 USER referee
 WORKDIR /data

@@ -10,18 +10,26 @@ use chrono::{DateTime, Utc};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// Why a backup was not made.
+/// Why a backup was not made: one sentence naming the file.
 #[derive(Debug, Error)]
 pub enum BackupError {
     /// The destination is taken: a backup never overwrites a file.
     #[error("{0} already exists; give a new file for the backup")]
     Exists(String),
-    /// The database could not be copied or the copy read.
+    /// The destination's folder does not exist.
+    #[error("the folder {0} does not exist; create it or give another path for the backup")]
+    NoFolder(String),
+    /// The database could not be read or copied (missing, damaged, locked, ...).
     #[error(transparent)]
     Store(#[from] StoreError),
     /// SQLite's integrity check found the copy damaged.
-    #[error("the copy fails SQLite's integrity check: {0}")]
-    Damaged(String),
+    #[error("the copy of {database} fails SQLite's integrity check ({problems}); the database may be damaged, so keep the earlier backups")]
+    Damaged {
+        /// The database backed up.
+        database: String,
+        /// What the check found, in SQLite's words.
+        problems: String,
+    },
     /// A game in the copy does not replay to its log.
     #[error("game #{game} in the copy does not replay to its log: {difference}")]
     Replay {
@@ -30,9 +38,24 @@ pub enum BackupError {
         /// The first difference found.
         difference: String,
     },
-    /// The file system refused (the folder, the rename).
-    #[error("cannot write the backup: {0}")]
-    Io(#[from] std::io::Error),
+    /// The backup file could not be written (permissions, a full disk, the rename).
+    #[error("cannot write the backup {path}: {reason}")]
+    Write {
+        /// The backup file.
+        path: String,
+        /// Why, in a few words.
+        reason: String,
+    },
+}
+
+impl BackupError {
+    /// The file system's refusal to write the backup `to`.
+    fn write(to: &Path, error: &std::io::Error) -> BackupError {
+        BackupError::Write {
+            path: to.display().to_string(),
+            reason: error.kind().to_string(),
+        }
+    }
 }
 
 /// A backup written and checked.
@@ -57,6 +80,22 @@ pub struct BackupSettings {
     pub folder: PathBuf,
 }
 
+/// Whether a backup can be written to `to`: its folder exists and no file is there yet
+/// (checked before the database is opened, so a mistyped destination touches nothing).
+pub fn can_go_to(to: &Path) -> Result<(), BackupError> {
+    if to.exists() {
+        return Err(BackupError::Exists(to.display().to_string()));
+    }
+    let folder = match to.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        Some(folder) => folder,
+        None => Path::new("."),
+    };
+    if !folder.is_dir() {
+        return Err(BackupError::NoFolder(folder.display().to_string()));
+    }
+    Ok(())
+}
+
 /// Writes a consistent copy of `store` (a SQLite database, live or not) to `to`, checks it
 /// and renames it into place. `settings` and `table` open the copy as the bot would.
 pub async fn back_up(
@@ -65,29 +104,56 @@ pub async fn back_up(
     table: &TableDefaults,
     to: &Path,
 ) -> Result<Backup, BackupError> {
-    if to.exists() {
-        return Err(BackupError::Exists(to.display().to_string()));
-    }
+    can_go_to(to)?;
     let partial = partial_of(to);
     if partial.exists() {
         // Left by a backup that was killed: never a backup, always safe to drop.
-        std::fs::remove_file(&partial)?;
+        std::fs::remove_file(&partial).map_err(|error| BackupError::write(to, &error))?;
     }
-    store.copy_into(&partial).await?;
-    let checked = check(&partial, settings, table).await;
-    let games = match checked {
+    // The copy goes into an empty file made here (SQLite fills an empty file), so a folder
+    // that cannot be written to is said by the file system, not in SQLite's words.
+    std::fs::File::create_new(&partial).map_err(|error| BackupError::write(to, &error))?;
+    let database = crate::store::sqlite_file(&settings.url)
+        .map_or("the database".to_string(), |file| {
+            file.display().to_string()
+        });
+    let made = async {
+        store
+            .copy_into(&partial)
+            .await
+            .map_err(|error| copying(error, &database, to))?;
+        check(&partial, &database, settings, table).await
+    }
+    .await;
+    let games = match made {
         Ok(games) => games,
         Err(error) => {
             let _ = std::fs::remove_file(&partial);
             return Err(error);
         }
     };
-    std::fs::rename(&partial, to)?;
+    std::fs::rename(&partial, to).map_err(|error| BackupError::write(to, &error))?;
+    let bytes = std::fs::metadata(to)
+        .map_err(|error| BackupError::write(to, &error))?
+        .len();
     Ok(Backup {
         path: to.to_path_buf(),
         games,
-        bytes: std::fs::metadata(to)?.len(),
+        bytes,
     })
+}
+
+/// A failed copy of `database` into the backup `to`, in one sentence naming the file at
+/// fault: a full disk is the backup's, a damaged or locked database the database's.
+fn copying(error: StoreError, database: &str, to: &Path) -> BackupError {
+    match error {
+        error if error.is_disk_full() => BackupError::Write {
+            path: to.display().to_string(),
+            reason: "the disk is full".to_string(),
+        },
+        StoreError::Damaged(_) => StoreError::Damaged(format!("the database {database}")).into(),
+        error => error.naming(Path::new(database)).into(),
+    }
 }
 
 /// Where the backup to `to` is written until it is checked: a hidden file beside it.
@@ -103,6 +169,7 @@ fn partial_of(to: &Path) -> PathBuf {
 /// it holds.
 async fn check(
     copy: &Path,
+    database: &str,
     settings: &StoreSettings,
     table: &TableDefaults,
 ) -> Result<usize, BackupError> {
@@ -112,14 +179,17 @@ async fn check(
     })
     .await?;
     let service = Service::new(store, Catalogue::standard(), table.clone());
-    let result = replay_all(&service).await;
+    let result = replay_all(&service, database).await;
     service.store().close().await;
     result
 }
 
-async fn replay_all(service: &Service) -> Result<usize, BackupError> {
+async fn replay_all(service: &Service, database: &str) -> Result<usize, BackupError> {
     if let Some(problems) = service.store().integrity_problems().await? {
-        return Err(BackupError::Damaged(problems));
+        return Err(BackupError::Damaged {
+            database: database.to_string(),
+            problems,
+        });
     }
     let games = service.store().game_ids().await?;
     for &game in &games {
@@ -181,10 +251,12 @@ pub async fn keep_rotating(
     loop {
         ticks.tick().await;
         let made = async {
-            std::fs::create_dir_all(&backups.folder)?;
+            std::fs::create_dir_all(&backups.folder)
+                .map_err(|error| BackupError::write(&backups.folder, &error))?;
             let to = backups.folder.join(rotating_name(Utc::now()));
             let made = back_up(service.store(), &settings, &table, &to).await?;
-            let pruned = prune(&backups.folder, backups.kept)?;
+            let pruned = prune(&backups.folder, backups.kept)
+                .map_err(|error| BackupError::write(&backups.folder, &error))?;
             Ok::<_, BackupError>((made, pruned))
         }
         .await;

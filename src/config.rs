@@ -1,5 +1,5 @@
-//! Settings: `config/default.toml` (built in, or a file given with `--config`), with
-//! environment variables `REFEREE_<SECTION>_<KEY>` over it.
+//! Settings: `config/default.toml` (built into the program), a file given with `--config`
+//! over it, and environment variables `REFEREE_<SECTION>_<KEY>` over both.
 
 use crate::backup::BackupSettings;
 use crate::duration::{a_year, parse_duration_within};

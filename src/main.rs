@@ -15,7 +15,8 @@ use std::path::PathBuf;
 #[derive(Parser)]
 #[command(name = "referee", version, about)]
 struct Cli {
-    /// A settings file replacing config/default.toml (REFEREE_* variables still apply).
+    /// A settings file giving some or all settings over the built-in defaults
+    /// (config/default.toml, compiled in); REFEREE_* variables still apply over both.
     #[arg(long, global = true)]
     config: Option<PathBuf>,
     #[command(subcommand)]
@@ -113,7 +114,7 @@ enum Command {
     /// Asks the running bot's health listener (`health.listen`) whether it is well: prints
     /// its answer, and fails unless it is (Docker's HEALTHCHECK runs this).
     Health {
-        /// The address to ask (default: /healthz at health.listen).
+        /// Where to ask: host:port (like localhost:9898) or a URL (default: health.listen).
         #[arg(long)]
         url: Option<String>,
     },
@@ -134,8 +135,13 @@ fn settings(path: Option<&PathBuf>) -> Result<Config> {
     let file = match path {
         Some(path) => Some((
             path.display().to_string(),
-            std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the settings file {}", path.display()))?,
+            std::fs::read_to_string(path).map_err(|error| {
+                anyhow::anyhow!(
+                    "cannot read the settings file {}: {}",
+                    path.display(),
+                    error.kind()
+                )
+            })?,
         )),
         None => None,
     };
@@ -154,6 +160,8 @@ fn sqlite_url(db: &std::path::Path) -> String {
 enum Access {
     /// Plays games: the file is created and migrated if needed.
     Play,
+    /// Writes to an existing file (`ratings --rebuild`): migrated if needed, never created.
+    Existing,
     /// Only reads an existing file (replay, export): nothing is created or written.
     Read,
 }
@@ -202,6 +210,7 @@ async fn service(config: &Config, url: Option<String>, access: Access) -> Result
     }
     let store = match access {
         Access::Play => Store::open(&store_settings).await?,
+        Access::Existing => Store::open_existing(&store_settings).await?,
         Access::Read => Store::open_read_only(&store_settings).await?,
     };
     Ok(Service::new(
@@ -263,9 +272,33 @@ fn sentence(error: &anyhow::Error) -> String {
     line
 }
 
+/// How long `referee health` waits for the bot's answer (which comes within a second).
+const HEALTH_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The address `referee health --url` asks: `host:port` (or `host:port/path`) as
+/// `http://host:port/healthz` (or that path), a whole http or https URL as it is.
+fn health_target(given: &str) -> Result<reqwest::Url> {
+    let given = given.trim();
+    let with_scheme = match given.contains("://") {
+        true => given.to_string(),
+        false => format!("http://{given}"),
+    };
+    let parsed = reqwest::Url::parse(&with_scheme)
+        .ok()
+        .filter(|url| matches!(url.scheme(), "http" | "https") && url.host().is_some());
+    let Some(mut url) = parsed else {
+        let shown: String = given.chars().filter(|c| !c.is_control()).take(80).collect();
+        bail!("--url takes host:port, like localhost:9898, or a URL like http://localhost:9898/healthz; got '{shown}'");
+    };
+    if url.path() == "/" {
+        url.set_path("/healthz");
+    }
+    Ok(url)
+}
+
 /// The health check's address on this machine: `health.listen`, asked on the loopback
 /// address when it listens on every address.
-fn health_url(config: &Config) -> Result<String> {
+fn health_url(config: &Config) -> Result<reqwest::Url> {
     let Some(listen) = config.health.listen else {
         bail!("health.listen is not set, so the bot serves no health check; set it (like REFEREE_HEALTH_LISTEN=127.0.0.1:9898) or give --url");
     };
@@ -274,10 +307,7 @@ fn health_url(config: &Config) -> Result<String> {
         std::net::IpAddr::V6(ip) if ip.is_unspecified() => std::net::Ipv6Addr::LOCALHOST.into(),
         ip => ip,
     };
-    Ok(format!(
-        "http://{}/healthz",
-        std::net::SocketAddr::new(host, listen.port())
-    ))
+    health_target(&std::net::SocketAddr::new(host, listen.port()).to_string())
 }
 
 /// The bot token from `DISCORD_TOKEN`, without the spaces or line end a copy may bring around
@@ -366,6 +396,16 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
             let service = service(&config, db.as_deref().map(sqlite_url), Access::Play)
                 .await?
                 .running_since(chrono::Utc::now());
+            // A database fault (a full disk) names the file it happened in.
+            let file = db.or_else(|| referee::store::sqlite_file(&config.store.url));
+            let named = |error: referee::local::RunError| -> anyhow::Error {
+                match (error, &file) {
+                    (referee::local::RunError::Store(error), Some(file)) => {
+                        error.naming(file).into()
+                    }
+                    (error, _) => error.into(),
+                }
+            };
             let stdout = std::io::stdout();
             let mut runner = Runner::new(
                 service,
@@ -374,7 +414,7 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
                 Some(pictures),
                 stdout.lock(),
             );
-            runner.start().await?;
+            runner.start().await.map_err(named)?;
             eprintln!("referee: type lines like `alice #game: !new tag`, `bob dm: bid 5`, `clock +1h`; Ctrl-D ends.");
             let (lines_tx, mut lines_rx) = tokio::sync::mpsc::channel::<String>(16);
             std::thread::spawn(move || {
@@ -395,13 +435,13 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
                             if let Err(error) = runner.line(&line, number).await {
                                 match error {
                                     referee::local::RunError::Line(error) => eprintln!("referee: {error}"),
-                                    other => return Err(other.into()),
+                                    other => return Err(named(other)),
                                 }
                             }
                         }
                         None => break,
                     },
-                    _ = tick.tick() => runner.tick().await?,
+                    _ = tick.tick() => runner.tick().await.map_err(named)?,
                 }
             }
             std::io::stdout().flush()?;
@@ -414,6 +454,7 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
             if store_settings.url.starts_with("postgres") {
                 return Err(referee::store::StoreError::NoBackup.into());
             }
+            referee::backup::can_go_to(&file)?;
             let store = Store::open_read_only(&store_settings).await?;
             let made =
                 referee::backup::back_up(&store, &store_settings, &config.table, &file).await;
@@ -455,7 +496,7 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
             }
         }
         Command::Ratings { rebuild: _, db } => {
-            let service = service(&config, db.as_deref().map(sqlite_url), Access::Play).await?;
+            let service = service(&config, db.as_deref().map(sqlite_url), Access::Existing).await?;
             let started = std::time::Instant::now();
             let rebuilt = service.rebuild_ratings().await?;
             for (game, why) in &rebuilt.unreadable {
@@ -476,16 +517,23 @@ async fn run(cli: Cli, config: Config) -> Result<()> {
         }
         Command::Health { url } => {
             let url = match url {
-                Some(url) => url,
+                Some(given) => health_target(&given)?,
                 None => health_url(&config)?,
             };
-            let answer = reqwest::Client::builder()
-                .timeout(std::time::Duration::from_secs(10))
+            let asked = reqwest::Client::builder()
+                .timeout(HEALTH_WAIT)
                 .build()?
-                .get(&url)
+                .get(url.clone())
                 .send()
-                .await
-                .with_context(|| format!("no answer from {url}; is `referee run` running?"))?;
+                .await;
+            let answer = match asked {
+                Ok(answer) => answer,
+                Err(error) if error.is_timeout() => bail!(
+                    "{url} did not answer within {} seconds; the bot may be stuck",
+                    HEALTH_WAIT.as_secs()
+                ),
+                Err(_) => bail!("nothing answers at {url}; is `referee run` running, with health.listen at that address?"),
+            };
             let status = answer.status();
             print_tolerating_closed_pipe(&answer.text().await.unwrap_or_default())?;
             if !status.is_success() {

@@ -2,7 +2,9 @@
 //! consistent copy, checks it (integrity and a replay of every game) and says so, refuses to
 //! overwrite, and points PostgreSQL at pg_dump; a copy taken while the bot writes replays; a
 //! kill -9 mid-backup leaves the earlier backups whole and never a half-written file under a
-//! backup's name; a running bot keeps the newest backups and drops the oldest.
+//! backup's name; a running bot keeps the newest backups and drops the oldest; a backup that
+//! cannot be made (a missing folder, a damaged database) says why in one sentence naming the
+//! file, and leaves no file behind.
 
 mod common;
 
@@ -280,4 +282,68 @@ fn a_backup_during_a_burst_of_a_thousand_orders_is_whole() {
             copy.display()
         );
     }
+}
+
+#[test]
+fn a_backup_that_cannot_be_made_says_why_in_one_sentence_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("referee.db");
+    let db = db.to_str().unwrap();
+    let start = "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n";
+    let (ok, _, err) = referee(&["script", "--db", db], Some(start));
+    assert!(ok, "{err}");
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+
+    // Into a folder that does not exist.
+    let folder = dir.path().join("no-such-folder");
+    let into = folder.join("backup.db");
+    let (ok, _, err) = referee(&["backup", into.to_str().unwrap(), "--db", db], None);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "referee: the folder {} does not exist; create it or give another path for the backup",
+            folder.display()
+        )
+    );
+    assert_eq!(files(), ["referee.db"]);
+
+    // Of a database damaged past its first pages (a bad disk): the copy fails half-way.
+    let damaged = dir.path().join("damaged.db");
+    let mut bytes = std::fs::read(db).unwrap();
+    let half = bytes.len() / 2;
+    let end = (half + 16384).min(bytes.len());
+    bytes[half..end].fill(0xde);
+    std::fs::write(&damaged, bytes).unwrap();
+    let into = dir.path().join("backup.db");
+    let (ok, _, err) = referee(
+        &[
+            "backup",
+            into.to_str().unwrap(),
+            "--db",
+            damaged.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        format!(
+            "referee: the database {} is damaged (SQLite finds it malformed); restore it from a backup",
+            damaged.display()
+        )
+    );
+    let left = files();
+    assert!(
+        left.iter()
+            .all(|name| !name.contains("backup") && !name.ends_with(".partial")),
+        "{left:?}"
+    );
 }

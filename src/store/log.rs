@@ -170,7 +170,7 @@ async fn game_log_on(connection: Connection<'_>, id: i64) -> Result<Option<GameL
         return Ok(None);
     };
     Ok(Some(GameLog {
-        game: super::tx::read_record(row.int(0)?, row.text(1)?)?,
+        game: super::tx::game_row(&row)?,
         status: row.text(2)?.to_string(),
         inputs: Vec::new(),
         events: Vec::new(),
@@ -259,8 +259,7 @@ impl Store {
         let row = self
             .fetch_optional(Statement::new("SELECT id, record FROM games WHERE id = ?").int(id))
             .await?;
-        row.map(|row| super::tx::read_record(row.int(0)?, row.text(1)?))
-            .transpose()
+        row.map(|row| super::tx::game_row(&row)).transpose()
     }
 
     /// The games, not over, with a search asked and not answered yet, oldest search first.
@@ -271,9 +270,7 @@ impl Store {
                  ORDER BY searching",
             ))
             .await?;
-        rows.iter()
-            .map(|row| super::tx::read_record(row.int(0)?, row.text(1)?))
-            .collect()
+        rows.iter().map(super::tx::game_row).collect()
     }
 
     /// The game that lives in `channel` (the one not over, else the last one), read without
@@ -288,21 +285,30 @@ impl Store {
                 .text(channel),
             )
             .await?;
-        row.map(|row| super::tx::read_record(row.int(0)?, row.text(1)?).map(|game| game.record))
+        row.map(|row| super::tx::game_row(&row).map(|game| game.record))
             .transpose()
     }
 
-    /// The earliest deadline or reminder time of any running game (each found through its
-    /// index).
-    pub async fn next_due(&self) -> Result<Option<DateTime<Utc>>, StoreError> {
+    /// The earliest deadline or reminder time of any running game later than `after` (each
+    /// found through its index): a time at which only games whose rows do not read are due
+    /// (which deadlines pass over) is looked past that way.
+    pub async fn next_due(
+        &self,
+        after: Option<DateTime<Utc>>,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        let after = after.map_or(i64::MIN, |after| after.timestamp_millis());
         let row = self
-            .fetch_optional(Statement::new(
-                "SELECT MIN(at) FROM (\
-                 SELECT MIN(deadline) AS at FROM games WHERE deadline IS NOT NULL AND status = 'running' \
-                 UNION ALL \
-                 SELECT MIN(remind_at) AS at FROM games WHERE remind_at IS NOT NULL AND status = 'running'\
-                 ) AS due",
-            ))
+            .fetch_optional(
+                Statement::new(
+                    "SELECT MIN(at) FROM (\
+                     SELECT MIN(deadline) AS at FROM games WHERE deadline > ? AND status = 'running' \
+                     UNION ALL \
+                     SELECT MIN(remind_at) AS at FROM games WHERE remind_at > ? AND status = 'running'\
+                     ) AS due",
+                )
+                .int(after)
+                .int(after),
+            )
             .await?;
         match row {
             Some(row) => row.opt_int(0)?.map(instant).transpose(),

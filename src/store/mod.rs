@@ -40,9 +40,18 @@ use thiserror::Error;
 /// What went wrong in the store.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// The database refused or failed.
-    #[error("database error: {0}")]
-    Database(#[source] sqlx::Error),
+    /// The database refused or failed: one sentence, in words of its own for the faults an
+    /// operator meets (a full disk, a lock held too long, a file that cannot be written).
+    #[error("{}", fault(.0, "the database"))]
+    Database(sqlx::Error),
+    /// A database failure of the file named (see [`StoreError::naming`]).
+    #[error("{}", fault(.error, &format!("the database {}", .file)))]
+    InFile {
+        /// The database file.
+        file: String,
+        /// What failed.
+        error: sqlx::Error,
+    },
     /// A migration could not be applied.
     #[error("database migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -76,7 +85,8 @@ pub enum StoreError {
     /// The database was written by a newer version of this program.
     #[error("the database {0} was written by a newer version of referee; run that version")]
     Newer(String),
-    /// `referee replay` or `export` was pointed at a file that does not exist.
+    /// A command that works on an existing database (`replay`, `export`, `backup`,
+    /// `ratings --rebuild`) was pointed at a file that does not exist.
     #[error("there is no database at {0}")]
     Missing(String),
     /// The file exists but cannot be read.
@@ -121,7 +131,61 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+/// SQLite's primary result code of a failure SQLite reported (the low byte of an extended
+/// one); `None` for PostgreSQL's and for failures that are not the database's answer.
+fn sqlite_code(error: &sqlx::Error) -> Option<u32> {
+    let error = error.as_database_error()?;
+    if error
+        .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+        .is_some()
+    {
+        return None;
+    }
+    Some(error.code()?.parse::<u32>().ok()? & 0xff)
+}
+
+/// A database failure in one sentence about `subject` ("the database", or the database
+/// named): the faults an operator can act on in words of their own, anything else as
+/// "database error:" and the database's words.
+fn fault(error: &sqlx::Error, subject: &str) -> String {
+    match sqlite_code(error) {
+        Some(13) => format!("the disk holding {subject} is full; free some room, then try again (what failed was not written)"),
+        Some(5 | 6) => format!("{subject} is locked by another program for longer than database.busy_timeout; try again once it lets go"),
+        Some(10) => format!("the disk failed to read or write {subject} (an I/O error); check the disk, then try again"),
+        Some(8) => format!("{subject} is read-only; the bot needs to write to it"),
+        Some(14) => format!("{subject} cannot be opened; check that its folder exists and may be written"),
+        _ => match error {
+            sqlx::Error::PoolTimedOut => format!("{subject} did not answer in time"),
+            other => format!("database error: {other}"),
+        },
+    }
+}
+
 impl StoreError {
+    /// The same failure naming the database file it happened in, for the program's edge
+    /// where the file is known (`referee local`): other errors are left as they are.
+    pub fn naming(self, file: &std::path::Path) -> StoreError {
+        match self {
+            StoreError::Database(error) => StoreError::InFile {
+                file: file.display().to_string(),
+                error,
+            },
+            other => other,
+        }
+    }
+
+    /// Whether the disk holding the database (or a copy being written) is full.
+    pub fn is_disk_full(&self) -> bool {
+        let (StoreError::Database(error) | StoreError::InFile { error, .. }) = self else {
+            return false;
+        };
+        let postgres_full = error
+            .as_database_error()
+            .and_then(|error| error.try_downcast_ref::<sqlx::postgres::PgDatabaseError>())
+            .is_some_and(|error| error.code() == "53100");
+        postgres_full || sqlite_code(error) == Some(13)
+    }
+
     /// Whether the transaction lost a race with another process on the same database (a
     /// deadlock PostgreSQL broke by failing this side): nothing of it was kept, and the
     /// same work tried again in a new transaction goes through.
@@ -139,10 +203,10 @@ impl StoreError {
     /// cancelled; SQLite busy, locked, full or failing to read or write its file. Any other
     /// failure (a constraint, a row that cannot be read) may well repeat.
     pub fn is_transient(&self) -> bool {
-        let StoreError::Database(error) = self else {
+        let StoreError::Database(failure) = self else {
             return false;
         };
-        match error {
+        match failure {
             sqlx::Error::Io(_)
             | sqlx::Error::PoolTimedOut
             | sqlx::Error::PoolClosed
@@ -159,11 +223,8 @@ impl StoreError {
                             .any(|class| code.starts_with(class))
                             || matches!(code.as_ref(), "55P03" | "57014")
                     }
-                    // SQLite's primary result code is the low byte of an extended one:
-                    // BUSY, LOCKED, NOMEM, IOERR, FULL, CANTOPEN.
-                    None => code
-                        .parse::<u32>()
-                        .is_ok_and(|sqlite| matches!(sqlite & 0xff, 5 | 6 | 7 | 10 | 13 | 14)),
+                    // SQLite's BUSY, LOCKED, NOMEM, IOERR, FULL, CANTOPEN.
+                    None => matches!(sqlite_code(failure), Some(5 | 6 | 7 | 10 | 13 | 14)),
                 }
             }
             _ => false,
@@ -235,6 +296,16 @@ pub struct Store {
     owner: Arc<str>,
 }
 
+/// The SQLite file `url` names (`None`: an in-memory database, or not SQLite), to name in
+/// what an operator reads.
+pub fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if dialect_of(url).ok()? != Dialect::Sqlite || url.contains(":memory:") {
+        return None;
+    }
+    let options = <sqlx::sqlite::SqliteConnectOptions as std::str::FromStr>::from_str(url).ok()?;
+    Some(options.get_filename().to_path_buf())
+}
+
 /// Which database a URL names, or why it names none.
 fn dialect_of(url: &str) -> Result<Dialect, StoreError> {
     if url.starts_with("sqlite:") {
@@ -259,8 +330,19 @@ impl Store {
     /// Opens (creating if missing) the database and applies the migrations. Processes
     /// opening one database at the same moment take turns, so a new database is migrated once.
     pub async fn open(settings: &StoreSettings) -> Result<Store, StoreError> {
+        Store::open_creating(settings, true).await
+    }
+
+    /// Opens an existing database to write to it (`referee ratings --rebuild`), applying the
+    /// migrations: a SQLite file that does not exist is refused, never created, so a
+    /// mistyped path says so instead of working on an empty database.
+    pub async fn open_existing(settings: &StoreSettings) -> Result<Store, StoreError> {
+        Store::open_creating(settings, false).await
+    }
+
+    async fn open_creating(settings: &StoreSettings, create: bool) -> Result<Store, StoreError> {
         let pool = match dialect_of(&settings.url)? {
-            Dialect::Sqlite => Pool::Sqlite(sqlite::open(settings).await?),
+            Dialect::Sqlite => Pool::Sqlite(sqlite::open(settings, create).await?),
             Dialect::Postgres => Pool::Postgres(postgres::open(settings).await?),
         };
         Ok(Store::over(pool, settings))

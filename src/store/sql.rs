@@ -213,33 +213,47 @@ where
 impl Row {
     /// Column `index` as a whole number.
     pub fn int(&self, index: usize) -> Result<i64, StoreError> {
-        Ok(match self {
-            Row::Sqlite(row) => row.try_get(index)?,
-            Row::Postgres(row) => row.try_get(index)?,
-        })
+        self.get(index)
     }
 
     /// Column `index` as a whole number or NULL.
     pub fn opt_int(&self, index: usize) -> Result<Option<i64>, StoreError> {
-        Ok(match self {
-            Row::Sqlite(row) => row.try_get(index)?,
-            Row::Postgres(row) => row.try_get(index)?,
-        })
+        self.get(index)
     }
 
     /// Column `index` as text.
     pub fn text(&self, index: usize) -> Result<&str, StoreError> {
-        Ok(match self {
-            Row::Sqlite(row) => row.try_get(index)?,
-            Row::Postgres(row) => row.try_get(index)?,
-        })
+        self.get(index)
     }
 
     /// Column `index` as text or NULL.
     pub fn opt_text(&self, index: usize) -> Result<Option<&str>, StoreError> {
-        Ok(match self {
-            Row::Sqlite(row) => row.try_get(index)?,
-            Row::Postgres(row) => row.try_get(index)?,
+        self.get(index)
+    }
+
+    /// Column `index` as a `T`. A value that does not decode (text that is not UTF-8, a
+    /// value of another type) is a damaged row, said as [`StoreError::Corrupt`] for the
+    /// caller to name the row, not a failure of the database.
+    fn get<'r, T>(&'r self, index: usize) -> Result<T, StoreError>
+    where
+        T: sqlx::Decode<'r, sqlx::Sqlite>
+            + sqlx::Type<sqlx::Sqlite>
+            + sqlx::Decode<'r, sqlx::Postgres>
+            + sqlx::Type<sqlx::Postgres>,
+    {
+        let read = match self {
+            Row::Sqlite(row) => row.try_get(index),
+            Row::Postgres(row) => row.try_get(index),
+        };
+        read.map_err(|error| match error {
+            sqlx::Error::ColumnDecode { source, .. } => StoreError::Corrupt {
+                what: format!("row (column {index})"),
+                reason: match source.downcast_ref::<std::str::Utf8Error>() {
+                    Some(_) => "its text is not valid UTF-8".to_string(),
+                    None => "a value is not of the kind it should be".to_string(),
+                },
+            },
+            other => StoreError::from(other),
         })
     }
 }

@@ -87,10 +87,11 @@ fn migrating(path: &Path, error: sqlx::migrate::MigrateError) -> StoreError {
     }
 }
 
-/// Opens (creating if missing) the database and applies the migrations. Processes opening one
-/// file at the same moment take turns (an exclusive lock on its folder while the journal mode
-/// is set and the migrations run), so a new database is migrated once.
-pub(super) async fn open(settings: &StoreSettings) -> Result<SqlitePool, StoreError> {
+/// Opens the database (creating it if missing when `create`, else refusing a missing file)
+/// and applies the migrations. Processes opening one file at the same moment take turns (an
+/// exclusive lock on its folder while the journal mode is set and the migrations run), so a
+/// new database is migrated once.
+pub(super) async fn open(settings: &StoreSettings, create: bool) -> Result<SqlitePool, StoreError> {
     let synchronous = match settings.synchronous.to_ascii_lowercase().as_str() {
         "normal" => SqliteSynchronous::Normal,
         "off" => SqliteSynchronous::Off,
@@ -98,13 +99,16 @@ pub(super) async fn open(settings: &StoreSettings) -> Result<SqlitePool, StoreEr
         _ => SqliteSynchronous::Full,
     };
     let options = SqliteConnectOptions::from_str(&settings.url)?
-        .create_if_missing(true)
+        .create_if_missing(create)
         .journal_mode(SqliteJournalMode::Wal)
         .foreign_keys(true)
         .busy_timeout(settings.busy_timeout)
         .synchronous(synchronous);
     let path = options.get_filename().to_path_buf();
     let in_memory = settings.url.contains(":memory:");
+    if !create && !in_memory && !path.is_file() {
+        return Err(StoreError::Missing(path.display().to_string()));
+    }
     let _turn = if in_memory {
         None
     } else {

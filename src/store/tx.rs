@@ -54,7 +54,7 @@ pub(super) fn millis(at: DateTime<Utc>) -> i64 {
     at.timestamp_millis()
 }
 
-pub(super) fn read_record(id: i64, text: &str) -> Result<GameRow, StoreError> {
+fn read_record(id: i64, text: &str) -> Result<GameRow, StoreError> {
     let record = serde_json::from_str(text).map_err(|error| StoreError::Corrupt {
         what: format!("game #{id}"),
         reason: error.to_string(),
@@ -62,9 +62,17 @@ pub(super) fn read_record(id: i64, text: &str) -> Result<GameRow, StoreError> {
     Ok(GameRow { id, record })
 }
 
-/// A row of `id, record`.
-fn game_row(row: &Row) -> Result<GameRow, StoreError> {
-    read_record(row.int(0)?, row.text(1)?)
+/// A row of `id, record`; a record that does not read (not even as text) names its game.
+pub(super) fn game_row(row: &Row) -> Result<GameRow, StoreError> {
+    let id = row.int(0)?;
+    let text = row.text(1).map_err(|error| match error {
+        StoreError::Corrupt { reason, .. } => StoreError::Corrupt {
+            what: format!("game #{id}"),
+            reason,
+        },
+        other => other,
+    })?;
+    read_record(id, text)
 }
 
 impl Tx {
@@ -165,24 +173,40 @@ impl Tx {
 
     /// The earliest game whose deadline or reminder time is at or before `now`, locked for
     /// this transaction; on PostgreSQL a game another process is resolving is skipped, so
-    /// each due deadline is resolved by one process, once. `None`: nothing is due.
+    /// each due deadline is resolved by one process, once. A game whose row does not read is
+    /// passed over (named in the log), so the other games' deadlines still fire. `None`:
+    /// nothing is due.
     pub async fn claim_due(&mut self, now: DateTime<Utc>) -> Result<Option<GameRow>, StoreError> {
-        let sql = match self.dialect() {
-            Dialect::Sqlite => {
-                "SELECT id, record FROM games WHERE status = 'running' AND (deadline <= ? OR remind_at <= ?) \
-                 ORDER BY MIN(COALESCE(deadline, remind_at), COALESCE(remind_at, deadline)), id LIMIT 1"
-            }
-            Dialect::Postgres => {
-                "SELECT id, record FROM games WHERE status = 'running' AND (deadline <= ? OR remind_at <= ?) \
-                 ORDER BY LEAST(deadline, remind_at), id LIMIT 1 FOR UPDATE SKIP LOCKED"
-            }
-        };
-        let row = Statement::new(sql)
+        let mut unreadable: Vec<i64> = Vec::new();
+        loop {
+            let mut statement = Statement::new(
+                "SELECT id, record FROM games WHERE status = 'running' AND (deadline <= ? OR remind_at <= ?)",
+            )
             .int(millis(now))
-            .int(millis(now))
-            .fetch_optional(self.connection())
-            .await?;
-        row.as_ref().map(game_row).transpose()
+            .int(millis(now));
+            if !unreadable.is_empty() {
+                statement.push(" AND id NOT IN ");
+                statement.push_list(unreadable.iter().map(|id| Value::Int(Some(*id))));
+            }
+            statement.push(match self.dialect() {
+                Dialect::Sqlite => {
+                    " ORDER BY MIN(COALESCE(deadline, remind_at), COALESCE(remind_at, deadline)), id LIMIT 1"
+                }
+                Dialect::Postgres => {
+                    " ORDER BY LEAST(deadline, remind_at), id LIMIT 1 FOR UPDATE SKIP LOCKED"
+                }
+            });
+            let Some(row) = statement.fetch_optional(self.connection()).await? else {
+                return Ok(None);
+            };
+            match game_row(&row) {
+                Err(error @ StoreError::Corrupt { .. }) => {
+                    tracing::warn!(%error, "a due game does not read; its deadline waits until it is restored");
+                    unreadable.push(row.int(0)?);
+                }
+                read => return read.map(Some),
+            }
+        }
     }
 
     /// The numbers of the games (not over) in which this user sits, waits, or is the GM.
@@ -238,7 +262,7 @@ impl Tx {
         let mut found = Vec::new();
         for row in &rows {
             // An unreadable game is left out of the list; its own channel says why.
-            let Ok(game) = read_record(row.int(0)?, row.text(1)?) else {
+            let Ok(game) = game_row(row) else {
                 continue;
             };
             if game.record.server.as_deref().unwrap_or_default() == server {

@@ -1,7 +1,9 @@
 //! The operator's listener of the real binary (`health.listen`): `/healthz` says 503 with
 //! its reasons while Discord does not answer (no gateway session, posts refused and waiting
 //! beyond `health.outbox_limit`) and 200 once it answers again; `/metrics` counts the posts
-//! delivered, the retries and the messages applied.
+//! delivered, the retries and the messages applied; while another program holds the
+//! database's lock, `/healthz` still answers within a second, with one reason; `referee
+//! health --url` takes `host:port`.
 
 use crate::bot::{fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
@@ -41,17 +43,30 @@ async fn until(url: &str, status: u16, says: impl Fn(&str) -> bool, limit: Durat
     panic!("{url} did not answer {status} as expected within {limit:?}; last: {last:?}");
 }
 
+/// Asks `healthz` until it answers `200 ok` (up to `limit`).
+async fn until_well(healthz: &str, limit: Duration) {
+    until(healthz, 200, |body| body == "ok\n", limit).await;
+}
+
 /// `referee health` (what Docker's HEALTHCHECK runs) asking the bot listening on
 /// `address`: whether it succeeded, and what it printed.
 fn referee_health(address: &str) -> (bool, String) {
+    let (well, said, _) = referee_health_with(&[], &[("REFEREE_HEALTH_LISTEN", address)]);
+    (well, said)
+}
+
+/// `referee health` with `args` and `env`: whether it succeeded, its output and its errors.
+fn referee_health_with(args: &[&str], env: &[(&str, &str)]) -> (bool, String, String) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("health")
-        .env("REFEREE_HEALTH_LISTEN", address)
+        .args(args)
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     (
         output.status.success(),
         String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
 
@@ -100,13 +115,7 @@ async fn healthz_says_503_while_discord_does_not_answer_and_200_when_it_is_back(
         format!("http://{address}/metrics"),
     );
     fake.wait_ready().await;
-    until(
-        &healthz,
-        200,
-        |body| body == "ok\n",
-        Duration::from_secs(20),
-    )
-    .await;
+    until_well(&healthz, Duration::from_secs(20)).await;
 
     // A game opened and joined: the posts go out, and /metrics counts each delivered.
     fake.say(ALICE, Some(CHANNEL), "!new tag");
@@ -169,13 +178,7 @@ async fn healthz_says_503_while_discord_does_not_answer_and_200_when_it_is_back(
     // Discord is back: the session returns, the post goes out, and all is well again.
     fake.fail_next_posts(0, 502);
     fake.hold_sessions(false);
-    until(
-        &healthz,
-        200,
-        |body| body == "ok\n",
-        Duration::from_secs(40),
-    )
-    .await;
+    until_well(&healthz, Duration::from_secs(40)).await;
     assert_eq!(referee_health(&address), (true, "ok\n".to_string()));
     fake.wait_post("the answer to !who", |post| {
         post.channel == CHANNEL && post.content.starts_with("Game #1")
@@ -189,4 +192,82 @@ async fn healthz_says_503_while_discord_does_not_answer_and_200_when_it_is_back(
     assert_eq!(sample(&counted, "referee_gateway_connected"), 1.0);
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_answers_within_a_second_while_another_program_holds_the_database() {
+    use sqlx::Connection;
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let address = free_address();
+    let bot = Bot::start_with_env(
+        &fake,
+        &path,
+        Settings::default(),
+        &[("REFEREE_HEALTH_LISTEN", &address)],
+    );
+    let healthz = format!("http://{address}/healthz");
+    fake.wait_ready().await;
+    until_well(&healthz, Duration::from_secs(20)).await;
+    // `host:port` is where the bot listens, as an operator types it.
+    let port = address.rsplit(':').next().unwrap();
+    let (well, said, err) = referee_health_with(&["--url", &format!("localhost:{port}")], &[]);
+    assert!(well, "{said}{err}");
+    assert_eq!(said, "ok\n");
+
+    // Another program takes SQLite's write lock and keeps it (past database.busy_timeout).
+    let mut holder = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut holder)
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        let asked = std::time::Instant::now();
+        let (status, body) = get(&healthz).await;
+        let took = asked.elapsed();
+        assert!(took < Duration::from_secs(1), "answered after {took:?}");
+        assert_eq!(status, 503);
+        assert_eq!(body, "the database did not answer within 0.8 seconds\n");
+    }
+    let asked = std::time::Instant::now();
+    let (well, said, err) = referee_health_with(&["--url", &address], &[]);
+    assert!(!well);
+    assert_eq!(said, "the database did not answer within 0.8 seconds\n");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "referee: the bot is not well (503 Service Unavailable from http://{address}/healthz)"
+        )
+    );
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+
+    // The lock let go: all is well again.
+    sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+    holder.close().await.unwrap();
+    until_well(&healthz, Duration::from_secs(20)).await;
+    bot.stop();
+}
+
+#[test]
+fn referee_health_refuses_an_address_it_cannot_ask_in_one_sentence() {
+    let (well, _, err) = referee_health_with(&["--url", "ftp://localhost:9898"], &[]);
+    assert!(!well);
+    assert_eq!(
+        err.trim(),
+        "referee: --url takes host:port, like localhost:9898, or a URL like http://localhost:9898/healthz; got 'ftp://localhost:9898'"
+    );
+    // Nothing listens there.
+    let address = free_address();
+    let (well, _, err) = referee_health_with(&["--url", &address], &[]);
+    assert!(!well);
+    assert_eq!(
+        err.trim(),
+        format!("referee: nothing answers at http://{address}/healthz; is `referee run` running, with health.listen at that address?")
+    );
 }
