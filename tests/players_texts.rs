@@ -639,3 +639,27 @@ async fn every_hint_names_something_that_works() {
     );
     assert_eq!(count(&out, "its verdict follows"), 0, "{out}");
 }
+
+#[tokio::test]
+async fn a_game_the_gm_ended_says_so_and_never_whose_turn_it_was() {
+    let out = play(
+        "ann #p: !new parcheesi seed=7\nann #p: !join\nbob #p: !join\nann #p: !start\nann #p: !end\nbob #p: !status\nbob #p: !board\nbob #p: !move 1 5\n",
+    )
+    .await;
+    let after = &out[out.find("The GM ended game #1.").expect(&out)..];
+    assert!(
+        after.contains("The game is over: the GM ended it."),
+        "{out}"
+    );
+    assert!(
+        after.contains("#p <- The GM ended this game; its board as it stood then:"),
+        "{out}"
+    );
+    // Nothing says it is anyone's turn now (the board itself is shown as it stood).
+    assert!(!after.contains("'s turn"), "{after}");
+    assert!(!after.contains("!enter"), "{after}");
+    assert!(
+        after.contains("#p <- bob: Game #1 (parcheesi) is over: `!audit` posts its page"),
+        "{after}"
+    );
+}

@@ -48,6 +48,11 @@ pub fn names_in_words(names: &[String]) -> String {
 
 /// The phase in words, naming only the players still awaited, with the deadline.
 pub fn describe_phase(record: &GameRecord) -> String {
+    let ended_by_gm =
+        record.status == Status::Over && !matches!(record.phase, Some(Phase::Over { .. }));
+    if ended_by_gm {
+        return "The game is over: the GM ended it.".to_string();
+    }
     let mut text = match &record.phase {
         None => "Sign-ups are open.".to_string(),
         Some(Phase::Turn { seat }) => format!("It is {}'s turn.", record.name(*seat)),

@@ -3,7 +3,7 @@
 use super::describe_phase;
 use crate::games::Refusal;
 use crate::records::Phase;
-use crate::records::{Audience, User};
+use crate::records::{Audience, Status, User};
 use crate::table::frame::framed;
 use crate::table::outcome::Post;
 use crate::table::work::Work;
@@ -51,9 +51,16 @@ pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
 pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
     let live = work.live()?;
     let board = live.game.board();
-    let text = match live.game.prompt().filter(|_| prompt) {
+    let over = work.record.status == Status::Over;
+    let text = match live.game.prompt().filter(|_| prompt && !over) {
         Some(prompt) => format!("{}\n{prompt}", board.text),
         None => board.text,
+    };
+    // A game the GM ended stopped mid-turn: its board would still say whose turn it was.
+    let ended_by_gm = over && !matches!(work.record.phase, Some(Phase::Over { .. }));
+    let text = match ended_by_gm {
+        true => format!("The GM ended this game; its board as it stood then:\n{text}"),
+        false => text,
     };
     let svg = board
         .svg
