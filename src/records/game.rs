@@ -539,6 +539,12 @@ impl GameRecord {
         self.stand_in_until = None;
     }
 
+    /// Whether the GM ended the game (`!end`) before the game itself came to an end: it is
+    /// over, though its phase is the one it stood in then.
+    pub fn ended_by_gm(&self) -> bool {
+        self.status == Status::Over && !matches!(self.phase, Some(Phase::Over { .. }))
+    }
+
     /// The seats the game waits for now: the player whose turn it is, or those whose secret
     /// order is still missing.
     pub fn awaited(&self) -> Vec<Seat> {

@@ -48,9 +48,7 @@ pub fn names_in_words(names: &[String]) -> String {
 
 /// The phase in words, naming only the players still awaited, with the deadline.
 pub fn describe_phase(record: &GameRecord) -> String {
-    let ended_by_gm =
-        record.status == Status::Over && !matches!(record.phase, Some(Phase::Over { .. }));
-    if ended_by_gm {
+    if record.ended_by_gm() {
         return "The game is over: the GM ended it.".to_string();
     }
     let mut text = match &record.phase {

@@ -57,8 +57,7 @@ pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
         None => board.text,
     };
     // A game the GM ended stopped mid-turn: its board would still say whose turn it was.
-    let ended_by_gm = over && !matches!(work.record.phase, Some(Phase::Over { .. }));
-    let text = match ended_by_gm {
+    let text = match work.record.ended_by_gm() {
         true => format!("The GM ended this game; its board as it stood then:\n{text}"),
         false => text,
     };
