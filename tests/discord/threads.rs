@@ -244,6 +244,12 @@ async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
     fake.wait("bob's thread", || !fake.threads_of(CHANNEL).is_empty())
         .await;
     let thread = fake.threads_of(CHANNEL)[0];
+    // Discord makes the thread and adds bob in two requests: wait for the second.
+    fake.wait("bob in his thread", || {
+        fake.place(thread)
+            .is_some_and(|place| place.members.contains(&BOB.0))
+    })
+    .await;
     let place = fake.place(thread).unwrap();
     assert_eq!(place.kind, crate::fake::Kind::PrivateThread);
     assert_eq!(
