@@ -324,8 +324,13 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
         "seed=7 orders=thread deadline=1h",
     );
     db.settled(&fake, *opened.last().unwrap()).await;
-    fake.wait("three private threads", || {
-        fake.threads_of(CHANNEL).len() == 3
+    // Each thread is made first and its player added next: wait for both.
+    fake.wait("three private threads, each with its player", || {
+        let threads = fake.threads_of(CHANNEL);
+        threads.len() == 3
+            && threads
+                .iter()
+                .all(|thread| fake.place(*thread).is_some_and(|p| p.members.len() == 2))
     })
     .await;
     let alices = *fake
