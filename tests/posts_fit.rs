@@ -14,6 +14,9 @@ const DISCORD_LIMIT: usize = 2000;
 /// what a player reads at a glance.
 const TURN_LIMIT: usize = 1000;
 
+/// The most characters of `!rules <game>` and `!rules options`: one screen, not a wall.
+const RULES_LIMIT: usize = 1500;
+
 /// A game of `game` opened with `options`: ann (a person) and `computers` computer seats,
 /// then the clock moved on a day at a time, enough for every game to end.
 fn whole_game(game: &str, options: &str, computers: usize) -> String {
@@ -185,6 +188,11 @@ async fn rules_help_and_options_each_fit_one_post() {
     let mut faults = Vec::new();
     for (_, body, _) in &posts {
         let length = body.chars().count();
+        let rules = body.starts_with("**Options for every game**")
+            || (body.starts_with("**") && body.contains("`!rules options`"));
+        if rules && length >= RULES_LIMIT {
+            faults.push(format!("rules of {length} characters:\n{body}"));
+        }
         if length > DISCORD_LIMIT {
             faults.push(format!("{length} characters:\n{body}"));
         }

@@ -35,7 +35,7 @@ pub fn game_help(rules: &dyn Rules, prefix: &str) -> String {
 /// The word after `!rules` that asks for the options every game takes.
 pub const TABLE_OPTIONS: &str = "options";
 
-/// `!rules <game>`: what the game is, its rules for players, and its own options with their
+/// `!rules <game>`: the game's rules for players, and its own options with their
 /// defaults; the table's options, the same for every game, are behind `!rules options`.
 pub fn rules_text(rules: &dyn Rules, typed: &str, prefix: &str) -> String {
     let (least, most) = rules.players();
@@ -58,10 +58,9 @@ pub fn rules_text(rules: &dyn Rules, typed: &str, prefix: &str) -> String {
         ),
     };
     format!(
-        "**{name}** ({players}). {about}\n{summary}{colours}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\n`{typed} {TABLE_OPTIONS}`: the options every game takes.",
+        "**{name}** ({players}). {summary}{colours}\n**Options** of `{prefix}new {name} key=value ...`:\n{}\n`{typed} {TABLE_OPTIONS}`: the options every game takes.",
         if options.is_empty() { "- none of its own".to_string() } else { options.join("\n") },
         name = rules.name(),
-        about = rules.about(),
         summary = rules.summary().trim_end(),
     )
 }

@@ -43,7 +43,7 @@ pub fn table_option_help(defaults: &super::TableDefaults) -> Vec<(&'static str, 
     vec![
         (
             "seed",
-            "fixes the dice; it goes only where nobody else reads it, to me by DM before the start (`setup seed=7`), and makes a practice game, not rated (default: a seed nobody knows)".to_string(),
+            "fixes the dice for a practice game, not rated; given only to me by DM before the start, `setup seed=7` (default: a seed nobody knows)".to_string(),
         ),
         (
             "forum",

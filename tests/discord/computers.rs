@@ -177,7 +177,7 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
         })
         .await;
     assert!(
-        rules.content.chars().count() <= 2000
+        rules.content.chars().count() < 1500
             && rules
                 .content
                 .ends_with("`!rules options`: the options every game takes."),

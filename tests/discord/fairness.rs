@@ -56,7 +56,8 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
     db.settled(&fake, rules).await;
     assert!(
         fake.posts().iter().any(|p| in_channel(p)
-            && p.text().contains("it goes only where nobody else reads it, to me by DM before the start (`setup seed=7`)")),
+            && p.text()
+                .contains("given only to me by DM before the start, `setup seed=7`")),
         "the rules say where a seed is given"
     );
 

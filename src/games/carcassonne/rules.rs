@@ -11,12 +11,9 @@ use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Re
 const OPTIONS: &[(&str, &str)] = &[
     (
         "bigtop",
-        "on (default: Under the Big Top's circus, acrobats and ringmasters, up to 6 players) or off (the base game)",
+        "on (default: Under the Big Top, up to 6 players) or off (the base game, up to 5)",
     ),
-    (
-        "turn",
-        "time for one turn, like 24h, 90m or 2d (default 24h)",
-    ),
+    ("turn", "time for one turn, like 90m or 2d (default 24h)"),
 ];
 
 /// The game's commands in the channel, declared once: `!help` lists them and the prompts

@@ -73,17 +73,14 @@ pub static PARCHEESI: Parcheesi = Parcheesi;
 const OPTIONS: &[(&str, &str)] = &[
     (
         "three_doubles",
-        "on (default) or off: third doubles in a row sends a pawn to the nest",
+        "on (default) or off: the third doubles rule",
     ),
-    (
-        "timeout",
-        "skip (default): a missed turn is lost; auto: the bot plays it",
-    ),
+    ("timeout", "skip (default) or auto: see the last rule"),
     (
         "blockade_limit",
         "off (default) or N: a blockade that stood N of its owner's turns must break",
     ),
-    ("turn", "time for each turn, like 24h (default), 90m or 2d"),
+    ("turn", "time for each turn, like 90m or 2d (default 24h)"),
 ];
 
 /// `!move`: one pawn by one die.

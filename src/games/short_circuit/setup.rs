@@ -19,26 +19,20 @@ use serde::{Deserialize, Serialize};
 /// The option keys and what they mean, for `!help`.
 pub const OPTIONS: &[(&str, &str)] = &[
     ("board", "columns x rows, 2 to 16 each (default 6x6)"),
-    ("straight", "straight pieces in the supply (default 8)"),
-    (
-        "turn",
-        "turn pieces (default 10), or with a unit the time per turn (like 5m)",
-    ),
-    ("turns", "turn pieces (as turn=<number>)"),
-    ("cross", "cross pieces (default 3)"),
-    ("thunder", "thunder pieces (default 3)"),
-    (
-        "first",
-        "who goes first: 1 or 2 (sign-up order) or a player's name (default: a die)",
-    ),
+    ("straight", "straights (default 8)"),
+    ("turn", "turns (default 10), or the time per turn (like 5m)"),
+    ("turns", "turn pieces when `turn=` is a time"),
+    ("cross", "crosses (default 3)"),
+    ("thunder", "thunders (default 3)"),
+    ("first", "1 or 2 (sign-up order) or a name (default: a die)"),
     ("impossible", "challenge (default) or solver"),
-    (
-        "clocks",
-        "post (default: 24h turns, a 48h reserve, 24h after `!impossible`) or seed (5 minutes each, for live play)",
-    ),
+    ("clocks", "post (default) or seed (5-minute clocks)"),
     ("turntime", "time per turn (default 24h)"),
-    ("reserve", "each player's reserve, never refilled (default 48h)"),
-    ("window", "time to complete the track after `!impossible` (default 24h)"),
+    ("reserve", "each player's reserve (default 48h)"),
+    (
+        "window",
+        "time to complete after `!impossible` (default 24h)",
+    ),
 ];
 
 /// The clocks when no figure is given: (turn, reserve, window) in seconds.
