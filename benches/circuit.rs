@@ -18,6 +18,7 @@ fn play(seed: u64) -> (Box<dyn Game>, usize) {
             seat,
             name: format!("player{seat}"),
             symbol: None,
+            computer: false,
         })
         .collect();
     let (mut game, _) = CIRCUIT

@@ -367,6 +367,7 @@ fn short_circuit_game(
             seat,
             name: format!("p{seat}"),
             symbol: None,
+            computer: false,
         })
         .collect();
     let now = chrono::Utc::now();

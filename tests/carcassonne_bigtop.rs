@@ -553,6 +553,7 @@ fn bigtop_off_plays_the_base_game_and_bigtop_on_seats_six() {
             seat,
             name: format!("p{seat}"),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut dice = ctx_dice();

@@ -19,6 +19,7 @@ fn board_after(turns: usize, bigtop: &str) -> String {
             seat,
             name: name.to_string(),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut dice = Dice::new(Seed::parse("21").unwrap());

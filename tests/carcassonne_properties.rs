@@ -218,6 +218,7 @@ fn a_saved_game_loads_back_to_the_same_board_and_finishes_by_timeouts() {
             seat,
             name: name.to_string(),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut dice = Dice::new(Seed([9; 32]));

@@ -94,6 +94,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
             seat,
             name: format!("p{seat}"),
             symbol: None,
+            computer: false,
         })
         .collect();
     let (mut game, _) = CIRCUIT
@@ -148,6 +149,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
                 seat,
                 name: format!("w{leavers}"),
                 symbol: None,
+                computer: false,
             };
             let replacement = (chooser.roll("replaced?", 2) == 1).then_some(&newcomer);
             game.seat_left(

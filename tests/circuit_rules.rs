@@ -82,6 +82,7 @@ fn players(n: usize) -> Vec<Player> {
             seat,
             name: (*name).to_string(),
             symbol: None,
+            computer: false,
         })
         .collect()
 }
@@ -464,6 +465,7 @@ fn rule_12_a_waitlisted_player_replaces_the_leaver_on_tile_1_with_0_laps() {
         seat: 1,
         name: "mcdonald".into(),
         symbol: Some("Lime  Green".into()),
+        computer: false,
     };
     let events = game.seat_left(1, Some(&newcomer), &mut ctx(&mut dice));
     assert!(public_text(&events)
@@ -843,6 +845,7 @@ fn a_six_player_game_with_a_waitlisted_replacement_plays_to_a_winner() {
                 seat: 2,
                 name: "elephant parade".into(),
                 symbol: None,
+                computer: false,
             };
             game.seat_left(2, Some(&newcomer), &mut ctx(&mut dice));
             assert!(game

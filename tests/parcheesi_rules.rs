@@ -115,6 +115,7 @@ fn rule_01_the_bot_rolls_two_dice_and_posts_the_roll_and_the_legal_steps() {
             seat,
             name: NAMES[seat].to_string(),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut dice = Dice::new(Seed::parse("7").unwrap());
@@ -635,11 +636,13 @@ fn decision_colours_go_in_seat_order_or_as_chosen_at_join() {
             seat: 0,
             name: "alice".into(),
             symbol: None,
+            computer: false,
         },
         Player {
             seat: 1,
             name: "bob".into(),
             symbol: Some("green".into()),
+            computer: false,
         },
     ];
     let mut dice = Dice::new(Seed::parse("3").unwrap());
@@ -934,6 +937,7 @@ fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
             seat,
             name: NAMES[seat].to_string(),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut ctx = Ctx {

@@ -368,7 +368,8 @@ ann #sc: !start
 }
 
 #[tokio::test]
-async fn players_are_marked_by_their_initials_and_refusals_name_who_they_mean() {
+async fn players_are_marked_by_their_initials_computers_by_numbers_and_refusals_name_who_they_mean()
+{
     let out = play(
         "ann #tag: !new tag seed=7
 ann #tag: !join
@@ -381,9 +382,18 @@ ann #x: !new tag seed=7
 ben #x: !join
 ann #x: !kick ann
 ann #x: !replace ann cat
+cal #c: !new tag seed=7
+cal #c: !join
+cal #c: !join bot
+cal #c: !join bot
+cal #c: !start
 ",
     )
     .await;
+    // Computer seats are numbers, which no person's initial can be (not C, then Co).
+    assert!(out.contains("#c <- cal (C): minimum bid"), "{out}");
+    assert!(out.contains("#c <- Computer 1 (1): minimum bid"), "{out}");
+    assert!(out.contains("#c <- Computer 2 (2): minimum bid"), "{out}");
     // dan is D (not the first free letter, C), beside cat's own 🐱.
     assert!(out.contains("#tag <- ann (A): minimum bid"), "{out}");
     assert!(out.contains("#tag <- dan (D): minimum bid"), "{out}");
@@ -562,6 +572,7 @@ fn silent_placements(revision: u32) -> Vec<(i32, i32)> {
             seat,
             name: name.to_string(),
             symbol: None,
+            computer: false,
         })
         .collect();
     let mut dice = Dice::new(Seed::parse("5").unwrap());

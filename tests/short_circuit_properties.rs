@@ -42,6 +42,7 @@ fn players() -> Vec<Player> {
             seat,
             name: name.to_string(),
             symbol: None,
+            computer: false,
         })
         .collect()
 }

@@ -54,6 +54,8 @@ pub struct Player {
     pub name: String,
     /// What the player asked for at `!join` (a symbol, a colour), if anything.
     pub symbol: Option<String>,
+    /// Whether a computer plays the seat (a game may mark it apart from people's seats).
+    pub computer: bool,
 }
 
 /// What the game is waiting for.
@@ -439,6 +441,12 @@ pub trait Game: Send {
     fn rename(&mut self, seat: Seat, name: &str);
     /// The public board.
     fn board(&self) -> Board;
+    /// The public board of a game the table ended while the game itself went on (a draw the
+    /// players agreed, the last player left after concessions, the GM's `!end`): the board
+    /// without whose turn it was. A game whose board never names a mover keeps the default.
+    fn final_board(&self) -> Board {
+        self.board()
+    }
     /// Answers a public question (`!tiles`): anyone may ask at any time and nothing changes.
     /// `None`: `word` is not one of the game's questions (it is an action, or unknown).
     fn query(&self, _word: &str, _args: &str) -> Option<Result<String, Refusal>> {

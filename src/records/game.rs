@@ -200,6 +200,18 @@ pub enum Parting {
     Replaced,
 }
 
+impl Parting {
+    /// How the player went, in a few words ("removed by the GM").
+    pub fn words(self) -> &'static str {
+        match self {
+            Parting::Conceded => "conceded",
+            Parting::Left => "left",
+            Parting::Kicked => "removed by the GM",
+            Parting::Replaced => "replaced",
+        }
+    }
+}
+
 /// A player who left a running game, as their seat was when they did: the ratings count
 /// them (a loss) and `!stats` says how they went, though the seat may now be someone else's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,6 +14,9 @@ pub enum Finish {
     Placed(usize),
     /// Left before the end (a loss, whatever the game's ranking would have said).
     Departed(Parting),
+    /// Conceded, and placed as the final ranking places a conceder (table rules revision 8
+    /// on): below everyone who was still in then, above those already out.
+    Conceded(usize),
     /// The GM ended the game before it had a ranking: not rated.
     Stopped,
 }

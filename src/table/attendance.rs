@@ -6,7 +6,7 @@
 use super::work::Work;
 use crate::chat::deadline::{format_deadline, format_instant};
 use crate::games::Seat;
-use crate::records::GameRecord;
+use crate::records::{GameRecord, Parting, Status};
 
 /// Notes `what` as the last action of `seat`, when it was sent (not when the computer acts
 /// for a silent player: that is not the player's action).
@@ -86,17 +86,41 @@ pub fn count_turn(work: &mut Work<'_>, seat: Seat, played: Option<bool>) {
     }
 }
 
-/// `!who`: one line per player.
+/// `!who`: one line per player, those still seated first, then everyone who left the game
+/// and how.
 pub fn who(record: &GameRecord, now: chrono::DateTime<chrono::Utc>) -> String {
     let mut lines = vec![format!(
         "Game #{}: orders and turns on time, late (after the first deadline) and missed:",
         record.id
     )];
-    for seat in record.seats.iter().filter(|seat| seat.present) {
+    let seated = record
+        .seats
+        .iter()
+        .filter(|seat| seat.present)
+        .map(|seat| (seat, None));
+    let departed = record.departed.iter().map(|d| (&d.was, Some(d.how)));
+    // A seat left in a game whose record kept no departures (rules revision 4 or less).
+    let unrecorded = record
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(at, seat)| {
+            !seat.present
+                && !record
+                    .departed
+                    .iter()
+                    .any(|d| d.seat == *at && d.was.user.id == seat.user.id)
+        })
+        .map(|(_, seat)| (seat, Some(Parting::Left)));
+    for (seat, gone) in seated.chain(departed).chain(unrecorded) {
         let a = &seat.attendance;
+        let name = match gone {
+            Some(how) => format!("{} ({})", seat.user.name, how.words()),
+            None => seat.user.name.clone(),
+        };
         let mut line = format!(
-            "- {}: {} on time, {} late, {} missed; ",
-            seat.user.name, a.on_time, a.late, a.missed
+            "- {name}: {} on time, {} late, {} missed; ",
+            a.on_time, a.late, a.missed
         );
         match &a.last {
             Some((at, what)) => line.push_str(&format!(
@@ -105,7 +129,10 @@ pub fn who(record: &GameRecord, now: chrono::DateTime<chrono::Utc>) -> String {
             )),
             None => line.push_str("no action yet"),
         }
-        if let Some(until) = seat.away_until.filter(|until| *until > now) {
+        if let Some(until) = seat
+            .away_until
+            .filter(|until| *until > now && gone.is_none())
+        {
             line.push_str(&format!(
                 "; on vacation until {}",
                 format_instant(until, record.settings.tz.as_deref())
@@ -119,7 +146,7 @@ pub fn who(record: &GameRecord, now: chrono::DateTime<chrono::Utc>) -> String {
         .iter()
         .map(|s| s.attendance.on_time + s.attendance.late + s.attendance.missed)
         .sum();
-    if total == 0 {
+    if total == 0 && record.status != Status::Over {
         lines.push("No phase has ended yet.".to_string());
     }
     lines.join("\n")

@@ -33,19 +33,34 @@ fn voters(record: &GameRecord) -> Vec<Seat> {
         .collect()
 }
 
+/// The table rules revision from which whoever left without conceding shares the last place
+/// of the final ranking (as the ratings count them).
+const LEAVERS_LAST_FROM: u32 = 8;
+
 /// `ranking` with each conceder placed just below the lowest of the players who were still in
-/// when it conceded (so above those already out), in the order they conceded.
+/// when it conceded (so above those already out), in the order they conceded; and (from
+/// table rules revision 8) every person who left the game otherwise sharing the last place,
+/// wherever the game's own ranking had them.
 pub fn final_ranking(record: &GameRecord, ranking: Vec<Vec<Seat>>) -> Vec<Vec<Seat>> {
-    if record.conceded.is_empty() {
+    let conceded = |seat: &Seat| record.conceded.iter().any(|c| c.seat == *seat);
+    let left = |seat: &Seat| {
+        record.settings.revision >= LEAVERS_LAST_FROM
+            && !conceded(seat)
+            && record.seats.get(*seat).is_some_and(|sat| !sat.present)
+    };
+    // A person who left is ranked (a computer the GM took off lost nothing: it is not).
+    let leavers: Vec<Seat> = (0..record.seats.len())
+        .filter(|seat| left(seat) && record.seats[*seat].computer.is_none())
+        .collect();
+    if record.conceded.is_empty() && leavers.is_empty() && !ranking.iter().flatten().any(left) {
         return ranking;
     }
-    let conceded = |seat: &Seat| record.conceded.iter().any(|c| c.seat == *seat);
     let mut groups: Vec<Vec<Seat>> = ranking
         .into_iter()
         .map(|group| {
             group
                 .into_iter()
-                .filter(|s| !conceded(s))
+                .filter(|s| !conceded(s) && !left(s))
                 .collect::<Vec<_>>()
         })
         .filter(|group| !group.is_empty())
@@ -56,6 +71,9 @@ pub fn final_ranking(record: &GameRecord, ranking: Vec<Vec<Seat>>) -> Vec<Vec<Se
             .rposition(|group| group.iter().any(|s| concession.still_in.contains(s)))
             .map_or(0, |at| at + 1);
         groups.insert(below, vec![concession.seat]);
+    }
+    if !leavers.is_empty() {
+        groups.push(leavers);
     }
     groups
 }

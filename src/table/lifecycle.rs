@@ -142,7 +142,12 @@ fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> 
 ///   the others' turns played themselves is a new turn, with its own deadline and post.
 /// - 7: a computer player is called "Computer 1" (before: "Bot 1 (computer)", whose brackets
 ///   nested inside the games' own: "green (Bot 1 (computer))").
-pub const REVISION: u32 = 7;
+/// - 8: one rule ranks those who left, in the final ranking and in the ratings alike: a
+///   conceder is placed below everyone still in when it conceded; whoever left otherwise
+///   (left, removed by the GM) shares the last place, whatever the game's own ranking said;
+///   two computer seats of one level are rated once, as the better of them, never against
+///   each other.
+pub const REVISION: u32 = 8;
 
 /// Refuses a colour outside the game's palette, naming the colours there are (a game with
 /// no palette takes any symbol its own check allows).
@@ -886,6 +891,7 @@ pub(super) fn remove(
             seat,
             name: next.user.name,
             symbol: next.symbol,
+            computer: next.computer.is_some(),
         })
     } else {
         if let Some(record) = work.record.seats.get_mut(seat) {
@@ -921,6 +927,7 @@ fn seated(record: &GameRecord) -> Vec<Player> {
             seat,
             name: sat.user.name.clone(),
             symbol: sat.symbol.clone(),
+            computer: sat.computer.is_some(),
         })
         .collect()
 }

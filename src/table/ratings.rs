@@ -60,10 +60,15 @@ pub fn result_of(record: &GameRecord, ended_at: DateTime<Utc>) -> GameResult {
             Finish::Placed(better + 1)
         })
     };
+    let one_rule = record.settings.revision >= ONE_RULE_FOR_LEAVERS_FROM;
     let mut players = Vec::new();
     // A computer taken off its seat lost nothing: the GM chose it.
     for departure in record.departed.iter().filter(|d| d.was.computer.is_none()) {
-        players.push(player(&departure.was, Finish::Departed(departure.how)));
+        let finish = match (departure.how, place_of(departure.seat)) {
+            (Parting::Conceded, Finish::Placed(place)) if one_rule => Finish::Conceded(place),
+            (how, _) => Finish::Departed(how),
+        };
+        players.push(player(&departure.was, finish));
     }
     for (seat, sat) in record.seats.iter().enumerate() {
         let gone_as_noted = record
@@ -77,6 +82,9 @@ pub fn result_of(record: &GameRecord, ended_at: DateTime<Utc>) -> GameResult {
             (false, true) => {}
         }
     }
+    if one_rule {
+        once_per_computer_level(&mut players);
+    }
     GameResult {
         game_id: record.id,
         server: record.server.clone().unwrap_or_default(),
@@ -85,6 +93,35 @@ pub fn result_of(record: &GameRecord, ended_at: DateTime<Utc>) -> GameResult {
         ended_at,
         players,
     }
+}
+
+/// The table rules revision from which a conceder is rated at its place in the final ranking
+/// and a computer level seated twice is rated once.
+const ONE_RULE_FOR_LEAVERS_FROM: u32 = 8;
+
+/// Keeps one part per computer level, the best placed: all computers of a level are one
+/// rated player, which must not be rated against itself.
+fn once_per_computer_level(players: &mut Vec<PlayerResult>) {
+    let rank = |finish: Finish| match finish {
+        Finish::Placed(place) | Finish::Conceded(place) => place,
+        Finish::Departed(_) | Finish::Stopped => usize::MAX,
+    };
+    let mut best: BTreeMap<String, usize> = BTreeMap::new();
+    for (at, part) in players.iter().enumerate() {
+        if part.computer.is_none() {
+            continue;
+        }
+        let kept = best.entry(part.id.clone()).or_insert(at);
+        if rank(part.finish) < rank(players[*kept].finish) {
+            *kept = at;
+        }
+    }
+    let mut at = 0;
+    players.retain(|part| {
+        let keep = part.computer.is_none() || best.get(&part.id) == Some(&at);
+        at += 1;
+        keep
+    });
 }
 
 /// A player's rating before and after one game.
@@ -108,8 +145,10 @@ pub struct Ratings {
 }
 
 impl Ratings {
-    /// Rates one finished game: a shared place is a tie, everyone who left before the end
-    /// (conceded, left, kicked, replaced) shares the last place. A player seated twice (two
+    /// Rates one finished game: a shared place is a tie, a conceder placed by the final
+    /// ranking (table rules revision 8 on) is rated at that place, everyone else who left
+    /// before the end (left, kicked, replaced; before revision 8 a conceder too) shares the
+    /// last place. A player seated twice (two
     /// computers of one level) plays both seats against the others and keeps the better
     /// one's result. Returns the changes, best place first; none for a game
     /// without a ranking or with fewer than two players.
@@ -118,7 +157,7 @@ impl Ratings {
             .players
             .iter()
             .filter_map(|p| match p.finish {
-                Finish::Placed(place) => Some(place),
+                Finish::Placed(place) | Finish::Conceded(place) => Some(place),
                 _ => None,
             })
             .max();
@@ -129,7 +168,7 @@ impl Ratings {
             .players
             .iter()
             .filter_map(|p| match p.finish {
-                Finish::Placed(place) => Some((p, place)),
+                Finish::Placed(place) | Finish::Conceded(place) => Some((p, place)),
                 Finish::Departed(_) => Some((p, last + 1)),
                 Finish::Stopped => None,
             })

@@ -307,58 +307,11 @@ impl Game for CarcassonneGame {
     }
 
     fn board(&self) -> Board {
-        let pending = match self.play.stage() {
-            Stage::Place(kind) => Some(kind),
-            _ => None,
-        };
-        let legal = pending.map(|k| self.play.map.legal(k)).unwrap_or_default();
-        let last = self.play.map.tiles().len().checked_sub(1);
-        let svg = picture::board_svg(
-            &self.play.map,
-            &picture::View {
-                colours: &self.colours,
-                names: &self.names,
-                tiles_left: self.play.remaining(),
-                pending,
-                legal: &legal,
-                last,
-                choosing: matches!(self.play.stage(), Stage::Follower(_)),
-            },
-        );
-        let mut text = String::from("```\n");
-        for (s, name) in self.names.iter().enumerate() {
-            text.push_str(&format!(
-                "{name} ({}): {}, {} left{}{}\n",
-                self.colours.get(s).map_or("", String::as_str),
-                count(self.play.map.scores().get(s).copied().unwrap_or(0), "point"),
-                count(
-                    self.play.map.supply().get(s).copied().unwrap_or(0),
-                    "follower"
-                ),
-                self.ringmaster_note(s),
-                if self.play.is_gone(s) { " (left)" } else { "" }
-            ));
-        }
-        text.push_str(&format!("Tiles left: {}\n", self.play.remaining()));
-        text.push_str(&self.circus_lines());
-        match self.play.stage() {
-            Stage::Place(kind) => text.push_str(&format!(
-                "{} to place {} ({})\n",
-                self.name(self.play.seat()),
-                tile_name(kind),
-                count(legal.len(), "legal placement")
-            )),
-            Stage::Follower(_) => text.push_str(&format!(
-                "{} to choose a follower for the new tile, or pass\n",
-                self.name(self.play.seat())
-            )),
-            Stage::Over => text.push_str("The game is over.\n"),
-        }
-        text.push_str("```");
-        Board {
-            text,
-            svg: Some(svg),
-        }
+        self.board_as(self.play.stage())
+    }
+
+    fn final_board(&self) -> Board {
+        self.board_as(Stage::Over)
     }
 
     fn computer(
@@ -416,6 +369,62 @@ impl Game for CarcassonneGame {
 }
 
 impl CarcassonneGame {
+    /// The board with the game at `stage`: its own, or over when the table ended it.
+    fn board_as(&self, stage: Stage) -> Board {
+        let pending = match stage {
+            Stage::Place(kind) => Some(kind),
+            _ => None,
+        };
+        let legal = pending.map(|k| self.play.map.legal(k)).unwrap_or_default();
+        let last = self.play.map.tiles().len().checked_sub(1);
+        let svg = picture::board_svg(
+            &self.play.map,
+            &picture::View {
+                colours: &self.colours,
+                names: &self.names,
+                tiles_left: self.play.remaining(),
+                pending,
+                legal: &legal,
+                last,
+                choosing: matches!(stage, Stage::Follower(_)),
+            },
+        );
+        let mut text = String::from("```\n");
+        for (s, name) in self.names.iter().enumerate() {
+            text.push_str(&format!(
+                "{name} ({}): {}, {} left{}{}\n",
+                self.colours.get(s).map_or("", String::as_str),
+                count(self.play.map.scores().get(s).copied().unwrap_or(0), "point"),
+                count(
+                    self.play.map.supply().get(s).copied().unwrap_or(0),
+                    "follower"
+                ),
+                self.ringmaster_note(s),
+                if self.play.is_gone(s) { " (left)" } else { "" }
+            ));
+        }
+        text.push_str(&format!("Tiles left: {}\n", self.play.remaining()));
+        text.push_str(&self.circus_lines());
+        match stage {
+            Stage::Place(kind) => text.push_str(&format!(
+                "{} to place {} ({})\n",
+                self.name(self.play.seat()),
+                tile_name(kind),
+                count(legal.len(), "legal placement")
+            )),
+            Stage::Follower(_) => text.push_str(&format!(
+                "{} to choose a follower for the new tile, or pass\n",
+                self.name(self.play.seat())
+            )),
+            Stage::Over => text.push_str("The game is over.\n"),
+        }
+        text.push_str("```");
+        Board {
+            text,
+            svg: Some(svg),
+        }
+    }
+
     /// The match underneath (map, scores, stage).
     pub fn play(&self) -> &Match {
         &self.play

@@ -364,8 +364,15 @@ impl Game for ParcheesiGame {
 
     fn board(&self) -> Board {
         Board {
-            text: picture::text(&self.0),
-            svg: Some(picture::svg(&self.0)),
+            text: picture::text(&self.0, false),
+            svg: Some(picture::svg(&self.0, false)),
+        }
+    }
+
+    fn final_board(&self) -> Board {
+        Board {
+            text: picture::text(&self.0, true),
+            svg: Some(picture::svg(&self.0, true)),
         }
     }
 

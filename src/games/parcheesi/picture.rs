@@ -19,9 +19,10 @@ pub fn pawns_line(pos: &Position, colour: Colour) -> String {
     parts.join(" · ")
 }
 
-fn status_line(game: &Match) -> String {
+fn status_line(game: &Match, ended: bool) -> String {
     let who = game.who(game.colour());
     match &game.stage {
+        _ if ended => "The game is over.".to_string(),
         Stage::Over(ranking) => {
             let first: Vec<String> = ranking
                 .first()
@@ -43,10 +44,10 @@ fn status_line(game: &Match) -> String {
     }
 }
 
-/// The text board.
-pub fn text(game: &Match) -> String {
+/// The text board; `ended`: the table ended the game, so it names no player to move.
+pub fn text(game: &Match, ended: bool) -> String {
     let mut out = String::from("```\n");
-    let _ = writeln!(out, "Parcheesi · {}", status_line(game));
+    let _ = writeln!(out, "Parcheesi · {}", status_line(game, ended));
     for s in &game.seated {
         let name = if s.gone {
             format!("{} (left)", s.name)
@@ -153,7 +154,7 @@ fn pawn(svg: &mut String, x: f32, y: f32, r: f32, colour: Colour, number: usize)
 }
 
 /// The SVG board.
-pub fn svg(game: &Match) -> String {
+pub fn svg(game: &Match, ended: bool) -> String {
     let side = MARGIN * 2.0 + CELL * 19.0;
     let height = side + 40.0;
     let mut svg = String::new();
@@ -280,7 +281,7 @@ pub fn svg(game: &Match) -> String {
         svg,
         r##"<text x="{MARGIN}" y="{:.1}" font-size="16" fill="#222">{}</text>"##,
         side + 22.0,
-        escape(&status_line(game))
+        escape(&status_line(game, ended))
     );
     let _ = write!(
         svg,

@@ -433,8 +433,15 @@ impl Game for ShortCircuitGame {
 
     fn board(&self) -> Board {
         Board {
-            text: picture::text(self),
-            svg: Some(picture::svg(self)),
+            text: picture::text(self, false),
+            svg: Some(picture::svg(self, false)),
+        }
+    }
+
+    fn final_board(&self) -> Board {
+        Board {
+            text: picture::text(self, true),
+            svg: Some(picture::svg(self, true)),
         }
     }
 

@@ -449,6 +449,7 @@ mod tests {
                 seat,
                 name: name.to_string(),
                 symbol: None,
+                computer: false,
             })
             .collect();
         let now = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();

@@ -24,9 +24,10 @@ fn clock_lines(game: &ShortCircuitGame) -> Vec<String> {
         .collect()
 }
 
-fn status_line(game: &ShortCircuitGame) -> String {
+fn status_line(game: &ShortCircuitGame, ended: bool) -> String {
     let name = |seat: usize| game.names.get(seat).map_or("?", String::as_str).to_string();
     match (&game.outcome, &game.challenge) {
+        (None, _) if ended => "the game is over".to_string(),
         (Some(outcome), _) => format!(
             "{} won: {}",
             name(outcome.winner),
@@ -52,9 +53,10 @@ fn first_line(text: &str) -> &str {
 }
 
 /// The text board: a status line, then a code block holding the position format (which
-/// `referee solve` reads back) with both clocks as `#` comment lines.
-pub fn text(game: &ShortCircuitGame) -> String {
-    let mut out = format!("Short Circuit: {}\n```\n", status_line(game));
+/// `referee solve` reads back) with both clocks as `#` comment lines; `ended`: the table
+/// ended the game, so it names no player to move.
+pub fn text(game: &ShortCircuitGame, ended: bool) -> String {
+    let mut out = format!("Short Circuit: {}\n```\n", status_line(game, ended));
     out.push_str(&game.position.to_text());
     for line in clock_lines(game) {
         out.push_str(&format!("# {line}\n"));
@@ -113,11 +115,11 @@ fn piece_svg(piece: Piece, x: usize, y: usize) -> String {
 }
 
 /// The board as an SVG picture: the squares with column letters and row numbers, the pieces,
-/// and below them the status, the supply and both clocks.
-pub fn svg(game: &ShortCircuitGame) -> String {
+/// and below them the status, the supply and both clocks; `ended` as for [`text`].
+pub fn svg(game: &ShortCircuitGame, ended: bool) -> String {
     let grid = &game.position.grid;
     let mut lines = vec![
-        status_line(game),
+        status_line(game, ended),
         format!("supply: {}", game.position.supply.describe()),
     ];
     lines.extend(clock_lines(game));

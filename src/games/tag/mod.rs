@@ -20,7 +20,8 @@
 //! - Rules revisions ([`Rules::revision`]): 2, a player without a symbol is marked by their
 //!   name's initial (before: the first free letter, so a fourth player dan was `C`); 3, the
 //!   reports say "Next to be it, in order" for the itness queue and what a collision was
-//!   ("two players trading places") for "kind 1".
+//!   ("two players trading places") for "kind 1"; 4, a computer seat without a symbol is
+//!   marked by its number ("Computer 2": `2`), which no person's initial can be.
 //! - A player who leaves (or is removed) is eliminated at once and takes the next place
 //!   down; if it was it, the hand-over rule applies. A leaver's stored order is ignored.
 //! - Options: `bid_deadline` and `move_deadline` (like `36h`, `2d`, `90m`; at most 30 days)
@@ -102,7 +103,7 @@ const RESERVED: &[&str] = &[
 
 impl Rules for Tag {
     fn revision(&self) -> u32 {
-        3
+        4
     }
 
     fn name(&self) -> &'static str {
@@ -193,6 +194,12 @@ impl Rules for Tag {
         let mut next_default = 0usize;
         let mut named = Vec::with_capacity(players.len());
         for p in players {
+            if p.computer && p.symbol.is_none() && ctx.revision >= COMPUTER_NUMBERS_FROM {
+                let symbol = computer_number(&p.name, &taken);
+                taken.insert(symbol.clone());
+                named.push((p.name.clone(), symbol));
+                continue;
+            }
             let by_name = (ctx.revision >= 2)
                 .then(|| initials(&p.name).find(|symbol| !taken.contains(&symbol.to_lowercase())))
                 .flatten();
@@ -254,6 +261,30 @@ impl Rules for Tag {
 }
 
 /// Checks that a loaded state refers only to its own seats and squares.
+/// The rules revision from which a computer seat is marked by a number, never a letter a
+/// person's initial could be.
+const COMPUTER_NUMBERS_FROM: u32 = 4;
+
+/// A computer seat's mark: the number its name ends with ("Computer 2": `2`) when free,
+/// else the first free number.
+fn computer_number(name: &str, taken: &HashSet<String>) -> String {
+    let digits: String = name
+        .chars()
+        .rev()
+        .take_while(char::is_ascii_digit)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if !digits.is_empty() && digits.len() <= 8 && !taken.contains(&digits) {
+        return digits;
+    }
+    (1..)
+        .map(|n: u64| n.to_string())
+        .find(|number| !taken.contains(number))
+        .unwrap_or_default()
+}
+
 /// The marks a player without a symbol may get from their name, best first: its first
 /// letter as a capital (`D` for dan), then its first two (`Da`).
 fn initials(name: &str) -> impl Iterator<Item = String> {
@@ -581,6 +612,7 @@ mod tests {
                 seat,
                 name: format!("p{seat}"),
                 symbol: None,
+                computer: false,
             })
             .collect()
     }

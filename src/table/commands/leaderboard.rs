@@ -21,6 +21,7 @@ pub const COMMAND: Command = Command::new(
 )
 .aliases(&["lb", "top"])
 .reads(check)
+.looks_back()
 .slash(&[SlashOption::game(
     "game",
     "Which game (the one in this channel if none)",

@@ -85,7 +85,7 @@ impl Tally {
             Finish::Placed(1) if shared(result, part) => self.drawn += 1,
             Finish::Placed(1) => self.won += 1,
             Finish::Placed(_) => {}
-            Finish::Departed(Parting::Conceded) => self.conceded += 1,
+            Finish::Departed(Parting::Conceded) | Finish::Conceded(_) => self.conceded += 1,
             Finish::Departed(_) => self.abandoned += 1,
             Finish::Stopped => self.stopped += 1,
         }
@@ -136,10 +136,8 @@ fn finish_words(result: &GameResult, part: &PlayerResult) -> String {
             format!("shared {} of {seats}", ordinal(place))
         }
         Finish::Placed(place) => format!("{} of {seats}", ordinal(place)),
-        Finish::Departed(Parting::Conceded) => "conceded".to_string(),
-        Finish::Departed(Parting::Left) => "left".to_string(),
-        Finish::Departed(Parting::Kicked) => "removed by the GM".to_string(),
-        Finish::Departed(Parting::Replaced) => "replaced".to_string(),
+        Finish::Conceded(place) => format!("conceded, {} of {seats}", ordinal(place)),
+        Finish::Departed(how) => how.words().to_string(),
         Finish::Stopped => "ended by the GM".to_string(),
     }
 }

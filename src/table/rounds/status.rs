@@ -50,8 +50,13 @@ pub fn board(work: &mut Work<'_>) -> Result<(), Refusal> {
 /// player to move under it when `prompt` (not for a game that just ended).
 pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
     let live = work.live()?;
-    let board = live.game.board();
     let over = work.record.status == Status::Over;
+    // A game the table ended (a draw, the last player left, the GM's `!end`) went on by its
+    // own rules: its board would still say whose turn it was.
+    let board = match over && !matches!(live.game.phase(), crate::games::Phase::Over { .. }) {
+        true => live.game.final_board(),
+        false => live.game.board(),
+    };
     let text = match live.game.prompt().filter(|_| prompt && !over) {
         Some(prompt) => format!("{}\n{prompt}", board.text),
         None => board.text,
