@@ -302,9 +302,9 @@ async fn a_gm_of_another_game_has_no_power_here_and_a_second_game_takes_no_chann
     ))
     .await;
     for refused in [
-        "#tag <- erin: Only the GM (alice) or a server admin can use `!resolve`.",
-        "#tag <- erin: Only the GM (alice) or a server admin can use `!kick`.",
-        "#tag <- erin: Only the GM (alice) or a server admin can use `!pause`.",
+        "#tag <- erin: Only the GM (alice) or a server admin can use `resolve`.",
+        "#tag <- erin: Only the GM (alice) or a server admin can use `kick`.",
+        "#tag <- erin: Only the GM (alice) or a server admin can use `pause`.",
         "#tag <- erin: There is already a game in this channel (#1, tag). One game per channel: the GM can `!end` it first.",
     ] {
         assert!(out.contains(refused), "{refused}\n{out}");

@@ -74,7 +74,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
     assert_eq!(
         count(
             &out,
-            "bob: Only the GM (alice) or a server admin can use `!join bot`."
+            "bob: Only the GM (alice) or a server admin can use `join bot`."
         ),
         1
     );

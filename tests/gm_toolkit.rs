@@ -74,7 +74,7 @@ async fn undo_of_a_tag_round_with_a_teleport_draws_a_fresh_square() {
         out.contains("Step 1: alice (A) teleports from b5 to c5 (-5)."),
         "{out}"
     );
-    assert!(out.contains("#tag <- bob: Only the GM (alice) or a server admin can use `!undo`."));
+    assert!(out.contains("#tag <- bob: Only the GM (alice) or a server admin can use `undo`."));
     assert!(out.contains("#tag <- The GM took back the resolution of moves for round 2: game #1 is back where it was before."), "{out}");
     assert!(out.contains("The orders sent for moves for round 2 are back in force; you can change them until the deadline, when the round resolves."));
     // carol's change does not resolve the round at once: the others may change theirs too.

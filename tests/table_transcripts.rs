@@ -109,7 +109,7 @@ async fn the_gm_forces_resolution_and_others_are_refused() {
     ))
     .await;
     assert!(
-        out.contains("#dice <- carol: Only the GM (alice) or a server admin can use `!resolve`.")
+        out.contains("#dice <- carol: Only the GM (alice) or a server admin can use `resolve`.")
     );
     assert!(out.contains("#dice <- Orders for guesses for round 1 (forced by the GM):"));
     assert_eq!(count(&out, "Orders for guesses for round 1"), 1);

@@ -61,7 +61,7 @@ fn a_four_player_game_from_sign_up_to_ranking() {
     ));
     // Round 1: refused orders, a non-GM refused, the GM forces the round, defaults apply.
     assert!(out.contains("dm bob <- you have 1 move this round but the order gives 2; send exactly 1 (`nothing` to stay)"));
-    assert!(out.contains("#tag <- ann: Only the GM (gm) or a server admin can use `!resolve`."));
+    assert!(out.contains("#tag <- ann: Only the GM (gm) or a server admin can use `resolve`."));
     assert!(out.contains("#tag <- Orders for moves for round 1 (forced by the GM):"));
     assert!(out.contains("#tag <- - cat: no order (the game's default)"));
     assert!(out.contains("#tag <- ann (🐱): move n stomp, now on b4, 30 points"));

@@ -161,14 +161,15 @@ impl Work<'_> {
         }
     }
 
-    /// Refuses unless the user is the GM or a server admin.
+    /// Refuses unless the user is the GM or a server admin. The command is named without
+    /// its prefix: the refusal answers `/nudge` as well as `!nudge`.
     pub fn require_gm(&self, user: &User, admin: bool, command: &str) -> Result<(), Refusal> {
         if admin || user.id == self.record.gm.id {
             Ok(())
         } else {
             Err(Refusal::new(format!(
-                "Only the GM ({}) or a server admin can use `{}{command}`.",
-                self.record.gm.name, self.env.defaults.prefix
+                "Only the GM ({}) or a server admin can use `{command}`.",
+                self.record.gm.name
             )))
         }
     }

@@ -372,7 +372,7 @@ async fn slash_commands_require_their_arguments_and_take_users() {
     assert!(answer.ephemeral, "{answer:?}");
     assert_eq!(
         answer.content,
-        "bob: Only the GM (alice) or a server admin can use `!resolve`."
+        "bob: Only the GM (alice) or a server admin can use `resolve`."
     );
     assert!(answer.components.is_empty(), "{answer:?}");
     // /help answers privately.

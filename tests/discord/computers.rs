@@ -33,7 +33,7 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
     assert_eq!(
         count(&fake, |p| in_channel(p)
             && p.text().contains(
-                "bob: Only the GM (alice) or a server admin can use `!join bot`"
+                "bob: Only the GM (alice) or a server admin can use `join bot`"
             )),
         1
     );

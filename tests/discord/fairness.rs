@@ -351,6 +351,59 @@ fn bursts() -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let opened =
+        crate::commands::open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7 deadline=8s");
+    db.settled(&fake, *opened.last().unwrap()).await;
+    let waiting = fake
+        .wait_post("the bids", |p| {
+            in_channel(p) && p.text().contains("Waiting for bids")
+        })
+        .await;
+    let due = deadline_in(&waiting);
+    for (who, bid) in [(ALICE, "bid 4"), (CAROL, "bid 5")] {
+        let sent = fake.say(who, None, bid);
+        db.settled(&fake, sent).await;
+    }
+    bot.stop();
+    fake.wait_disconnected().await;
+    // While the bot is away bob bids in time; the bot is back only after the deadline.
+    let bid = fake.say(BOB, None, "bid 3");
+    let after_due = (due + 1) * 1000 - chrono::Utc::now().timestamp_millis();
+    tokio::time::sleep(Duration::from_millis(u64::try_from(after_due).unwrap_or(0))).await;
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, bid).await;
+    // His receipt does not offer a replacement the passed deadline would refuse.
+    let receipt = fake
+        .wait_post("bob's receipt", |p| {
+            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
+        })
+        .await;
+    assert!(
+        receipt
+            .content
+            .contains("It came before the deadline, which has passed since (")
+            && receipt.content.contains("so it stands as sent.")
+            && !receipt.content.contains("You can replace it"),
+        "{receipt:?}"
+    );
+    let reveal = fake
+        .wait_post("the bids revealed", |p| {
+            in_channel(p) && p.text().contains("Orders for bids")
+        })
+        .await;
+    assert!(reveal.text().contains("bid 3"), "{reveal:?}");
+    bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_sent_right_after_connecting_are_applied_in_the_order_sent() {
     let fake = FakeDiscord::start().await;
     // Registering the slash commands at start-up takes as long as on Discord.

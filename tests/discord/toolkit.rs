@@ -220,7 +220,7 @@ async fn nudge_writes_to_the_players_awaited_once_a_phase() {
     let by_bob = fake.say(BOB, Some(CHANNEL), "!nudge");
     db.settled(&fake, by_bob).await;
     fake.wait_post("bob refused", |p| {
-        in_channel(p) && p.content == "bob: Only the GM (alice) or a server admin can use `!nudge`."
+        in_channel(p) && p.content == "bob: Only the GM (alice) or a server admin can use `nudge`."
     })
     .await;
     // carol's bid is in: the GM's nudge writes to alice and bob only.

@@ -180,12 +180,24 @@ pub fn accept_order(
         },
     });
     if tell {
+        let tz = work.record.settings.tz.as_deref();
+        // An order read back after downtime came in time, but its deadline is behind us.
+        let until = match work.record.deadline {
+            Some(at) if at <= work.env.now => format!(
+                "It came before the deadline, which has passed since ({}), so it stands as sent.",
+                format_deadline(at, tz)
+            ),
+            Some(at) => format!(
+                "You can replace it until the deadline, {}.",
+                format_deadline(at, tz)
+            ),
+            None => "You can replace it until the deadline.".to_string(),
+        };
         work.outcome.direct(
             &user.id,
             format!(
-                "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. You can replace it until the deadline{}.{note}",
+                "Game #{id}: {} for {label}: `{canonical}`. Receipt `{receipt}`: keep this code, the reveal will show the same one with your order. {until}{note}",
                 if replaced { "order replaced" } else { "order received" },
-                work.record.deadline.map(|at| format!(", {}", format_deadline(at, work.record.settings.tz.as_deref()))).unwrap_or_default()
             ),
         );
     }
