@@ -446,7 +446,7 @@ fn rule_12_a_leaving_player_drops_out_and_its_tiles_revert() {
     own(&mut state, 33, 1, None);
     own(&mut state, 20, 2, None);
     let events = state.leave(1, None, &mut dice());
-    assert!(public_text(&events).contains("2 tiles revert"));
+    assert!(public_text(&events).contains("2 tiles revert to unowned"));
     assert_eq!(state.tiles.keys().copied().collect::<Vec<_>>(), vec![20]);
     assert!(!state.runners[1].active);
     assert_eq!(state.choosers(), vec![0, 2]);

@@ -176,3 +176,54 @@ async fn a_levels_computer_seats_are_rated_once_never_against_each_other() {
         .unwrap_or_else(|| panic!("no ratings line:\n{out}"));
     assert_eq!(line.matches("Computer (normal)").count(), 1, "{line}");
 }
+
+#[tokio::test]
+async fn the_concession_that_leaves_one_player_ends_the_game_with_no_next_turn() {
+    let out = play(
+        "ann #c: !new carcassonne\nann #c: !join\nbob #c: !join\ncat #c: !join\nann #c: !start\n\
+         bob #c: !concede\nann #c: !concede\n",
+    )
+    .await;
+    // ann concedes on her own turn: the channel reads that, then the end; cat's turn, which
+    // the game began meanwhile, is never announced.
+    let ended = after(&out, "#c <- ann concedes", "#c");
+    assert_eq!(
+        ended.get(1),
+        Some(&"Game #1 is over: cat is the last player in."),
+        "{out}"
+    );
+    assert!(
+        !ended.iter().any(|line| line.contains("It is cat's turn")
+            || line.contains("cat's turn: tile")
+            || line.contains("cat to place")),
+        "{out}"
+    );
+}
+
+#[tokio::test]
+async fn a_computer_seat_has_stats_by_the_name_the_gm_is_told_and_its_leaderboard_line_is_explained(
+) {
+    let mut transcript = String::new();
+    for channel in ["a", "b", "c"] {
+        transcript.push_str(&format!(
+            "ann #{channel}: !new carcassonne\nann #{channel}: !join\nbob #{channel}: !join\n\
+             ann #{channel}: !join bot\nann #{channel}: !start\nann #{channel}: !draw\n\
+             bob #{channel}: !draw\n"
+        ));
+    }
+    transcript.push_str("ann #c: !stats bot1\nbob #c: !stats Computer 1\nann #c: !lb\n");
+    let out = play(&transcript).await;
+    let answers = after(&out, "Game #3 ends in a draw", "#c");
+    assert_eq!(
+        answers
+            .iter()
+            .filter(|line| **line == "Computer (normal)'s record on this server:")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(answers.contains(&"- carcassonne: 3 played, 0 won, 3 drawn, 0 conceded, 0 abandoned; no deadline yet; rating 4.4 (3 rated games)"), "{out}");
+    assert!(answers.contains(&"Every computer seat of this level on this server counts here: they are rated as one player."), "{out}");
+    assert!(answers.contains(&"A computer's line stands for every computer seat of its level on this server: they are rated as one player."), "{out}");
+    assert!(!out.contains("takes one player at most"), "{out}");
+}

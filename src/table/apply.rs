@@ -50,6 +50,7 @@ pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<
                 record: saved.clone(),
                 outcome: Outcome::default(),
                 env,
+                ending: false,
             };
             match dispatch(&mut work, input) {
                 Ok(true) => Applied {

@@ -124,6 +124,8 @@ pub fn concede(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
         .into_iter()
         .filter(|s| *s != seat)
         .collect();
+    // The last player in wins: the game's next turn is never announced.
+    work.ending = others.len() == 1;
     work.record.conceded.push(Concession {
         seat,
         still_in: others,

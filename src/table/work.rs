@@ -112,6 +112,9 @@ pub(crate) struct Work<'a> {
     pub record: GameRecord,
     pub outcome: Outcome,
     pub env: &'a Env<'a>,
+    /// The table ends the game right after this change (the last player in after a
+    /// concession): the change is logged, but the channel is told no next turn.
+    pub ending: bool,
 }
 
 /// A loaded game with its dice.

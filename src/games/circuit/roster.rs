@@ -25,8 +25,12 @@ impl State {
         self.tiles.retain(|_, owned| owned.owner != seat);
         let reverted = before - self.tiles.len();
         let mut lines = vec![format!(
-            "{name} leaves the game; {reverted} tile{} revert to unowned.",
-            if reverted == 1 { "" } else { "s" }
+            "{name} leaves the game; {reverted} {} to unowned.",
+            if reverted == 1 {
+                "tile reverts"
+            } else {
+                "tiles revert"
+            }
         )];
         if let Stage::Claiming { claims } = &mut self.stage {
             claims.remove(&seat);

@@ -68,7 +68,15 @@ fn header(state: &TagState) -> String {
             )
         }
         Stage::Moves { round } => format!("movement round {round}"),
-        Stage::Over { .. } => "game over".to_string(),
+        // Nobody is it any more, and nobody is next.
+        Stage::Over { .. } => {
+            return format!(
+                "TAG, game over, {} left, {}x{} grid.\n",
+                count(state.queue.len(), "player"),
+                state.side,
+                state.side
+            )
+        }
     };
     let it = state
         .it

@@ -6,7 +6,7 @@ use super::{Asked, Command, Reply, Run, SlashOption, Who};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::count;
 use crate::picture::escape;
-use crate::records::{Audience, Card};
+use crate::records::{is_computer_id, Audience, Card};
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
 use crate::table::ratings::figure;
@@ -143,6 +143,11 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
                 figure(&row.rating),
                 count(row.rating.games as usize, "rated game")
             ));
+        }
+        if rows.iter().any(|row| is_computer_id(&row.player)) {
+            lines.push(
+                "A computer's line stands for every computer seat of its level on this server: they are rated as one player.".to_string(),
+            );
         }
         outcome.posts.push(Post {
             to: Audience::Channel(asked.channel.to_string()),

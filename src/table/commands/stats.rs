@@ -8,10 +8,13 @@ use crate::chat::mention;
 use crate::chat::parse::{mentions, ParseError};
 use crate::duration::{format_duration, rounded};
 use crate::games::count;
-use crate::records::{Audience, Card, Finish, GameResult, Parting, PlayerResult};
+use crate::records::{
+    is_computer_id, Audience, Card, ComputerLevel, Finish, GameRecord, GameResult, Parting,
+    PlayerResult,
+};
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
-use crate::table::ratings::figure;
+use crate::table::ratings::{computer_id, computer_name, figure};
 
 /// `!stats`.
 pub const COMMAND: Command = Command::new(
@@ -21,6 +24,7 @@ pub const COMMAND: Command = Command::new(
     "a player's record on this server (yours if none is named): games, wins, deadlines kept, ratings",
     Run::Answer(answer),
 )
+.looks_back()
 .explains("A rating is a cautious estimate of a player's skill in one game on this server: the skill their results show, less three times how unsure it still is. It starts at 0 and rises as you play more, even with middling results, since every game makes it surer; the leaderboard and the game-over post show it to one decimal.")
 .reads(check)
 .slash(&[SlashOption {
@@ -30,10 +34,41 @@ pub const COMMAND: Command = Command::new(
     required: false,
 }]);
 
+/// The level of the computer seat of the channel's game that `word` names as the GM does
+/// (`bot1`) or by its name: its record is its level's, every computer of a level being one
+/// rated player.
+fn computer_named(record: Option<&GameRecord>, word: &str) -> Option<ComputerLevel> {
+    let record = record?;
+    record
+        .seats
+        .iter()
+        .chain(record.departed.iter().map(|d| &d.was))
+        .find(|seat| {
+            seat.user.is_computer()
+                && (seat.user.short_name().eq_ignore_ascii_case(word)
+                    || seat.user.name.eq_ignore_ascii_case(word))
+        })
+        .and_then(|seat| seat.computer)
+}
+
+/// Whether `args` is a computer seat's name as the table gives them ("Computer 2").
+fn is_computer_name(args: &str) -> bool {
+    let mut words = args.split_whitespace();
+    matches!(
+        (words.next(), words.next(), words.next()),
+        (Some(first), Some(number), None)
+            if first.eq_ignore_ascii_case("computer") && number.parse::<u32>().is_ok()
+    )
+}
+
 /// How many of the last games are listed.
 const LAST_GAMES: usize = 5;
 
 fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
+    // A computer seat by its name, which has a space ("Computer 2").
+    if is_computer_name(args) {
+        return Ok(());
+    }
     match mentions(args).len() {
         0 | 1 => Ok(()),
         _ => Err(ParseError(format!(
@@ -163,17 +198,23 @@ fn median(mut values: Vec<u64>) -> Option<u64> {
 
 fn answer(asked: Asked<'_>) -> Reply<'_> {
     Box::pin(async move {
-        let named = mentions(asked.args).into_iter().next();
+        let named = match is_computer_name(asked.args) {
+            true => Some(asked.args.trim().to_string()),
+            false => mentions(asked.args).into_iter().next(),
+        };
         let (id, mut name) = match named {
             None => (asked.user.id.clone(), asked.user.name.clone()),
-            Some(id) => {
-                let name = asked
-                    .mentioned
-                    .iter()
-                    .find(|user| user.id == id)
-                    .map_or_else(|| id.clone(), |user| user.name.clone());
-                (id, name)
-            }
+            Some(id) => match computer_named(asked.game.map(|game| &game.record), &id) {
+                Some(level) => (computer_id(level), computer_name(level)),
+                None => {
+                    let name = asked
+                        .mentioned
+                        .iter()
+                        .find(|user| user.id == id)
+                        .map_or_else(|| id.clone(), |user| user.name.clone());
+                    (id, name)
+                }
+            },
         };
         let results = asked.tx.results_of_player(asked.server, &id).await?;
         let ratings = asked.tx.ratings_of_player(asked.server, &id).await?;
@@ -234,6 +275,11 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
         text.extend(lines);
         text.push(answers);
         text.push(format!("Last games: {}.", last.join("; ")));
+        if is_computer_id(&id) {
+            text.push(
+                "Every computer seat of this level on this server counts here: they are rated as one player.".to_string(),
+            );
+        }
         let mut outcome = Outcome::default();
         outcome.posts.push(Post {
             to: Audience::Channel(asked.channel.to_string()),

@@ -49,6 +49,7 @@ pub fn after_change(
         });
     }
     let mut public: Vec<String> = heading.into_iter().collect();
+    let headed = public.len();
     let mut direct: Vec<(String, String)> = Vec::new();
     let something_happened = !events.is_empty();
     for event in events {
@@ -75,6 +76,13 @@ pub fn after_change(
         });
     }
     let phase = recorded(live.game.phase());
+    // The table ends the game next (unless the game ended by itself): what the game did
+    // meanwhile is in the log only, and no next turn is announced.
+    let quiet = work.ending && !matches!(phase, Phase::Over { .. });
+    if quiet {
+        public.truncate(headed);
+        direct.clear();
+    }
     // A turn that came back to the same seat (the others' turns played themselves) is a
     // new one (from rules revision 6 on).
     let turns_begun = live
@@ -122,18 +130,26 @@ pub fn after_change(
         let deadline = limit.and_then(|limit| work.env.now.checked_add_signed(limit));
         schedule(work, deadline);
         work.record.first_deadline = work.record.deadline;
-        if let Some(text) = vacation::on_new_phase(work) {
+        if let Some(text) = vacation::on_new_phase(work).filter(|_| !quiet) {
             public.push(text);
         }
-        public.push(describe_phase(&work.record));
-    } else if work.record.status == Status::Running && work.record.awaited() != awaited_before {
+        if !quiet {
+            public.push(describe_phase(&work.record));
+        }
+    } else if work.record.status == Status::Running
+        && work.record.awaited() != awaited_before
+        && !quiet
+    {
         // The same phase, waiting for fewer (a player left or was removed): say for whom.
         public.push(describe_phase(&work.record));
     }
-    public.extend(search);
+    if !quiet {
+        public.extend(search);
+    }
     if !public.is_empty() {
         let board = live.game.board();
-        let show_board = new_phase || (something_happened && !live.game.board_when_turn_passes());
+        let show_board =
+            !quiet && (new_phase || (something_happened && !live.game.board_when_turn_passes()));
         let picture = board
             .svg
             .filter(|_| show_board)
