@@ -54,15 +54,17 @@ fn parameter(option: &'static SlashOption) -> poise::CommandParameter<Arc<Bot>, 
         choices: Vec::new().into(),
         type_setter: Some(match option.kind {
             SlashKind::User => |builder| builder.kind(serenity::CommandOptionType::User),
-            SlashKind::Text | SlashKind::Game | SlashKind::MyGame | SlashKind::MySignUp => {
-                |builder| builder.kind(serenity::CommandOptionType::String)
-            }
+            SlashKind::Text
+            | SlashKind::Game
+            | SlashKind::MyGame
+            | SlashKind::MySignUp
+            | SlashKind::Computer => |builder| builder.kind(serenity::CommandOptionType::String),
         }),
         autocomplete_callback: match option.kind {
             SlashKind::Game => Some(complete_game),
             SlashKind::MyGame => Some(complete_my_game),
             SlashKind::MySignUp => Some(complete_my_sign_up),
-            SlashKind::Text | SlashKind::User => None,
+            SlashKind::Text | SlashKind::User | SlashKind::Computer => None,
         },
         __non_exhaustive: (),
     }
@@ -96,6 +98,12 @@ fn registered(
                     if matches!(option.kind, SlashKind::MyGame | SlashKind::MySignUp) =>
                 {
                     game = Some(words.trim().trim_start_matches('#').to_string());
+                }
+                Some(serenity::ResolvedValue::String(words))
+                    if option.kind == SlashKind::Computer =>
+                {
+                    text.push_str(" bot ");
+                    text.push_str(words.trim());
                 }
                 Some(serenity::ResolvedValue::String(words)) => {
                     text.push(' ');

@@ -342,10 +342,12 @@ async fn slash_commands_require_their_arguments_and_take_users() {
         ("play", "action"),
         ("kick", "player"),
         ("replace", "old"),
-        ("replace", "new"),
     ] {
         assert_eq!(option(command, name)["required"], true, "/{command} {name}");
     }
+    // /replace gives the seat to a member or to a computer player.
+    assert_ne!(option("replace", "new")["required"], true);
+    assert_eq!(option("replace", "computer")["type"], 3);
     assert_eq!(option("kick", "player")["type"], 6, "a user option");
     assert_eq!(option("replace", "old")["type"], 6);
     assert_eq!(option("replace", "new")["type"], 6);
@@ -364,6 +366,27 @@ async fn slash_commands_require_their_arguments_and_take_users() {
     fake.wait_callback(replace).await;
     fake.wait_post("dave in carol's seat", |p| {
         in_channel(p) && p.text().contains("dave takes over carol's seat in game #1")
+    })
+    .await;
+    // And dave's to a computer player, with the level as the option's value.
+    let computer = fake.slash_with(
+        ALICE,
+        CHANNEL,
+        "replace",
+        vec![
+            json!({"name": "old", "type": 6, "value": DAVE.0.to_string()}),
+            json!({"name": "computer", "type": 3, "value": "easy"}),
+        ],
+        json!({"users": serde_json::Map::from_iter([(
+            DAVE.0.to_string(),
+            json!({"id": DAVE.0.to_string(), "username": DAVE.1, "discriminator": "0", "global_name": DAVE.1, "avatar": null}),
+        )])}),
+    );
+    fake.wait_callback(computer).await;
+    fake.wait_post("a computer in dave's seat", |p| {
+        in_channel(p)
+            && p.text()
+                .contains("Computer 1 takes over dave's seat in game #1")
     })
     .await;
     // A refusal is private and carries no buttons: bob is not the GM.

@@ -423,6 +423,22 @@ impl SlashOption {
         }
     }
 
+    /// An optional option seating a computer player at the level given.
+    pub(crate) const fn computer(name: &'static str, about: &'static str) -> SlashOption {
+        SlashOption {
+            kind: SlashKind::Computer,
+            ..SlashOption::text(name, about)
+        }
+    }
+
+    /// The same, optional.
+    pub(crate) const fn optional(self) -> SlashOption {
+        SlashOption {
+            required: false,
+            ..self
+        }
+    }
+
     /// A member of the server, who must be given.
     pub(crate) const fn user(name: &'static str, about: &'static str) -> SlashOption {
         SlashOption {
@@ -454,6 +470,8 @@ pub enum SlashKind {
     MyGame,
     /// One of the games in sign-up the asker runs, put so.
     MySignUp,
+    /// A computer player's level (easy or normal), typed as `bot <level>`.
+    Computer,
 }
 
 /// What a command does.

@@ -20,7 +20,11 @@ pub const COMMAND: Command = Command::new(
 .reads(check)
 .slash(&[
     SlashOption::user("old", "The player leaving"),
-    SlashOption::user("new", "The player taking the seat"),
+    SlashOption::user("new", "The player taking the seat (or give computer)").optional(),
+    SlashOption::computer(
+        "computer",
+        "A computer player takes the seat instead, at this level: easy or normal",
+    ),
 ]);
 
 fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
