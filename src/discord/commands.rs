@@ -7,8 +7,9 @@
 //! the outbox.
 
 use super::buttons::components;
-use super::embeds::{split_text, MESSAGE_LIMIT};
+use super::embeds::{answer_embed, split_text, MESSAGE_LIMIT};
 use super::inbound::{plain_mentions, sent_at, submit, user, Held};
+use super::outbox::draw;
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::commands::{
@@ -285,8 +286,9 @@ async fn interact(
 }
 
 /// Answers an interaction with the plain rows it queued for `audience` (as many as fit in
-/// one message), marks them delivered, and leaves every other row to the outbox worker. A
-/// private answer carries no buttons: they belong to public posts.
+/// one message) and, when the last of them is a record card (`/stats`, `/leaderboard` with
+/// its chart), with that card as an embed; marks them delivered, and leaves every other row
+/// to the outbox worker. A private answer carries no buttons: they belong to public posts.
 async fn answer(
     ctx: Context<'_>,
     bot: &Bot,
@@ -301,13 +303,31 @@ async fn answer(
     // stays private however long it is.
     let mut messages: Vec<String> = Vec::new();
     let mut rows_of_buttons = Vec::new();
-    for row in &rows {
-        // A picture, a card with a title or a file goes out through the outbox, which
-        // attaches it; only plain text is the interaction's own answer.
+    let mut embed = None;
+    let last_row = rows.iter().rposition(|row| row.audience == *audience);
+    for (at, row) in rows.iter().enumerate() {
+        // A board (a picture, a card with fields or buttons) or a file goes out through the
+        // outbox, which paces and attaches it; plain text is the interaction's own answer,
+        // and so is a record card that comes last.
         let plain = row.svg.is_none()
             && row.file.is_none()
             && row.card.as_ref().is_none_or(|c| c.title.is_none());
-        if row.audience != *audience || !plain || messages.len() >= MAX_ANSWERS {
+        if row.audience != *audience || messages.len() >= MAX_ANSWERS {
+            continue;
+        }
+        if !plain {
+            if Some(at) == last_row && is_record(row) {
+                let png = match &row.svg {
+                    Some(_) => draw(bot, row).await,
+                    None => None,
+                };
+                if row.svg.is_none() || png.is_some() {
+                    embed = answer_embed(row, png);
+                    if embed.is_some() {
+                        taken.push(row.id);
+                    }
+                }
+            }
             continue;
         }
         let last = messages.last().map_or(0, |m| m.chars().count());
@@ -330,26 +350,29 @@ async fn answer(
     }
     rows_of_buttons.truncate(5);
     let private = privacy == Privacy::Private || taken.is_empty();
-    if messages.is_empty() {
+    if messages.is_empty() && embed.is_none() {
         messages.push("Done; the answer is posted.".to_string());
+    }
+    if messages.is_empty() {
+        messages.push(String::new());
     }
     let last = messages.len() - 1;
     let mut sent = Ok(());
     for (index, message) in messages.into_iter().enumerate() {
-        let buttons = if index == last {
-            std::mem::take(&mut rows_of_buttons)
-        } else {
-            Vec::new()
-        };
-        sent = ctx
-            .send(
-                poise::CreateReply::default()
-                    .content(message)
-                    .components(buttons)
-                    .ephemeral(private),
-            )
-            .await
-            .map(|_| ());
+        let mut reply = poise::CreateReply::default().ephemeral(private);
+        if !message.is_empty() {
+            reply = reply.content(message);
+        }
+        if index == last {
+            reply = reply.components(std::mem::take(&mut rows_of_buttons));
+            if let Some((card, picture)) = embed.take() {
+                reply = reply.embed(card);
+                if let Some(picture) = picture {
+                    reply = reply.attachment(picture);
+                }
+            }
+        }
+        sent = ctx.send(reply).await.map(|_| ());
         if sent.is_err() {
             break;
         }
@@ -362,6 +385,18 @@ async fn answer(
         warn!(%error, "an interaction's answer could not be marked delivered");
     }
     sent.map_err(DiscordError::from)
+}
+
+/// Whether a row is a record card (a player's record, a leaderboard): a title and text, no
+/// fields, buttons or deadline, as an interaction may show as its own answer.
+fn is_record(row: &OutboxRow) -> bool {
+    row.file.is_none()
+        && row.card.as_ref().is_some_and(|card| {
+            card.title.is_some()
+                && card.fields.is_empty()
+                && card.buttons.is_empty()
+                && card.deadline.is_none()
+        })
 }
 
 /// The most messages one interaction's answer takes (the first, then follow-ups).

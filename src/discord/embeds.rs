@@ -172,14 +172,7 @@ fn embed_parts(card: &Card, room: usize) -> (Option<String>, Vec<(String, String
 pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
     let card = row.card.clone().unwrap_or_default();
     let rich = card.title.is_some() || png.is_some();
-    let body = row.body.chars().count();
-    let (title, fields) = embed_parts(&card, 0);
-    let beside = title.as_ref().map_or(0, |t| t.chars().count())
-        + fields
-            .iter()
-            .map(|(name, value, _)| name.chars().count() + value.chars().count())
-            .sum::<usize>();
-    let in_embed = rich && body <= DESCRIPTION_LIMIT && body + beside <= EMBED_LIMIT;
+    let in_embed = rich && text_in_embed(row, &card);
     let texts = if in_embed {
         Vec::new()
     } else {
@@ -193,24 +186,10 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
         })
         .collect();
     if rich {
-        let mut embed = serenity::CreateEmbed::new();
-        if let Some(title) = &title {
-            embed = embed.title(title);
-        }
-        if in_embed {
-            embed = embed.description(&row.body);
-        }
-        for (name, value, inline) in fields {
-            embed = embed.field(name, value, inline);
-        }
-        let mut files = Vec::new();
-        if let Some(png) = png {
-            embed = embed.image(format!("attachment://{PICTURE}"));
-            files.push(serenity::CreateAttachment::bytes(png, PICTURE));
-        }
+        let (embed, picture) = embed_of(row, &card, in_embed, png);
         messages.push(Outgoing {
             message: serenity::CreateMessage::new().embed(embed),
-            files,
+            files: picture.into_iter().collect(),
         });
     }
     if let (Some(file), Some(last)) = (&row.file, messages.last_mut()) {
@@ -226,6 +205,58 @@ pub(super) fn messages(row: &OutboxRow, png: Option<Vec<u8>>) -> Vec<Outgoing> {
         }
     }
     messages
+}
+
+/// Whether the row's text goes in its embed's description: within Discord's limits, the
+/// card's title and fields included.
+fn text_in_embed(row: &OutboxRow, card: &Card) -> bool {
+    let (title, fields) = embed_parts(card, 0);
+    let beside = title.as_ref().map_or(0, |t| t.chars().count())
+        + fields
+            .iter()
+            .map(|(name, value, _)| name.chars().count() + value.chars().count())
+            .sum::<usize>();
+    let body = row.body.chars().count();
+    body <= DESCRIPTION_LIMIT && body + beside <= EMBED_LIMIT
+}
+
+/// The embed of a row (its title, its text when `in_embed`, its fields, its picture) and the
+/// picture's attachment.
+fn embed_of(
+    row: &OutboxRow,
+    card: &Card,
+    in_embed: bool,
+    png: Option<Vec<u8>>,
+) -> (serenity::CreateEmbed, Option<serenity::CreateAttachment>) {
+    let (title, fields) = embed_parts(card, 0);
+    let mut embed = serenity::CreateEmbed::new();
+    if let Some(title) = &title {
+        embed = embed.title(title);
+    }
+    if in_embed {
+        embed = embed.description(&row.body);
+    }
+    for (name, value, inline) in fields {
+        embed = embed.field(name, value, inline);
+    }
+    let picture = png.map(|png| {
+        embed = std::mem::take(&mut embed).image(format!("attachment://{PICTURE}"));
+        serenity::CreateAttachment::bytes(png, PICTURE)
+    });
+    (embed, picture)
+}
+
+/// A row an interaction can answer with one embed (a titled card whose text fits in it, with
+/// no file: `!stats`, `!leaderboard` and its chart): the embed and the picture's attachment.
+pub(super) fn answer_embed(
+    row: &OutboxRow,
+    png: Option<Vec<u8>>,
+) -> Option<(serenity::CreateEmbed, Option<serenity::CreateAttachment>)> {
+    let card = row.card.as_ref().filter(|card| card.title.is_some())?;
+    if row.file.is_some() || !text_in_embed(row, card) {
+        return None;
+    }
+    Some(embed_of(row, card, true, png))
 }
 
 #[cfg(test)]

@@ -365,7 +365,7 @@ async fn target(
 
 /// The board picture of a row as PNG, drawn on the blocking pool (one picture per core at a
 /// time); `None` when it cannot be drawn, and the post goes without it.
-async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
+pub(super) async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
     let drawing = tokio::task::spawn_blocking(move || {

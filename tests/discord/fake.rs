@@ -137,6 +137,10 @@ pub struct Callback {
     pub choices: Vec<(String, String)>,
     /// The component rows, as sent.
     pub components: Vec<Value>,
+    /// The embeds, as sent.
+    pub embeds: Vec<Value>,
+    /// The names of the files attached.
+    pub files: Vec<String>,
 }
 
 #[derive(Default)]
@@ -1253,9 +1257,9 @@ async fn followup(
 async fn interaction_callback(
     State(inner): State<Arc<Inner>>,
     Path((id, _token)): Path<(u64, String)>,
-    body: Bytes,
+    request: Request,
 ) -> Response {
-    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let (body, files) = payload_of(request).await;
     let mut callbacks = inner.callbacks.lock().unwrap();
     if callbacks.iter().any(|c| c.interaction == id) {
         inner.late_callbacks.fetch_add(1, Ordering::SeqCst);
@@ -1287,6 +1291,11 @@ async fn interaction_callback(
             .as_array()
             .cloned()
             .unwrap_or_default(),
+        embeds: body["data"]["embeds"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+        files: files.into_iter().map(|(name, _)| name).collect(),
     });
     StatusCode::NO_CONTENT.into_response()
 }

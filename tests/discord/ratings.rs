@@ -1,7 +1,8 @@
 //! Ratings and records through the real binary on the fake Discord: TAG games ended by a
 //! draw and by concessions rate their players in the game-over post; `!stats @bob`, `/stats`
-//! and `!leaderboard tag` answer as embeds within Discord's limits, the leaderboard with its
-//! chart, each server seeing only its own games. Every game replays from its log.
+//! and `!leaderboard tag` answer as embeds within Discord's limits (`/stats` and
+//! `/leaderboard` as the interaction's own answer), the leaderboard with its chart, each
+//! server seeing only its own games. Every game replays from its log.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::commands::open_tag;
@@ -104,7 +105,7 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     );
     assert!(said.contains("rating "), "{said}");
     assert!(
-        said.contains("#2 tag in <#700>: conceded (`!audit 2` there)"),
+        said.contains("#2 tag in <#700>: conceded, 2nd of 3 (`!audit 2` there)"),
         "{said}"
     );
     assert!(
@@ -115,15 +116,32 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
 
     // alice's own record by slash command, on the other server: only its game.
     let slash = fake.slash(ALICE, ELSEWHERE, "stats", &[]);
-    // An embed goes out through the outbox: the interaction's own answer says so.
+    // The record is the interaction's own answer, in public, as an embed: no "done" aside,
+    // and no second post of it in the channel.
     let answer = fake.wait_callback(slash).await;
-    assert_eq!(answer.content, "Done; the answer is posted.");
-    let mine = fake
-        .wait_post("alice's record elsewhere", |p| {
-            p.channel == ELSEWHERE && p.text().contains("alice's record on this server")
-        })
-        .await;
+    assert!(!answer.ephemeral, "{answer:?}");
+    assert_eq!(answer.content, "", "{answer:?}");
+    assert_eq!(answer.embeds.len(), 1, "{answer:?}");
+    assert_eq!(answer.embeds[0]["title"], "alice's record on this server");
+    let mine = Posted {
+        id: 0,
+        channel: ELSEWHERE,
+        dm_user: None,
+        content: answer.content.clone(),
+        embeds: answer.embeds.clone(),
+        components: Vec::new(),
+        files: Vec::new(),
+        nonce: None,
+        at: std::time::Instant::now(),
+    };
     assert!(within_embed_limits(&mine), "{mine:?}");
+    assert!(
+        !fake
+            .posts()
+            .iter()
+            .any(|p| p.channel == ELSEWHERE && p.text().contains("alice's record on this server")),
+        "the record was posted twice"
+    );
     let mine = mine.text();
     assert!(mine.contains("- tag: 1 played, 0 won, 1 drawn"), "{mine}");
     assert!(mine.contains("#3 tag"), "{mine}");
@@ -164,6 +182,19 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     assert!(listed.contains("\n1. alice "), "{listed}");
     assert!(line("bob").is_some() && line("carol").is_some(), "{listed}");
     assert!(line("dave").is_none() && line("erin").is_none(), "{listed}");
+    // By slash command, the leaderboard and its chart are the interaction's answer.
+    let slash = fake.slash(CAROL, CHANNEL, "leaderboard", &[("game", "tag")]);
+    let answer = fake.wait_callback(slash).await;
+    assert!(!answer.ephemeral, "{answer:?}");
+    assert_eq!(answer.embeds.len(), 1, "{answer:?}");
+    assert_eq!(answer.embeds[0]["title"], "tag leaderboard");
+    assert!(
+        answer.embeds[0]["image"]["url"]
+            .as_str()
+            .is_some_and(|url| url.starts_with("attachment://")),
+        "{answer:?}"
+    );
+    assert_eq!(answer.files.len(), 1, "{answer:?}");
 
     bot.stop();
     assert_eq!(db.replay_all().await, 3);
