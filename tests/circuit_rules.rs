@@ -346,6 +346,61 @@ fn rule_7_clashing_effects_picked_in_the_same_prompt_are_settled_in_seat_order()
 }
 
 #[test]
+fn rule_7_a_pick_that_may_clash_with_an_earlier_seats_says_so_in_its_receipt() {
+    // ann claims tile 9 and bob tile 10: ann's pick is settled first, so bob is warned.
+    let mut state = board(&[(5, 4), (6, 4)]);
+    state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    let game = game(state);
+    let order = game.check_order(1, "effect slow pass").unwrap();
+    assert_eq!(
+        game.order_note(1, &order).as_deref(),
+        Some("Tile 9, beside yours, is claimed this turn too, and its effect is settled before yours: if the two clash (the same action, or the same destination), yours is dropped and tile 10 keeps no effect.")
+    );
+    // ann's own pick comes first: nothing to warn her of; nor of `effect none`.
+    let order = game.check_order(0, "effect slow land").unwrap();
+    assert_eq!(game.order_note(0, &order), None);
+    assert_eq!(game.order_note(1, "effect none"), None);
+}
+
+#[test]
+fn a_claim_prompt_explains_the_effect_words_once_then_points_to_help() {
+    let mut state = board(&[(5, 4), (30, 2)]);
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    let first = events
+        .iter()
+        .find(|e| e.visibility == Visibility::Seat(0))
+        .expect("ann's claim prompt");
+    assert!(
+        first.text.contains("The words:\n- `forward N`"),
+        "{}",
+        first.text
+    );
+    // ann claims again a turn later: the words are not repeated.
+    state.resolve_claims(&BTreeMap::new(), &mut dice());
+    for runner in &mut state.runners {
+        runner.roll = Some(3);
+    }
+    state.runners[1].tile = 40;
+    let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
+    let second = events
+        .iter()
+        .find(|e| e.visibility == Visibility::Seat(0))
+        .expect("ann's second claim prompt");
+    assert!(
+        second.text.starts_with("You claimed tile 12"),
+        "{}",
+        second.text
+    );
+    assert!(
+        second.text.contains("`help effects` lists the words."),
+        "{}",
+        second.text
+    );
+    assert!(!second.text.contains("`anchor`"), "{}", second.text);
+    assert!(second.text.chars().count() < first.text.chars().count() / 2);
+}
+
+#[test]
 fn rule_8_pass_effects_cannot_move_anyone() {
     let mut state = board(&[(5, 4), (30, 2)]);
     own(&mut state, 9, 0, None);

@@ -147,6 +147,24 @@ fn assert_fit(game: &str, out: &str, posts: &[(String, String, String)]) {
 async fn tag_to_its_end_fits_and_reads_right() {
     let (out, posts) = posts_of(&whole_game("tag", "", 3)).await;
     assert_fit("tag", &out, &posts);
+    // ann never answers: each order the computer sends for her is receipted as such, never
+    // as one she may still replace.
+    let receipts: Vec<&String> = posts
+        .iter()
+        .filter(|(to, body, _)| to.contains("Direct") && body.contains("order received for"))
+        .map(|(_, body, _)| body)
+        .collect();
+    assert!(!receipts.is_empty(), "{out}");
+    for receipt in receipts {
+        assert!(
+            receipt.ends_with(
+                "You sent no order by the deadline, so the computer sent this one for you."
+            ) || receipt.contains(
+                "You sent no order by the deadline, so the computer sent this one for you. "
+            ),
+            "{receipt}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -386,10 +386,10 @@ async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing()
         })
         .await;
     assert!(
-        receipt
-            .content
-            .contains("It came before the deadline, which has passed since (")
-            && receipt.content.contains("so it stands as sent.")
+        receipt.content.contains("It came before the deadline, <t:")
+            && receipt
+                .content
+                .contains("which has passed since; it stands as sent.")
             && !receipt.content.contains("You can replace it"),
         "{receipt:?}"
     );

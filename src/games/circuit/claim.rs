@@ -127,18 +127,27 @@ impl State {
         result
     }
 
-    /// The DM asking a claimer for its tile's effect.
-    pub(super) fn claim_prompt(&self, tile: u8) -> String {
+    /// The DM asking `seat`, a claimer, for its tile's effect: the first explains every
+    /// effect word, later ones point to `help effects` for them.
+    pub(super) fn claim_prompt(&mut self, seat: Seat, tile: u8) -> String {
         let neighbour = |n: u8| match self.tiles.get(&n).and_then(|owned| owned.effect) {
             Some(effect) => format!("tile {n} has {effect}"),
             None => format!("tile {n} has no effect"),
         };
-        format!(
-            "You claimed tile {tile} ({}, {}). Choose its effect: {}, like `effect back 3 land`, or `effect none`. The words:\n{}\nNo answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
+        let (before, after) = (
             neighbour(wrap(i16::from(tile) - 1)),
             neighbour(wrap(i16::from(tile) + 1)),
+        );
+        let words = match self.runners.get_mut(seat) {
+            Some(runner) if !runner.shown_effects => {
+                runner.shown_effects = true;
+                format!(" The words:\n{}\n", EFFECT_WORDS.trim_end())
+            }
+            _ => " `help effects` lists the words. ".to_string(),
+        };
+        format!(
+            "You claimed tile {tile} ({before}, {after}). Choose its effect: {}, like `effect back 3 land`, or `effect none`.{words}No answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",
             super::sent("effect"),
-            EFFECT_WORDS.trim_end()
         )
     }
 

@@ -35,7 +35,11 @@
 //!   comes while the player can still choose. Two choices made in the same resolution can
 //!   clash only with each other (neighbouring tiles); the stated rule is seat order: the
 //!   earlier seat's effect stands, the later tile gets none, and its owner is told why in the
-//!   resolution and by DM, with how to give the tile an effect later.
+//!   resolution and by DM, with how to give the tile an effect later. The later claimer's
+//!   receipt says so when it is sent (the earlier pick is secret until the deadline), so they
+//!   can pick again in time.
+//! - The first claim prompt a player gets explains every effect word; later ones point to
+//!   `help effects`.
 //! - A claimer who lets the claim prompt pass keeps the tile with no effect (and can give it
 //!   one later with a change).
 //! - Rule 14: the 12th activation still acts, then the effect is removed.
@@ -56,7 +60,7 @@ pub mod roster;
 pub mod state;
 
 use self::colour::Colour;
-use self::effect::check_on;
+use self::effect::{check_on, wrap};
 use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::duration::{a_year, parse_duration, parse_duration_within};
@@ -447,6 +451,27 @@ impl Game for CircuitGame {
         }
     }
 
+    fn order_note(&self, seat: Seat, order: &str) -> Option<String> {
+        let Ok(Order::Effect(Some(_))) = parse_order(order) else {
+            return None;
+        };
+        let Stage::Claiming { claims } = &self.state.stage else {
+            return None;
+        };
+        let tile = *claims.get(&seat)?;
+        // Picks are settled in seat order at the deadline: an earlier seat's pick for a
+        // neighbouring tile, secret until then, may make this one clash.
+        let neighbours = [wrap(i16::from(tile) - 1), wrap(i16::from(tile) + 1)];
+        let before = claims
+            .iter()
+            .filter(|(other, claimed)| **other < seat && neighbours.contains(claimed))
+            .map(|(_, claimed)| *claimed)
+            .min()?;
+        Some(format!(
+            "Tile {before}, beside yours, is claimed this turn too, and its effect is settled before yours: if the two clash (the same action, or the same destination), yours is dropped and tile {tile} keeps no effect."
+        ))
+    }
+
     fn resolve(
         &mut self,
         orders: &BTreeMap<Seat, String>,
@@ -533,6 +558,8 @@ impl Game for CircuitGame {
     fn rename(&mut self, seat: Seat, name: &str) {
         if let Some(runner) = self.state.runners.get_mut(seat) {
             runner.name = name.to_string();
+            // Another player took the seat: their first claim explains the effects.
+            runner.shown_effects = false;
         }
     }
 

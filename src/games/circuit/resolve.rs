@@ -199,7 +199,7 @@ impl State {
             return;
         }
         for (seat, tile) in &claims {
-            events.push(Event::to_seat(*seat, self.claim_prompt(*tile)));
+            events.push(Event::to_seat(*seat, self.claim_prompt(*seat, *tile)));
         }
         self.stage = Stage::Claiming { claims };
     }

@@ -101,6 +101,10 @@ pub struct Runner {
     pub roll: Option<u8>,
     /// What it may do this turn.
     pub plan: Plan,
+    /// Whether a claim showed its player every effect word: later claims point to
+    /// `help effects` instead of explaining them again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shown_effects: bool,
 }
 
 impl Runner {
@@ -117,6 +121,7 @@ impl Runner {
             pending: Pending::default(),
             roll: None,
             plan: Plan::Free,
+            shown_effects: false,
         }
     }
 }

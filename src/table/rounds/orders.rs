@@ -181,10 +181,15 @@ pub fn accept_order(
     });
     if tell {
         let tz = work.record.settings.tz.as_deref();
-        // An order read back after downtime came in time, but its deadline is behind us.
+        // The computer's order for a silent player, or one read back after downtime: the
+        // deadline is behind us, so it can no longer be replaced.
         let until = match work.record.deadline {
+            _ if stand_in => {
+                "You sent no order by the deadline, so the computer sent this one for you."
+                    .to_string()
+            }
             Some(at) if at <= work.env.now => format!(
-                "It came before the deadline, which has passed since ({}), so it stands as sent.",
+                "It came before the deadline, {}, which has passed since; it stands as sent.",
                 format_deadline(at, tz)
             ),
             Some(at) => format!(
