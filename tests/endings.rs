@@ -181,9 +181,25 @@ async fn a_levels_computer_seats_are_rated_once_never_against_each_other() {
 async fn the_concession_that_leaves_one_player_ends_the_game_with_no_next_turn() {
     let out = play(
         "ann #c: !new carcassonne\nann #c: !join\nbob #c: !join\ncat #c: !join\nann #c: !start\n\
-         bob #c: !concede\nann #c: !concede\n",
+         bob #c: !concede\nann #c: !concede\n\
+         ann #p: !new parcheesi\nann #p: !join\nbob #p: !join\ncat #p: !join\nann #p: !start\n\
+         bob #p: !concede\nann #p: !concede\n",
     )
     .await;
+    // Parcheesi names the one left, and leaves the ranking to the table's, which places
+    // the conceders in the order they went (not sharing a place by squares to go).
+    let ended = after(&out, "#p <- ann concedes", "#p");
+    assert_eq!(
+        &ended[2..7],
+        [
+            "Only one player is left, so the game ends: blue (cat) wins.",
+            "Final ranking:",
+            "1. cat",
+            "2. ann",
+            "3. bob"
+        ],
+        "{out}"
+    );
     // ann concedes on her own turn: the channel reads that, then the end; cat's turn, which
     // the game began meanwhile, is never announced.
     let ended = after(&out, "#c <- ann concedes", "#c");

@@ -907,9 +907,16 @@ impl Match {
         self.standing.retain(|s| s.colour != colour);
         if self.seated.iter().filter(|s| !s.gone).count() <= 1 {
             let ranking = self.ranking();
+            // Those who left are ranked by the table (in the order they went), not by the
+            // squares they had to go: the game names only the one left.
+            let last = self
+                .seated
+                .iter()
+                .find(|s| !s.gone)
+                .map(|s| format!(": {} wins", self.who(s.colour)))
+                .unwrap_or_default();
             out.push(Event::public(format!(
-                "Only one player is left, so the game ends. {}",
-                self.ranking_text(&ranking)
+                "Only one player is left, so the game ends{last}."
             )));
             self.stage = Stage::Over(ranking);
             return out;
