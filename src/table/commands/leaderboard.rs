@@ -163,3 +163,63 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
         Ok(outcome)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Rating;
+
+    fn row(name: &str, shown: f64) -> RatingRow {
+        RatingRow {
+            game: "tag".to_string(),
+            player: name.to_string(),
+            name: name.to_string(),
+            rating: Rating {
+                mu: shown + 3.0,
+                sigma: 1.0,
+                games: 3,
+            },
+        }
+    }
+
+    /// Each bar of the chart: (x, width).
+    fn bars(svg: &str) -> Vec<(f64, f64)> {
+        let bar =
+            regex::Regex::new(r#"<rect x="([0-9.]+)" y="[0-9.]+" width="([0-9.]+)""#).unwrap();
+        bar.captures_iter(svg)
+            .map(|c| (c[1].parse().unwrap(), c[2].parse().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn bars_grow_from_a_zero_line_in_proportion_negative_to_the_left() {
+        let svg = chart(
+            "tag",
+            &[
+                row("ann", 6.0),
+                row("bob", 3.0),
+                row("cat", -0.7),
+                row("dan", -2.3),
+            ],
+        );
+        let zero: f64 = regex::Regex::new(r#"<line x1="([0-9.]+)""#)
+            .unwrap()
+            .captures(&svg)
+            .unwrap()[1]
+            .parse()
+            .unwrap();
+        let [ann, bob, cat, dan] = bars(&svg)[..] else {
+            panic!("four bars: {svg}");
+        };
+        // Positive bars start at the zero line, negative ones end there.
+        assert!(
+            (ann.0 - zero).abs() < 0.2 && (bob.0 - zero).abs() < 0.2,
+            "{svg}"
+        );
+        assert!((cat.0 + cat.1 - zero).abs() < 0.2, "{svg}");
+        assert!((dan.0 + dan.1 - zero).abs() < 0.2, "{svg}");
+        // Lengths in proportion: 6 is twice 3; -2.3 is longer than -0.7, by as much.
+        assert!((ann.1 / bob.1 - 2.0).abs() < 0.01, "{svg}");
+        assert!((dan.1 / cat.1 - 2.3 / 0.7).abs() < 0.02, "{svg}");
+    }
+}
