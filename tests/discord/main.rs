@@ -8,6 +8,7 @@ mod busy;
 mod commands;
 mod computers;
 mod delivery;
+mod endings;
 mod fairness;
 mod fake;
 mod forums;
