@@ -1,6 +1,6 @@
 //! Short Circuit through the real binary: the GM's secret setup by DM, placements and
-//! refusals, the GM's hint by DM, an impossible call answered by completing the track, a
-//! player losing on time; and `referee solve FILE` on the rules page's position format, with
+//! refusals, the GM's hint by DM, an impossible call answered by completing the track (by a
+//! person and by a computer, several placements in one message), a player losing on time; and `referee solve FILE` on the rules page's position format, with
 //! its time budget, a closed output pipe, a byte-order mark and a supply key given twice.
 
 mod common;
@@ -55,6 +55,55 @@ fn an_impossible_call_answered_by_completing_the_track() {
         out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),
         "{out}"
     );
+}
+
+#[tokio::test]
+async fn answering_a_call_several_placements_go_in_one_message_and_one_post() {
+    // ann calls impossible on an empty board: bob completes a loop in one message of two
+    // placements, after a chain whose second placement is refused took nothing.
+    let script = "\
+ann #duel: !new shortcircuit first=1
+ann #duel: !join
+bob #duel: !join
+ann #duel: !start
+ann #duel: !impossible
+clock +1m
+bob #duel: !place e5 turn 90 f5 turn 180; a1 turn 0
+bob #duel: !place e5 turn 90 f5 turn 180; e6 turn 0 f6 turn 270
+cal #bots: !new shortcircuit first=1
+cal #bots: !join
+cal #bots: !join bot
+cal #bots: !start
+cal #bots: !impossible
+clock +1m
+";
+    // Played in the process, so both games are replayed from their logs.
+    let out = common::play(script).await;
+    assert!(
+        out.contains("#duel <- bob: placement 2 of 2: at least one placed piece must touch"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "#duel <- bob places turn 90 on e5, turn 180 on f5; then turn 0 on e6, turn 270 on f6."
+        ),
+        "{out}"
+    );
+    assert_eq!(out.matches("#duel <- bob places").count(), 1, "{out}");
+    assert!(out.contains("#duel <- 1. bob"), "{out}");
+    // The computer's completion is one message too, so one post: a piece a placement.
+    assert_eq!(
+        out.matches("#bots <- Computer 1 places").count(),
+        1,
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|line| line.starts_with("#bots <- Computer 1 places")
+                && line.matches("; then ").count() >= 3),
+        "{out}"
+    );
+    assert!(out.contains("#bots <- 1. Computer 1"), "{out}");
 }
 
 #[test]

@@ -60,6 +60,11 @@ pub struct ShortCircuitGame {
     pub challenge: Option<Challenge>,
     /// The result, once the match is over.
     pub outcome: Option<Outcome>,
+    /// Whether, answering an impossible call, one `place` may hold several placements in a
+    /// row, separated by `;` (rules revision 4 on): a completion is then one message, and
+    /// one post.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub placements_in_a_row: bool,
 }
 
 /// The key of the solver's search on an impossible call.
@@ -70,6 +75,10 @@ const UNDECIDED: &str = "undecided: the solver did not settle this position with
 
 /// The rules revision from which the start and every "to move" line say how to move.
 pub(super) const PROMPTED_FROM: u32 = 3;
+
+/// The rules revision from which placements answering an impossible call may come several
+/// in one message ([`ShortCircuitGame::placements_in_a_row`]).
+pub(super) const IN_A_ROW_FROM: u32 = 4;
 
 /// How to move, as a turn's line says it.
 pub(super) const HOW_TO_MOVE: &str = "To move: `!place <square> <piece> <rotation>`, for one to three pieces in a line (a piece is straight, turn, cross or thunder; a rotation 0, 90, 180 or 270), or `!impossible`.";
@@ -107,6 +116,7 @@ impl ShortCircuitGame {
             challenge: None,
             outcome: None,
             setup,
+            placements_in_a_row: true,
         })
     }
 
@@ -211,31 +221,71 @@ impl ShortCircuitGame {
         now: DateTime<Utc>,
         revision: u32,
     ) -> Result<Vec<Event>, Refusal> {
-        let items = parse::parse_place(args).map_err(Refusal::new)?;
-        placement::check(&self.position.grid, &self.position.supply, &items)
-            .map_err(|error| Refusal::new(error.to_string()))?;
+        // Answering a call, placements may come several in a row: `a1 turn 0; b1 turn 90`.
+        let groups: Vec<&str> = match self.challenge.is_some() && self.placements_in_a_row {
+            true => args
+                .split(';')
+                .map(str::trim)
+                .filter(|group| !group.is_empty())
+                .collect(),
+            false => Vec::new(),
+        };
+        let groups = if groups.is_empty() {
+            vec![args]
+        } else {
+            groups
+        };
+        let (mut grid, mut supply) = (self.position.grid.clone(), self.position.supply.clone());
+        let mut placed = Vec::new();
+        for (at, group) in groups.iter().enumerate() {
+            let which = |text: String| match groups.len() {
+                1 => text,
+                many => format!("placement {} of {many}: {text}", at + 1),
+            };
+            if at > 0 && solver::complete_reading(&grid).is_some() {
+                return Err(Refusal::new(format!(
+                    "the circuit is complete after placement {at}; send the placements up to it"
+                )));
+            }
+            let items = parse::parse_place(group).map_err(|error| Refusal::new(which(error)))?;
+            placement::check(&grid, &supply, &items)
+                .map_err(|error| Refusal::new(which(error.to_string())))?;
+            placement::apply(&mut grid, &mut supply, &items);
+            placed.push(items);
+        }
         let mut events = Vec::new();
         if self.challenge.is_none() && self.charge(now) {
             self.time_up(&mut events);
             return Ok(events);
         }
-        placement::apply(&mut self.position.grid, &mut self.position.supply, &items);
-        let listed: Vec<String> = items
+        self.position.grid = grid;
+        self.position.supply = supply;
+        let listed: Vec<String> = placed
             .iter()
-            .map(|(square, piece)| format!("{} on {square}", piece.describe()))
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|(square, piece)| format!("{} on {square}", piece.describe()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
             .collect();
         events.push(Event::public(format!(
             "{} places {}.",
             self.name(seat),
-            listed.join(", ")
+            listed.join("; then ")
         )));
         if solver::complete_reading(&self.position.grid).is_some() {
             self.finish(seat, "the circuit is complete".to_string(), &mut events);
             return Ok(events);
         }
         if self.challenge.is_some() {
+            let how = match self.placements_in_a_row {
+                true => " (several placements may go in one message, separated by `;`)",
+                false => "",
+            };
             events.push(Event::public(format!(
-                "{} may keep placing until the circuit is complete, or concede.",
+                "{} may keep placing until the circuit is complete{how}, or concede.",
                 self.name(seat)
             )));
         } else {

@@ -8,8 +8,9 @@
 //! extend it. `Normal` completes the circuit when it can; calls impossible when the solver
 //! proves the circuit cannot be completed; otherwise places one piece at an open end that keeps
 //! the circuit completable (by the solver) and leaves the opponent no placement that completes
-//! it. Answering an impossible call, both levels place the solver's completion a piece at a
-//! time (or concede when the solver shows there is none).
+//! it. Answering an impossible call, both levels place the solver's completion, a piece a
+//! placement, all in one message (one at a time in games before rules revision 4), or
+//! concede when the solver shows there is none.
 
 use super::act::ShortCircuitGame;
 use super::piece::{Dir, Kind, Piece};
@@ -40,7 +41,7 @@ pub fn decide(
     }
     let (grid, supply) = (&game.position.grid, &game.position.supply);
     if game.challenge.is_some() {
-        return Some(answer_call(grid, supply));
+        return Some(answer_call(grid, supply, game.placements_in_a_row));
     }
     if let Some(items) = completing(grid, supply) {
         return Some(place(&items));
@@ -347,7 +348,7 @@ fn touching(grid: &Grid, supply: &Supply) -> Option<Item> {
 /// Answering an impossible call: the placement that completes the circuit now if there is
 /// one, else the next piece of the solver's completion that touches the track; a concession
 /// when the solver finds no completion.
-fn answer_call(grid: &Grid, supply: &Supply) -> String {
+fn answer_call(grid: &Grid, supply: &Supply, in_a_row: bool) -> String {
     if let Some(items) = completing(grid, supply) {
         return place(&items);
     }
@@ -361,7 +362,7 @@ fn answer_call(grid: &Grid, supply: &Supply) -> String {
                 .map_or_else(|| CONCEDE.name.to_string(), |item| place(&[*item]))
         }
     };
-    let next = witness
+    let mut left: Vec<Item> = witness
         .pieces
         .iter()
         .filter_map(|(square, reading, source, _)| match source {
@@ -369,11 +370,35 @@ fn answer_call(grid: &Grid, supply: &Supply) -> String {
             Source::Supply(_) => Some((*square, *reading)),
             Source::Board => None,
         })
-        .find(|(square, _)| grid.is_empty() || touches(grid, *square));
-    match next {
-        Some(item) => place(&[item]),
-        None => CONCEDE.name.to_string(),
+        .collect();
+    // The witness a piece at a time, each touching the track as it stands by then: all in
+    // one message where the rules let placements come in a row, else the first.
+    let (mut grid, mut supply) = (grid.clone(), supply.clone());
+    let mut order = Vec::new();
+    while let Some(at) = left
+        .iter()
+        .position(|(square, _)| grid.is_empty() || touches(&grid, *square))
+    {
+        let item = left.remove(at);
+        placement::apply(&mut grid, &mut supply, &[item]);
+        order.push(item);
+        if !in_a_row {
+            break;
+        }
     }
+    match order.is_empty() {
+        true => CONCEDE.name.to_string(),
+        false => in_turns(&order),
+    }
+}
+
+/// The placements of `items`, one piece each, in one `place` separated by `;`.
+fn in_turns(items: &[Item]) -> String {
+    let listed: Vec<String> = items
+        .iter()
+        .map(|(square, piece)| format!("{square} {}", piece.describe()))
+        .collect();
+    format!("{} {}", PLACE.name, listed.join("; "))
 }
 
 #[cfg(test)]

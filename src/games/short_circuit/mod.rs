@@ -26,7 +26,10 @@
 //! - Rules revisions ([`Rules::revision`]): 2, a solver's completion that decides a call is
 //!   posted on its own after the winner's line (before: inside that line, which then ended
 //!   in a stray full stop after the board); 3, the start and every "to move" line say how
-//!   to move (`!place ...` or `!impossible`), as the other games' turns do.
+//!   to move (`!place ...` or `!impossible`), as the other games' turns do; 4, answering an
+//!   impossible call, one message may hold several placements in a row (`!place a1 turn 0;
+//!   b1 turn 90`), each still 1-3 pieces in a line, checked in order, all or none taken, so a
+//!   completion is one post.
 //! - A board counts as complete only with at least one piece on it (an empty board has no
 //!   loop). A placement is checked against the rules in this order: count, squares, line,
 //!   gaps, supply, touching; the refusal names the first rule broken.
@@ -107,7 +110,7 @@ fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
 
 impl Rules for ShortCircuit {
     fn revision(&self) -> u32 {
-        3
+        4
     }
 
     fn name(&self) -> &'static str {
@@ -198,7 +201,8 @@ impl Rules for ShortCircuit {
                 (seat, "chosen by the GM")
             }
         };
-        let game = ShortCircuitGame::new(setup.clone(), players, first, ctx.now)?;
+        let mut game = ShortCircuitGame::new(setup.clone(), players, first, ctx.now)?;
+        game.placements_in_a_row = ctx.revision >= act::IN_A_ROW_FROM;
         let text = format!(
             "Short Circuit begins on a {}x{} board. Supply: {}. Impossible calls: {}. Clocks: {} per turn plus a reserve of {}; {} to answer an impossible call. {} moves first ({how}).",
             setup.cols,
