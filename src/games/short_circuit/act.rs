@@ -235,7 +235,7 @@ impl ShortCircuitGame {
         } else {
             groups
         };
-        let (mut grid, mut supply) = (self.position.grid.clone(), self.position.supply.clone());
+        let (mut grid, mut supply) = (self.position.grid.clone(), self.position.supply);
         let mut placed = Vec::new();
         for (at, group) in groups.iter().enumerate() {
             let which = |text: String| match groups.len() {

@@ -373,7 +373,7 @@ fn answer_call(grid: &Grid, supply: &Supply, in_a_row: bool) -> String {
         .collect();
     // The witness a piece at a time, each touching the track as it stands by then: all in
     // one message where the rules let placements come in a row, else the first.
-    let (mut grid, mut supply) = (grid.clone(), supply.clone());
+    let (mut grid, mut supply) = (grid.clone(), *supply);
     let mut order = Vec::new();
     while let Some(at) = left
         .iter()
