@@ -5,7 +5,8 @@
 //! opened in a thread meanwhile, read back after the restart; a player whose DMs are closed
 //! playing through a private thread (what the closed DMs refused sent again there); a private
 //! thread a moderator deletes, replaced, with nothing meant for it lost, and an order typed
-//! in a private thread while the bot was down read back. Every game replays.
+//! in a private thread while the bot was down read back; hints that point the right way for
+//! a player in a thread's game and a channel's. Every game replays.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Permission};
@@ -392,4 +393,57 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
     .await;
     bot.stop();
     assert_eq!(db.replay_all().await, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hints_point_the_right_way_for_a_player_in_a_thread_and_a_channel() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // bob plays Carcassonne #1 in a thread and TAG #2 in the channel.
+    let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");
+    let mut ids = open_game(&fake, ALICE, thread, "carcassonne seed=3");
+    for (who, line) in [(ALICE, "!join"), (BOB, "!join"), (ALICE, "!start")] {
+        ids.push(fake.say(who, Some(thread), line));
+    }
+    ids.extend(crate::commands::open_tag(
+        &fake,
+        CHANNEL,
+        [ALICE, BOB, CAROL],
+        "seed=7",
+    ));
+    db.settled(&fake, *ids.last().unwrap()).await;
+    // A bid by DM without a game number: the hint names the game that awaits bids.
+    let bid = fake.say(BOB, None, "bid 3");
+    db.settled(&fake, bid).await;
+    fake.wait_post("the hint", |p| {
+        dm_to(BOB)(p)
+            && p.content.contains(
+                "Put the game's number first, like `#2 bid 3` (game #2 awaits your bids).",
+            )
+    })
+    .await;
+    // The channel's spelling works by DM too.
+    let bid = fake.say(BOB, None, "#2 !bid 3");
+    db.settled(&fake, bid).await;
+    fake.wait_post("bob's receipt", |p| {
+        dm_to(BOB)(p)
+            && p.content
+                .contains("Game #2: order received for bids: `bid 3`")
+    })
+    .await;
+    // A malformed placement in the thread is answered there with the form.
+    let place = fake.say(ALICE, Some(thread), "!place 0 -1");
+    db.settled(&fake, place).await;
+    fake.wait_post("the form", |p| {
+        to(thread)(p)
+            && p.content.contains(
+                "write `!place <x> <y> <rotation>`: the x and y of a square and a rotation",
+            )
+    })
+    .await;
+    bot.stop();
+    assert_eq!(db.replay_all().await, 2);
 }
