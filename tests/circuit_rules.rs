@@ -31,6 +31,7 @@ fn board(rolls: &[(u8, u8)]) -> State {
         tiles: BTreeMap::new(),
         turn: 1,
         stage: Stage::Choosing,
+        effect_words_once: true,
     };
     for (runner, (tile, roll)) in state.runners.iter_mut().zip(rolls) {
         runner.tile = *tile;

@@ -138,12 +138,17 @@ impl State {
             neighbour(wrap(i16::from(tile) - 1)),
             neighbour(wrap(i16::from(tile) + 1)),
         );
+        let once = self.effect_words_once;
         let words = match self.runners.get_mut(seat) {
-            Some(runner) if !runner.shown_effects => {
-                runner.shown_effects = true;
+            Some(runner) if once && runner.shown_effects => {
+                " `help effects` lists the words. ".to_string()
+            }
+            runner => {
+                if let Some(runner) = runner.filter(|_| once) {
+                    runner.shown_effects = true;
+                }
                 format!(" The words:\n{}\n", EFFECT_WORDS.trim_end())
             }
-            _ => " `help effects` lists the words. ".to_string(),
         };
         format!(
             "You claimed tile {tile} ({before}, {after}). Choose its effect: {}, like `effect back 3 land`, or `effect none`.{words}No answer by the deadline leaves the tile yours with no effect; you can change a tile's effect later with your move (`move change {tile} <effect>`).",

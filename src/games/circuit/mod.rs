@@ -38,8 +38,8 @@
 //!   resolution and by DM, with how to give the tile an effect later. The later claimer's
 //!   receipt says so when it is sent (the earlier pick is secret until the deadline), so they
 //!   can pick again in time.
-//! - The first claim prompt a player gets explains every effect word; later ones point to
-//!   `help effects`.
+//! - Rules revisions ([`Rules::revision`]): 2, only the first claim prompt a player gets
+//!   explains every effect word; later ones point to `help effects` (before: every one did).
 //! - A claimer who lets the claim prompt pass keeps the tile with no effect (and can give it
 //!   one later with a change).
 //! - Rule 14: the 12th activation still acts, then the effect is removed.
@@ -135,6 +135,10 @@ const ORDERS: &[CommandHelp] = &[
 ];
 
 impl Rules for Circuit {
+    fn revision(&self) -> u32 {
+        2
+    }
+
     fn name(&self) -> &'static str {
         "circuit"
     }
@@ -238,7 +242,8 @@ impl Rules for Circuit {
             .zip(colours)
             .map(|(player, colour)| Runner::new(player.name.clone(), colour))
             .collect();
-        let (state, mut events) = State::start(runners, ctx.dice);
+        let (mut state, mut events) = State::start(runners, ctx.dice);
+        state.effect_words_once = ctx.revision >= EFFECT_WORDS_ONCE_FROM;
         let mut intro = vec![format!(
             "50-Tile Circuit begins: everyone on tile 1 with 0 laps; the first to leave the start tile with {LAPS_TO_WIN} laps wins."
         )];
@@ -342,6 +347,10 @@ impl CircuitGame {
         Ok(())
     }
 }
+
+/// The rules revision from which a player's first claim prompt alone explains the effect
+/// words.
+const EFFECT_WORDS_ONCE_FROM: u32 = 2;
 
 impl Game for CircuitGame {
     fn phase(&self) -> Phase {

@@ -31,6 +31,7 @@ impl State {
             tiles: BTreeMap::new(),
             turn: 0,
             stage: Stage::Choosing,
+            effect_words_once: true,
         };
         let mut events = Vec::new();
         state.start_turn(dice, &mut events);

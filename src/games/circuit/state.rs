@@ -154,6 +154,10 @@ pub struct State {
     pub turn: u32,
     /// Where the turn stands.
     pub stage: Stage,
+    /// Whether a player's first claim prompt alone explains the effect words (rules revision
+    /// 2 on; before, every prompt did).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub effect_words_once: bool,
 }
 
 impl State {
