@@ -58,7 +58,7 @@ async fn who_keeps_everyone_who_played_and_lb_answers_about_the_last_game() {
     let out = play(
         "ann #c: !new carcassonne\nann #c: !join\nbob #c: !join\ncat #c: !join\ndan #c: !join\n\
          ann #c: !join bot\nann #c: !start\nann #c: !kick cat\ndan #c: !concede\n\
-         ann #c: !draw\nbob #c: !draw\nann #c: !who\nann #c: !lb\n",
+         ann #c: !draw\nbob #c: !draw\nann #c: !who\nann #c: !lb\nann #c: !status\n",
     )
     .await;
     let ended = after(&out, "ends in a draw", "#c");
@@ -86,6 +86,11 @@ async fn who_keeps_everyone_who_played_and_lb_answers_about_the_last_game() {
         "{out}"
     );
     assert!(!out.contains("name a game, like"), "{out}");
+    // `!status` says how it ended, never whose turn it was.
+    assert!(
+        ended.contains(&"Game #1 (carcassonne), GM ann, round 1. Players: ann, bob, Computer 1. The game is over: ann, bob and Computer 1 shared first place."),
+        "{out}"
+    );
 }
 
 #[tokio::test]

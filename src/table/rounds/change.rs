@@ -143,13 +143,17 @@ pub fn after_change(
         // The same phase, waiting for fewer (a player left or was removed): say for whom.
         public.push(describe_phase(&work.record));
     }
+    // A search just asked (Short Circuit's impossible call) decides the next board: its
+    // verdict's post shows it, so the board as it stands now is not posted twice.
+    let asked_search = search.is_some();
     if !quiet {
         public.extend(search);
     }
     if !public.is_empty() {
         let board = live.game.board();
-        let show_board =
-            !quiet && (new_phase || (something_happened && !live.game.board_when_turn_passes()));
+        let show_board = !quiet
+            && !asked_search
+            && (new_phase || (something_happened && !live.game.board_when_turn_passes()));
         let picture = board
             .svg
             .filter(|_| show_board)

@@ -65,7 +65,22 @@ pub fn describe_phase(record: &GameRecord) -> String {
                 )
             }
         }
-        Some(Phase::Over { .. }) => "The game is over.".to_string(),
+        Some(Phase::Over { ranking }) => {
+            let first: Vec<String> = ranking
+                .first()
+                .into_iter()
+                .flatten()
+                .map(|seat| record.name(*seat))
+                .collect();
+            match first.len() {
+                0 => "The game is over.".to_string(),
+                1 => format!("The game is over: {} won.", first[0]),
+                _ => format!(
+                    "The game is over: {} shared first place.",
+                    names_in_words(&first)
+                ),
+            }
+        }
     };
     match (&record.status, record.deadline) {
         (Status::Paused { .. }, _) => text.push_str(" The game is paused."),
