@@ -363,14 +363,19 @@ fn rule_7_a_pick_that_may_clash_with_an_earlier_seats_says_so_in_its_receipt() {
     assert_eq!(game.order_note(1, "effect none"), None);
 }
 
+/// The claim prompt `seat` was sent among `events`.
+fn claim_prompt(events: &[Event], seat: usize) -> &Event {
+    events
+        .iter()
+        .find(|e| e.visibility == Visibility::Seat(seat) && e.text.starts_with("You claimed"))
+        .unwrap_or_else(|| panic!("no claim prompt to seat {seat}"))
+}
+
 #[test]
 fn a_claim_prompt_explains_the_effect_words_once_then_points_to_help() {
     let mut state = board(&[(5, 4), (30, 2)]);
     let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
-    let first = events
-        .iter()
-        .find(|e| e.visibility == Visibility::Seat(0))
-        .expect("ann's claim prompt");
+    let first = claim_prompt(&events, 0);
     assert!(
         first.text.contains("The words:\n- `forward N`"),
         "{}",
@@ -383,10 +388,7 @@ fn a_claim_prompt_explains_the_effect_words_once_then_points_to_help() {
     }
     state.runners[1].tile = 40;
     let events = state.resolve_choices(&BTreeMap::new(), &BTreeMap::new(), &mut dice());
-    let second = events
-        .iter()
-        .find(|e| e.visibility == Visibility::Seat(0))
-        .expect("ann's second claim prompt");
+    let second = claim_prompt(&events, 0);
     assert!(
         second.text.starts_with("You claimed tile 12"),
         "{}",

@@ -157,10 +157,8 @@ async fn tag_to_its_end_fits_and_reads_right() {
     assert!(!receipts.is_empty(), "{out}");
     for receipt in receipts {
         assert!(
-            receipt.ends_with(
+            receipt.contains(
                 "You sent no order by the deadline, so the computer sent this one for you."
-            ) || receipt.contains(
-                "You sent no order by the deadline, so the computer sent this one for you. "
             ),
             "{receipt}"
         );

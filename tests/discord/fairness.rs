@@ -10,6 +10,7 @@ use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use referee::dice::Seed;
+use std::path::Path;
 use std::time::Duration;
 
 /// What a practice game says wherever it is shown.
@@ -233,17 +234,15 @@ async fn a_parcheesi_turn_that_comes_back_to_its_player_has_a_deadline_of_its_ow
     assert_eq!(db.replay_all().await, 1);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_order_edited_after_its_deadline_while_the_bot_was_away_is_not_taken() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+/// Opens a TAG game for alice, bob and carol whose bids are due 8 seconds after the start,
+/// takes alice's and carol's bids, and stops the bot: returns when the bids are due (Unix
+/// seconds), for what bob sends while the bot is away.
+async fn bids_in_and_the_bot_away(fake: &FakeDiscord, db: &mut Db, path: &Path) -> i64 {
+    let bot = Bot::start(fake, path);
     fake.wait_ready().await;
-    // The bids are due 8 seconds after the start; alice and carol bid.
     let opened =
-        crate::commands::open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7 deadline=8s");
-    db.settled(&fake, *opened.last().unwrap()).await;
+        crate::commands::open_tag(fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7 deadline=8s");
+    db.settled(fake, *opened.last().unwrap()).await;
     let waiting = fake
         .wait_post("the bids", |p| {
             in_channel(p) && p.text().contains("Waiting for bids")
@@ -252,14 +251,28 @@ async fn an_order_edited_after_its_deadline_while_the_bot_was_away_is_not_taken(
     let due = deadline_in(&waiting);
     for (who, bid) in [(ALICE, "bid 4"), (CAROL, "bid 5")] {
         let sent = fake.say(who, None, bid);
-        db.settled(&fake, sent).await;
+        db.settled(fake, sent).await;
     }
     bot.stop();
     fake.wait_disconnected().await;
-    // While the bot is away bob bids 1 in time, and after the deadline edits it to 9.
-    let bid = fake.say(BOB, None, "bid 1");
+    due
+}
+
+/// Sleeps until a second after the Unix time `due`.
+async fn sleep_past(due: i64) {
     let after_due = (due + 1) * 1000 - chrono::Utc::now().timestamp_millis();
     tokio::time::sleep(Duration::from_millis(u64::try_from(after_due).unwrap_or(0))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_order_edited_after_its_deadline_while_the_bot_was_away_is_not_taken() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let due = bids_in_and_the_bot_away(&fake, &mut db, &path).await;
+    // While the bot is away bob bids 1 in time, and after the deadline edits it to 9.
+    let bid = fake.say(BOB, None, "bid 1");
+    sleep_past(due).await;
     fake.edit(bid, BOB, None, "bid 9");
 
     let bot = Bot::start(&fake, &path);
@@ -355,27 +368,10 @@ async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing()
     let fake = FakeDiscord::start().await;
     let (_dir, path) = fresh_database();
     let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
-    let opened =
-        crate::commands::open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7 deadline=8s");
-    db.settled(&fake, *opened.last().unwrap()).await;
-    let waiting = fake
-        .wait_post("the bids", |p| {
-            in_channel(p) && p.text().contains("Waiting for bids")
-        })
-        .await;
-    let due = deadline_in(&waiting);
-    for (who, bid) in [(ALICE, "bid 4"), (CAROL, "bid 5")] {
-        let sent = fake.say(who, None, bid);
-        db.settled(&fake, sent).await;
-    }
-    bot.stop();
-    fake.wait_disconnected().await;
+    let due = bids_in_and_the_bot_away(&fake, &mut db, &path).await;
     // While the bot is away bob bids in time; the bot is back only after the deadline.
     let bid = fake.say(BOB, None, "bid 3");
-    let after_due = (due + 1) * 1000 - chrono::Utc::now().timestamp_millis();
-    tokio::time::sleep(Duration::from_millis(u64::try_from(after_due).unwrap_or(0))).await;
+    sleep_past(due).await;
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     db.settled(&fake, bid).await;
