@@ -3,7 +3,9 @@
 //! (`table::commands`).
 
 pub mod deadline;
+pub mod delivery;
 pub mod help;
+pub mod lists;
 pub mod mention;
 pub mod parse;
 pub mod typed;

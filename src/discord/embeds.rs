@@ -5,8 +5,8 @@
 
 use super::buttons::components;
 use super::rest::PICTURE;
-use crate::records::{Card, NAME_LIMIT, VALUE_LIMIT};
 use crate::store::OutboxRow;
+use crate::table::{deadline_words, Card, NAME_LIMIT, VALUE_LIMIT};
 use poise::serenity_prelude as serenity;
 
 /// The most characters of a message's text.
@@ -137,7 +137,7 @@ fn embed_parts(card: &Card, room: usize) -> (Option<String>, Vec<(String, String
     if let Some(deadline) = card.deadline {
         fields.push((
             "Deadline".to_string(),
-            crate::chat::deadline::format_deadline(deadline, card.tz.as_deref()),
+            deadline_words(deadline, card.tz.as_deref()),
             false,
         ));
     }
@@ -262,7 +262,7 @@ pub(super) fn answer_embed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::Field;
+    use crate::table::Field;
 
     #[test]
     fn an_embed_keeps_within_every_limit_of_discord() {

@@ -216,16 +216,15 @@ pub(super) async fn edited(
         return Ok(());
     }
     let who = user(author, None);
-    let shown = crate::chat::parse::quote(&crate::chat::parse::clean(content));
-    let said = format!(
-        "I read messages as they were sent, not their edits, so your edit ('{shown}') changes nothing. Send it again as a new message if you meant it."
-    );
     let (to, text) = match in_server {
         true => (
             crate::table::Audience::Channel(event.channel_id.get().to_string()),
-            format!("{}: {said}", crate::chat::parse::clean(&who.name)),
+            crate::table::edit_ignored(content, Some(&who.name)),
         ),
-        false => (crate::table::Audience::Direct(who.id), said),
+        false => (
+            crate::table::Audience::Direct(who.id),
+            crate::table::edit_ignored(content, None),
+        ),
     };
     bot.service
         .answer_once(&format!("edit-{}", event.id), &to, &text, Utc::now())

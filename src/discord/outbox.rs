@@ -22,10 +22,9 @@ use super::forums;
 use super::pace::Pace;
 use super::rest::{classify, Failure};
 use super::{snowflake, Bot};
-use crate::chat::mention;
 use crate::picture::png_from_svg;
 use crate::store::{OutboxPost, OutboxRow, StoreError, DMS_CLOSED};
-use crate::table::Audience;
+use crate::table::{gave_up_channel, gave_up_direct, Audience};
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
 use std::collections::{HashMap, HashSet};
@@ -473,16 +472,8 @@ async fn give_up(bot: &Bot, row: &OutboxRow, failure: &Failure) -> Result<(), St
         let record = &game.record;
         let text = match &row.audience {
             Audience::Direct(user) if *user == record.gm.id => continue,
-            Audience::Direct(user) => format!(
-                "Game #{}: I gave up delivering a message to <@{user}> by direct message: {reason}.",
-                record.id
-            ),
-            Audience::Channel(channel) => format!(
-                "Game #{id}: I gave up delivering a message to {}: {reason}. If the game can no longer be played there, type `{}home {id}` in a channel or thread of the server where it can: it moves there as it stands.",
-                mention::channel(channel),
-                bot.prefix,
-                id = record.id,
-            ),
+            Audience::Direct(user) => gave_up_direct(record.id, user, &reason),
+            Audience::Channel(channel) => gave_up_channel(record.id, channel, &reason, &bot.prefix),
         };
         let to = Audience::Direct(record.gm.id.clone());
         tx.write(None, &[OutboxPost::text(&to, &text)], now).await?;

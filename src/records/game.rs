@@ -514,7 +514,28 @@ impl Settings {
     }
 }
 
+/// The table's rules revision from which the stand-in has a time of its own
+/// ([`GameRecord::stand_in_until`]) and leaves the deadline where it passed, and an order
+/// says whether the computer sent it for its silent player.
+pub const STAND_IN_APART_FROM: u32 = 6;
+
 impl GameRecord {
+    /// Whether the order of `seat` was sent by the computer standing in for its silent
+    /// player: as the order says (from rules revision 6 on), or, in older games, while it
+    /// stood in.
+    pub fn stood_in(&self, seat: Seat) -> bool {
+        match self.settings.revision >= STAND_IN_APART_FROM {
+            true => self.orders.get(&seat).is_some_and(|order| order.stand_in),
+            false => self.standing_in.contains(&seat),
+        }
+    }
+
+    /// Whether the game waits for a search of its own (then nobody may act in it); a search
+    /// the GM asked (a hint) holds nothing.
+    pub fn waits_for_search(&self) -> bool {
+        self.searches.iter().any(|asked| !asked.by_gm)
+    }
+
     /// When the table must next act on its own for this game's phase: when the computer's
     /// time for the silent players runs out while it stands in for them, else the deadline.
     pub fn due(&self) -> Option<DateTime<Utc>> {

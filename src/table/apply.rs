@@ -2,13 +2,21 @@
 //! input and the time, it returns the new record, the posts and the audit events. It reads no
 //! clock and touches no database, so `referee replay` can run it again and compare.
 
+use super::attendance::Attendance;
 use super::commands::{self, DirectRun, Run, Said};
+use super::endings::Endings;
 use super::outcome::Outcome;
-use super::work::{Env, Work};
+use super::searches::Searches;
+use super::vacation::Vacations;
+use super::work::{Env, PhaseHook, Work};
 use super::{legacy, lifecycle, private_threads, rounds, searches};
 use crate::games::Refusal;
 use crate::records::Audience;
 use crate::records::{GameRecord, Input};
+
+/// What else happens at the moments of a phase's life, in the order the phase engine calls
+/// them at each moment: attendance, vacations, searches, endings.
+const PHASE_HOOKS: &[&dyn PhaseHook] = &[&Attendance, &Vacations, &Searches, &Endings];
 
 /// The result of applying one input.
 pub struct Applied {
@@ -51,6 +59,7 @@ pub fn apply(record: Option<&GameRecord>, input: &Input, new_id: i64, env: &Env<
                 outcome: Outcome::default(),
                 env,
                 ending: false,
+                hooks: PHASE_HOOKS,
             };
             match dispatch(&mut work, input) {
                 Ok(true) => Applied {

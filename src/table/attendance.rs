@@ -3,14 +3,35 @@
 //! and missed, with the player's last action. A GM of a month-long game sees at a glance who
 //! is late and how often.
 
-use super::work::Work;
+use super::work::{PhaseHook, Work};
 use crate::chat::deadline::{format_deadline, format_instant};
 use crate::games::Seat;
 use crate::records::{GameRecord, Parting, Status};
 
+/// The phase engine's hook that keeps each player's attendance: answers timed and noted,
+/// turns and orders counted on time, late or missed.
+pub(crate) struct Attendance;
+
+impl PhaseHook for Attendance {
+    fn answered(&self, work: &mut Work<'_>, seat: Seat, what: &str, now: bool) {
+        if now {
+            time_answer(work, seat);
+        }
+        note(work, seat, what);
+    }
+
+    fn turn_ended(&self, work: &mut Work<'_>, seat: Seat, played: Option<bool>) {
+        count_turn(work, seat, played);
+    }
+
+    fn resolving(&self, work: &mut Work<'_>, seats: &[Seat]) {
+        count_orders(work, seats);
+    }
+}
+
 /// Notes `what` as the last action of `seat`, when it was sent (not when the computer acts
 /// for a silent player: that is not the player's action).
-pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
+fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
     if work.record.standing_in.contains(&seat) {
         return;
     }
@@ -23,7 +44,7 @@ pub fn note(work: &mut Work<'_>, seat: Seat, what: &str) {
 /// Times the player's answer, when it is their first order or move in the current phase:
 /// from the phase's start to when it was sent (kept from rules revision 5 on; never for the
 /// computer standing in for a silent player).
-pub fn time_answer(work: &mut Work<'_>, seat: Seat) {
+fn time_answer(work: &mut Work<'_>, seat: Seat) {
     let started = work
         .record
         .phase_started
@@ -45,20 +66,12 @@ pub fn time_answer(work: &mut Work<'_>, seat: Seat) {
     }
 }
 
-/// Whether the action being applied was sent before the current phase's first deadline
-/// (however late the bot got round to it).
-pub fn in_time(work: &Work<'_>) -> bool {
-    work.record
-        .first_deadline
-        .is_none_or(|deadline| work.env.when_sent() <= deadline)
-}
-
 /// Counts the orders phase about to resolve: each of `seats` sent its order on time, late, or
 /// not at all (the computer sent it for them: `nmr=bot`).
-pub fn count_orders(work: &mut Work<'_>, seats: impl IntoIterator<Item = Seat>) {
+fn count_orders(work: &mut Work<'_>, seats: &[Seat]) {
     let first = work.record.first_deadline;
-    for seat in seats {
-        let sent = match super::rounds::stood_in(&work.record, seat) {
+    for &seat in seats {
+        let sent = match work.record.stood_in(seat) {
             true => None,
             false => work.record.orders.get(&seat).map(|order| order.at),
         };
@@ -75,7 +88,7 @@ pub fn count_orders(work: &mut Work<'_>, seats: impl IntoIterator<Item = Seat>) 
 
 /// Counts a turn that ended: played in time (`Some(true)`), late (`Some(false)`), or timed
 /// out (`None`).
-pub fn count_turn(work: &mut Work<'_>, seat: Seat, played: Option<bool>) {
+fn count_turn(work: &mut Work<'_>, seat: Seat, played: Option<bool>) {
     if let Some(record) = work.record.seats.get_mut(seat) {
         let attendance = &mut record.attendance;
         match played {

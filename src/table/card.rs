@@ -3,7 +3,7 @@
 //! offered as buttons. Built inside the transaction that made the post, so it shows the game
 //! as the post does.
 
-use super::rounds::names_in_words;
+use crate::chat::lists::names_within;
 use crate::games::{Choice, Seat};
 use crate::records::Phase;
 use crate::records::{Button, Card, Field, GameRecord, Status, MAX_FIELDS, VALUE_LIMIT};
@@ -74,30 +74,16 @@ pub fn board_card(record: &GameRecord) -> Card {
     }
 }
 
-/// Names in a sentence of at most `limit` characters: all of them when they fit ("ann, ben
-/// and cat"), else as many as fit and how many more ("ann, ben and 38 more").
-pub fn names_within(names: &[String], limit: usize) -> String {
-    let all = names_in_words(names);
-    if all.chars().count() <= limit {
-        return all;
-    }
-    let mut shown = String::new();
-    for (index, name) in names.iter().enumerate() {
-        let more = format!(" and {} more", names.len() - index);
-        let next = match index {
-            0 => name.clone(),
-            _ => format!("{shown}, {name}"),
-        };
-        let after = format!(" and {} more", names.len() - index - 1);
-        if next.chars().count() + after.chars().count() > limit {
-            return match index {
-                0 => format!("{} players", names.len()),
-                _ => format!("{shown}{more}"),
-            };
-        }
-        shown = next;
-    }
-    shown
+/// A final ranking as "1. ann", "2. ben, cat" (seats sharing a place together).
+pub fn places(record: &GameRecord, ranking: &[Vec<Seat>]) -> Vec<String> {
+    ranking
+        .iter()
+        .enumerate()
+        .map(|(place, seats)| {
+            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
+            format!("{}. {}", place + 1, names.join(", "))
+        })
+        .collect()
 }
 
 /// The name of the card field that says who the game waits for.
@@ -166,29 +152,4 @@ pub fn choice_buttons(
             only: Some(user.to_string()),
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::names_within;
-
-    #[test]
-    fn names_that_do_not_fit_end_with_how_many_more() {
-        let names: Vec<String> = (0..40)
-            .map(|n| format!("player-{n:02}-{}", "x".repeat(20)))
-            .collect();
-        let text = names_within(&names, 1024);
-        assert!(text.chars().count() <= 1024, "{}", text.len());
-        assert!(text.starts_with("player-00-"), "{text}");
-        let shown = text.matches("player-").count();
-        assert!(
-            text.ends_with(&format!(" and {} more", 40 - shown)),
-            "{text}"
-        );
-        assert_eq!(
-            names_within(&names[..3], 1024),
-            names[..2].join(", ") + " and " + &names[2]
-        );
-        assert_eq!(names_within(&names, 10), "40 players");
-    }
 }

@@ -8,7 +8,7 @@ use crate::dice::Dice;
 use crate::games::Ctx;
 use crate::records::Phase;
 use crate::records::{GameRecord, Status, User};
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 
 /// Whether `text`, posted in the game channel by `user`, is one of the player's secret orders:
 /// a word of the game's orders after the prefix (`!bid 4`), or without it a whole valid order
@@ -69,12 +69,14 @@ pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
 /// actions with the prefix (`place 0 -1 180` for `!place 0 -1 180`): the line to type. The
 /// line is not played: chatter stays chatter, and `None` for anything else (someone else's
 /// line, a word that is no action of the game, an action that would be refused).
+/// The action is tried at `now`, the message's time, on a copy that is dropped.
 pub fn missing_prefix(
     record: &GameRecord,
     catalogue: &Catalogue,
     user: &User,
     text: &str,
     prefix: &str,
+    now: DateTime<Utc>,
 ) -> Option<String> {
     let (Status::Running, Some(seat), Some(Phase::Turn { seat: turn }), Some(rules)) = (
         &record.status,
@@ -102,7 +104,7 @@ pub fn missing_prefix(
     let mut game = catalogue.load(record)?;
     let mut dice = Dice::resume(record.settings.seed, record.dice_position);
     let mut ctx = Ctx {
-        now: Utc::now(),
+        now,
         dice: &mut dice,
         revision: record.settings.game_revision,
     };

@@ -4,8 +4,9 @@
 //! places its conceders so.
 
 use super::lifecycle;
-use super::rounds::{self, board_post, game_over, names_in_words};
-use super::work::Work;
+use super::rounds::{self, board_post, game_over};
+use super::work::{PhaseHook, Work};
+use crate::chat::lists::names_in_words;
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
 use crate::records::{Concession, GameRecord, Parting, Status, User};
@@ -36,6 +37,16 @@ fn voters(record: &GameRecord) -> Vec<Seat> {
 /// The table rules revision from which whoever left without conceding shares the last place
 /// of the final ranking (as the ratings count them).
 const LEAVERS_LAST_FROM: u32 = 8;
+
+/// The phase engine's hook for how a game ends at the table: the final ranking places
+/// conceders and leavers (see [`final_ranking`]).
+pub(crate) struct Endings;
+
+impl PhaseHook for Endings {
+    fn final_ranking(&self, record: &GameRecord, ranking: Vec<Vec<Seat>>) -> Vec<Vec<Seat>> {
+        final_ranking(record, ranking)
+    }
+}
 
 /// `ranking` with each conceder placed just below the lowest of the players who were still in
 /// when it conceded (so above those already out), in the order they conceded; and (from

@@ -2,10 +2,9 @@
 //! or the result once the game is over, and who is who on the picture. A picture seen alone
 //! (forwarded, saved, opened full size) still says where the game stands.
 
-use super::card::round_words;
-use super::rounds::{names_in_words, places};
-use super::searches;
+use super::card::{places, round_words};
 use crate::chat::deadline::clock_time;
+use crate::chat::lists::names_in_words;
 use crate::games::Mark;
 use crate::picture::{self, escape};
 use crate::records::Phase;
@@ -159,7 +158,7 @@ fn band_lines(record: &GameRecord) -> Vec<String> {
         }
         (Status::Over, _) => lines.push("The GM ended the game.".to_string()),
         (Status::Paused { .. }, _) => lines.push("Paused by the GM.".to_string()),
-        (_, _) if searches::game_waits(record) => lines
+        (_, _) if record.waits_for_search() => lines
             .push("The solver is judging; the clock stands still until its verdict.".to_string()),
         (_, phase) => {
             let names: Vec<String> = record.awaited().iter().map(|s| record.name(*s)).collect();

@@ -13,7 +13,7 @@ use crate::games::{Options, Player, Refusal, Rules};
 use crate::records::Phase;
 use crate::records::{
     Attendance, AwayRule, Departure, GameRecord, NoMoveRule, Parting, Seat, SeatRecord, Settings,
-    Status, User,
+    Status, User, STAND_IN_APART_FROM,
 };
 use std::collections::BTreeMap;
 
@@ -1128,12 +1128,12 @@ pub fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let remaining = work.record.deadline.map(|at| at - work.env.now);
     // A computer standing in for silent players stops with the clock: at `!resume` the
     // deadline has passed, and it stands in again for whoever is still silent.
-    let remaining = match work.record.settings.revision >= rounds::STAND_IN_APART_FROM {
+    let remaining = match work.record.settings.revision >= STAND_IN_APART_FROM {
         true => remaining.map(|left| left.max(chrono::Duration::zero())),
         false => remaining,
     };
     work.record.stand_in_until = None;
-    if work.record.settings.revision >= rounds::STAND_IN_APART_FROM {
+    if work.record.settings.revision >= STAND_IN_APART_FROM {
         work.record.standing_in.clear();
     }
     let by = (work.record.settings.revision > 0).then(|| user.name.clone());

@@ -26,10 +26,12 @@ pub mod undo;
 mod vacation;
 pub mod work;
 
+pub use crate::chat::deadline::format_deadline as deadline_words;
+pub use crate::chat::delivery::{edit_ignored, gave_up_channel, gave_up_direct};
 pub use crate::chat::mention::forum_of_place;
 pub use crate::records::{
     Attachment, Audience, Button, Card, EventBody, Field, GameRecord, Input, LogEvent,
-    LogVisibility, Status, User,
+    LogVisibility, Status, User, NAME_LIMIT, VALUE_LIMIT,
 };
 pub use apply::{apply, Applied};
 pub use catalogue::Catalogue;

@@ -5,22 +5,30 @@
 //! instead of searching again. Meanwhile no other game waits, and the game that asked stands
 //! still: nobody may act, and its clock stops until the verdict comes.
 
-use super::attendance;
-use super::rounds::after_change;
-use super::work::{Live, Work};
+use super::rounds::{after_change, turn_ended};
+use super::work::{Live, PhaseHook, Work};
 use crate::games::Refusal;
 use crate::records::Phase;
-use crate::records::{GameRecord, SearchAsked, Status, User};
+use crate::records::{SearchAsked, Status, User};
 
-/// Whether the game waits for a search of its own (then nobody may act in it).
-pub fn game_waits(record: &GameRecord) -> bool {
-    record.searches.iter().any(|asked| !asked.by_gm)
+/// The phase engine's hook for searches: a search the game needs is asked when a change
+/// calls for it, and the GM's question by DM (a hint) is asked of one.
+pub(crate) struct Searches;
+
+impl PhaseHook for Searches {
+    fn changed(&self, work: &mut Work<'_>, live: &Live) -> Option<String> {
+        note_pending(work, live)
+    }
+
+    fn gm_message(&self, work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
+        ask(work, user, text)
+    }
 }
 
 /// Notes the search the game now waits for, if it has not been asked yet: asked now, and
 /// the phase's clock stops (no deadline, no reminder) until its verdict. Returns what the
 /// channel is told.
-pub fn note_pending(work: &mut Work<'_>, live: &Live) -> Option<String> {
+fn note_pending(work: &mut Work<'_>, live: &Live) -> Option<String> {
     let search = live.game.pending_search()?;
     if work
         .record
@@ -48,7 +56,7 @@ pub fn note_pending(work: &mut Work<'_>, live: &Live) -> Option<String> {
 
 /// The GM's private question by DM (Short Circuit's `hint`): asked of a search, whose verdict
 /// comes back by DM. `Ok(false)`: the game has no such question.
-pub fn ask(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
+fn ask(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refusal> {
     let id = work.record.id;
     let live = work.live()?;
     let Some(search) = live.game.gm_query(text) else {
@@ -119,7 +127,7 @@ pub fn verdict(work: &mut Work<'_>, key: &str, verdict: &str) -> Result<bool, Re
         work.record.turns_begun,
     );
     if let (Some(Phase::Turn { seat }), true) = (&turn_before.1, turn_after != turn_before) {
-        attendance::count_turn(work, *seat, Some(in_time));
+        turn_ended(work, *seat, Some(in_time));
     }
     Ok(true)
 }

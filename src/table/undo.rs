@@ -12,20 +12,10 @@
 
 use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
-use super::work::{Live, Work};
+use super::work::{Live, UndoTarget, Work};
 use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::{GameRecord, Input, Status};
-
-/// Where an undo returns: the game's record before the first input taken back, and that
-/// input (an order that resolved its round is kept in force).
-#[derive(Clone, Debug)]
-pub struct UndoTarget {
-    /// The record before the first input taken back.
-    pub before: GameRecord,
-    /// The first input taken back.
-    pub first: Input,
-}
 
 /// One resolution or turn: where it began and in which phase.
 struct Unit {

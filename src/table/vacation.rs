@@ -11,8 +11,9 @@
 //! nothing, and no player can hold the game longer than their allowance.
 
 use super::rounds::{describe_phase, resolve_if_all_in, schedule};
-use super::work::Work;
+use super::work::{PhaseHook, Work};
 use crate::chat::deadline::{clock_time, format_instant};
+use crate::chat::lists::names_in_words;
 use crate::duration::{duration_as_typed, format_duration};
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
@@ -214,7 +215,7 @@ fn extend(work: &mut Work<'_>) -> Option<String> {
     Some(format!(
         "The deadline moves to {} for {}'s vacation.",
         format_instant(moved_to, work.record.settings.tz.as_deref()),
-        super::rounds::names_in_words(&names)
+        names_in_words(&names)
     ))
 }
 
@@ -265,10 +266,24 @@ fn excuse_now(work: &mut Work<'_>, seat: Seat) {
     }
 }
 
+/// The phase engine's hook for vacations: a new phase gives the players away what their
+/// `away=` rule says, and a deadline brought forward for them says why it resolved.
+pub(crate) struct Vacations;
+
+impl PhaseHook for Vacations {
+    fn phase_begun(&self, work: &mut Work<'_>) -> Option<String> {
+        on_new_phase(work)
+    }
+
+    fn deadline_reason(&self, work: &Work<'_>) -> Option<String> {
+        due_for_vacation(work)
+    }
+}
+
 /// What a new phase owes to the players away now: under `away=extend` the deadline moved
 /// once to the end of their vacation, under `away=default` their orders excused and their
 /// turn due at once. Returns what the channel is told.
-pub fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
+fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
     let waiting = work.record.awaited();
     let away = away_among(work, &waiting);
     if away.is_empty() {
@@ -288,7 +303,7 @@ pub fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
             }
             Some(format!(
                 "{} on vacation: the game's default plays for {}.",
-                super::rounds::names_in_words(&names),
+                names_in_words(&names),
                 if names.len() == 1 { "them" } else { "each" }
             ))
         }
@@ -296,7 +311,7 @@ pub fn on_new_phase(work: &mut Work<'_>) -> Option<String> {
 }
 
 /// Why a deadline resolves now when it was brought forward for a player on vacation.
-pub fn due_for_vacation(work: &Work<'_>) -> Option<String> {
+fn due_for_vacation(work: &Work<'_>) -> Option<String> {
     if work.record.settings.away != AwayRule::Default {
         return None;
     }
@@ -310,7 +325,7 @@ pub fn due_for_vacation(work: &Work<'_>) -> Option<String> {
     (!names.is_empty()).then(|| {
         format!(
             "{} on vacation; the game's default plays",
-            super::rounds::names_in_words(&names)
+            names_in_words(&names)
         )
     })
 }

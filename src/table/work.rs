@@ -1,14 +1,14 @@
 //! What every handler of the table works with: the surroundings of an input ([`Env`]: the
 //! games, the defaults, the time), the record being changed on a copy ([`Work`]), and the
-//! loaded game with its dice ([`Live`]). Handlers import this; `apply` imports the handlers,
-//! so the table's modules depend one way.
+//! loaded game with its dice ([`Live`]), and what the phase engine (`rounds`) tells at each
+//! moment of a phase's life ([`PhaseHook`]). Handlers import this; `apply` imports the
+//! handlers and declares the hooks, so the table's modules depend one way.
 
 use super::catalogue::Catalogue;
 use super::outcome::Outcome;
-use super::undo::UndoTarget;
 use crate::dice::Dice;
-use crate::games::{Ctx, Game, Refusal, Rules};
-use crate::records::{GameRecord, User};
+use crate::games::{Ctx, Game, Refusal, Rules, Seat};
+use crate::records::{GameRecord, Input, User};
 use chrono::{DateTime, Duration, Utc};
 
 /// Table-wide defaults from the configuration.
@@ -33,6 +33,16 @@ pub struct TableDefaults {
     pub search_steps: u64,
     /// How many rated games a player needs to appear on `!leaderboard`.
     pub leaderboard_games: u32,
+}
+
+/// Where an undo returns: the game's record before the first input taken back, and that
+/// input (an order that resolved its round is kept in force).
+#[derive(Clone, Debug)]
+pub struct UndoTarget {
+    /// The record before the first input taken back.
+    pub before: GameRecord,
+    /// The first input taken back.
+    pub first: Input,
 }
 
 /// What the table knows besides the record: the games, the defaults and the time.
@@ -115,6 +125,52 @@ pub(crate) struct Work<'a> {
     /// The table ends the game right after this change (the last player in after a
     /// concession): the change is logged, but the channel is told no next turn.
     pub ending: bool,
+    /// What else happens at the moments of a phase's life, in the order they are called.
+    pub hooks: &'static [&'static dyn PhaseHook],
+}
+
+/// What else must happen at a moment of a phase's life, beside the phase engine's own work
+/// (`rounds`: begin, await, remind, deadline, resolve, end): vacations, attendance,
+/// searches, endings. The engine calls every hook at each moment, in the order `apply`
+/// declares them; a hook may import the engine, the engine never imports a hook. A moment
+/// a hook does not implement changes nothing.
+pub(crate) trait PhaseHook: Sync {
+    /// `seat`'s answer was taken: an order, or a public action (`what`, in words). `now`:
+    /// an answer of now (not an order an undo put back in force).
+    fn answered(&self, _work: &mut Work<'_>, _seat: Seat, _what: &str, _now: bool) {}
+
+    /// `seat`'s turn ended: played in time (`Some(true)`), late (`Some(false)`), or timed
+    /// out (`None`).
+    fn turn_ended(&self, _work: &mut Work<'_>, _seat: Seat, _played: Option<bool>) {}
+
+    /// An orders phase is resolving with the orders of `seats` (sent or missing).
+    fn resolving(&self, _work: &mut Work<'_>, _seats: &[Seat]) {}
+
+    /// The game ended with `ranking`, the game's own: the ranking the table keeps.
+    fn final_ranking(&self, _record: &GameRecord, ranking: Vec<Vec<Seat>>) -> Vec<Vec<Seat>> {
+        ranking
+    }
+
+    /// The game changed and its state is kept: a line for the channel that stands for the
+    /// board (a search just asked, whose verdict shows the next board).
+    fn changed(&self, _work: &mut Work<'_>, _live: &Live) -> Option<String> {
+        None
+    }
+
+    /// A new phase began and its deadline is set: a line for the channel.
+    fn phase_begun(&self, _work: &mut Work<'_>) -> Option<String> {
+        None
+    }
+
+    /// The deadline passed: why the phase resolves, where a hook has a reason of its own.
+    fn deadline_reason(&self, _work: &Work<'_>) -> Option<String> {
+        None
+    }
+
+    /// A direct message from the game's GM that is no order: `Ok(true)` when a hook took it.
+    fn gm_message(&self, _work: &mut Work<'_>, _user: &User, _text: &str) -> Result<bool, Refusal> {
+        Ok(false)
+    }
 }
 
 /// A loaded game with its dice.
@@ -147,6 +203,14 @@ impl Work<'_> {
         })?;
         let dice = Dice::resume(record.settings.seed, record.dice_position);
         Ok(Live { rules, game, dice })
+    }
+
+    /// Whether the input was sent before the current phase's first deadline (however late
+    /// the bot got round to it).
+    pub fn sent_in_time(&self) -> bool {
+        self.record
+            .first_deadline
+            .is_none_or(|deadline| self.env.when_sent() <= deadline)
     }
 
     /// Saves the game's state and dice position into the record.

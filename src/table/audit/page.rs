@@ -14,7 +14,7 @@ use crate::records::Phase;
 use crate::records::{EventBody, LogVisibility};
 use crate::records::{GameRecord, Status};
 use crate::store::{StoredEvent, StoredInput};
-use crate::table::rounds::places;
+use crate::table::card::places;
 use crate::table::service::Service;
 use serde_json::json;
 use std::collections::BTreeMap;

@@ -7,7 +7,6 @@ use crate::store::StoredInput;
 use crate::table::apply::{apply, Applied};
 use crate::table::lifecycle::REVISION;
 use crate::table::rounds;
-use crate::table::searches;
 use crate::table::service::Service;
 use crate::table::undo::History;
 use crate::table::work::Env;
@@ -72,7 +71,7 @@ pub(crate) fn rebuild<'a>(
         inputs: inputs.iter(),
         record: None,
         history: History::new(),
-        waits_at_end: searches::game_waits(game),
+        waits_at_end: game.waits_for_search(),
     }
 }
 
@@ -180,7 +179,10 @@ impl Rebuild<'_> {
         applied.changed
             && !next_is_verdict
             && !(last && self.waits_at_end)
-            && applied.record.as_ref().is_some_and(searches::game_waits)
+            && applied
+                .record
+                .as_ref()
+                .is_some_and(GameRecord::waits_for_search)
     }
 
     /// Runs the search the game waits for and applies its verdict within the same step, as

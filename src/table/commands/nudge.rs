@@ -4,11 +4,11 @@
 
 use super::{Command, Run, Said, Who};
 use crate::chat::deadline::format_deadline;
+use crate::chat::lists::names_in_words;
 use crate::chat::mention;
 use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::Status;
-use crate::table::rounds::names_in_words;
 use crate::table::work::Work;
 
 /// `!nudge`.

@@ -2,12 +2,12 @@
 //! and the game's public questions (`!tiles`).
 
 use super::change::after_change;
+use super::moments;
 use super::orders::check_sent_in_time;
 use super::running;
 use crate::games::{self, Refusal};
 use crate::records::Phase;
 use crate::records::{EventBody, LogEvent, LogVisibility, User};
-use crate::table::attendance;
 use crate::table::work::Work;
 
 /// A public action of the game (`!move ...`) by the player whose turn it is.
@@ -65,8 +65,7 @@ pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<
     let events = live.game.act(seat, word, args, &mut ctx)?;
     super::orders::answered_in_time(work, seat);
     let round = work.record.round;
-    attendance::time_answer(work, seat);
-    attendance::note(work, seat, &format!("`{prefix}{word}`"));
+    moments::answered(work, seat, &format!("`{prefix}{word}`"), true);
     work.outcome.events.push(LogEvent {
         round,
         visibility: LogVisibility::Public,
@@ -81,7 +80,7 @@ pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<
         work.record.turns_begun,
     );
     // A turn the computer played for a silent player (`nmr=bot`) is one the player missed.
-    let played = (!work.record.standing_in.contains(&seat)).then(|| attendance::in_time(work));
+    let played = (!work.record.standing_in.contains(&seat)).then(|| work.sent_in_time());
     after_change(work, &mut live, events, None, false)?;
     let turn_after = (
         work.record.round,
@@ -89,7 +88,7 @@ pub fn act(work: &mut Work<'_>, user: &User, typed: &str, args: &str) -> Result<
         work.record.turns_begun,
     );
     if turn_after != turn_before {
-        attendance::count_turn(work, seat, played);
+        moments::turn_ended(work, seat, played);
     }
     Ok(true)
 }

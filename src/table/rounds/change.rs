@@ -2,14 +2,15 @@
 //! and DMs; the next phase with its round and deadline; the board; the end.
 
 use super::deadlines::schedule;
-use super::{describe_phase, places, seed_reveal, PRACTICE};
+use super::moments;
+use super::{describe_phase, seed_reveal, PRACTICE};
 use crate::games::{self, Event, Refusal, Seat, Visibility};
 use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
+use crate::table::card::places;
 use crate::table::frame::framed;
 use crate::table::outcome::{Post, RATINGS_LINE};
 use crate::table::work::{Live, Work};
-use crate::table::{endings, searches, vacation};
 
 /// The game's phase in the record's terms (the record holds no type of any game).
 fn recorded(phase: games::Phase) -> Phase {
@@ -112,13 +113,13 @@ pub fn after_change(
     }
     let phase = match phase {
         Phase::Over { ranking } => Phase::Over {
-            ranking: endings::final_ranking(&work.record, ranking),
+            ranking: moments::final_ranking(work, ranking),
         },
         phase => phase,
     };
     work.record.phase = Some(phase.clone());
     work.keep(live);
-    let search = searches::note_pending(work, live);
+    let standing_for_board = moments::changed(work, live);
     if let Phase::Over { ranking } = &phase {
         public.extend(game_over(work, ranking));
     } else if new_phase && work.record.status == Status::Running {
@@ -130,8 +131,9 @@ pub fn after_change(
         let deadline = limit.and_then(|limit| work.env.now.checked_add_signed(limit));
         schedule(work, deadline);
         work.record.first_deadline = work.record.deadline;
-        if let Some(text) = vacation::on_new_phase(work).filter(|_| !quiet) {
-            public.push(text);
+        let begun = moments::phase_begun(work);
+        if !quiet {
+            public.extend(begun);
         }
         if !quiet {
             public.push(describe_phase(&work.record));
@@ -145,9 +147,9 @@ pub fn after_change(
     }
     // A search just asked (Short Circuit's impossible call) decides the next board: its
     // verdict's post shows it, so the board as it stands now is not posted twice.
-    let asked_search = search.is_some();
+    let asked_search = !standing_for_board.is_empty();
     if !quiet {
-        public.extend(search);
+        public.extend(standing_for_board);
     }
     if !public.is_empty() {
         let board = live.game.board();

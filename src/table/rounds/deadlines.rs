@@ -2,17 +2,19 @@
 //! missed while the bot was down), forced by the GM's `!resolve`, moved by `!deadline`.
 
 use super::change::after_change;
+use super::moments;
 use super::orders::resolve_orders;
 use super::running;
 use crate::chat::deadline::{clock_time, format_deadline};
+use crate::chat::lists::names_in_words;
 use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
 use crate::games::Refusal;
 use crate::games::Seat;
 use crate::records::Phase;
-use crate::records::{EventBody, LogEvent, LogVisibility, NoMoveRule, Status};
+use crate::records::{EventBody, LogEvent, LogVisibility, NoMoveRule, Status, STAND_IN_APART_FROM};
+use crate::table::quiet_hours;
 use crate::table::work::{table_time, Live, Work};
-use crate::table::{attendance, quiet_hours, searches, vacation};
 use chrono::{DateTime, Utc};
 
 /// Sets the deadline of the current phase and the reminder before it, both out of the game's
@@ -36,7 +38,7 @@ fn time_out(work: &mut Work<'_>, live: &mut Live, reason: &str) -> Result<(), Re
     };
     let mut ctx = work.ctx(&mut live.dice);
     let events = live.game.timeout(&mut ctx);
-    attendance::count_turn(work, seat, None);
+    moments::turn_ended(work, seat, None);
     let text = format!("{}'s turn ends ({reason}).", work.record.name(seat));
     work.outcome.events.push(LogEvent {
         round: work.record.round,
@@ -59,7 +61,7 @@ fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
 /// GM `!resolve`.
 pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
     running(work)?;
-    if searches::game_waits(&work.record) {
+    if work.record.waits_for_search() {
         return Err(Refusal::new(
             "The solver is still judging; the game goes on with its verdict in a moment.",
         ));
@@ -91,7 +93,7 @@ pub fn deadline_passed(work: &mut Work<'_>, missed: bool) -> Result<bool, Refusa
         work.record.deadline.unwrap_or(due),
         work.record.settings.tz.as_deref(),
     );
-    let reason = if let Some(away) = vacation::due_for_vacation(work) {
+    let reason = if let Some(away) = moments::deadline_reason(work) {
         away
     } else if missed {
         format!(
@@ -115,10 +117,6 @@ const STAND_IN_TIME: chrono::Duration = chrono::Duration::minutes(10);
 
 /// The same in games opened before rules revision 6, where it moved the deadline itself.
 const STAND_IN_TIME_BEFORE: chrono::Duration = chrono::Duration::minutes(1);
-
-/// The table's rules revision from which the stand-in has a time of its own
-/// ([`crate::records::GameRecord::stand_in_until`]) and leaves the deadline where it passed.
-pub(crate) const STAND_IN_APART_FROM: u32 = 6;
 
 /// `nmr=bot` at the deadline: the computer plays the silent players' turn or orders, and the
 /// phase resolves when they are in. The deadline stays where it passed (from rules revision
@@ -149,11 +147,10 @@ fn stand_in(work: &mut Work<'_>) -> Option<String> {
     let names: Vec<String> = silent.iter().map(|seat| work.record.name(*seat)).collect();
     let what = match (&work.record.phase, names.as_slice()) {
         (Some(Phase::Orders { label, .. }), [name]) => format!("sends {name}'s order for {label}"),
-        (Some(Phase::Orders { label, .. }), _) => format!(
-            "sends the orders for {label} of {}",
-            super::names_in_words(&names)
-        ),
-        (_, _) => format!("plays {}'s turn", super::names_in_words(&names)),
+        (Some(Phase::Orders { label, .. }), _) => {
+            format!("sends the orders for {label} of {}", names_in_words(&names))
+        }
+        (_, _) => format!("plays {}'s turn", names_in_words(&names)),
     };
     Some(format!(
         "The deadline passed: the computer {what} (nmr=bot)."
@@ -250,7 +247,7 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
         if !names.is_empty() {
             withdrawn = format!(
                 " The computer no longer plays for {}: they may play until then{}.",
-                super::names_in_words(&names),
+                names_in_words(&names),
                 if stood_in.is_empty() {
                     ""
                 } else {

@@ -8,43 +8,24 @@
 mod actions;
 mod change;
 mod deadlines;
+mod moments;
 mod orders;
 mod status;
 
 pub use actions::act;
 pub use change::{after_change, game_over, post_board};
-pub(crate) use deadlines::STAND_IN_APART_FROM;
 pub use deadlines::{deadline_passed, force, remind, schedule, set_deadline};
+pub use moments::turn_ended;
+pub(crate) use orders::receipt;
 pub use orders::{accept_order, order, resolve_if_all_in};
-pub(crate) use orders::{receipt, stood_in};
 pub use status::{board, board_post, dm_status, status};
 
 use super::work::Work;
 use crate::chat::deadline::format_deadline;
-use crate::games::{Refusal, Seat};
+use crate::chat::lists::names_in_words;
+use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::{GameRecord, Status};
-
-/// A final ranking as "1. ann", "2. ben, cat" (seats sharing a place together).
-pub fn places(record: &GameRecord, ranking: &[Vec<Seat>]) -> Vec<String> {
-    ranking
-        .iter()
-        .enumerate()
-        .map(|(place, seats)| {
-            let names: Vec<String> = seats.iter().map(|s| record.name(*s)).collect();
-            format!("{}. {}", place + 1, names.join(", "))
-        })
-        .collect()
-}
-
-/// Names in a sentence: "ann", "ann and ben", "ann, ben and cat".
-pub fn names_in_words(names: &[String]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
 
 /// The phase in words, naming only the players still awaited, with the deadline.
 pub fn describe_phase(record: &GameRecord) -> String {

@@ -2,13 +2,15 @@
 //! the round resolved (early when every order is in).
 
 use super::change::after_change;
+use super::moments;
 use super::{describe_phase, phase_name, running};
 use crate::chat::deadline::{format_deadline, precise_time};
 use crate::games::{Refusal, Seat};
 use crate::records::Phase;
-use crate::records::{EventBody, GameRecord, LogEvent, LogVisibility, Status, StoredOrder, User};
+use crate::records::{
+    EventBody, GameRecord, LogEvent, LogVisibility, Status, StoredOrder, User, STAND_IN_APART_FROM,
+};
 use crate::table::work::{Live, Work};
-use crate::table::{attendance, searches};
 use chrono::{DateTime, Utc};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -41,8 +43,8 @@ fn taking_orders(work: &Work<'_>) -> Result<(), Refusal> {
 pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refusal> {
     // A computer's move is taken only for the position it was decided at (from rules
     // revision 6 on: a computer standing in for a silent player plays after the deadline).
-    let decided_by_computer = work.env.by_computer
-        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM;
+    let decided_by_computer =
+        work.env.by_computer && work.record.settings.revision >= STAND_IN_APART_FROM;
     let Some(sent) = work.env.sent.filter(|_| !decided_by_computer) else {
         return Ok(());
     };
@@ -75,19 +77,8 @@ pub(super) fn check_sent_in_time(work: &Work<'_>, what: &str) -> Result<(), Refu
 /// the computer began to stand in for them (the bot lagged, or read it back): it is the
 /// player's, and the computer no longer plays for them (from rules revision 6 on).
 pub(super) fn answered_in_time(work: &mut Work<'_>, seat: Seat) {
-    if !work.env.by_computer
-        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM
-    {
+    if !work.env.by_computer && work.record.settings.revision >= STAND_IN_APART_FROM {
         work.record.standing_in.remove(&seat);
-    }
-}
-
-/// Whether the order of `seat` was sent by the computer standing in for its silent player:
-/// as the order says (from rules revision 6 on), or, in older games, while it stood in.
-pub(crate) fn stood_in(record: &GameRecord, seat: Seat) -> bool {
-    match record.settings.revision >= super::deadlines::STAND_IN_APART_FROM {
-        true => record.orders.get(&seat).is_some_and(|order| order.stand_in),
-        false => record.standing_in.contains(&seat),
     }
 }
 
@@ -98,7 +89,7 @@ pub fn order(work: &mut Work<'_>, user: &User, text: &str) -> Result<bool, Refus
     let id = work.record.id;
     if work.record.seat_of(&user.id).is_none() {
         if user.id == work.record.gm.id {
-            if searches::ask(work, user, text)? {
+            if moments::gm_message(work, user, text)? {
                 return Ok(true);
             }
             return Err(Refusal::new(format!(
@@ -154,7 +145,7 @@ pub fn accept_order(
     let replaced = work.record.orders.contains_key(&seat);
     let stand_in = work.env.by_computer
         && work.record.standing_in.contains(&seat)
-        && work.record.settings.revision >= super::deadlines::STAND_IN_APART_FROM;
+        && work.record.settings.revision >= STAND_IN_APART_FROM;
     work.record.orders.insert(
         seat,
         StoredOrder {
@@ -166,10 +157,7 @@ pub fn accept_order(
     );
     work.record.excused.remove(&seat);
     // An order an undo puts back in force is not an answer of now.
-    if tell {
-        attendance::time_answer(work, seat);
-    }
-    attendance::note(work, seat, &format!("order for {label}"));
+    moments::answered(work, seat, &format!("order for {label}"), tell);
     work.outcome.events.push(LogEvent {
         round: work.record.round,
         visibility: LogVisibility::Sealed,
@@ -258,7 +246,7 @@ pub(super) fn resolve_orders(
         .map(|seat| {
             let name = work.record.name(*seat);
             match work.record.orders.get(seat) {
-                Some(order) if stood_in(&work.record, *seat) => format!(
+                Some(order) if work.record.stood_in(*seat) => format!(
                     "{name}: `{}` (receipt `{}`; sent by the computer, nmr=bot)",
                     order.text, order.receipt
                 ),
@@ -270,7 +258,7 @@ pub(super) fn resolve_orders(
             }
         })
         .collect();
-    attendance::count_orders(work, seats.iter().copied());
+    moments::resolving(work, &seats.iter().copied().collect::<Vec<_>>());
     work.outcome.events.push(LogEvent {
         round,
         visibility: LogVisibility::Public,

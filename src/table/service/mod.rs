@@ -32,7 +32,7 @@ use super::catalogue::Catalogue;
 use super::commands;
 use super::legacy;
 use super::outcome::{Outcome, Post, RATINGS_LINE};
-use super::undo::UndoTarget;
+use super::work::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
 use crate::records::Phase;

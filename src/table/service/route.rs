@@ -13,7 +13,7 @@ use crate::table::chatter::{is_exposed_order, missing_prefix};
 use crate::table::commands::{self, Among, Asked, DirectRun, Run};
 use crate::table::lifecycle;
 use crate::table::outcome::Outcome;
-use crate::table::undo::UndoTarget;
+use crate::table::work::UndoTarget;
 
 /// A channel message as the table reads it.
 pub(super) struct Said<'a> {
@@ -83,7 +83,7 @@ impl Service {
                         is_exposed_order(record, &self.catalogue, user, text, prefix);
                     if !outcome.exposed_order {
                         if let Some(hint) =
-                            missing_prefix(record, &self.catalogue, user, text, prefix)
+                            missing_prefix(record, &self.catalogue, user, text, prefix, at.now)
                         {
                             outcome.channel(channel, hint);
                         }
