@@ -16,6 +16,7 @@ mod frame;
 pub mod group_commit;
 mod legacy;
 mod lifecycle;
+pub mod lookup;
 pub mod outcome;
 mod private_threads;
 pub mod quiet_hours;

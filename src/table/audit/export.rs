@@ -6,8 +6,8 @@ use super::AuditError;
 use crate::records::LogVisibility;
 use crate::records::Status;
 use crate::store::{StoredEvent, StoredInput};
+use crate::table::lookup::Lookup;
 use crate::table::rounds::describe_phase;
-use crate::table::service::Service;
 use serde_json::json;
 use std::io::Write;
 
@@ -44,18 +44,15 @@ async fn write_array<T>(
 /// seed, the record and the inputs). The head comes first, then the events (and inputs) one
 /// per line.
 pub async fn export(
-    service: &Service,
+    table: &dyn Lookup,
     id: i64,
     secret: bool,
     out: &mut impl Write,
 ) -> Result<(), AuditError> {
-    let store = service.store();
+    let store = table.store();
     let game = store.game(id).await?.ok_or(AuditError::NoGame(id))?;
     let record = &game.record;
-    let board = service
-        .catalogue()
-        .load(record)
-        .map(|game| game.board().text);
+    let board = table.catalogue().load(record).map(|game| game.board().text);
     let over = record.status == Status::Over;
     let players: Vec<serde_json::Value> = record
         .seats

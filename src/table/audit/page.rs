@@ -15,7 +15,7 @@ use crate::records::{EventBody, LogVisibility};
 use crate::records::{GameRecord, Status};
 use crate::store::{StoredEvent, StoredInput};
 use crate::table::card::places;
-use crate::table::service::Service;
+use crate::table::lookup::Lookup;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -26,13 +26,13 @@ const SCRIPT: &str = include_str!("../../../assets/audit/verify.js");
 const STYLE: &str = include_str!("../../../assets/audit/page.css");
 
 /// The audit page of game `id`, read from the database in one consistent snapshot.
-pub async fn audit_page(service: &Service, id: i64) -> Result<String, AuditError> {
-    let log = service
+pub async fn audit_page(table: &dyn Lookup, id: i64) -> Result<String, AuditError> {
+    let log = table
         .store()
         .game_log(id)
         .await?
         .ok_or(AuditError::NoGame(id))?;
-    Ok(page(service, &log.game.record, &log.events, &log.inputs))
+    Ok(page(table, &log.game.record, &log.events, &log.inputs))
 }
 
 /// A secret order's receipt as the page shows it once the game is over.
@@ -61,7 +61,7 @@ struct Round<'a> {
 
 /// The audit page of a game from its record, its audit log and its inputs.
 pub fn page(
-    service: &Service,
+    table: &dyn Lookup,
     record: &GameRecord,
     events: &[StoredEvent],
     inputs: &[StoredInput],
@@ -106,7 +106,7 @@ pub fn page(
             _ => {}
         }
     }
-    for (round, board) in boards(service, record, inputs) {
+    for (round, board) in boards(table, record, inputs) {
         rounds.entry(round).or_default().board = Some(board);
     }
     let commitment = posted_commitment(events).unwrap_or_else(|| record.settings.commitment());
@@ -153,16 +153,16 @@ fn posted_commitment(events: &[StoredEvent]) -> Option<String> {
 
 /// The public board at the end of each round, from the game rebuilt input by input (drawn
 /// once a round, from the record the round's last input left).
-fn boards(service: &Service, game: &GameRecord, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
+fn boards(table: &dyn Lookup, game: &GameRecord, inputs: &[StoredInput]) -> BTreeMap<u64, String> {
     let draw = |record: &GameRecord| {
-        service
+        table
             .catalogue()
             .load(record)
             .and_then(|game| game.board().svg)
     };
     let mut boards = BTreeMap::new();
     let mut last_of_round: Option<(u64, GameRecord)> = None;
-    for step in rebuild(service, game, inputs) {
+    for step in rebuild(table, game, inputs) {
         let (Some(before), Some(after)) = (step.before, step.after) else {
             continue;
         };

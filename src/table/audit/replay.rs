@@ -6,8 +6,8 @@ use crate::records::{EventBody, GameRecord, Input, LogEvent};
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Applied};
 use crate::table::lifecycle::REVISION;
+use crate::table::lookup::Lookup;
 use crate::table::rounds;
-use crate::table::service::Service;
 use crate::table::undo::History;
 use crate::table::work::Env;
 use std::collections::{BTreeMap, BTreeSet};
@@ -61,12 +61,12 @@ pub(crate) struct Step {
 /// so whatever the stored form keeps is what the next input sees; an undo returns where the
 /// game's history says.
 pub(crate) fn rebuild<'a>(
-    service: &'a Service,
+    table: &'a dyn Lookup,
     game: &GameRecord,
     inputs: &'a [StoredInput],
 ) -> Rebuild<'a> {
     Rebuild {
-        service,
+        table,
         id: game.id,
         inputs: inputs.iter(),
         record: None,
@@ -79,13 +79,13 @@ pub(crate) fn rebuild<'a>(
 /// ended it left it, with that input's time; or why it cannot be (an input changes nothing
 /// on replay, the log does not end the game, or it needs rules this binary lacks).
 pub(crate) fn rebuild_final(
-    service: &Service,
+    table: &dyn Lookup,
     game: &GameRecord,
     inputs: &[StoredInput],
 ) -> Result<(GameRecord, chrono::DateTime<chrono::Utc>), String> {
-    revisions_known(service, game).map_err(|error| error.to_string())?;
+    revisions_known(table, game).map_err(|error| error.to_string())?;
     let mut ended = None;
-    for (step, input) in rebuild(service, game, inputs).zip(inputs) {
+    for (step, input) in rebuild(table, game, inputs).zip(inputs) {
         if !step.changed {
             return Err(format!("input {} changes nothing on replay", step.seq));
         }
@@ -105,7 +105,7 @@ pub(crate) fn rebuild_final(
 /// The steps of [`rebuild`], one per logged input, with the game's history of resolutions
 /// and turns so far.
 pub(crate) struct Rebuild<'a> {
-    service: &'a Service,
+    table: &'a dyn Lookup,
     id: i64,
     inputs: std::slice::Iter<'a, StoredInput>,
     record: Option<GameRecord>,
@@ -131,7 +131,7 @@ impl Iterator for Rebuild<'_> {
             Input::Undo { back_to, .. } => self.history.target(*back_to).cloned(),
             _ => None,
         };
-        let env = Env::new(self.service.catalogue(), self.service.defaults(), input.at)
+        let env = Env::new(self.table.catalogue(), self.table.defaults(), input.at)
             .sent_at(input.sent)
             .undoing(target.as_ref());
         let mut applied = apply(self.record.as_ref(), &input.input, self.id, &env);
@@ -192,7 +192,7 @@ impl Rebuild<'_> {
             return;
         };
         let Some(search) = self
-            .service
+            .table
             .catalogue()
             .load(record)
             .and_then(|game| game.pending_search())
@@ -201,7 +201,7 @@ impl Rebuild<'_> {
         };
         let input = Input::Verdict {
             key: search.key,
-            verdict: (search.work)(self.service.defaults().search_steps),
+            verdict: (search.work)(self.table.defaults().search_steps),
         };
         let then = apply(Some(record), &input, self.id, env);
         if then.changed {
@@ -254,21 +254,21 @@ fn shown(value: Option<&serde_json::Value>) -> String {
 /// its status column and the undo marks with what one consistent read of the database holds
 /// (a writer at work meanwhile cannot make them disagree). Each difference names the first
 /// input and event where the rebuilt game and the stored one part.
-pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditError> {
-    let log = service
+pub async fn replay(table: &dyn Lookup, id: i64) -> Result<ReplayReport, AuditError> {
+    let log = table
         .store()
         .game_log(id)
         .await?
         .ok_or(AuditError::NoGame(id))?;
     let stored = &log.game.record;
-    let rules = revisions_known(service, stored)?;
+    let rules = revisions_known(table, stored)?;
     let mut differences = Vec::new();
     let mut record: Option<GameRecord> = None;
     let mut produced: Vec<(i64, LogEvent)> = Vec::new();
     // For each field of the record, the last input that changed it in the rebuilt game.
     let mut changed_by: BTreeMap<String, i64> = BTreeMap::new();
-    for (step, input) in rebuild(service, stored, &log.inputs).zip(&log.inputs) {
-        if let Some(doubt) = verdict_doubt(service, stored, &step, &input.input) {
+    for (step, input) in rebuild(table, stored, &log.inputs).zip(&log.inputs) {
+        if let Some(doubt) = verdict_doubt(table, stored, &step, &input.input) {
             differences.push(doubt);
         }
         if !step.changed {
@@ -409,7 +409,7 @@ pub async fn replay(service: &Service, id: i64) -> Result<ReplayReport, AuditErr
 /// against the position it was given on (a witness that does not complete it, an
 /// "impossible" that a search under the same rules revision completes).
 fn verdict_doubt(
-    service: &Service,
+    table: &dyn Lookup,
     stored: &GameRecord,
     step: &Step,
     input: &Input,
@@ -417,12 +417,12 @@ fn verdict_doubt(
     let Input::Verdict { key, verdict } = input else {
         return None;
     };
-    let game = service.catalogue().load(step.before.as_ref()?)?;
-    let same_rules = service
+    let game = table.catalogue().load(step.before.as_ref()?)?;
+    let same_rules = table
         .catalogue()
         .find(&stored.game)
         .is_some_and(|rules| rules.revision() == stored.settings.game_revision.max(1));
-    let steps_again = same_rules.then_some(service.defaults().search_steps);
+    let steps_again = same_rules.then_some(table.defaults().search_steps);
     let why = game.check_verdict(key, verdict, steps_again).err()?;
     Some(format!(
         "input {}: the logged verdict of `{key}` does not hold: {why}",
@@ -433,10 +433,10 @@ fn verdict_doubt(
 /// The rules revisions a game was opened under, in words, when this binary has them; a game
 /// opened by a newer version under rules this one lacks is said to be so, not reported as
 /// tampered with.
-fn revisions_known(service: &Service, stored: &GameRecord) -> Result<String, AuditError> {
+fn revisions_known(lookup: &dyn Lookup, stored: &GameRecord) -> Result<String, AuditError> {
     let table = stored.settings.revision;
     let game = stored.settings.game_revision.max(1);
-    let known = service.catalogue().find(&stored.game);
+    let known = lookup.catalogue().find(&stored.game);
     let game_known = known.map_or(0, |rules| rules.revision());
     if table > REVISION || game > game_known {
         return Err(AuditError::NewerRules {

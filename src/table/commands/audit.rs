@@ -7,7 +7,6 @@
 use super::{Asked, Command, Reply, Run, SlashOption, Who};
 use crate::chat::parse::{quote, ParseError};
 use crate::records::{Attachment, Audience, Status};
-use crate::table::audit;
 use crate::table::outcome::{Outcome, Post};
 
 /// `!audit`.
@@ -68,7 +67,6 @@ fn answer(mut asked: Asked<'_>) -> Reply<'_> {
                 }
             },
         };
-        let service = asked.service;
         let id = record.id;
         if record.status != Status::Over {
             return Ok(asked.refuse(format!(
@@ -87,7 +85,7 @@ fn answer(mut asked: Asked<'_>) -> Reply<'_> {
             card: None,
             file: Some(Attachment {
                 name: format!("game-{id}-audit.html"),
-                text: audit::page(service, &record, &events, &inputs),
+                text: asked.table.audit_page(&record, &events, &inputs),
             }),
         });
         Ok(outcome)

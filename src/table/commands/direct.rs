@@ -6,7 +6,7 @@ use super::{Check, Command, BY_DM};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
 use crate::records::User;
-use crate::table::service::Service;
+use crate::table::lookup::Lookup;
 use crate::table::work::Work;
 
 /// A command's direct-message form.
@@ -114,7 +114,7 @@ impl Direct {
 
 /// A handler of a form by DM that is answered without a game: `None` when this message is
 /// for the game after all (`help` alone).
-pub(crate) type Early = fn(&Service, &str) -> Option<Result<String, String>>;
+pub(crate) type Early = fn(&dyn Lookup, &str) -> Option<Result<String, String>>;
 
 /// A handler applied to the sender's game: `Ok(true)` when the game changed.
 pub(crate) type DirectApply = fn(&mut Work<'_>, &User, &str) -> Result<bool, Refusal>;

@@ -21,7 +21,7 @@ const LISTED: usize = 15;
 fn answer(asked: Asked<'_>) -> Reply<'_> {
     Box::pin(async move {
         let mut outcome = Outcome::default();
-        let mut text = games_text(asked.service.catalogue().all(), asked.prefix());
+        let mut text = games_text(asked.table.catalogue().all(), asked.prefix());
         let open = asked.tx.open_games_on(asked.server, LISTED).await?;
         if !open.is_empty() {
             let listed: Vec<String> = open

@@ -9,8 +9,8 @@ use crate::chat::help::{game_help, list};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::{CommandHelp, Refusal, Rules};
 use crate::records::User;
+use crate::table::lookup::Lookup;
 use crate::table::outcome::Outcome;
-use crate::table::service::Service;
 use crate::table::work::Work;
 
 /// `!help`.
@@ -43,7 +43,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
             .split_whitespace()
             .next()
             .map(|word| word.trim_start_matches(prefix).to_lowercase());
-        let catalogue = asked.service.catalogue();
+        let catalogue = asked.table.catalogue();
         let rules = asked
             .game
             .and_then(|game| catalogue.find(&game.record.game));
@@ -63,12 +63,12 @@ fn by_dm(work: &mut Work<'_>, user: &User, _args: &str) -> Result<bool, Refusal>
 
 /// `help <game>` by DM is that game's rules; `help <word>` a game's explanation of that word
 /// (`help effects`).
-fn with_a_game(service: &Service, args: &str) -> Option<Result<String, String>> {
-    if let Some(text) = explained(service.catalogue().all(), &args.to_lowercase()) {
+fn with_a_game(table: &dyn Lookup, args: &str) -> Option<Result<String, String>> {
+    if let Some(text) = explained(table.catalogue().all(), &args.to_lowercase()) {
         return Some(Ok(text));
     }
     (!args.is_empty())
-        .then(|| super::rules::by_dm(service, args))
+        .then(|| super::rules::by_dm(table, args))
         .flatten()
 }
 

@@ -111,14 +111,14 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
                 "name a game, like `{prefix}leaderboard tag` (`{prefix}games` lists them)."
             )));
         };
-        let Some(rules) = asked.service.catalogue().find(&name) else {
+        let Some(rules) = asked.table.catalogue().find(&name) else {
             return Ok(asked.refuse(format!(
                 "'{}' is not a game this bot hosts; `{prefix}games` lists them.",
                 quote(&name)
             )));
         };
         let game = rules.name();
-        let least = asked.service.defaults().leaderboard_games;
+        let least = asked.table.defaults().leaderboard_games;
         let rows = top(asked.tx.ratings_on(asked.server, Some(game)).await?, least);
         let mut outcome = Outcome::default();
         if rows.is_empty() {

@@ -3,6 +3,8 @@
 
 use super::{Asked, Command, Reply, Run, SlashOption, Who};
 use crate::chat::parse::{quote, ParseError};
+use crate::records::{GameRecord, LogVisibility};
+use crate::store::{StoreError, Tx};
 use crate::table::outcome::Outcome;
 
 /// `!log`.
@@ -43,10 +45,45 @@ fn answer(mut asked: Asked<'_>) -> Reply<'_> {
             Ok(record) => record,
             Err(refusal) => return Ok(refusal),
         };
-        let service = asked.service;
         let mut outcome = Outcome::default();
-        let text = service.log_text(asked.tx, &record, round).await?;
+        let text = log_text(asked.tx, &record, round).await?;
         outcome.channel(asked.channel, text);
         Ok(outcome)
+    })
+}
+
+/// `!log`'s text: the public events of `round` (the current one, or the one before
+/// when it has none yet).
+async fn log_text(
+    tx: &mut Tx,
+    record: &GameRecord,
+    round: Option<u64>,
+) -> Result<String, StoreError> {
+    let mut wanted = round.unwrap_or(record.round);
+    let mut events = tx.events(record.id, Some(wanted)).await?;
+    if round.is_none()
+        && events
+            .iter()
+            .all(|e| e.event.visibility != LogVisibility::Public)
+        && wanted > 0
+    {
+        wanted -= 1;
+        events = tx.events(record.id, Some(wanted)).await?;
+    }
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|e| e.event.visibility == LogVisibility::Public)
+        .map(|e| match e.undone {
+            true => format!("- (undone by the GM) {}", e.event.line()),
+            false => format!("- {}", e.event.line()),
+        })
+        .collect();
+    Ok(if lines.is_empty() {
+        format!(
+            "Game #{}, round {wanted}: nothing public in the log.",
+            record.id
+        )
+    } else {
+        format!("Game #{}, round {wanted}:\n{}", record.id, lines.join("\n"))
     })
 }

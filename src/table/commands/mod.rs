@@ -46,8 +46,8 @@ pub use order::COMMAND as ORDER;
 pub use setup::{salted, COMMAND as SETUP};
 pub use undo::COMMAND as UNDO;
 
+use super::lookup::Lookup;
 use super::outcome::Outcome;
-use super::service::Service;
 use super::work::{Env, Work};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
@@ -520,8 +520,8 @@ pub(crate) struct Said<'a> {
 
 /// A read-only command asked in a channel.
 pub(crate) struct Asked<'a> {
-    /// The table.
-    pub service: &'a Service,
+    /// The table, as read-only answers see it.
+    pub table: &'a dyn Lookup,
     /// The transaction it reads in.
     pub tx: &'a mut Tx,
     /// The channel.
@@ -550,16 +550,20 @@ impl Asked<'_> {
 
     /// The channel's game (open, or else its last one), or the refusal saying there is none.
     pub async fn channel_game(&mut self) -> Result<Result<GameRecord, Outcome>, StoreError> {
-        let found = self
-            .service
-            .channel_game(self.tx, self.channel, self.game)
-            .await?;
+        let found = match self.game {
+            Some(game) => Some(game.record.clone()),
+            None => self
+                .tx
+                .last_game_in_channel(self.channel)
+                .await?
+                .map(|game| game.record),
+        };
         Ok(found.ok_or_else(|| self.refuse("there is no game in this channel.")))
     }
 
     /// The prefix.
     pub fn prefix(&self) -> &str {
-        &self.service.defaults().prefix
+        &self.table.defaults().prefix
     }
 }
 

@@ -2,9 +2,12 @@
 //! default (the channel's game when none is named); by DM, `rules <game>`.
 
 use super::{Asked, Command, Direct, DmHelp, Reply, Run, SlashOption, Takes, Who};
+use crate::chat::help::{rules_text, table_options_text, TABLE_OPTIONS};
+use crate::chat::parse::quote;
 use crate::chat::parse::ParseError;
+use crate::table::lifecycle;
+use crate::table::lookup::Lookup;
 use crate::table::outcome::Outcome;
-use crate::table::service::Service;
 
 /// `!rules`.
 pub const COMMAND: Command = Command::new(
@@ -35,7 +38,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
         let named = asked.args.split_whitespace().next().map(str::to_lowercase);
         let name = named.or_else(|| asked.game.map(|game| game.record.game.clone()));
         let typed = format!("{}rules", asked.prefix());
-        Ok(match asked.service.rules_answer(name.as_deref(), &typed) {
+        Ok(match rules_answer(asked.table, name.as_deref(), &typed) {
             Ok(text) => {
                 let mut outcome = Outcome::default();
                 outcome.channel(asked.channel, text);
@@ -47,6 +50,35 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
 }
 
 /// `rules <game>` by DM (a message of more words is an order).
-pub(super) fn by_dm(service: &Service, args: &str) -> Option<Result<String, String>> {
-    Some(service.rules_answer(Some(&args.to_lowercase()), "rules"))
+pub(super) fn by_dm(table: &dyn Lookup, args: &str) -> Option<Result<String, String>> {
+    Some(rules_answer(table, Some(&args.to_lowercase()), "rules"))
+}
+
+/// `!rules <game>`: the game's rules and options, or why there is none to show.
+/// `typed` is how `rules` is typed where it was asked: `!rules` in a channel, `rules` by
+/// DM.
+fn rules_answer(table: &dyn Lookup, name: Option<&str>, typed: &str) -> Result<String, String> {
+    let prefix = &table.defaults().prefix;
+    let names: Vec<&str> = table.catalogue().all().iter().map(|r| r.name()).collect();
+    let Some(name) = name.filter(|name| !name.is_empty()) else {
+        return Err(format!(
+            "`{typed}` takes a game, like `{typed} {}`; the games are {}. `{typed} {TABLE_OPTIONS}` lists the options every game takes.",
+            names[0],
+            names.join(", ")
+        ));
+    };
+    if name == TABLE_OPTIONS {
+        return Ok(table_options_text(
+            &lifecycle::table_option_help(table.defaults()),
+            prefix,
+        ));
+    }
+    let rules = table.catalogue().find(name).ok_or_else(|| {
+        format!(
+            "There is no game called '{}'. Games: {}.",
+            quote(name),
+            names.join(", ")
+        )
+    })?;
+    Ok(rules_text(rules, typed, prefix))
 }

@@ -5,12 +5,10 @@
 //!
 //! One idea per module: [`messages`] (what a platform hands the table and gets back),
 //! [`batch`] (queued messages in one transaction, a savepoint each, one commit), [`route`]
-//! (a message to its game, as the input it becomes), [`answers`] (read-only answers: the
-//! games, help, rules, the log, the audit page), [`deadlines`] (firing what came due), and
+//! (a message to its game, as the input it becomes), [`deadlines`] (firing what came due), and
 //! [`verdicts`] (searches run beside the table); here, applying an input with the pure core
-//! and writing what it produced.
+//! and writing what it produced. The read-only answers see it as a [`Lookup`].
 
-mod answers;
 mod batch;
 mod computers;
 mod deadlines;
@@ -31,13 +29,14 @@ use super::card::{board_card, choice_buttons, join_button};
 use super::catalogue::Catalogue;
 use super::commands;
 use super::legacy;
+use super::lookup::Lookup;
 use super::outcome::{Outcome, Post, RATINGS_LINE};
 use super::work::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
 use crate::records::Phase;
 use crate::records::{is_computer_id, Audience, Card, EventBody, GameRecord, Input, Status};
-use crate::store::{GameChange, OutboxPost, Store, StoreError, Tx};
+use crate::store::{GameChange, OutboxPost, Store, StoreError, StoredEvent, StoredInput, Tx};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 use tracing::info_span;
@@ -458,5 +457,28 @@ impl Service {
             _ => return None,
         }
         Some(card)
+    }
+}
+
+impl Lookup for Service {
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn catalogue(&self) -> &Catalogue {
+        &self.catalogue
+    }
+
+    fn defaults(&self) -> &TableDefaults {
+        &self.defaults
+    }
+
+    fn audit_page(
+        &self,
+        record: &GameRecord,
+        events: &[StoredEvent],
+        inputs: &[StoredInput],
+    ) -> String {
+        super::audit::page(self, record, events, inputs)
     }
 }

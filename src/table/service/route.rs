@@ -118,7 +118,7 @@ impl Service {
                     None => self.channel_server(tx, channel).await?,
                 };
                 let asked = Asked {
-                    service: self,
+                    table: self,
                     tx,
                     channel,
                     user,
