@@ -432,3 +432,307 @@ fn every_game_folder_has_one_layout() {
         }
     }
 }
+
+/// The table's modules, top to bottom, one row a layer: the entry (the service and its
+/// group commit), the audit (it replays through the core), the core that routes an input,
+/// the commands, their handlers and the phase engine's hooks, the game's lifecycle (seats,
+/// start, leaving), the phase engine, the helpers it draws on, and what every module works
+/// with. A module imports those below it; an import of one above is an upward arrow.
+const TABLE_LAYERS: &[&[&str]] = &[
+    &["group_commit"],
+    &["service"],
+    &["audit"],
+    &["apply"],
+    &["commands"],
+    &[
+        "undo",
+        "computers",
+        "private_threads",
+        "searches",
+        "vacation",
+        "endings",
+        "attendance",
+    ],
+    &["lifecycle"],
+    &["rounds"],
+    &[
+        "frame",
+        "card",
+        "chatter",
+        "legacy",
+        "ratings",
+        "quiet_hours",
+        "lookup",
+    ],
+    &["work", "outcome", "catalogue", "flood"],
+];
+
+/// The modules of the table folder `table`: its files and folders but `mod.rs`.
+fn table_modules(table: &Path) -> Vec<String> {
+    let mut modules: Vec<String> = std::fs::read_dir(table)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.is_dir() || path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| path.file_stem().unwrap().to_string_lossy().to_string())
+        .filter(|name| name != "mod")
+        .collect();
+    modules.sort();
+    modules
+}
+
+/// The first names of the paths written at `at` in `text`: one (`rounds::act`) or each of
+/// a group in braces (`{work::Work, rounds}`).
+fn names_at(text: &str, at: usize) -> Vec<String> {
+    let rest = &text[at..];
+    let first = |item: &str| -> String {
+        item.trim()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    if !rest.starts_with('{') {
+        return vec![first(rest)];
+    }
+    let (mut depth, mut item, mut items) = (0, String::new(), Vec::new());
+    for c in rest.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    continue;
+                }
+            }
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                items.push(std::mem::take(&mut item));
+                continue;
+            }
+            _ => {}
+        }
+        item.push(c);
+    }
+    items.push(item);
+    items.iter().map(|item| first(item)).collect()
+}
+
+/// Which table modules each table module names (through `crate::table::`, or `super::` from
+/// inside the table, `super::super::` from a folder's file), each with the first line that
+/// does: the arrows between the modules of the folder `table`.
+fn table_graph(table: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
+    let modules = table_modules(table);
+    let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for file in sources(table) {
+        let relative = file.strip_prefix(table).unwrap().with_extension("");
+        let mut path: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().to_string())
+            .collect();
+        if path.last().is_some_and(|last| last == "mod") {
+            path.pop();
+        }
+        let Some(from) = path.first().cloned() else {
+            continue;
+        };
+        let original = std::fs::read_to_string(&file).unwrap();
+        // Comments blanked, lines kept, so an offset still tells its line.
+        let text: String = original
+            .lines()
+            .map(|line| match line.trim_start().starts_with("//") {
+                true => "",
+                false => line,
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut found: Vec<(usize, String)> = Vec::new();
+        for (at, _) in text.match_indices("crate::table::") {
+            let names = names_at(&text, at + "crate::table::".len());
+            found.extend(names.into_iter().map(|name| (at, name)));
+        }
+        let mut at = 0;
+        while let Some(offset) = text[at..].find("super::") {
+            let start = at + offset;
+            let before = text[..start].chars().last();
+            let mut end = start;
+            let mut ups = 0;
+            while text[end..].starts_with("super::") {
+                end += "super::".len();
+                ups += 1;
+            }
+            at = end;
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            // `super::` from `rounds/change.rs` is `rounds` itself; only a path that climbs
+            // to the table's root names another module of the table.
+            if ups == path.len() {
+                found.extend(names_at(&text, end).into_iter().map(|name| (start, name)));
+            }
+        }
+        for (at, name) in found {
+            if name != from && modules.contains(&name) {
+                let line = text[..at].matches('\n').count();
+                let shown = original.lines().nth(line).unwrap_or_default().trim();
+                graph
+                    .entry(from.clone())
+                    .or_default()
+                    .entry(name)
+                    .or_insert_with(|| format!("{}:{}: {shown}", file.display(), line + 1));
+            }
+        }
+    }
+    graph
+}
+
+/// The modules of `graph` that reach themselves through imports, each with the lines of one
+/// way round.
+fn cycles(graph: &BTreeMap<String, BTreeMap<String, String>>) -> Vec<String> {
+    let mut found = Vec::new();
+    for (module, arrows) in graph {
+        for (next, place) in arrows {
+            if let Some(back) = reached(graph, next).remove(module) {
+                found.push(format!(
+                    "{module} reaches itself:\n  {place}\n  {}",
+                    back.join("\n  ")
+                ));
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// The arrows of `graph` that point to a module in a layer above their own in `layers`.
+fn upward_arrows(
+    graph: &BTreeMap<String, BTreeMap<String, String>>,
+    layers: &[&[&str]],
+) -> Vec<String> {
+    let layer = |module: &str| layers.iter().position(|row| row.contains(&module));
+    let mut found = Vec::new();
+    for (module, arrows) in graph {
+        for (next, place) in arrows {
+            if layer(next) < layer(module) {
+                found.push(format!("{module} -> {next}: {place}"));
+            }
+        }
+    }
+    found
+}
+
+/// DESIGN's inside of the table: no import cycle between its modules, and they import
+/// downward, the phase engine never importing a hook (at most 5 arrows may point up; none
+/// does now). Every module has its layer, so a new one is placed on purpose.
+#[test]
+fn the_tables_modules_import_downward_without_a_cycle() {
+    let table = root().join("table");
+    let unplaced: Vec<String> = table_modules(&table)
+        .into_iter()
+        .filter(|module| {
+            !TABLE_LAYERS
+                .iter()
+                .any(|row| row.contains(&module.as_str()))
+        })
+        .collect();
+    assert!(
+        unplaced.is_empty(),
+        "modules of the table with no layer in TABLE_LAYERS: {unplaced:?}"
+    );
+    let graph = table_graph(&table);
+    let cycles = cycles(&graph);
+    assert!(
+        cycles.is_empty(),
+        "table modules in an import cycle:\n{}",
+        cycles.join("\n")
+    );
+    let upward = upward_arrows(&graph, TABLE_LAYERS);
+    assert!(
+        upward.len() <= 5,
+        "{} imports point up inside the table:\n{}",
+        upward.len(),
+        upward.join("\n")
+    );
+    let hooks = ["attendance", "searches", "vacation", "endings"];
+    let engine: Vec<&String> = graph
+        .get("rounds")
+        .into_iter()
+        .flat_map(|arrows| arrows.keys())
+        .filter(|module| hooks.contains(&module.as_str()))
+        .collect();
+    assert!(
+        engine.is_empty(),
+        "the phase engine imports hooks: {engine:?}"
+    );
+}
+
+/// The graph check sees imports however they are written, a cycle through three modules,
+/// and an arrow pointing up.
+#[test]
+fn the_table_check_sees_a_cycle_and_an_upward_arrow() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path();
+    std::fs::create_dir(table.join("engine")).unwrap();
+    std::fs::write(table.join("mod.rs"), "pub mod top;\n").unwrap();
+    std::fs::write(
+        table.join("top.rs"),
+        "// use super::nothing;\nuse crate::table::{engine::run, base};\n",
+    )
+    .unwrap();
+    std::fs::write(table.join("engine/mod.rs"), "mod step;\n").unwrap();
+    std::fs::write(
+        table.join("engine/step.rs"),
+        "use super::run;\nfn f() { super::super::base::g() }\n",
+    )
+    .unwrap();
+    std::fs::write(table.join("base.rs"), "use super::top::Thing;\n").unwrap();
+    let graph = table_graph(table);
+    let arrows: Vec<(String, String)> = graph
+        .iter()
+        .flat_map(|(from, to)| to.keys().map(move |to| (from.clone(), to.clone())))
+        .collect();
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        arrows,
+        pairs(&[
+            ("base", "top"),
+            ("engine", "base"),
+            ("top", "base"),
+            ("top", "engine")
+        ])
+    );
+    assert_eq!(cycles(&graph).len(), 3, "{:?}", cycles(&graph));
+    let upward = upward_arrows(&graph, &[&["top"], &["engine"], &["base"]]);
+    assert_eq!(upward.len(), 1, "{upward:?}");
+    assert!(upward[0].starts_with("base -> top: "), "{upward:?}");
+}
+
+/// DESIGN's adapters: Discord gets words and cards through the table's API, never from the
+/// conversation (`chat`) or the records directly; and time enters the table only as `now`,
+/// passed in, never read from a clock inside the table or a game.
+#[test]
+fn discord_reads_no_words_or_records_directly_and_the_table_reads_no_clock() {
+    let mut broken = Vec::new();
+    for file in sources(&root().join("discord")) {
+        broken.extend(uses_of(&file, &["chat".to_string(), "records".to_string()]));
+    }
+    assert!(
+        broken.is_empty(),
+        "Discord imports chat or records directly:\n{}",
+        broken.join("\n")
+    );
+    let mut inside = sources(&root().join("table"));
+    inside.extend(sources(&root().join("games")));
+    let broken = code_containing(&inside, &["utc::now", "local::now"]);
+    assert!(
+        broken.is_empty(),
+        "the table or a game reads the clock:\n{}",
+        broken.join("\n")
+    );
+}
