@@ -211,7 +211,7 @@ fn imports_of_apply(path: &Path) -> Vec<String> {
         .collect()
 }
 
-/// The table's handlers (rounds, lifecycle, vacations, undo, searches, ...) work on
+/// The table's handlers (rounds, seats, vacations, undo, searches, ...) work on
 /// `table::work`; `apply` imports them to route an input, so none of them imports `apply`:
 /// the table's modules depend one way. Only the callers of the pure core import it: the
 /// service, the replay, and the table's list of what it offers.
@@ -435,8 +435,8 @@ fn every_game_folder_has_one_layout() {
 
 /// The table's modules, top to bottom, one row a layer: the entry (the service and its
 /// group commit), the audit (it replays through the core), the core that routes an input,
-/// the commands, their handlers and the phase engine's hooks, the game's lifecycle (seats,
-/// start, leaving), the phase engine, the helpers it draws on, and what every module works
+/// the commands, their handlers and the phase engine's hooks, the seats the commands share
+/// (seating, leaving), the phase engine, the helpers it draws on, and what every module works
 /// with. A module imports those below it; an import of one above is an upward arrow.
 const TABLE_LAYERS: &[&[&str]] = &[
     &["group_commit"],
@@ -453,7 +453,7 @@ const TABLE_LAYERS: &[&[&str]] = &[
         "endings",
         "attendance",
     ],
-    &["lifecycle"],
+    &["seats"],
     &["rounds"],
     &[
         "frame",
@@ -463,6 +463,7 @@ const TABLE_LAYERS: &[&[&str]] = &[
         "ratings",
         "quiet_hours",
         "lookup",
+        "options",
     ],
     &["work", "outcome", "catalogue", "flood"],
 ];

@@ -9,7 +9,7 @@ use super::outcome::Outcome;
 use super::searches::Searches;
 use super::vacation::Vacations;
 use super::work::{Env, PhaseHook, Work};
-use super::{legacy, lifecycle, private_threads, rounds, searches};
+use super::{legacy, private_threads, rounds, searches};
 use crate::games::Refusal;
 use crate::records::Audience;
 use crate::records::{GameRecord, Input};
@@ -161,7 +161,7 @@ fn dispatch(work: &mut Work<'_>, input: &Input) -> Result<bool, Refusal> {
         Input::DeadlineMissed => rounds::deadline_passed(work, true),
         Input::Reminder => rounds::remind(work),
         Input::Verdict { key, verdict } => searches::verdict(work, key, verdict),
-        Input::Homed { channel } => lifecycle::homed(work, channel),
+        Input::Homed { channel } => commands::homed(work, channel),
         Input::DmsClosed { user } => private_threads::dms_closed(work, user),
         Input::ThreadOpened { user, channel } => private_threads::opened(work, user, channel),
         Input::ThreadLost { user, channel } => private_threads::lost(work, user, channel),

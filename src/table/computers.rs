@@ -5,11 +5,10 @@
 //! sees it, and brings the decision back as the seat's own input (a secret order by DM, an
 //! action in the channel), logged like a person's, so a replay never decides again.
 
-use super::lifecycle::{self, DmHelpText};
 use super::work::Work;
 use crate::dice::Seed;
 use crate::games::{Decision, Game, Level, Refusal, Seat};
-use crate::records::{ComputerLevel, GameRecord, Input, Status, User};
+use crate::records::{ComputerLevel, GameRecord, Input, User};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
@@ -36,7 +35,7 @@ pub fn level_named(words: &str) -> Result<ComputerLevel, Refusal> {
 
 /// The next computer player of the game: one past the highest numbered among those who sit,
 /// sat or wait in it (so no two ever share a number).
-fn next_computer(record: &GameRecord) -> User {
+pub(crate) fn next_computer(record: &GameRecord) -> User {
     let highest = record
         .seats
         .iter()
@@ -65,65 +64,6 @@ pub fn known(work: &Work<'_>) -> bool {
 
 /// The table's rules revision that brought computer players.
 const COMPUTERS_FROM: u32 = 4;
-
-/// `!join bot [level]`: the GM seats a computer player during sign-ups.
-pub fn join(
-    work: &mut Work<'_>,
-    by: &User,
-    admin: bool,
-    level: ComputerLevel,
-    dm_help: DmHelpText,
-) -> Result<bool, Refusal> {
-    work.require_gm(by, admin, "join bot")?;
-    if work.record.status != Status::SignUp {
-        return Err(Refusal::new(format!(
-            "Game #{} has started: a computer takes a seat during sign-ups, or a player's seat with `{}replace @player bot`.",
-            work.record.id, work.env.defaults.prefix
-        )));
-    }
-    let computer = next_computer(&work.record);
-    let joined = lifecycle::join(work, &computer, None, dm_help)?;
-    let seat = work
-        .record
-        .seats
-        .iter_mut()
-        .chain(work.record.waitlist.iter_mut())
-        .find(|seat| seat.user.id == computer.id);
-    if let Some(seat) = seat {
-        seat.computer = Some(level);
-    }
-    let id = work.record.id;
-    let prefix = work.env.defaults.prefix.clone();
-    work.outcome.channel(
-        &work.record.channel.clone(),
-        format!(
-            "{} is a computer player ({} level) in game #{id}: it plays its seat by itself, from what that seat may see. The GM names it `{}` in commands (`{prefix}kick {}`).",
-            computer.name,
-            level.word(),
-            computer.short_name(),
-            computer.short_name()
-        ),
-    );
-    Ok(joined)
-}
-
-/// `!replace @player bot [level]`: the GM hands a seat to a computer player mid-game.
-pub fn replace(
-    work: &mut Work<'_>,
-    old: &str,
-    by: &User,
-    level: ComputerLevel,
-    dm_help: DmHelpText,
-) -> Result<bool, Refusal> {
-    let computer = next_computer(&work.record);
-    let replaced = lifecycle::replace(work, old, &computer, by, dm_help)?;
-    if let Some(seat) = work.record.seat_of(&computer.id) {
-        if let Some(sat) = work.record.seats.get_mut(seat) {
-            sat.computer = Some(level);
-        }
-    }
-    Ok(replaced)
-}
 
 /// The position a decision is taken for: the round, the phase and the game's state. A
 /// decision brought back once the game has moved on is dropped.

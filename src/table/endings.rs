@@ -3,8 +3,8 @@
 //! voted, the game ends with all of them sharing first place). The final ranking of any game
 //! places its conceders so.
 
-use super::lifecycle;
 use super::rounds::{self, board_post, game_over};
+use super::seats;
 use super::work::{PhaseHook, Work};
 use crate::chat::lists::names_in_words;
 use crate::games::{Refusal, Seat};
@@ -142,7 +142,7 @@ pub fn concede(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
         still_in: others,
     });
     work.record.draw_votes.remove(&seat);
-    lifecycle::remove(
+    seats::remove(
         work,
         &user.id,
         user,

@@ -241,3 +241,30 @@ impl Work<'_> {
         }
     }
 }
+
+/// The table's rules revision, logged with every `!new` (as `revision=`, which the table
+/// sets, never the GM): raised whenever a change would make an older game's log give other
+/// events on replay, so each game keeps the rules it began under.
+/// - 1: receipts are keyed commitments (64 bits of HMAC-SHA-256 under a key of the seed) in
+///   place of 32 bits of a plain SHA-256 of the order, which anyone could try orders against.
+/// - 2: the most seats follow the game's options ([`Rules::players_with`]: base Carcassonne
+///   takes a fifth sign-up, not a sixth it could not start with).
+/// - 3: a round of a game of turns is every seat's turn (Parcheesi's three players' 60th
+///   turn is round 20, not round 60); texts reworded (durations in words, times in the
+///   game's zone, Carcassonne's prompts).
+/// - 4: computer players: `!join bot` and `!replace @player bot` seat one (before, `bot` was
+///   a symbol asked for, or a console user's name).
+/// - 5: the record keeps who left a running game and how, and how long each player took to
+///   answer each phase (for the ratings and `!stats`).
+/// - 6: the computer standing in for silent players (`nmr=bot`) has a time of its own and
+///   leaves the deadline where it passed, so a player's order sent after it is refused and
+///   one sent before it is the player's; a turn that comes back to the same player after
+///   the others' turns played themselves is a new turn, with its own deadline and post.
+/// - 7: a computer player is called "Computer 1" (before: "Bot 1 (computer)", whose brackets
+///   nested inside the games' own: "green (Bot 1 (computer))").
+/// - 8: one rule ranks those who left, in the final ranking and in the ratings alike: a
+///   conceder is placed below everyone still in when it conceded; whoever left otherwise
+///   (left, removed by the GM) shares the last place, whatever the game's own ranking said;
+///   two computer seats of one level are rated once, as the better of them, never against
+///   each other.
+pub const REVISION: u32 = 8;

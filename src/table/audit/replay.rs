@@ -5,11 +5,11 @@ use super::AuditError;
 use crate::records::{EventBody, GameRecord, Input, LogEvent};
 use crate::store::StoredInput;
 use crate::table::apply::{apply, Applied};
-use crate::table::lifecycle::REVISION;
 use crate::table::lookup::Lookup;
 use crate::table::rounds;
 use crate::table::undo::History;
 use crate::table::work::Env;
+use crate::table::work::REVISION;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a replay found.

@@ -2,7 +2,8 @@
 
 use super::{Command, Run, Said, Who};
 use crate::games::Refusal;
-use crate::table::lifecycle;
+use crate::records::Status;
+use crate::table::rounds;
 use crate::table::work::Work;
 
 /// `!end`.
@@ -15,5 +16,32 @@ pub const COMMAND: Command = Command::new(
 );
 
 fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    lifecycle::end(work)
+    end(work)
+}
+
+/// `!end`: the GM ends the game now; the seed is revealed.
+pub(crate) fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    if work.record.status == Status::Over {
+        return Err(Refusal::new(format!("Game #{id} is already over.")));
+    }
+    let channel = work.record.channel.clone();
+    let mut text = format!("The GM ended game #{id}.");
+    if work.record.state.is_some() {
+        text.push(' ');
+        text.push_str(&rounds::seed_reveal(
+            &work.record,
+            &work.env.defaults.prefix,
+        ));
+    }
+    work.record.status = Status::Over;
+    work.record.deadline = None;
+    work.record.remind_at = None;
+    work.record.end_stand_in();
+    // A game that had begun counts in the players' records, unrated.
+    work.outcome.ended = work.record.state.is_some();
+    work.outcome
+        .table_event(work.record.round, "ended by the GM");
+    work.outcome.channel(&channel, text);
+    Ok(true)
 }

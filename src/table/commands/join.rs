@@ -1,11 +1,16 @@
 //! `!join [symbol or colour]`: signs the sender up for the channel's game; `!join bot [level]`:
 //! the GM seats a computer player.
 
+use super::start::start;
 use super::{Command, Run, Said, SlashOption, Who};
 use crate::chat::parse::ParseError;
 use crate::games::Refusal;
+use crate::records::ComputerLevel;
+use crate::records::{SeatRecord, Status, User};
+use crate::table::computers::{self, next_computer};
+use crate::table::rounds;
+use crate::table::seats::{in_palette, welcome, DmHelpText, MAX_SYMBOL};
 use crate::table::work::Work;
-use crate::table::{computers, lifecycle};
 
 /// `!join`.
 pub const COMMAND: Command = Command::new(
@@ -27,12 +32,157 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
     let (first, rest) = args.split_once(' ').unwrap_or((args, ""));
     if first.eq_ignore_ascii_case("bot") && computers::known(work) {
         let level = computers::level_named(rest)?;
-        return computers::join(work, said.user, said.admin, level, super::dm_help);
+        return join_computer(work, said.user, said.admin, level, super::dm_help);
     }
-    lifecycle::join(
+    join(
         work,
         said.user,
         (!args.is_empty()).then_some(args),
         super::dm_help,
     )
+}
+
+/// `!join [symbol]`.
+pub(crate) fn join(
+    work: &mut Work<'_>,
+    user: &User,
+    symbol: Option<&str>,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    let prefix = work.env.defaults.prefix.clone();
+    let record = &work.record;
+    let rules = work
+        .env
+        .catalogue
+        .find(&record.game)
+        .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
+    let listed = |list: &[SeatRecord]| list.iter().any(|s| s.present && s.user.id == user.id);
+    if listed(&record.seats) || listed(&record.waitlist) {
+        return Err(Refusal::new(format!(
+            "You are already signed up for game #{}.",
+            record.id
+        )));
+    }
+    let running = matches!(record.status, Status::Running | Status::Paused { .. });
+    match record.status {
+        Status::Over => return Err(rounds::over(record, &prefix)),
+        Status::Running | Status::Paused { .. } if !rules.waitlist() => {
+            return Err(Refusal::new(format!(
+                "Game #{} has already started; wait for the next one.",
+                record.id
+            )))
+        }
+        _ => {}
+    }
+    let taken: Vec<String> = record
+        .seats
+        .iter()
+        .chain(record.waitlist.iter())
+        .filter(|s| s.present)
+        .filter_map(|s| s.symbol.clone())
+        .collect();
+    if let Some(symbol) = symbol.filter(|s| s.chars().count() > MAX_SYMBOL) {
+        return Err(Refusal::new(format!(
+            "a symbol or colour is at most {MAX_SYMBOL} characters; '{}' is longer",
+            crate::chat::parse::quote(symbol)
+        )));
+    }
+    if record.settings.revision >= 2 {
+        in_palette(rules, symbol)?;
+    }
+    rules.check_symbol(symbol, &taken)?;
+    let seated = record.seats.iter().filter(|s| s.present).count();
+    let full = record.settings.max_players.is_some_and(|max| seated >= max);
+    let entry = SeatRecord::new(user.clone(), symbol.map(str::to_string));
+    let id = record.id;
+    let channel = record.channel.clone();
+    let with = symbol.map(|s| format!(" as {s}")).unwrap_or_default();
+    if full || running {
+        if !rules.waitlist() {
+            return Err(Refusal::new(format!(
+                "Game #{id} is full ({}).",
+                crate::games::count(seated, "player")
+            )));
+        }
+        welcome(work, rules, user, dm_help);
+        work.record.waitlist.push(entry);
+        let place = work.record.waitlist.len();
+        work.outcome.channel(
+            &channel,
+            format!(
+                "{} is on the waitlist for game #{id}{with} (number {place}).",
+                user.name
+            ),
+        );
+        work.outcome.table_event(
+            work.record.round,
+            format!("{} joined the waitlist", user.name),
+        );
+        return Ok(true);
+    }
+    welcome(work, rules, user, dm_help);
+    work.record.seats.push(entry);
+    let seated = seated + 1;
+    work.outcome.channel(
+        &channel,
+        format!(
+            "{} joins game #{id}{with}. {seated} player{} signed up. The GM starts with `{prefix}start`.",
+            user.name,
+            if seated == 1 { "" } else { "s" }
+        ),
+    );
+    work.outcome
+        .table_event(0, format!("{} joined{with}", user.name));
+    // Games with a waitlist start by themselves when the table is full (50-Tile Circuit:
+    // "the game will begin when 6 players are in"); others wait for the GM's `!start`.
+    let full_now = work
+        .record
+        .settings
+        .max_players
+        .is_some_and(|max| seated >= max);
+    if rules.waitlist() && full_now {
+        return start(work);
+    }
+    Ok(true)
+}
+
+/// `!join bot [level]`: the GM seats a computer player during sign-ups.
+fn join_computer(
+    work: &mut Work<'_>,
+    by: &User,
+    admin: bool,
+    level: ComputerLevel,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    work.require_gm(by, admin, "join bot")?;
+    if work.record.status != Status::SignUp {
+        return Err(Refusal::new(format!(
+            "Game #{} has started: a computer takes a seat during sign-ups, or a player's seat with `{}replace @player bot`.",
+            work.record.id, work.env.defaults.prefix
+        )));
+    }
+    let computer = next_computer(&work.record);
+    let joined = join(work, &computer, None, dm_help)?;
+    let seat = work
+        .record
+        .seats
+        .iter_mut()
+        .chain(work.record.waitlist.iter_mut())
+        .find(|seat| seat.user.id == computer.id);
+    if let Some(seat) = seat {
+        seat.computer = Some(level);
+    }
+    let id = work.record.id;
+    let prefix = work.env.defaults.prefix.clone();
+    work.outcome.channel(
+        &work.record.channel.clone(),
+        format!(
+            "{} is a computer player ({} level) in game #{id}: it plays its seat by itself, from what that seat may see. The GM names it `{}` in commands (`{prefix}kick {}`).",
+            computer.name,
+            level.word(),
+            computer.short_name(),
+            computer.short_name()
+        ),
+    );
+    Ok(joined)
 }

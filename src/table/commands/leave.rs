@@ -2,7 +2,8 @@
 
 use super::{Command, Run, Said, Who};
 use crate::games::Refusal;
-use crate::table::lifecycle;
+use crate::records::{Parting, User};
+use crate::table::seats::remove;
 use crate::table::work::Work;
 
 /// `!leave`.
@@ -16,5 +17,23 @@ pub const COMMAND: Command = Command::new(
 .looks_back();
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    lifecycle::leave(work, said.user)
+    leave(work, said.user)
+}
+
+/// `!leave`.
+pub(crate) fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
+    let who = user.id.clone();
+    if work.record.seat_of(&who).is_none()
+        && !work
+            .record
+            .waitlist
+            .iter()
+            .any(|s| s.present && s.user.id == who)
+    {
+        return Err(Refusal::new(format!(
+            "you are not playing in game #{}, so there is nothing to leave.",
+            work.record.id
+        )));
+    }
+    remove(work, &who, user, ("left", Parting::Left), true)
 }

@@ -41,6 +41,7 @@ mod who;
 
 pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, ReadDirect, Takes};
 pub(crate) use direct::{only_by_dm, DirectRun};
+pub(crate) use home::homed;
 pub use home::number as home_number;
 pub use order::COMMAND as ORDER;
 pub use setup::{salted, COMMAND as SETUP};

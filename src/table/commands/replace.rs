@@ -4,10 +4,16 @@
 use super::{unreadable, Command, Run, Said, SlashOption, Who};
 use crate::chat::parse::mentions;
 use crate::chat::parse::ParseError;
+
+use crate::chat::mention;
 use crate::games::Refusal;
-use crate::records::{ComputerLevel, User};
+use crate::records::ComputerLevel;
+use crate::records::Phase;
+use crate::records::{Attendance, Parting, Status, User};
+use crate::table::computers::{self, next_computer};
+use crate::table::rounds;
+use crate::table::seats::{depart, not_playing, DmHelpText};
 use crate::table::work::Work;
-use crate::table::{computers, lifecycle};
 
 /// `!replace`.
 pub const COMMAND: Command = Command::new(
@@ -62,16 +68,130 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
     let (old, taker) = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
     match taker {
         Taker::Computer(level) if computers::known(work) => {
-            computers::replace(work, &old, said.user, level, super::dm_help)
+            replace_by_computer(work, &old, said.user, level, super::dm_help)
         }
         Taker::Computer(_) => {
             let new = User::named("bot");
-            lifecycle::replace(work, &old, &new, said.user, super::dm_help)
+            replace(work, &old, &new, said.user, super::dm_help)
         }
         Taker::Player(new) => {
             let named = said.mentioned.iter().find(|user| user.id == new);
             let new = named.cloned().unwrap_or_else(|| User::named(&new));
-            lifecycle::replace(work, &old, &new, said.user, super::dm_help)
+            replace(work, &old, &new, said.user, super::dm_help)
         }
     }
+}
+
+/// `!replace @old @new`: the seat goes to another user; the game keeps its state. The new
+/// player is told by DM what they now hold.
+pub(crate) fn replace(
+    work: &mut Work<'_>,
+    old: &str,
+    user: &User,
+    by: &User,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    let id = work.record.id;
+    let seat = work
+        .record
+        .seat_of(old)
+        .ok_or_else(|| not_playing(old, by, id))?;
+    if work.record.seat_of(&user.id).is_some() {
+        return Err(Refusal::new(format!(
+            "{} already plays in game #{id}.",
+            user.name
+        )));
+    }
+    let old_name = work.record.name(seat);
+    let departs = work.record.status != Status::SignUp;
+    if departs {
+        depart(&mut work.record, seat, Parting::Replaced);
+    }
+    // The new player's deadlines are their own (from rules revision 5 on).
+    let fresh = departs && work.record.settings.revision >= 5;
+    let symbol = work.record.seats.get(seat).and_then(|s| s.symbol.clone());
+    let replaced = work.record.seats.get(seat).map(|s| s.user.id.clone());
+    if let Some(record) = work.record.seats.get_mut(seat) {
+        record.user = user.clone();
+        record.computer = None;
+        if fresh {
+            record.attendance = Attendance::default();
+        }
+    }
+    work.record.standing_in.remove(&seat);
+    // The new player makes the seat's secret order: one the old player left is not theirs
+    // (from rules revision 1 on).
+    if work.record.settings.revision > 0 {
+        work.record.orders.remove(&seat);
+    }
+    let mut situation = String::new();
+    if work.record.state.is_some() {
+        let mut live = work.live()?;
+        live.game.rename(seat, &user.name);
+        situation = format!("\n{}", live.game.private_status(seat));
+        work.keep(&live);
+    }
+    let channel = work.record.channel.clone();
+    let text = format!("{} takes over {old_name}'s seat in game #{id}.", user.name);
+    work.outcome.table_event(work.record.round, text.clone());
+    match work.record.state.is_some() {
+        true => {
+            let live = work.live()?;
+            let text = format!("{text}\n{}", rounds::describe_phase(&work.record));
+            rounds::post_board(work, &live, text);
+        }
+        false => work.outcome.channel(&channel, text),
+    }
+    if let Some(before) = replaced {
+        work.outcome.direct(
+            &before,
+            format!(
+                "Game #{id}: the GM gave your seat in {} to {}; nothing you send for it is taken any more.",
+                mention::channel(&channel),
+                user.name
+            ),
+        );
+    }
+    let rules = work.env.catalogue.find(&work.record.game);
+    let owed = if work.record.awaited().contains(&seat) {
+        match &work.record.phase {
+            Some(Phase::Orders { label, .. }) => {
+                format!(" Your order for {label} is awaited: send it to me here.")
+            }
+            _ => format!(" It is your turn: play in {}.", mention::channel(&channel)),
+        }
+    } else {
+        String::new()
+    };
+    work.outcome.direct(
+        &user.id,
+        format!(
+            "The GM gave you {old_name}'s seat (seat {}{}) in game #{id} ({}) in {}. {}{owed}{situation}\n{}",
+            seat + 1,
+            symbol.map(|s| format!(", {s}")).unwrap_or_default(),
+            work.record.game,
+            mention::channel(&channel),
+            rounds::describe_phase(&work.record),
+            dm_help(rules),
+        ),
+    );
+    Ok(true)
+}
+
+/// `!replace @player bot [level]`: the GM hands a seat to a computer player mid-game.
+fn replace_by_computer(
+    work: &mut Work<'_>,
+    old: &str,
+    by: &User,
+    level: ComputerLevel,
+    dm_help: DmHelpText,
+) -> Result<bool, Refusal> {
+    let computer = next_computer(&work.record);
+    let replaced = replace(work, old, &computer, by, dm_help)?;
+    if let Some(seat) = work.record.seat_of(&computer.id) {
+        if let Some(sat) = work.record.seats.get_mut(seat) {
+            sat.computer = Some(level);
+        }
+    }
+    Ok(replaced)
 }

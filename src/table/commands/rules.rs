@@ -5,8 +5,8 @@ use super::{Asked, Command, Direct, DmHelp, Reply, Run, SlashOption, Takes, Who}
 use crate::chat::help::{rules_text, table_options_text, TABLE_OPTIONS};
 use crate::chat::parse::quote;
 use crate::chat::parse::ParseError;
-use crate::table::lifecycle;
 use crate::table::lookup::Lookup;
+use crate::table::options::table_option_help;
 use crate::table::outcome::Outcome;
 
 /// `!rules`.
@@ -69,7 +69,7 @@ fn rules_answer(table: &dyn Lookup, name: Option<&str>, typed: &str) -> Result<S
     };
     if name == TABLE_OPTIONS {
         return Ok(table_options_text(
-            &lifecycle::table_option_help(table.defaults()),
+            &table_option_help(table.defaults()),
             prefix,
         ));
     }

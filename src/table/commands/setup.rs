@@ -6,8 +6,9 @@ use super::{Among, Command, Direct, DmHelp, SlashOption, Who};
 use crate::chat::parse::{parse_options, ParseError};
 use crate::dice::Seed;
 use crate::games::Refusal;
-use crate::records::User;
-use crate::table::lifecycle;
+use crate::records::{Status, User};
+use crate::table::options::{PRIVATE_SEED_FROM, TABLE_OPTIONS};
+use crate::table::rounds;
 use crate::table::work::Work;
 
 /// `setup`.
@@ -70,5 +71,103 @@ fn check(args: &str, _prefix: &str) -> Result<(), ParseError> {
 
 fn run(work: &mut Work<'_>, user: &User, args: &str) -> Result<bool, Refusal> {
     let options = options(args).map_err(super::unreadable)?;
-    lifecycle::secret_setup(work, user, &options)
+    secret_setup(work, user, &options)
+}
+
+/// The GM's secret setup by DM, before the start.
+pub(crate) fn secret_setup(
+    work: &mut Work<'_>,
+    user: &User,
+    options: &[(String, String)],
+) -> Result<bool, Refusal> {
+    let record = &work.record;
+    if user.id != record.gm.id {
+        return Err(Refusal::new(format!(
+            "Only the GM of game #{} ({}) can send its secret setup.",
+            record.id, record.gm.name
+        )));
+    }
+    if record.status != Status::SignUp {
+        return Err(Refusal::new(format!(
+            "Game #{} has already started; its setup is fixed.",
+            record.id
+        )));
+    }
+    let rules = work
+        .env
+        .catalogue
+        .find(&record.game)
+        .ok_or_else(|| Refusal::new(format!("Game #{} has an unknown game.", record.id)))?;
+    let mut secret = record.secret_options.clone();
+    let (mut seed, mut salt) = (None, None);
+    for (key, value) in options {
+        // Games opened before rules revision 6 refuse it, as they did; the salt is the
+        // table's, logged with the seed.
+        if record.settings.revision >= PRIVATE_SEED_FROM {
+            let read = || Seed::parse(value).map_err(|e| Refusal::new(e.to_string()));
+            match key.as_str() {
+                "seed" => {
+                    seed = Some(read()?);
+                    continue;
+                }
+                "salt" => {
+                    salt = Some(read()?);
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if TABLE_OPTIONS.contains(&key.as_str()) {
+            return Err(Refusal::new(format!(
+                "`{key}` is a table option: set it in the channel with `!new`, not in the secret setup."
+            )));
+        }
+        secret.insert(key.clone(), value.clone());
+    }
+    let mut merged = record.options.clone();
+    merged.extend(secret.clone());
+    rules.check_options(&merged)?;
+    let shown: Vec<String> = secret.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let (id, gm) = (work.record.id, work.record.gm.id.clone());
+    let newly_practice = seed.is_some() && !work.record.settings.practice;
+    if let Some(seed) = seed {
+        work.record.settings.seed = seed;
+        work.record.settings.salt = salt;
+        work.record.settings.practice = true;
+    }
+    work.record.secret_options = secret;
+    let mut stored = Vec::new();
+    if !shown.is_empty() {
+        stored.push(format!(
+            "{}. Nobody else sees it until `!start`",
+            shown.join(" ")
+        ));
+    }
+    if seed.is_some() {
+        stored.push("the dice seed you chose, which stays secret until the end. Since you can foresee the dice, the game is a practice game: the channel is told, and it is not rated".to_string());
+    }
+    work.outcome.direct(
+        &gm,
+        format!("Secret setup for game #{id} stored: {}.", stored.join("; ")),
+    );
+    if newly_practice {
+        let channel = work.record.channel.clone();
+        work.outcome.channel(
+            &channel,
+            format!(
+                "Game #{id}: the GM chose the dice seed privately. {}",
+                rounds::PRACTICE
+            ),
+        );
+    }
+    let logged: Vec<String> = shown
+        .into_iter()
+        .chain(seed.map(|seed| format!("seed={}", seed.to_hex())))
+        .collect();
+    work.outcome.events.push(crate::records::LogEvent {
+        round: 0,
+        visibility: crate::records::LogVisibility::Sealed,
+        body: crate::records::EventBody::Table(format!("secret setup: {}", logged.join(" "))),
+    });
+    Ok(true)
 }

@@ -247,7 +247,7 @@ impl Service {
     }
 
     /// The game opened as a post of a forum has its post: the game that lives at `from` (its
-    /// place until then, see `lifecycle::forum_home`) lives at `to`, and its posts not yet
+    /// place until then, see `commands::new`) lives at `to`, and its posts not yet
     /// delivered go there.
     pub async fn homed(&self, from: &str, to: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         let now = table_time(now);

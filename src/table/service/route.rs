@@ -11,9 +11,10 @@ use crate::store::{StoreError, Tx, UserGames};
 use crate::table::audit;
 use crate::table::chatter::{is_exposed_order, missing_prefix};
 use crate::table::commands::{self, Among, Asked, DirectRun, Run};
-use crate::table::lifecycle;
+use crate::table::options::seed_in_public;
 use crate::table::outcome::Outcome;
 use crate::table::work::UndoTarget;
+use crate::table::work::REVISION;
 
 /// A channel message as the table reads it.
 pub(super) struct Said<'a> {
@@ -234,12 +235,12 @@ impl Service {
                     // Typed where everyone reads it, a seed would let the whole table
                     // foresee every die: it is given only where it stays private.
                     true if self.on_discord => {
-                        return refuse(lifecycle::seed_in_public(prefix));
+                        return refuse(seed_in_public(prefix));
                     }
                     true => options.push(("practice".to_string(), "on".to_string())),
                     false => options.push(("seed".to_string(), Seed::random().to_hex())),
                 }
-                options.push(("revision".to_string(), lifecycle::REVISION.to_string()));
+                options.push(("revision".to_string(), REVISION.to_string()));
                 let server = match server {
                     Some(server) => server.to_string(),
                     None => self.channel_server(tx, channel).await?,
