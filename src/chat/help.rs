@@ -47,7 +47,7 @@ pub fn rules_text(rules: &dyn Rules, typed: &str, prefix: &str) -> String {
     let options: Vec<String> = rules
         .options()
         .iter()
-        .map(|(key, about)| format!("- `{key}=`: {about}"))
+        .map(|option| format!("- `{}=`: {}", option.key, option.about))
         .collect();
     let palette = rules.palette();
     let colours = match palette.is_empty() {
@@ -85,7 +85,7 @@ pub fn games_text(games: &[&'static dyn Rules], prefix: &str) -> String {
             let keys: Vec<String> = rules
                 .options()
                 .iter()
-                .map(|(key, _)| format!("`{key}`"))
+                .map(|option| format!("`{}`", option.key))
                 .collect();
             format!(
                 "`{}`: {}. Options: {}.",

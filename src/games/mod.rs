@@ -21,8 +21,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use thiserror::Error;
 
+pub use kit::{GameOption, Kit, OptionValue};
+
 pub mod carcassonne;
 pub mod circuit;
+pub mod kit;
 pub mod parcheesi;
 pub mod short_circuit;
 pub mod tag;
@@ -307,56 +310,76 @@ pub fn typed(commands: &[CommandHelp], name: &str) -> String {
         .map_or_else(|| format!("`!{name}`"), CommandHelp::typed)
 }
 
-/// The static facts of one game: its name, its limits and how to start or load it.
+/// The static facts of one game: its name, its limits and how to start or load it. What is
+/// said once is the game's [`Kit`]; the rest is the game's own code.
 pub trait Rules: Send + Sync {
+    /// The game, described once (the `const` kit in its folder).
+    fn kit(&self) -> &'static Kit;
     /// The name used in `!new <name>` (lowercase, one word).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kit().name
+    }
     /// The game's rules revision, logged with every `!new` of it: raised whenever a change
     /// can alter an outcome (a rule corrected, a new default), the game keeping the older
     /// behaviour for games opened under an older revision (see [`Ctx::revision`]). A game's
     /// module lists what each revision changed.
     fn revision(&self) -> u32 {
-        1
+        self.kit().revision
     }
     /// One line for `!games`.
-    fn about(&self) -> &'static str;
+    fn about(&self) -> &'static str {
+        self.kit().about
+    }
     /// The rules in a few paragraphs for players (`!rules <game>`): the goal, a turn, the end,
     /// and what to type.
-    fn summary(&self) -> &'static str;
+    fn summary(&self) -> &'static str {
+        self.kit().summary
+    }
     /// Explanations a player needs once, kept out of the rules and the prompts: each a word
     /// and its text, read with `!help <word>` (or `help <word>` by DM).
     fn topics(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
+        self.kit().topics
     }
     /// What the game calls the number [`Game::round`] counts, for the table's texts and the
     /// picture's header to say what the game's own texts say ("round 4", Circuit's "turn 4").
     fn round_word(&self) -> &'static str {
-        "round"
+        self.kit().round_word
     }
     /// Fewest and most players (`None`: no upper limit).
-    fn players(&self) -> (usize, Option<usize>);
+    fn players(&self) -> (usize, Option<usize>) {
+        self.kit().players
+    }
     /// Fewest and most players under these options, where they change it (base Carcassonne
     /// seats fewer than with the Big Top): what sign-ups take and `!start` needs.
     fn players_with(&self, _options: &Options) -> (usize, Option<usize>) {
         self.players()
     }
-    /// The option keys the game accepts, each with a one-line description.
-    fn options(&self) -> &'static [(&'static str, &'static str)];
+    /// The options the game accepts, each with a one-line description.
+    fn options(&self) -> &'static [GameOption] {
+        self.kit().options
+    }
     /// What option `key=value` (already checked) does, in a few words for the sign-up post
     /// to echo ("turn=5m: 5 minutes per turn"); `None`: the option speaks for itself.
     fn option_meaning(&self, _key: &str, _value: &str) -> Option<String> {
         None
     }
     /// Public commands (`!word ...` in the channel) the game adds.
-    fn commands(&self) -> &'static [CommandHelp];
+    fn commands(&self) -> &'static [CommandHelp] {
+        self.kit().commands
+    }
     /// Secret orders (DM words) the game accepts.
-    fn orders(&self) -> &'static [CommandHelp];
-    /// Checks options at `!new` time (and secret setup options), before anyone joins.
-    fn check_options(&self, options: &Options) -> Result<(), Refusal>;
+    fn orders(&self) -> &'static [CommandHelp] {
+        self.kit().orders
+    }
+    /// Checks options at `!new` time (and secret setup options), before anyone joins: by
+    /// the kit's declarations, unless the game reads its options itself.
+    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
+        self.kit().check_options(options)
+    }
     /// The named colours a player may ask for at `!join`, in the order they are handed out
     /// (empty: the game takes free symbols, or none).
-    fn palette(&self) -> Vec<&'static str> {
-        Vec::new()
+    fn palette(&self) -> &'static [&'static str] {
+        self.kit().palette
     }
     /// Checks what a player asked for at `!join` (a symbol, a colour) against those taken.
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal>;
@@ -368,7 +391,9 @@ pub trait Rules: Send + Sync {
         ctx: &mut Ctx<'_>,
     ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal>;
     /// Whether sign-ups beyond the table's size wait on a list and replace leavers.
-    fn waitlist(&self) -> bool;
+    fn waitlist(&self) -> bool {
+        self.kit().waitlist
+    }
     /// Reads back a state saved by [`Game::save`].
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError>;
 }

@@ -9,7 +9,8 @@ pub mod postgres;
 use chrono::{DateTime, Duration, Utc};
 use referee::config;
 use referee::games::{
-    Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal, Rules, Seat,
+    Board, CommandHelp, Ctx, Event, Game, GameOption, Kit, LoadError, Options, Phase, Player,
+    Refusal, Rules, Seat,
 };
 use referee::local::{Clock, Runner};
 use referee::store::{Store, StoreSettings};
@@ -41,40 +42,39 @@ fn two() -> u32 {
     2
 }
 
+/// The test game, described once.
+const DICEY_KIT: Kit = Kit {
+    name: "dicey",
+    title: "dicey",
+    revision: 1,
+    about: "a test game: guess the die by DM, then roll in public",
+    summary: "Each round everyone guesses the die by DM; then the roller rolls it in public, and a right guess scores a point.",
+    topics: &[],
+    round_word: "round",
+    players: (2, Some(4)),
+    options: &[
+        GameOption::own("turn", "how long a public turn lasts", "turn"),
+        GameOption::own("to", "the points that win (default 2)", "to"),
+    ],
+    commands: &[CommandHelp {
+        name: "roll",
+        usage: "roll",
+        about: "rolls the die on your turn",
+        aliases: &[],
+    }],
+    orders: &[CommandHelp {
+        name: "guess",
+        usage: "guess <1-6>",
+        about: "your secret guess",
+        aliases: &[],
+    }],
+    palette: &[],
+    waitlist: false,
+};
+
 impl Rules for Dicey {
-    fn name(&self) -> &'static str {
-        "dicey"
-    }
-    fn about(&self) -> &'static str {
-        "a test game: guess the die by DM, then roll in public"
-    }
-    fn summary(&self) -> &'static str {
-        "Each round everyone guesses the die by DM; then the roller rolls it in public, and a right guess scores a point."
-    }
-    fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(4))
-    }
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        &[
-            ("turn", "how long a public turn lasts"),
-            ("to", "the points that win (default 2)"),
-        ]
-    }
-    fn commands(&self) -> &'static [CommandHelp] {
-        &[CommandHelp {
-            name: "roll",
-            usage: "roll",
-            about: "rolls the die on your turn",
-            aliases: &[],
-        }]
-    }
-    fn orders(&self) -> &'static [CommandHelp] {
-        &[CommandHelp {
-            name: "guess",
-            usage: "guess <1-6>",
-            about: "your secret guess",
-            aliases: &[],
-        }]
+    fn kit(&self) -> &'static Kit {
+        &DICEY_KIT
     }
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {
         match options
@@ -87,9 +87,6 @@ impl Rules for Dicey {
     }
     fn check_symbol(&self, _wanted: Option<&str>, _taken: &[String]) -> Result<(), Refusal> {
         Ok(())
-    }
-    fn waitlist(&self) -> bool {
-        false
     }
     fn setup(
         &self,

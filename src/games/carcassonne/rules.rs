@@ -5,15 +5,19 @@ use super::act::{Happening, Match};
 use super::circus::Animal;
 use super::tiles::{to_deal, BASE, KINDS};
 use super::{Carcassonne, CarcassonneGame, Saved, COLOURS};
-use crate::duration::{a_year, parse_duration_within};
+use crate::games::kit::{on_off, GameOption, Kit, A_YEAR};
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
 
-const OPTIONS: &[(&str, &str)] = &[
-    (
+const OPTIONS: &[GameOption] = &[
+    GameOption::on_off(
         "bigtop",
         "on (default: Under the Big Top, up to 6 players) or off (the base game, up to 5)",
     ),
-    ("turn", "time for one turn, like 90m or 2d (default 24h)"),
+    GameOption::duration(
+        "turn",
+        "time for one turn, like 90m or 2d (default 24h)",
+        A_YEAR,
+    ),
 ];
 
 /// The game's commands in the channel, declared once: `!help` lists them and the prompts
@@ -58,37 +62,31 @@ pub(super) const COMMANDS: &[CommandHelp] = &[
 ];
 
 fn bigtop_on(options: &Options) -> Result<bool, Refusal> {
-    match options.get("bigtop") {
-        None => Ok(true),
-        Some(value) => match value.trim().to_lowercase().as_str() {
-            "on" => Ok(true),
-            "off" => Ok(false),
-            _ => Err(Refusal::new(format!(
-                "bigtop must be on or off, not `{value}`"
-            ))),
-        },
-    }
+    options
+        .get("bigtop")
+        .map_or(Ok(true), |value| on_off("bigtop", value))
 }
 
+/// carcassonne, described once.
+pub(crate) const KIT: Kit = Kit {
+    name: "carcassonne",
+    title: "carcassonne",
+    revision: 3,
+    about: "Carcassonne with Under the Big Top: lay tiles, claim roads, cities, monasteries and fields, run the circus (2-6 players; bigtop=off: the base game, 2-5).",
+    summary: include_str!("summary.md"),
+    topics: &[],
+    round_word: "round",
+    players: (2, Some(6)),
+    options: OPTIONS,
+    commands: COMMANDS,
+    orders: &[],
+    palette: &COLOURS,
+    waitlist: false,
+};
+
 impl Rules for Carcassonne {
-    fn revision(&self) -> u32 {
-        3
-    }
-
-    fn name(&self) -> &'static str {
-        "carcassonne"
-    }
-
-    fn about(&self) -> &'static str {
-        "Carcassonne with Under the Big Top: lay tiles, claim roads, cities, monasteries and fields, run the circus (2-6 players; bigtop=off: the base game, 2-5)."
-    }
-
-    fn summary(&self) -> &'static str {
-        include_str!("summary.md")
-    }
-
-    fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(6))
+    fn kit(&self) -> &'static Kit {
+        &KIT
     }
 
     fn players_with(&self, options: &Options) -> (usize, Option<usize>) {
@@ -96,42 +94,6 @@ impl Rules for Carcassonne {
             Ok(false) => (2, Some(5)),
             _ => (2, Some(6)),
         }
-    }
-
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        OPTIONS
-    }
-
-    fn commands(&self) -> &'static [CommandHelp] {
-        COMMANDS
-    }
-
-    fn orders(&self) -> &'static [CommandHelp] {
-        &[]
-    }
-
-    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
-        for (key, value) in options {
-            match key.as_str() {
-                "bigtop" => {
-                    bigtop_on(options)?;
-                }
-                "turn" => {
-                    parse_duration_within(value, a_year())
-                        .map_err(|e| Refusal::new(e.sentence(key, value)))?;
-                }
-                _ => {
-                    return Err(Refusal::new(format!(
-                    "carcassonne has no option `{key}`; it accepts bigtop=on|off and turn=<duration>"
-                )))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn palette(&self) -> Vec<&'static str> {
-        COLOURS.to_vec()
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
@@ -213,10 +175,6 @@ impl Rules for Carcassonne {
         ))];
         events.extend(game.tell(&happened, ctx.revision));
         Ok((Box::new(game), events))
-    }
-
-    fn waitlist(&self) -> bool {
-        false
     }
 
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {

@@ -32,6 +32,17 @@ const KNOWN: &[(&str, &str, &str)] = &[
 
 /// Picture colours for names outside the known list (taken before rules revision 2), picked
 /// by the name's letters.
+/// The names of the known colours, in the order they are handed out: the game's palette.
+pub const NAMES: [&str; KNOWN.len()] = {
+    let mut names = [""; KNOWN.len()];
+    let mut at = 0;
+    while at < KNOWN.len() {
+        names[at] = KNOWN[at].0;
+        at += 1;
+    }
+    names
+};
+
 const SPARE: &[&str] = &[
     "#b03a2e", "#6c3483", "#1a5276", "#117864", "#9a7d0a", "#a04000", "#5d6d7e", "#c71585",
 ];
@@ -65,7 +76,7 @@ impl Colour {
     /// The names of the known colours, the ones a player may ask for (games opened before
     /// rules revision 2 took any name, drawn in a spare colour).
     pub fn names() -> Vec<&'static str> {
-        KNOWN.iter().map(|(name, _, _)| *name).collect()
+        NAMES.to_vec()
     }
 
     /// The default colours in seat order (the seed's palette first).

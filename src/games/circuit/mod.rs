@@ -63,7 +63,8 @@ use self::colour::Colour;
 use self::effect::{check_on, wrap};
 use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
-use crate::duration::{a_year, parse_duration, parse_duration_within};
+use crate::duration::parse_duration;
+use crate::games::kit::{GameOption, Kit, A_YEAR};
 use crate::games::{
     order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -84,14 +85,16 @@ pub const CLAIM_HOURS: i64 = 24;
 /// The label of the claim prompt's orders phase.
 pub const CLAIM_LABEL: &str = "effects for claimed tiles";
 
-const OPTIONS: &[(&str, &str)] = &[
-    (
+const OPTIONS: &[GameOption] = &[
+    GameOption::duration(
         "turn",
         "how long players have to choose move or stay (default 48h)",
+        A_YEAR,
     ),
-    (
+    GameOption::duration(
         "claim",
         "how long claimers have to pick their tile's effect (default 24h)",
+        A_YEAR,
     ),
 ];
 
@@ -134,72 +137,33 @@ const ORDERS: &[CommandHelp] = &[
     },
 ];
 
+/// circuit, described once.
+pub(crate) const KIT: Kit = Kit {
+    name: "circuit",
+    title: "circuit",
+    revision: 2,
+    about:
+        "50-Tile Circuit: race three laps round 50 tiles, claiming tiles and giving them effects",
+    summary: include_str!("summary.md"),
+    topics: &[(
+        "effects",
+        concat!(
+            "**Effects** a tile's owner may give it (50-Tile Circuit):\n",
+            include_str!("effect_words.md")
+        ),
+    )],
+    round_word: "turn",
+    players: (2, Some(6)),
+    options: OPTIONS,
+    commands: COMMANDS,
+    orders: ORDERS,
+    palette: &colour::NAMES,
+    waitlist: true,
+};
+
 impl Rules for Circuit {
-    fn revision(&self) -> u32 {
-        2
-    }
-
-    fn name(&self) -> &'static str {
-        "circuit"
-    }
-
-    fn about(&self) -> &'static str {
-        "50-Tile Circuit: race three laps round 50 tiles, claiming tiles and giving them effects"
-    }
-
-    fn summary(&self) -> &'static str {
-        include_str!("summary.md")
-    }
-
-    fn topics(&self) -> &'static [(&'static str, &'static str)] {
-        &[(
-            "effects",
-            concat!(
-                "**Effects** a tile's owner may give it (50-Tile Circuit):\n",
-                include_str!("effect_words.md")
-            ),
-        )]
-    }
-
-    fn round_word(&self) -> &'static str {
-        "turn"
-    }
-
-    fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(6))
-    }
-
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        OPTIONS
-    }
-
-    fn commands(&self) -> &'static [CommandHelp] {
-        COMMANDS
-    }
-
-    fn orders(&self) -> &'static [CommandHelp] {
-        ORDERS
-    }
-
-    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
-        for (key, value) in options {
-            match key.as_str() {
-                "turn" | "claim" => {
-                    parse_duration_within(value, a_year())
-                        .map_err(|e| Refusal::new(e.sentence(key, value)))?;
-                }
-                _ => {
-                    return Err(Refusal::new(format!(
-                        "circuit has no option '{key}'; it accepts turn=<duration> and claim=<duration>"
-                    )))
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn palette(&self) -> Vec<&'static str> {
-        Colour::names()
+    fn kit(&self) -> &'static Kit {
+        &KIT
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
@@ -257,10 +221,6 @@ impl Rules for Circuit {
         }
         events.insert(0, Event::public(intro.join("\n")));
         Ok((Box::new(CircuitGame { state }), events))
-    }
-
-    fn waitlist(&self) -> bool {
-        true
     }
 
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {

@@ -52,6 +52,9 @@ impl Colour {
     /// All colours in board order.
     pub const ALL: [Colour; 4] = [Colour::Green, Colour::Red, Colour::Blue, Colour::Yellow];
 
+    /// The colours' names, in the order of [`Colour::ALL`]: the game's palette.
+    pub const NAMES: [&'static str; 4] = ["green", "red", "blue", "yellow"];
+
     /// 0 for green .. 3 for yellow.
     pub fn index(self) -> usize {
         match self {
@@ -64,12 +67,7 @@ impl Colour {
 
     /// The lowercase name used in texts and at `!join`.
     pub fn name(self) -> &'static str {
-        match self {
-            Colour::Green => "green",
-            Colour::Red => "red",
-            Colour::Blue => "blue",
-            Colour::Yellow => "yellow",
-        }
+        Colour::NAMES[self.index()]
     }
 
     /// Reads a colour name (or its first letter), forgiving case and spaces.

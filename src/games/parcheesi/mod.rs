@@ -55,6 +55,7 @@ pub use engine::{auto_play, legal_steps, reward_steps, Limits, Roll, Step, Steps
 pub use roller::{FixedRolls, Roller};
 
 use crate::duration::{a_year, parse_duration, parse_duration_within};
+use crate::games::kit::{GameOption, Kit};
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -70,17 +71,27 @@ pub struct Parcheesi;
 /// The value to register: `&referee::games::parcheesi::PARCHEESI`.
 pub static PARCHEESI: Parcheesi = Parcheesi;
 
-const OPTIONS: &[(&str, &str)] = &[
-    (
+const OPTIONS: &[GameOption] = &[
+    GameOption::own(
         "three_doubles",
         "on (default) or off: the third doubles rule",
+        "three_doubles=on|off",
     ),
-    ("timeout", "skip (default) or auto: see the last rule"),
-    (
+    GameOption::own(
+        "timeout",
+        "skip (default) or auto: see the last rule",
+        "timeout=skip|auto",
+    ),
+    GameOption::own(
         "blockade_limit",
         "off (default) or N: a blockade that stood N of its owner's turns must break",
+        "blockade_limit=N",
     ),
-    ("turn", "time for each turn, like 90m or 2d (default 24h)"),
+    GameOption::own(
+        "turn",
+        "time for each turn, like 90m or 2d (default 24h)",
+        "turn=24h",
+    ),
 ];
 
 /// `!move`: one pawn by one die.
@@ -165,45 +176,30 @@ pub fn settings(options: &Options) -> Result<Settings, Refusal> {
     Ok(settings)
 }
 
+/// parcheesi, described once.
+pub(crate) const KIT: Kit = Kit {
+    name: "parcheesi",
+    title: "parcheesi",
+    revision: 2,
+    about: "Parcheesi for 2-4 players: race your four pawns round the cross and HOME, capturing and blocking.",
+    summary: include_str!("summary.md"),
+    topics: &[],
+    round_word: "round",
+    players: (2, Some(4)),
+    options: OPTIONS,
+    commands: COMMANDS,
+    orders: &[],
+    palette: &board::Colour::NAMES,
+    waitlist: false,
+};
+
 impl Rules for Parcheesi {
-    fn revision(&self) -> u32 {
-        2
-    }
-
-    fn name(&self) -> &'static str {
-        "parcheesi"
-    }
-
-    fn about(&self) -> &'static str {
-        "Parcheesi for 2-4 players: race your four pawns round the cross and HOME, capturing and blocking."
-    }
-
-    fn summary(&self) -> &'static str {
-        include_str!("summary.md")
-    }
-
-    fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(4))
-    }
-
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        OPTIONS
-    }
-
-    fn commands(&self) -> &'static [CommandHelp] {
-        COMMANDS
-    }
-
-    fn orders(&self) -> &'static [CommandHelp] {
-        &[]
+    fn kit(&self) -> &'static Kit {
+        &KIT
     }
 
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {
         settings(options).map(|_| ())
-    }
-
-    fn palette(&self) -> Vec<&'static str> {
-        Colour::ALL.into_iter().map(Colour::name).collect()
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
@@ -283,10 +279,6 @@ impl Rules for Parcheesi {
         }
         events.extend(opening);
         Ok((Box::new(ParcheesiGame(game)), events))
-    }
-
-    fn waitlist(&self) -> bool {
-        false
     }
 
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {

@@ -58,6 +58,7 @@ pub use piece::{Dir, Kind, Piece, Rotation};
 pub use position::{Grid, Position, Square, Supply};
 pub use solver::{solve, solve_text, solve_within, Solution, Witness};
 
+use crate::games::kit::Kit;
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
 
 /// The rules of Short Circuit, as registered with the table.
@@ -108,13 +109,27 @@ fn load_game(saved: &serde_json::Value) -> Result<ShortCircuitGame, LoadError> {
     Ok(game)
 }
 
-impl Rules for ShortCircuit {
-    fn revision(&self) -> u32 {
-        4
-    }
+/// Short Circuit, described once.
+pub(crate) const KIT: Kit = Kit {
+    name: "shortcircuit",
+    title: "Short Circuit",
+    revision: 4,
+    about:
+        "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces",
+    summary: include_str!("summary.md"),
+    topics: &[],
+    round_word: "round",
+    players: (2, Some(2)),
+    options: setup::OPTIONS,
+    commands: COMMANDS,
+    orders: &[],
+    palette: &[],
+    waitlist: false,
+};
 
-    fn name(&self) -> &'static str {
-        "shortcircuit"
+impl Rules for ShortCircuit {
+    fn kit(&self) -> &'static Kit {
+        &KIT
     }
 
     fn option_meaning(&self, key: &str, value: &str) -> Option<String> {
@@ -133,30 +148,6 @@ impl Rules for ShortCircuit {
             "window" => time().map(|t| format!("{t} to answer an impossible call")),
             _ => None,
         }
-    }
-
-    fn about(&self) -> &'static str {
-        "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces"
-    }
-
-    fn summary(&self) -> &'static str {
-        include_str!("summary.md")
-    }
-
-    fn players(&self) -> (usize, Option<usize>) {
-        (2, Some(2))
-    }
-
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        setup::OPTIONS
-    }
-
-    fn commands(&self) -> &'static [CommandHelp] {
-        COMMANDS
-    }
-
-    fn orders(&self) -> &'static [CommandHelp] {
-        &[]
     }
 
     fn check_options(&self, options: &Options) -> Result<(), Refusal> {
@@ -219,10 +210,6 @@ impl Rules for ShortCircuit {
             false => text,
         };
         Ok((Box::new(game), vec![Event::public(text)]))
-    }
-
-    fn waitlist(&self) -> bool {
-        false
     }
 
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {

@@ -13,25 +13,42 @@
 //! possibly combined (`1h30m`); a bare number on a time key means minutes.
 
 use super::position::{parse_dimensions, Grid, Supply};
-use crate::games::{Options, Refusal};
+use crate::games::{GameOption, Options, Refusal};
 use serde::{Deserialize, Serialize};
 
 /// The option keys and what they mean, for `!help`.
-pub const OPTIONS: &[(&str, &str)] = &[
-    ("board", "columns x rows, 2 to 16 each (default 6x6)"),
-    ("straight", "straights (default 8)"),
-    ("turn", "turns (default 10), or the time per turn (like 5m)"),
-    ("turns", "turn pieces when `turn=` is a time"),
-    ("cross", "crosses (default 3)"),
-    ("thunder", "thunders (default 3)"),
-    ("first", "1 or 2 (sign-up order) or a name (default: a die)"),
-    ("impossible", "challenge (default) or solver"),
-    ("clocks", "post (default) or seed (5-minute clocks)"),
-    ("turntime", "time per turn (default 24h)"),
-    ("reserve", "each player's reserve (default 48h)"),
-    (
+pub const OPTIONS: &[GameOption] = &[
+    GameOption::own(
+        "board",
+        "columns x rows, 2 to 16 each (default 6x6)",
+        "board",
+    ),
+    GameOption::own("straight", "straights (default 8)", "straight"),
+    GameOption::own(
+        "turn",
+        "turns (default 10), or the time per turn (like 5m)",
+        "turn",
+    ),
+    GameOption::own("turns", "turn pieces when `turn=` is a time", "turns"),
+    GameOption::own("cross", "crosses (default 3)", "cross"),
+    GameOption::own("thunder", "thunders (default 3)", "thunder"),
+    GameOption::own(
+        "first",
+        "1 or 2 (sign-up order) or a name (default: a die)",
+        "first",
+    ),
+    GameOption::own("impossible", "challenge (default) or solver", "impossible"),
+    GameOption::own(
+        "clocks",
+        "post (default) or seed (5-minute clocks)",
+        "clocks",
+    ),
+    GameOption::own("turntime", "time per turn (default 24h)", "turntime"),
+    GameOption::own("reserve", "each player's reserve (default 48h)", "reserve"),
+    GameOption::own(
         "window",
         "time to complete after `!impossible` (default 24h)",
+        "window",
     ),
 ];
 
@@ -149,7 +166,7 @@ fn duration(key: &str, value: Option<&String>, default: i64) -> Result<i64, Refu
 /// Reads and checks the options (unknown keys are refused).
 pub fn parse(options: &Options) -> Result<Setup, Refusal> {
     for key in options.keys() {
-        if !OPTIONS.iter().any(|(known, _)| known == key) {
+        if !OPTIONS.iter().any(|option| option.key == key) {
             return Err(Refusal::new(format!(
                 "Short Circuit has no option `{key}`; it takes board, straight, turn, turns, cross, thunder, first, impossible, clocks, turntime, reserve and window"
             )));

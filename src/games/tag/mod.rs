@@ -46,7 +46,8 @@ use self::parse::{parse_order, Order};
 use self::picture::{board_svg, board_text, who};
 use self::state::{Move, MoveOrder, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
-use crate::duration::{parse_duration, parse_duration_within};
+use crate::duration::parse_duration;
+use crate::games::kit::{GameOption, Kit};
 use crate::games::{
     order_usage, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
     Refusal, Rules, Seat,
@@ -60,14 +61,16 @@ pub struct Tag;
 /// The registered value of TAG.
 pub static TAG_RULES: Tag = Tag;
 
-const OPTIONS: &[(&str, &str)] = &[
-    (
+const OPTIONS: &[GameOption] = &[
+    GameOption::duration(
         "bid_deadline",
         "how long the bid round lasts, like 4d or 36h (default 4d)",
+        30,
     ),
-    (
+    GameOption::duration(
         "move_deadline",
         "how long each movement round lasts, like 2d or 36h (default 2d)",
+        30,
     ),
 ];
 
@@ -101,50 +104,26 @@ const RESERVED: &[&str] = &[
     ":underworld:",
 ];
 
+/// TAG, described once.
+pub(crate) const KIT: Kit = Kit {
+    name: "tag",
+    title: "TAG",
+    revision: 4,
+    about: "TAG: bid to avoid being it, then move secretly on a grid, stomp or stride, and tag someone before your points run out (3+ players).",
+    summary: include_str!("summary.md"),
+    topics: &[],
+    round_word: "round",
+    players: (3, None),
+    options: OPTIONS,
+    commands: &[],
+    orders: ORDERS,
+    palette: &[],
+    waitlist: false,
+};
+
 impl Rules for Tag {
-    fn revision(&self) -> u32 {
-        4
-    }
-
-    fn name(&self) -> &'static str {
-        "tag"
-    }
-
-    fn about(&self) -> &'static str {
-        "TAG: bid to avoid being it, then move secretly on a grid, stomp or stride, and tag someone before your points run out (3+ players)."
-    }
-
-    fn summary(&self) -> &'static str {
-        include_str!("summary.md")
-    }
-
-    fn players(&self) -> (usize, Option<usize>) {
-        (3, None)
-    }
-
-    fn options(&self) -> &'static [(&'static str, &'static str)] {
-        OPTIONS
-    }
-
-    fn commands(&self) -> &'static [CommandHelp] {
-        &[]
-    }
-
-    fn orders(&self) -> &'static [CommandHelp] {
-        ORDERS
-    }
-
-    fn check_options(&self, options: &Options) -> Result<(), Refusal> {
-        for (key, value) in options {
-            if !OPTIONS.iter().any(|(k, _)| k == key) {
-                return Err(Refusal::new(format!(
-                    "TAG has no option '{key}'; it accepts bid_deadline and move_deadline"
-                )));
-            }
-            parse_duration_within(value, Duration::days(30))
-                .map_err(|e| Refusal::new(e.sentence(key, value)))?;
-        }
-        Ok(())
+    fn kit(&self) -> &'static Kit {
+        &KIT
     }
 
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal> {
@@ -241,10 +220,6 @@ impl Rules for Tag {
         ));
         let events = pack(lines).into_iter().map(Event::public).collect();
         Ok((Box::new(TagGame { state }), events))
-    }
-
-    fn waitlist(&self) -> bool {
-        false
     }
 
     fn load(&self, saved: &serde_json::Value) -> Result<Box<dyn Game>, LoadError> {
