@@ -29,7 +29,7 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
         "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)"
     ));
     assert!(out.contains("#lobby <- `!rules options`: the options every game takes."));
-    assert!(out.contains("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are tag, circuit, parcheesi, shortcircuit, carcassonne, dicey. `!rules options` lists the options every game takes."));
+    assert!(out.contains(&format!("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are {}. `!rules options` lists the options every game takes.", common::game_names())));
     assert!(out.contains("#lobby <- ann: There is no game called 'chess'."));
     // `!help <game>`: that game's commands.
     assert!(out.contains("#lobby <- parcheesi commands:"));

@@ -311,6 +311,18 @@ pub async fn service(url: &str) -> Service {
     Service::new(store, Catalogue::new(games), config.table.clone())
 }
 
+/// The names of the games the test service hosts, as the bot lists them ("tag, circuit, ...,
+/// dicey"), so a test of the list does not keep one of its own.
+pub fn game_names() -> String {
+    let mut names: Vec<&str> = Catalogue::standard()
+        .all()
+        .iter()
+        .map(|rules| rules.name())
+        .collect();
+    names.push(DICEY.name());
+    names.join(", ")
+}
+
 /// Plays `transcript` on `service` from `start` with `admins`, returning every output line.
 pub async fn play_on(
     service: &Service,
