@@ -853,7 +853,7 @@ fn options_and_orders_are_checked_with_clear_refusals() {
         .0
         .contains("`move`"));
     assert!(CIRCUIT
-        .setup(&Options::new(), &players(1), &mut ctx(&mut dice()))
+        .start(&Options::new(), &players(1), &mut ctx(&mut dice()))
         .is_err());
 }
 

@@ -163,7 +163,7 @@ fn play_out(rules: &dyn Rules, seed: u8) -> Played {
         revision: Ctx::NEWEST,
     };
     let (mut game, mut events) = rules
-        .setup(&Options::new(), &players, &mut ctx)
+        .start(&Options::new(), &players, &mut ctx)
         .unwrap_or_else(|refusal| panic!("{}: {refusal}", rules.name()));
     let first = game.board().svg;
     let mut secrets = 0;
@@ -228,6 +228,39 @@ fn every_game_plays_computer_against_computer_to_its_end_keeping_its_secrets() {
     }
     // The secrets check saw secrets (sealed draws, what one seat is told).
     assert!(secrets > 0);
+}
+
+/// The kit starts every game: too few players, or an option the game does not declare, are
+/// refused before the game's own set-up.
+#[test]
+fn every_game_starts_only_with_its_players_and_options() {
+    for rules in games() {
+        let mut dice = Dice::new(Seed([4; 32]));
+        let mut ctx = Ctx {
+            now: now(),
+            dice: &mut dice,
+            revision: Ctx::NEWEST,
+        };
+        let players = computers(rules);
+        let refused = rules
+            .start(&Options::new(), &players[..1], &mut ctx)
+            .err()
+            .unwrap_or_else(|| panic!("{} started with one player", rules.name()));
+        assert!(
+            refused.0.contains("players, not 1"),
+            "{}: {refused}",
+            rules.name()
+        );
+        let unknown = Options::from([("colour".to_string(), "red".to_string())]);
+        let refused = rules.start(&unknown, &players, &mut ctx).err();
+        assert!(
+            refused
+                .is_some_and(|r| r.0.contains("has no option `colour`")
+                    || r.0.contains("no option 'colour'")),
+            "{} took an option it does not declare",
+            rules.name()
+        );
+    }
 }
 
 /// Every game folder is a game of the catalogue: a folder left out of it would go untested

@@ -310,6 +310,10 @@ pub fn typed(commands: &[CommandHelp], name: &str) -> String {
         .map_or_else(|| format!("`!{name}`"), CommandHelp::typed)
 }
 
+/// What a game's set-up gives: the game and what is told at its start, or why it cannot
+/// start.
+pub type Started = Result<(Box<dyn Game>, Vec<Event>), Refusal>;
+
 /// The static facts of one game: its name, its limits and how to start or load it. What is
 /// said once is the game's [`Kit`]; the rest is the game's own code.
 pub trait Rules: Send + Sync {
@@ -383,13 +387,28 @@ pub trait Rules: Send + Sync {
     }
     /// Checks what a player asked for at `!join` (a symbol, a colour) against those taken.
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal>;
-    /// Starts a game for these players (in seat order) with these options.
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal>;
+    /// Starts a game: the options and the number of players checked as the kit says, then
+    /// the game's own [`Rules::setup`]. The table starts every game this way.
+    fn start(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
+        self.check_options(options)?;
+        let (least, most) = self.players_with(options);
+        let seated = players.len();
+        if seated < least || most.is_some_and(|most| seated > most) {
+            let wanted = match most {
+                Some(most) if most == least => format!("exactly {least}"),
+                Some(most) => format!("{least} to {most}"),
+                None => format!("at least {least}"),
+            };
+            return Err(Refusal::new(format!(
+                "{} needs {wanted} players, not {seated}",
+                self.kit().title
+            )));
+        }
+        self.setup(options, players, ctx)
+    }
+    /// Sets a game up for these players (in seat order) with these options, which
+    /// [`Rules::start`] has checked.
+    fn setup(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started;
     /// Whether sign-ups beyond the table's size wait on a list and replace leavers.
     fn waitlist(&self) -> bool {
         self.kit().waitlist

@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, Utc};
 use referee::config;
 use referee::games::{
     Board, CommandHelp, Ctx, Event, Game, GameOption, Kit, LoadError, Options, Phase, Player,
-    Refusal, Rules, Seat,
+    Refusal, Rules, Seat, Started,
 };
 use referee::local::{Clock, Runner};
 use referee::store::{Store, StoreSettings};
@@ -88,12 +88,7 @@ impl Rules for Dicey {
     fn check_symbol(&self, _wanted: Option<&str>, _taken: &[String]) -> Result<(), Refusal> {
         Ok(())
     }
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+    fn setup(&self, options: &Options, players: &[Player], _ctx: &mut Ctx<'_>) -> Started {
         let to = match options.get("to").map(|to| to.parse::<u32>()) {
             None => 2,
             Some(Ok(to)) if to > 0 => to,

@@ -6,6 +6,7 @@ use super::circus::Animal;
 use super::tiles::{to_deal, BASE, KINDS};
 use super::{Carcassonne, CarcassonneGame, Saved, COLOURS};
 use crate::games::kit::{on_off, GameOption, Kit, A_YEAR};
+use crate::games::Started;
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
 
 const OPTIONS: &[GameOption] = &[
@@ -113,13 +114,7 @@ impl Rules for Carcassonne {
         Ok(())
     }
 
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
-        self.check_options(options)?;
+    fn setup(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         let bigtop = bigtop_on(options)?;
         let most = if bigtop { 6 } else { 5 };
         if !(2..=most).contains(&players.len()) {

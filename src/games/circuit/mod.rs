@@ -65,6 +65,7 @@ use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::duration::parse_duration;
 use crate::games::kit::{GameOption, Kit, A_YEAR};
+use crate::games::Started;
 use crate::games::{
     order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -186,20 +187,7 @@ impl Rules for Circuit {
         Ok(())
     }
 
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
-        self.check_options(options)?;
-        let (least, _) = self.players();
-        if players.len() < least {
-            return Err(Refusal::new(format!(
-                "50-Tile Circuit needs at least {least} players; {} joined",
-                players.len()
-            )));
-        }
+    fn setup(&self, _options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         let colours = assign_colours(players)?;
         let runners = players
             .iter()

@@ -56,6 +56,7 @@ pub use roller::{FixedRolls, Roller};
 
 use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::kit::{GameOption, Kit};
+use crate::games::Started;
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
@@ -225,19 +226,8 @@ impl Rules for Parcheesi {
         Ok(())
     }
 
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+    fn setup(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         let settings = settings(options)?;
-        if !(2..=4).contains(&players.len()) {
-            return Err(Refusal::new(format!(
-                "parcheesi needs 2 to 4 players, not {}",
-                players.len()
-            )));
-        }
         let mut chosen: Vec<Option<Colour>> = Vec::new();
         for player in players {
             let wanted = player.symbol.as_deref().and_then(Colour::parse);

@@ -59,6 +59,7 @@ pub use position::{Grid, Position, Square, Supply};
 pub use solver::{solve, solve_text, solve_within, Solution, Witness};
 
 use crate::games::kit::Kit;
+use crate::games::Started;
 use crate::games::{CommandHelp, Ctx, Event, Game, LoadError, Options, Player, Refusal, Rules};
 
 /// The rules of Short Circuit, as registered with the table.
@@ -158,19 +159,8 @@ impl Rules for ShortCircuit {
         Ok(())
     }
 
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
+    fn setup(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         let setup = setup::parse(options)?;
-        if players.len() != 2 {
-            return Err(Refusal::new(format!(
-                "Short Circuit is a duel for exactly 2 players, not {}",
-                players.len()
-            )));
-        }
         let (first, how) = match &setup.first {
             setup::First::Dice => (ctx.dice.pick("first player", 2), "drawn by die"),
             setup::First::Named(wanted) => {

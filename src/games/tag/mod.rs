@@ -48,6 +48,7 @@ use self::state::{Move, MoveOrder, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::parse_duration;
 use crate::games::kit::{GameOption, Kit};
+use crate::games::Started;
 use crate::games::{
     order_usage, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
     Refusal, Rules, Seat,
@@ -153,19 +154,7 @@ impl Rules for Tag {
         Ok(())
     }
 
-    fn setup(
-        &self,
-        options: &Options,
-        players: &[Player],
-        ctx: &mut Ctx<'_>,
-    ) -> Result<(Box<dyn Game>, Vec<Event>), Refusal> {
-        self.check_options(options)?;
-        if players.len() < 3 {
-            return Err(Refusal::new(format!(
-                "TAG needs at least 3 players; {} joined",
-                players.len()
-            )));
-        }
+    fn setup(&self, _options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         let mut taken: HashSet<String> = players
             .iter()
             .filter_map(|p| p.symbol.as_ref().map(|s| s.trim().to_lowercase()))
@@ -624,7 +613,7 @@ mod tests {
             revision: Ctx::NEWEST,
         };
         assert!(TAG_RULES
-            .setup(&Options::new(), &players(2), &mut ctx)
+            .start(&Options::new(), &players(2), &mut ctx)
             .is_err());
         let mut game = start(4, &mut dice);
         assert_eq!(

@@ -55,7 +55,7 @@ pub(crate) fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let mut dice = Dice::new(work.record.settings.seed);
     let options = work.record.all_options();
     let mut ctx = work.ctx(&mut dice);
-    let (game, events) = rules.setup(&options, &players, &mut ctx)?;
+    let (game, events) = rules.start(&options, &players, &mut ctx)?;
     work.record.status = Status::Running;
     // What setup says belongs to the first round in the game's own numbering (50-Tile
     // Circuit's "Turn 1: the dice are rolled" is in `!log 1`).
