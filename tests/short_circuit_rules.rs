@@ -8,7 +8,8 @@ use referee::games::short_circuit::{
     solve, solve_text, solve_within, Dir, Piece, Position, Solution, Square, Witness,
     SHORT_CIRCUIT_RULES,
 };
-use referee::games::{Event, Game, Options, Phase, Player, Refusal, Rules, Visibility};
+use referee::games::Happened;
+use referee::games::{Event, Game, Options, Phase, Player, Rules, Visibility};
 
 /// The search steps the table allows by default (`table.search_steps`).
 const STEPS: u64 = 1_000_000;
@@ -53,13 +54,7 @@ fn start(pairs: &[(&str, &str)]) -> Box<dyn Game> {
         .0
 }
 
-fn act(
-    game: &mut Box<dyn Game>,
-    seat: usize,
-    word: &str,
-    args: &str,
-    secs: i64,
-) -> Result<Vec<Event>, Refusal> {
+fn act(game: &mut Box<dyn Game>, seat: usize, word: &str, args: &str, secs: i64) -> Happened {
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = referee::games::Ctx {
         now: at(secs),
@@ -71,11 +66,7 @@ fn act(
 
 /// `seat` calls impossible at `secs`, and the solver's verdict comes back a second later,
 /// as the table brings it: the call's events, then the verdict's.
-fn call_impossible(
-    game: &mut Box<dyn Game>,
-    seat: usize,
-    secs: i64,
-) -> Result<Vec<Event>, Refusal> {
+fn call_impossible(game: &mut Box<dyn Game>, seat: usize, secs: i64) -> Happened {
     let mut events = act(game, seat, "impossible", "", secs)?;
     let Some(search) = game.pending_search() else {
         return Ok(events);

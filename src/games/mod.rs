@@ -310,6 +310,10 @@ pub fn typed(commands: &[CommandHelp], name: &str) -> String {
         .map_or_else(|| format!("`!{name}`"), CommandHelp::typed)
 }
 
+/// What a change of a game gives (an action, a resolution, a verdict): what happened, or why
+/// it was refused (then nothing changed).
+pub type Happened = Result<Vec<Event>, Refusal>;
+
 /// What a game's set-up gives: the game and what is told at its start, or why it cannot
 /// start.
 pub type Started = Result<(Box<dyn Game>, Vec<Event>), Refusal>;
@@ -446,24 +450,14 @@ pub trait Game: Send {
     }
     /// Resolves the current orders phase from the stored orders (canonical texts); seats with
     /// no order get the game's default. A game of turns alone keeps the default.
-    fn resolve(
-        &mut self,
-        _orders: &BTreeMap<Seat, String>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn resolve(&mut self, _orders: &BTreeMap<Seat, String>, _ctx: &mut Ctx<'_>) -> Happened {
         Err(Refusal::new("this game has no rounds of orders to resolve"))
     }
     /// Applies one public action (`word` is the command without prefix, `args` the rest of the
     /// line) by `seat`.
     /// A game of secret orders alone keeps the default: the table asks only for the words
     /// of [`Rules::commands`], and the game has none.
-    fn act(
-        &mut self,
-        _seat: Seat,
-        word: &str,
-        _args: &str,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, _seat: Seat, word: &str, _args: &str, _ctx: &mut Ctx<'_>) -> Happened {
         Err(Refusal::new(format!(
             "this game has no public action `{word}`; its moves are secret orders by direct message"
         )))
@@ -503,12 +497,7 @@ pub trait Game: Send {
         None
     }
     /// Applies the verdict of the pending search `key` (what its work returned).
-    fn verdict(
-        &mut self,
-        key: &str,
-        _verdict: &str,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn verdict(&mut self, key: &str, _verdict: &str, _ctx: &mut Ctx<'_>) -> Happened {
         Err(Refusal::new(format!("no search `{key}` is awaited")))
     }
     /// The GM's private question by DM (Short Circuit's `hint`), answered by a search whose

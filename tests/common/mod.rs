@@ -7,7 +7,9 @@ pub mod browser;
 pub mod postgres;
 
 use chrono::{DateTime, Duration, Utc};
+use rand_core::RngCore;
 use referee::config;
+use referee::games::Happened;
 use referee::games::{
     Board, CommandHelp, Ctx, Event, Game, GameOption, Kit, LoadError, Options, Phase, Player,
     Refusal, Rules, Seat, Started,
@@ -166,11 +168,7 @@ impl Game for DiceyGame {
             _ => Err(Refusal::new("an order is `guess <1-6>`, like `guess 4`")),
         }
     }
-    fn resolve(
-        &mut self,
-        orders: &BTreeMap<Seat, String>,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn resolve(&mut self, orders: &BTreeMap<Seat, String>, ctx: &mut Ctx<'_>) -> Happened {
         let target = ctx.dice.roll("the target", 6);
         let mut events = vec![Event::public(format!("The die shows {target}."))];
         for seat in (0..self.names.len()).filter(|s| self.present[*s]) {
@@ -195,13 +193,7 @@ impl Game for DiceyGame {
         }
         Ok(events)
     }
-    fn act(
-        &mut self,
-        seat: Seat,
-        word: &str,
-        args: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, seat: Seat, word: &str, args: &str, ctx: &mut Ctx<'_>) -> Happened {
         if word != "roll" || !args.is_empty() {
             return Err(Refusal::new("on your turn, type `!roll`"));
         }
@@ -274,7 +266,7 @@ impl Game for DiceyGame {
         &self,
         seat: Seat,
         _level: referee::games::Level,
-        rng: &mut dyn rand_core::RngCore,
+        rng: &mut dyn RngCore,
     ) -> Option<referee::games::Decision> {
         let present = self.present.get(seat).copied().unwrap_or(false);
         (present && self.winner.is_none())

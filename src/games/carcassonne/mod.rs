@@ -67,8 +67,11 @@ use self::tiles::shape_of;
 use self::tiles::{tile_kind, Centre};
 use crate::dice::Dice;
 use crate::duration::parse_duration;
+use crate::games::Happened;
 use crate::games::{count, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use crate::games::{Decision, Level};
 use chrono::Duration;
+use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 /// The colours seats take, in order (grey only with Under the Big Top's sixth player).
@@ -184,13 +187,7 @@ impl Game for CarcassonneGame {
         }
     }
 
-    fn act(
-        &mut self,
-        seat: Seat,
-        word: &str,
-        args: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, seat: Seat, word: &str, args: &str, ctx: &mut Ctx<'_>) -> Happened {
         if self.play.stage() == Stage::Over {
             return Err(Refusal::new("the game is over"));
         }
@@ -314,12 +311,7 @@ impl Game for CarcassonneGame {
         self.board_as(Stage::Over)
     }
 
-    fn computer(
-        &self,
-        seat: Seat,
-        level: crate::games::Level,
-        rng: &mut dyn rand_core::RngCore,
-    ) -> Option<crate::games::Decision> {
+    fn computer(&self, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<Decision> {
         computer::decide(&self.play, seat, level, rng).map(crate::games::Decision::Action)
     }
 

@@ -65,12 +65,15 @@ use self::parse::{canonical, parse_order, Change, Order, OrderError};
 use self::state::{Choice, Plan, Runner, Stage, State, LAPS_TO_WIN, MAX_ACTIVATIONS};
 use crate::duration::parse_duration;
 use crate::games::kit::{GameOption, Kit, A_YEAR};
+use crate::games::Happened;
 use crate::games::Started;
 use crate::games::{
     order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
 };
+use crate::games::{Decision, Level};
 use chrono::Duration;
+use rand_core::RngCore;
 use std::collections::BTreeMap;
 
 /// The rules of 50-Tile Circuit, to register with the table.
@@ -429,11 +432,7 @@ impl Game for CircuitGame {
         ))
     }
 
-    fn resolve(
-        &mut self,
-        orders: &BTreeMap<Seat, String>,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn resolve(&mut self, orders: &BTreeMap<Seat, String>, ctx: &mut Ctx<'_>) -> Happened {
         match &self.state.stage {
             Stage::Choosing => {
                 let mut choices: BTreeMap<Seat, Choice> = BTreeMap::new();
@@ -462,13 +461,7 @@ impl Game for CircuitGame {
         }
     }
 
-    fn act(
-        &mut self,
-        _seat: Seat,
-        word: &str,
-        _args: &str,
-        _ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, _seat: Seat, word: &str, _args: &str, _ctx: &mut Ctx<'_>) -> Happened {
         Err(Refusal::new(format!(
             "50-Tile Circuit has no !{} action; `move`, `stay` and `effect ...` go to me by DM",
             word.trim()
@@ -527,12 +520,7 @@ impl Game for CircuitGame {
         }
     }
 
-    fn computer(
-        &self,
-        seat: Seat,
-        level: crate::games::Level,
-        rng: &mut dyn rand_core::RngCore,
-    ) -> Option<crate::games::Decision> {
+    fn computer(&self, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<Decision> {
         computer::decide(&self.state, seat, level, rng).map(crate::games::Decision::Order)
     }
 

@@ -8,6 +8,7 @@ use super::parse::{self, Action};
 use super::roller::Roller;
 use super::text::entry_reason;
 use super::{MOVE, REWARD};
+use crate::games::Happened;
 use crate::games::{Event, Refusal, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -420,13 +421,7 @@ impl Match {
     }
 
     /// Applies one public command from `seat`.
-    pub fn act(
-        &mut self,
-        seat: Seat,
-        word: &str,
-        args: &str,
-        roller: &mut dyn Roller,
-    ) -> Result<Vec<Event>, Refusal> {
+    pub fn act(&mut self, seat: Seat, word: &str, args: &str, roller: &mut dyn Roller) -> Happened {
         if let Stage::Over(_) = self.stage {
             return Err(Refusal::new("the game is over; no more moves"));
         }

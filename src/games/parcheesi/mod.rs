@@ -56,12 +56,15 @@ pub use roller::{FixedRolls, Roller};
 
 use crate::duration::{a_year, parse_duration, parse_duration_within};
 use crate::games::kit::{GameOption, Kit};
+use crate::games::Happened;
 use crate::games::Started;
 use crate::games::{
     Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
 };
+use crate::games::{Decision, Level};
 use chrono::Duration;
+use rand_core::RngCore;
 
 /// The most steps offered as choices (buttons); beyond this the player types the move.
 const MAX_CHOICES: usize = 10;
@@ -315,13 +318,7 @@ impl Game for ParcheesiGame {
         Some(turn.unwrap_or_else(|| Duration::hours(24)))
     }
 
-    fn act(
-        &mut self,
-        seat: Seat,
-        word: &str,
-        args: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, seat: Seat, word: &str, args: &str, ctx: &mut Ctx<'_>) -> Happened {
         self.0.act(seat, word, args, ctx.dice)
     }
 
@@ -406,12 +403,7 @@ impl Game for ParcheesiGame {
             .collect()
     }
 
-    fn computer(
-        &self,
-        seat: Seat,
-        level: crate::games::Level,
-        rng: &mut dyn rand_core::RngCore,
-    ) -> Option<crate::games::Decision> {
+    fn computer(&self, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<Decision> {
         computer::decide(&self.0, seat, level, rng).map(crate::games::Decision::Action)
     }
 

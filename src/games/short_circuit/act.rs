@@ -5,8 +5,11 @@ use super::position::{Grid, Position};
 use super::setup::{Mode, Setup};
 use super::solver;
 use super::{parse, placement, CALL, CONCEDE, PLACE};
+use crate::games::Happened;
 use crate::games::{Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Search, Seat};
+use crate::games::{Decision, Level};
 use chrono::{DateTime, Duration, Utc};
+use rand_core::RngCore;
 use serde::{Deserialize, Serialize};
 
 /// An "impossible" call waiting to be answered.
@@ -214,13 +217,7 @@ impl ShortCircuitGame {
         }
     }
 
-    fn place(
-        &mut self,
-        seat: Seat,
-        args: &str,
-        now: DateTime<Utc>,
-        revision: u32,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn place(&mut self, seat: Seat, args: &str, now: DateTime<Utc>, revision: u32) -> Happened {
         // Answering a call, placements may come several in a row: `a1 turn 0; b1 turn 90`.
         let groups: Vec<&str> = match self.challenge.is_some() && self.placements_in_a_row {
             true => args
@@ -303,7 +300,7 @@ impl ShortCircuitGame {
         Ok(events)
     }
 
-    fn impossible(&mut self, seat: Seat, now: DateTime<Utc>) -> Result<Vec<Event>, Refusal> {
+    fn impossible(&mut self, seat: Seat, now: DateTime<Utc>) -> Happened {
         if self.challenge.is_some() {
             return Err(Refusal::new(
                 "impossible has been called already; complete the track with place, or concede",
@@ -398,13 +395,7 @@ impl Game for ShortCircuitGame {
         Some(Duration::seconds(self.setup.turn_secs) + Duration::milliseconds(reserve))
     }
 
-    fn act(
-        &mut self,
-        seat: Seat,
-        word: &str,
-        args: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn act(&mut self, seat: Seat, word: &str, args: &str, ctx: &mut Ctx<'_>) -> Happened {
         if let Some(outcome) = &self.outcome {
             return Err(Refusal::new(format!(
                 "the match is over; {} won",
@@ -499,12 +490,7 @@ impl Game for ShortCircuitGame {
         self.call.as_ref().map(|_| self.solving(IMPOSSIBLE))
     }
 
-    fn verdict(
-        &mut self,
-        key: &str,
-        verdict: &str,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn verdict(&mut self, key: &str, verdict: &str, ctx: &mut Ctx<'_>) -> Happened {
         let Some(call) = self.call.take_if(|_| key == IMPOSSIBLE) else {
             return Err(Refusal::new(format!("no search `{key}` is awaited")));
         };
@@ -551,12 +537,7 @@ impl Game for ShortCircuitGame {
         }
     }
 
-    fn computer(
-        &self,
-        seat: Seat,
-        level: crate::games::Level,
-        rng: &mut dyn rand_core::RngCore,
-    ) -> Option<crate::games::Decision> {
+    fn computer(&self, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<Decision> {
         super::computer::decide(self, seat, level, rng).map(crate::games::Decision::Action)
     }
 

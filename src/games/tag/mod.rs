@@ -48,12 +48,15 @@ use self::state::{Move, MoveOrder, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::parse_duration;
 use crate::games::kit::{GameOption, Kit};
+use crate::games::Happened;
 use crate::games::Started;
 use crate::games::{
     order_usage, Board, Choice, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player,
     Refusal, Rules, Seat,
 };
+use crate::games::{Decision, Level};
 use chrono::Duration;
+use rand_core::RngCore;
 use std::collections::{BTreeMap, HashSet};
 
 /// The rules of TAG, to register with the table.
@@ -402,11 +405,7 @@ impl Game for TagGame {
         })
     }
 
-    fn resolve(
-        &mut self,
-        orders: &BTreeMap<Seat, String>,
-        ctx: &mut Ctx<'_>,
-    ) -> Result<Vec<Event>, Refusal> {
+    fn resolve(&mut self, orders: &BTreeMap<Seat, String>, ctx: &mut Ctx<'_>) -> Happened {
         let lines = match self.state.stage {
             Stage::Bids => {
                 let bids: BTreeMap<usize, u64> = orders
@@ -508,12 +507,7 @@ impl Game for TagGame {
             .collect()
     }
 
-    fn computer(
-        &self,
-        seat: Seat,
-        level: crate::games::Level,
-        rng: &mut dyn rand_core::RngCore,
-    ) -> Option<crate::games::Decision> {
+    fn computer(&self, seat: Seat, level: Level, rng: &mut dyn RngCore) -> Option<Decision> {
         computer::decide(&self.state, seat, level, rng).map(crate::games::Decision::Order)
     }
 
