@@ -527,11 +527,39 @@ fn names_at(text: &str, at: usize) -> Vec<String> {
     items.iter().map(|item| first(item)).collect()
 }
 
+/// The names the table's root (`mod.rs`) re-exports from its modules (`Env` from `work`), each
+/// with the module it comes from.
+fn reexports(table: &Path, modules: &[String]) -> BTreeMap<String, String> {
+    let root = std::fs::read_to_string(table.join("mod.rs")).unwrap_or_default();
+    let mut found = BTreeMap::new();
+    for (at, _) in root.match_indices("pub use ") {
+        let path = &root[at + "pub use ".len()..];
+        let module: String = path
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !modules.contains(&module) {
+            continue;
+        }
+        let rest = &path[module.len()..];
+        let rest = rest.strip_prefix("::").unwrap_or(rest);
+        let statement = &rest[..rest.find(';').unwrap_or(rest.len())];
+        for name in statement.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if !name.is_empty() {
+                found.insert(name.to_string(), module.clone());
+            }
+        }
+    }
+    found
+}
+
 /// Which table modules each table module names (through `crate::table::`, or `super::` from
-/// inside the table, `super::super::` from a folder's file), each with the first line that
-/// does: the arrows between the modules of the folder `table`.
+/// inside the table, `super::super::` from a folder's file, or a name the table's root
+/// re-exports), each with the first line that does: the arrows between the modules of the
+/// folder `table`.
 fn table_graph(table: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
     let modules = table_modules(table);
+    let reexported = reexports(table, &modules);
     let mut graph: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for file in sources(table) {
         let relative = file.strip_prefix(table).unwrap().with_extension("");
@@ -581,6 +609,7 @@ fn table_graph(table: &Path) -> BTreeMap<String, BTreeMap<String, String>> {
             }
         }
         for (at, name) in found {
+            let name = reexported.get(&name).cloned().unwrap_or(name);
             if name != from && modules.contains(&name) {
                 let line = text[..at].matches('\n').count();
                 let shown = original.lines().nth(line).unwrap_or_default().trim();
@@ -631,8 +660,8 @@ fn upward_arrows(
 }
 
 /// DESIGN's inside of the table: no import cycle between its modules, and they import
-/// downward, the phase engine never importing a hook (at most 5 arrows may point up; none
-/// does now). Every module has its layer, so a new one is placed on purpose.
+/// downward (the issue that set the order allowed five arrows up; none is), the phase engine
+/// never importing a hook. Every module has its layer, so a new one is placed on purpose.
 #[test]
 fn the_tables_modules_import_downward_without_a_cycle() {
     let table = root().join("table");
@@ -657,7 +686,7 @@ fn the_tables_modules_import_downward_without_a_cycle() {
     );
     let upward = upward_arrows(&graph, TABLE_LAYERS);
     assert!(
-        upward.len() <= 5,
+        upward.is_empty(),
         "{} imports point up inside the table:\n{}",
         upward.len(),
         upward.join("\n")
@@ -682,7 +711,11 @@ fn the_table_check_sees_a_cycle_and_an_upward_arrow() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path();
     std::fs::create_dir(table.join("engine")).unwrap();
-    std::fs::write(table.join("mod.rs"), "pub mod top;\n").unwrap();
+    std::fs::write(
+        table.join("mod.rs"),
+        "pub mod top;\npub use engine::{Engine, run};\n",
+    )
+    .unwrap();
     std::fs::write(
         table.join("top.rs"),
         "// use super::nothing;\nuse crate::table::{engine::run, base};\n",
@@ -695,6 +728,7 @@ fn the_table_check_sees_a_cycle_and_an_upward_arrow() {
     )
     .unwrap();
     std::fs::write(table.join("base.rs"), "use super::top::Thing;\n").unwrap();
+    std::fs::write(table.join("side.rs"), "use crate::table::Engine;\n").unwrap();
     let graph = table_graph(table);
     let arrows: Vec<(String, String)> = graph
         .iter()
@@ -710,19 +744,22 @@ fn the_table_check_sees_a_cycle_and_an_upward_arrow() {
         pairs(&[
             ("base", "top"),
             ("engine", "base"),
+            ("side", "engine"),
             ("top", "base"),
             ("top", "engine")
         ])
     );
     assert_eq!(cycles(&graph).len(), 3, "{:?}", cycles(&graph));
-    let upward = upward_arrows(&graph, &[&["top"], &["engine"], &["base"]]);
-    assert_eq!(upward.len(), 1, "{upward:?}");
+    let upward = upward_arrows(&graph, &[&["top"], &["engine"], &["base", "side"]]);
+    assert_eq!(upward.len(), 2, "{upward:?}");
     assert!(upward[0].starts_with("base -> top: "), "{upward:?}");
+    assert!(upward[1].starts_with("side -> engine: "), "{upward:?}");
 }
 
 /// DESIGN's adapters: Discord gets words and cards through the table's API, never from the
-/// conversation (`chat`) or the records directly; and time enters the table only as `now`,
-/// passed in, never read from a clock inside the table or a game.
+/// conversation (`chat`) or the records directly; and the time of day enters the table only
+/// as `now`, passed in, never read from the calendar clock inside the table or a game (the
+/// service times its own work with `Instant`, which no game or record sees).
 #[test]
 fn discord_reads_no_words_or_records_directly_and_the_table_reads_no_clock() {
     let mut broken = Vec::new();

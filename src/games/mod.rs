@@ -391,11 +391,12 @@ pub trait Rules: Send + Sync {
     }
     /// Checks what a player asked for at `!join` (a symbol, a colour) against those taken.
     fn check_symbol(&self, wanted: Option<&str>, taken: &[String]) -> Result<(), Refusal>;
-    /// Starts a game: the options and the number of players checked as the kit says, then
-    /// the game's own [`Rules::setup`]. The table starts every game this way.
+    /// Starts a game: the options and the number of players checked as the kit says (a
+    /// game whose bounds depend on its options checks those in its setup), then the game's
+    /// own [`Rules::setup`]. The table starts every game this way.
     fn start(&self, options: &Options, players: &[Player], ctx: &mut Ctx<'_>) -> Started {
         self.check_options(options)?;
-        let (least, most) = self.players_with(options);
+        let (least, most) = self.players();
         let seated = players.len();
         if seated < least || most.is_some_and(|most| seated > most) {
             let wanted = match most {

@@ -69,7 +69,7 @@ pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
 /// actions with the prefix (`place 0 -1 180` for `!place 0 -1 180`): the line to type. The
 /// line is not played: chatter stays chatter, and `None` for anything else (someone else's
 /// line, a word that is no action of the game, an action that would be refused).
-/// The action is tried at `now`, the message's time, on a copy that is dropped.
+/// The action is tried at `now`, the time the message is handled, on a copy that is dropped.
 pub fn missing_prefix(
     record: &GameRecord,
     catalogue: &Catalogue,

@@ -130,7 +130,7 @@ pub(crate) struct Work<'a> {
 }
 
 /// What else must happen at a moment of a phase's life, beside the phase engine's own work
-/// (`rounds`: begin, await, remind, deadline, resolve, end): vacations, attendance,
+/// (`rounds`: begin, await, remind, deadline, resolve, end): attendance, vacations,
 /// searches, endings. The engine calls every hook at each moment, in the order `apply`
 /// declares them; a hook may import the engine, the engine never imports a hook. A moment
 /// a hook does not implement changes nothing.

@@ -30,8 +30,6 @@ const KNOWN: &[(&str, &str, &str)] = &[
     ("salmon", "#fa8072", "🍣"),
 ];
 
-/// Picture colours for names outside the known list (taken before rules revision 2), picked
-/// by the name's letters.
 /// The names of the known colours, in the order they are handed out: the game's palette.
 pub const NAMES: [&str; KNOWN.len()] = {
     let mut names = [""; KNOWN.len()];
@@ -43,6 +41,8 @@ pub const NAMES: [&str; KNOWN.len()] = {
     names
 };
 
+/// Picture colours for names outside the known list (taken before rules revision 2), picked
+/// by the name's letters.
 const SPARE: &[&str] = &[
     "#b03a2e", "#6c3483", "#1a5276", "#117864", "#9a7d0a", "#a04000", "#5d6d7e", "#c71585",
 ];
@@ -71,12 +71,6 @@ impl Colour {
             ));
         }
         Ok(Colour(name))
-    }
-
-    /// The names of the known colours, the ones a player may ask for (games opened before
-    /// rules revision 2 took any name, drawn in a spare colour).
-    pub fn names() -> Vec<&'static str> {
-        NAMES.to_vec()
     }
 
     /// The default colours in seat order (the seed's palette first).

@@ -174,9 +174,10 @@ impl Rules for ShortCircuit {
                     .iter()
                     .position(|player| player.name.eq_ignore_ascii_case(wanted));
                 let seat = by_seat.or(by_name).ok_or_else(|| {
+                    let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
                     Refusal::new(format!(
-                        "first={wanted} names no player; use seat 1 or 2, or {} or {}",
-                        players[0].name, players[1].name
+                        "first={wanted} names no player; use seat 1 or 2, or {}",
+                        names.join(" or ")
                     ))
                 })?;
                 (seat, "chosen by the GM")

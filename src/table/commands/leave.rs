@@ -20,8 +20,8 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusa
     leave(work, said.user)
 }
 
-/// `!leave`.
-pub(crate) fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
+/// Takes `user` out of the game, or off its sign-up list or waiting list.
+fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let who = user.id.clone();
     if work.record.seat_of(&who).is_none()
         && !work

@@ -134,8 +134,6 @@ pub fn after_change(
         let begun = moments::phase_begun(work);
         if !quiet {
             public.extend(begun);
-        }
-        if !quiet {
             public.push(describe_phase(&work.record));
         }
     } else if work.record.status == Status::Running
