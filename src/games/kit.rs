@@ -160,7 +160,7 @@ fn in_words(words: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{GameOption, Kit, A_YEAR};
-    use crate::games::Options;
+    use crate::games::options_of as options;
 
     const KIT: Kit = Kit {
         name: "toy",
@@ -182,13 +182,6 @@ mod tests {
         palette: &[],
         waitlist: false,
     };
-
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn the_kit_checks_the_options_a_game_declares_by_kind() {

@@ -562,6 +562,15 @@ pub trait Game: Send {
     fn save(&self) -> serde_json::Value;
 }
 
+/// Options from `key=value` pairs, as a game's tests write them.
+#[cfg(test)]
+pub(crate) fn options_of(pairs: &[(&str, &str)]) -> Options {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{count, order_usage, typed, CommandHelp};

@@ -95,7 +95,8 @@ pub(crate) fn table_option_help(defaults: &TableDefaults) -> Vec<(&'static str, 
     ]
 }
 
-pub(crate) fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
+/// A table switch at `!new` (`early=`, `practice=`): on, yes or true; off, no or false.
+pub(crate) fn switch(key: &str, value: &str) -> Result<bool, Refusal> {
     match value.to_ascii_lowercase().as_str() {
         "on" | "yes" | "true" => Ok(true),
         "off" | "no" | "false" => Ok(false),
@@ -103,6 +104,7 @@ pub(crate) fn on_off(key: &str, value: &str) -> Result<bool, Refusal> {
     }
 }
 
+/// A table option's duration (`deadline=`, `reminder=`, ...), a year at most.
 pub(crate) fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> {
     parse_duration_within(value, a_year()).map_err(|e| Refusal::new(e.sentence(key, value)))
 }

@@ -1,38 +1,11 @@
-//! Who sits where, as the commands that seat and unseat players share it: a seat's symbol or
-//! colour, how many seats a game takes, the welcome by DM, and a player leaving (by their
-//! own `!leave`, the GM's `!kick` or `!replace`, or a concession).
+//! Who sits where, as the commands share it: how many seats a game takes, and a player
+//! leaving (by their own `!leave`, the GM's `!kick` or `!replace`, or a concession).
 
 use crate::chat::mention;
 use crate::games::{Options, Player, Refusal, Rules};
 use crate::records::{Departure, GameRecord, Parting, Seat, Status, User};
 use crate::table::rounds;
 use crate::table::work::Work;
-
-/// The longest symbol or colour a player may ask for at `!join` (every game may set less).
-pub(crate) const MAX_SYMBOL: usize = 20;
-
-/// Refuses a colour outside the game's palette, naming the colours there are (a game with
-/// no palette takes any symbol its own check allows).
-pub(crate) fn in_palette(rules: &dyn Rules, wanted: Option<&str>) -> Result<(), Refusal> {
-    let palette = rules.palette();
-    let Some(wanted) = wanted.filter(|_| !palette.is_empty()) else {
-        return Ok(());
-    };
-    let name = wanted
-        .split_whitespace()
-        .map(|word| word.to_lowercase().replace("gray", "grey"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    if palette.contains(&name.as_str()) {
-        return Ok(());
-    }
-    Err(Refusal::new(format!(
-        "'{}' is not one of the colours of {}; choose one of {}.",
-        crate::chat::parse::quote(wanted),
-        rules.name(),
-        palette.join(", ")
-    )))
-}
 
 /// The fewest and most players of a game under `options`, as its rules revision counts them.
 pub(crate) fn seats_allowed(
@@ -45,36 +18,6 @@ pub(crate) fn seats_allowed(
         _ => rules.players_with(options),
     }
 }
-
-/// A player who signs up is written to at once: the welcome says what goes by DM (secret
-/// orders, `status`, `help`), and a player whose DMs are closed is found now (the platform
-/// then tells the channel), not when the first secret phase or reminder comes.
-pub(crate) fn welcome(work: &mut Work<'_>, rules: &dyn Rules, user: &User, dm_help: DmHelpText) {
-    // A player whose private thread is coming is welcomed there.
-    if work.record.settings.orders_in_threads {
-        return;
-    }
-    let how = if rules.orders().is_empty() {
-        format!(
-            "You play in the channel with `{}` commands; I write to you here with reminders.",
-            work.env.defaults.prefix
-        )
-    } else {
-        "I take your secret orders here, by direct message.".to_string()
-    };
-    let text = format!(
-        "Welcome to game #{} ({}) in {}. {how}\n{}",
-        work.record.id,
-        rules.name(),
-        mention::channel(&work.record.channel),
-        dm_help(Some(rules))
-    );
-    work.outcome.direct(&user.id, text);
-}
-
-/// The help by direct message for a game's player (the registry's, `commands::dm_help`),
-/// handed in by the command that welcomes one.
-pub(crate) type DmHelpText = fn(Option<&dyn Rules>) -> String;
 
 /// Notes that the player in `seat` leaves the running game, as `how`, with their seat as it
 /// was (the ratings and `!stats` count it though the seat may pass to someone else).
@@ -168,23 +111,6 @@ pub(crate) fn remove(
     rounds::after_change(work, &mut live, events, Some(text), false)?;
     rounds::resolve_if_all_in(work, &mut live)?;
     Ok(true)
-}
-
-/// The players as the game sees them: each present seat with its name and the symbol or
-/// colour asked for.
-pub(crate) fn seated(record: &GameRecord) -> Vec<Player> {
-    record
-        .seats
-        .iter()
-        .enumerate()
-        .filter(|(_, seat)| seat.present)
-        .map(|(seat, sat)| Player {
-            seat,
-            name: sat.user.name.clone(),
-            symbol: sat.symbol.clone(),
-            computer: sat.computer.is_some(),
-        })
-        .collect()
 }
 
 /// The refusal of a `!kick` or `!replace` naming `who`, who has no seat in game `id`, said to

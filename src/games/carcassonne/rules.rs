@@ -239,14 +239,8 @@ impl Carcassonne {
 mod tests {
     use super::*;
     use crate::games::carcassonne::CARCASSONNE_RULES;
+    use crate::games::options_of as options;
     use chrono::Duration;
-
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn options_and_colours_are_checked() {

@@ -259,13 +259,7 @@ pub fn parse(options: &Options) -> Result<Setup, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn options(pairs: &[(&str, &str)]) -> Options {
-        pairs
-            .iter()
-            .map(|(key, value)| (key.to_string(), value.to_string()))
-            .collect()
-    }
+    use crate::games::options_of as options;
 
     #[test]
     fn durations_read_units_and_bare_minutes() {

@@ -20,7 +20,7 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
 }
 
 /// `!end`: the GM ends the game now; the seed is revealed.
-pub(crate) fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
+fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;
     if work.record.status == Status::Over {
         return Err(Refusal::new(format!("Game #{id} is already over.")));

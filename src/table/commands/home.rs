@@ -46,7 +46,7 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusa
 
 /// `!home <number>`: the GM brings the game to the channel it is typed in (its own was deleted
 /// or locked): it goes on there as it stood, and says so there with its board.
-pub(crate) fn move_home(
+fn move_home(
     work: &mut Work<'_>,
     by: &User,
     admin: bool,

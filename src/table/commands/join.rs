@@ -3,13 +3,13 @@
 
 use super::start::start;
 use super::{Command, Run, Said, SlashOption, Who};
+use crate::chat::mention;
 use crate::chat::parse::ParseError;
-use crate::games::Refusal;
+use crate::games::{Refusal, Rules};
 use crate::records::ComputerLevel;
 use crate::records::{SeatRecord, Status, User};
 use crate::table::computers::{self, next_computer};
 use crate::table::rounds;
-use crate::table::seats::{in_palette, welcome, DmHelpText, MAX_SYMBOL};
 use crate::table::work::Work;
 
 /// `!join`.
@@ -32,23 +32,13 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
     let (first, rest) = args.split_once(' ').unwrap_or((args, ""));
     if first.eq_ignore_ascii_case("bot") && computers::known(work) {
         let level = computers::level_named(rest)?;
-        return join_computer(work, said.user, said.admin, level, super::dm_help);
+        return join_computer(work, said.user, said.admin, level);
     }
-    join(
-        work,
-        said.user,
-        (!args.is_empty()).then_some(args),
-        super::dm_help,
-    )
+    join(work, said.user, (!args.is_empty()).then_some(args))
 }
 
 /// `!join [symbol]`.
-pub(crate) fn join(
-    work: &mut Work<'_>,
-    user: &User,
-    symbol: Option<&str>,
-    dm_help: DmHelpText,
-) -> Result<bool, Refusal> {
+fn join(work: &mut Work<'_>, user: &User, symbol: Option<&str>) -> Result<bool, Refusal> {
     let prefix = work.env.defaults.prefix.clone();
     let record = &work.record;
     let rules = work
@@ -104,7 +94,7 @@ pub(crate) fn join(
                 crate::games::count(seated, "player")
             )));
         }
-        welcome(work, rules, user, dm_help);
+        welcome(work, rules, user);
         work.record.waitlist.push(entry);
         let place = work.record.waitlist.len();
         work.outcome.channel(
@@ -120,7 +110,7 @@ pub(crate) fn join(
         );
         return Ok(true);
     }
-    welcome(work, rules, user, dm_help);
+    welcome(work, rules, user);
     work.record.seats.push(entry);
     let seated = seated + 1;
     work.outcome.channel(
@@ -152,7 +142,6 @@ fn join_computer(
     by: &User,
     admin: bool,
     level: ComputerLevel,
-    dm_help: DmHelpText,
 ) -> Result<bool, Refusal> {
     work.require_gm(by, admin, "join bot")?;
     if work.record.status != Status::SignUp {
@@ -162,7 +151,7 @@ fn join_computer(
         )));
     }
     let computer = next_computer(&work.record);
-    let joined = join(work, &computer, None, dm_help)?;
+    let joined = join(work, &computer, None)?;
     let seat = work
         .record
         .seats
@@ -185,4 +174,56 @@ fn join_computer(
         ),
     );
     Ok(joined)
+}
+
+/// The longest symbol or colour a player may ask for at `!join` (every game may set less).
+const MAX_SYMBOL: usize = 20;
+
+/// Refuses a colour outside the game's palette, naming the colours there are (a game with
+/// no palette takes any symbol its own check allows).
+fn in_palette(rules: &dyn Rules, wanted: Option<&str>) -> Result<(), Refusal> {
+    let palette = rules.palette();
+    let Some(wanted) = wanted.filter(|_| !palette.is_empty()) else {
+        return Ok(());
+    };
+    let name = wanted
+        .split_whitespace()
+        .map(|word| word.to_lowercase().replace("gray", "grey"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if palette.contains(&name.as_str()) {
+        return Ok(());
+    }
+    Err(Refusal::new(format!(
+        "'{}' is not one of the colours of {}; choose one of {}.",
+        crate::chat::parse::quote(wanted),
+        rules.name(),
+        palette.join(", ")
+    )))
+}
+
+/// A player who signs up is written to at once: the welcome says what goes by DM (secret
+/// orders, `status`, `help`), and a player whose DMs are closed is found now (the platform
+/// then tells the channel), not when the first secret phase or reminder comes.
+fn welcome(work: &mut Work<'_>, rules: &dyn Rules, user: &User) {
+    // A player whose private thread is coming is welcomed there.
+    if work.record.settings.orders_in_threads {
+        return;
+    }
+    let how = if rules.orders().is_empty() {
+        format!(
+            "You play in the channel with `{}` commands; I write to you here with reminders.",
+            work.env.defaults.prefix
+        )
+    } else {
+        "I take your secret orders here, by direct message.".to_string()
+    };
+    let text = format!(
+        "Welcome to game #{} ({}) in {}. {how}\n{}",
+        work.record.id,
+        rules.name(),
+        mention::channel(&work.record.channel),
+        super::dm_help(Some(rules))
+    );
+    work.outcome.direct(&user.id, text);
 }

@@ -40,7 +40,7 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
 }
 
 /// `!kick @player`: out of the game (or its sign-up or waitlist), and told so by DM.
-pub(crate) fn kick(work: &mut Work<'_>, who: &str, by: &User) -> Result<bool, Refusal> {
+fn kick(work: &mut Work<'_>, who: &str, by: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     let gone = work
         .record

@@ -8,7 +8,7 @@ use crate::dice::Seed;
 use crate::duration::{duration_as_typed, format_duration, parse_duration};
 use crate::games::{Options, Refusal, Rules};
 use crate::records::{AwayRule, GameRecord, NoMoveRule, Settings, Status, User};
-use crate::table::options::{duration_option, on_off};
+use crate::table::options::{duration_option, switch};
 use crate::table::outcome::Outcome;
 use crate::table::rounds;
 use crate::table::seats::seats_allowed;
@@ -66,7 +66,7 @@ fn run(
 }
 
 /// `!new <game> [options]`: a new game in sign-up, with this user as GM.
-pub(crate) fn new_game(
+fn new_game(
     id: i64,
     channel: &str,
     gm: &User,
@@ -136,7 +136,7 @@ pub(crate) fn new_game(
                 home = place;
                 forum = Some(id_of_forum);
             }
-            "practice" => settings.practice = on_off(key, value)?,
+            "practice" => settings.practice = switch(key, value)?,
             "server" => server = Some(value.clone()),
             "revision" => {
                 settings.revision = value
@@ -161,7 +161,7 @@ pub(crate) fn new_game(
                     })?
             }
             "deadline" => settings.deadline = Some(duration_option(key, value)?),
-            "early" => settings.early = on_off(key, value)?,
+            "early" => settings.early = switch(key, value)?,
             "reminder" => settings.reminder = duration_option(key, value)?,
             "grace" => settings.grace = duration_option(key, value)?,
             "vacation" if value == "0" => settings.vacation = chrono::Duration::zero(),

@@ -21,7 +21,7 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusa
 }
 
 /// `!pause`: the deadline stops; the time left is kept.
-pub(crate) fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
+fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     if work.record.status != Status::Running {
         return Err(Refusal::new(format!(

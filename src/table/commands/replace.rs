@@ -12,7 +12,7 @@ use crate::records::Phase;
 use crate::records::{Attendance, Parting, Status, User};
 use crate::table::computers::{self, next_computer};
 use crate::table::rounds;
-use crate::table::seats::{depart, not_playing, DmHelpText};
+use crate::table::seats::{depart, not_playing};
 use crate::table::work::Work;
 
 /// `!replace`.
@@ -68,29 +68,23 @@ fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal
     let (old, taker) = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
     match taker {
         Taker::Computer(level) if computers::known(work) => {
-            replace_by_computer(work, &old, said.user, level, super::dm_help)
+            replace_by_computer(work, &old, said.user, level)
         }
         Taker::Computer(_) => {
             let new = User::named("bot");
-            replace(work, &old, &new, said.user, super::dm_help)
+            replace(work, &old, &new, said.user)
         }
         Taker::Player(new) => {
             let named = said.mentioned.iter().find(|user| user.id == new);
             let new = named.cloned().unwrap_or_else(|| User::named(&new));
-            replace(work, &old, &new, said.user, super::dm_help)
+            replace(work, &old, &new, said.user)
         }
     }
 }
 
 /// `!replace @old @new`: the seat goes to another user; the game keeps its state. The new
 /// player is told by DM what they now hold.
-pub(crate) fn replace(
-    work: &mut Work<'_>,
-    old: &str,
-    user: &User,
-    by: &User,
-    dm_help: DmHelpText,
-) -> Result<bool, Refusal> {
+fn replace(work: &mut Work<'_>, old: &str, user: &User, by: &User) -> Result<bool, Refusal> {
     let id = work.record.id;
     let seat = work
         .record
@@ -172,7 +166,7 @@ pub(crate) fn replace(
             work.record.game,
             mention::channel(&channel),
             rounds::describe_phase(&work.record),
-            dm_help(rules),
+            super::dm_help(rules),
         ),
     );
     Ok(true)
@@ -184,10 +178,9 @@ fn replace_by_computer(
     old: &str,
     by: &User,
     level: ComputerLevel,
-    dm_help: DmHelpText,
 ) -> Result<bool, Refusal> {
     let computer = next_computer(&work.record);
-    let replaced = replace(work, old, &computer, by, dm_help)?;
+    let replaced = replace(work, old, &computer, by)?;
     if let Some(seat) = work.record.seat_of(&computer.id) {
         if let Some(sat) = work.record.seats.get_mut(seat) {
             sat.computer = Some(level);

@@ -21,7 +21,7 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
 }
 
 /// `!resume`: the deadline runs again with the time that was left.
-pub(crate) fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
+fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;
     let Status::Paused { remaining, .. } = work.record.status else {
         return Err(Refusal::new(format!("Game #{id} is not paused.")));

@@ -75,7 +75,7 @@ fn run(work: &mut Work<'_>, user: &User, args: &str) -> Result<bool, Refusal> {
 }
 
 /// The GM's secret setup by DM, before the start.
-pub(crate) fn secret_setup(
+fn secret_setup(
     work: &mut Work<'_>,
     user: &User,
     options: &[(String, String)],

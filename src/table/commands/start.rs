@@ -2,10 +2,10 @@
 
 use super::{Command, Run, Said, Who};
 use crate::dice::Dice;
-use crate::games::Refusal;
-use crate::records::Status;
+use crate::games::{Player, Refusal};
+use crate::records::{GameRecord, Status};
 use crate::table::rounds;
-use crate::table::seats::{seated, seats_allowed};
+use crate::table::seats::seats_allowed;
 use crate::table::work::{Live, Work};
 
 /// `!start`.
@@ -22,7 +22,7 @@ fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refus
 }
 
 /// `!start`: the game is set up with the players signed up, and the seed's commitment posted.
-pub(crate) fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
+pub(super) fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     let id = work.record.id;
     if work.record.status != Status::SignUp {
         return Err(Refusal::new(format!("Game #{id} has already started.")));
@@ -93,4 +93,21 @@ pub(crate) fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {
     );
     rounds::after_change(work, &mut live, events, Some(text), false)?;
     Ok(true)
+}
+
+/// The players as the game sees them: each present seat with its name and the symbol or
+/// colour asked for.
+fn seated(record: &GameRecord) -> Vec<Player> {
+    record
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, seat)| seat.present)
+        .map(|(seat, sat)| Player {
+            seat,
+            name: sat.user.name.clone(),
+            symbol: sat.symbol.clone(),
+            computer: sat.computer.is_some(),
+        })
+        .collect()
 }
