@@ -101,6 +101,27 @@ impl GameOption {
     }
 }
 
+impl Kit {
+    /// What a game leaves as most games have it (one revision, rounds called "round", two
+    /// players or more, no options, words, colours or waiting list): a game's kit names its
+    /// own fields and takes the rest with `..Kit::PLAIN`.
+    pub const PLAIN: Kit = Kit {
+        name: "",
+        title: "",
+        revision: 1,
+        about: "",
+        summary: "",
+        topics: &[],
+        round_word: "round",
+        players: (2, None),
+        options: &[],
+        commands: &[],
+        orders: &[],
+        palette: &[],
+        waitlist: false,
+    };
+}
+
 /// A year, in days: the longest duration a game's option takes.
 pub const A_YEAR: i64 = 366;
 

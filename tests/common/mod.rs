@@ -48,11 +48,8 @@ fn two() -> u32 {
 const DICEY_KIT: Kit = Kit {
     name: "dicey",
     title: "dicey",
-    revision: 1,
     about: "a test game: guess the die by DM, then roll in public",
     summary: "Each round everyone guesses the die by DM; then the roller rolls it in public, and a right guess scores a point.",
-    topics: &[],
-    round_word: "round",
     players: (2, Some(4)),
     options: &[
         GameOption::own("turn", "how long a public turn lasts", "turn"),
@@ -70,8 +67,7 @@ const DICEY_KIT: Kit = Kit {
         about: "your secret guess",
         aliases: &[],
     }],
-    palette: &[],
-    waitlist: false,
+    ..Kit::PLAIN
 };
 
 impl Rules for Dicey {

@@ -75,14 +75,11 @@ pub(crate) const KIT: Kit = Kit {
     revision: 3,
     about: "Carcassonne with Under the Big Top: lay tiles, claim roads, cities, monasteries and fields, run the circus (2-6 players; bigtop=off: the base game, 2-5).",
     summary: include_str!("summary.md"),
-    topics: &[],
-    round_word: "round",
     players: (2, Some(6)),
     options: OPTIONS,
     commands: COMMANDS,
-    orders: &[],
     palette: &COLOURS,
-    waitlist: false,
+    ..Kit::PLAIN
 };
 
 impl Rules for Carcassonne {

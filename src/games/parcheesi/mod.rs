@@ -187,14 +187,11 @@ pub(crate) const KIT: Kit = Kit {
     revision: 2,
     about: "Parcheesi for 2-4 players: race your four pawns round the cross and HOME, capturing and blocking.",
     summary: include_str!("summary.md"),
-    topics: &[],
-    round_word: "round",
     players: (2, Some(4)),
     options: OPTIONS,
     commands: COMMANDS,
-    orders: &[],
     palette: &board::Colour::NAMES,
-    waitlist: false,
+    ..Kit::PLAIN
 };
 
 impl Rules for Parcheesi {

@@ -118,14 +118,10 @@ pub(crate) const KIT: Kit = Kit {
     about:
         "Short Circuit: a duel to complete one electrical circuit from a shared supply of pieces",
     summary: include_str!("summary.md"),
-    topics: &[],
-    round_word: "round",
     players: (2, Some(2)),
     options: setup::OPTIONS,
     commands: COMMANDS,
-    orders: &[],
-    palette: &[],
-    waitlist: false,
+    ..Kit::PLAIN
 };
 
 impl Rules for ShortCircuit {

@@ -115,14 +115,10 @@ pub(crate) const KIT: Kit = Kit {
     revision: 4,
     about: "TAG: bid to avoid being it, then move secretly on a grid, stomp or stride, and tag someone before your points run out (3+ players).",
     summary: include_str!("summary.md"),
-    topics: &[],
-    round_word: "round",
     players: (3, None),
     options: OPTIONS,
-    commands: &[],
     orders: ORDERS,
-    palette: &[],
-    waitlist: false,
+    ..Kit::PLAIN
 };
 
 impl Rules for Tag {
