@@ -50,7 +50,7 @@ fn setup_messages(games: usize) -> Vec<Submission> {
             answers_itself: false,
             admission: Admission::Taken,
         };
-        messages.push(said(0, "a", &format!("!new dicey seed={game}")));
+        messages.push(said(0, "a", "!new dicey"));
         for (n, user) in ["a", "b", "c"].iter().enumerate() {
             messages.push(said(n + 1, user, "!join"));
         }

@@ -12,13 +12,18 @@
 //! (`DISCORD_LOAD_PACE`, 2000 by default): the first shows what a bot under Discord's
 //! default limit can give, the second what the bot itself can. DISCORD_LOAD_GAMES="50 200"
 //! and DISCORD_LOAD_PACES="50 2000" choose the runs; DISCORD_LOAD_WINDOW the seconds the
-//! bids are spread over (5).
+//! bids are spread over (5). Also printed: the bot's CPU time over the bids (user + system,
+//! from /proc) and its resident memory at the end and at its peak.
 
 #[allow(dead_code)]
 #[path = "../tests/discord/fake.rs"]
 mod fake;
 
+#[path = "shared/machine.rs"]
+mod machine;
+
 use fake::{FakeDiscord, Posted, TOKEN};
+use machine::load_average;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
@@ -33,17 +38,6 @@ fn setting(name: &str, default: &str) -> Vec<u64> {
         .split_whitespace()
         .filter_map(|n| n.parse().ok())
         .collect()
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|text| {
-            text.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .unwrap_or_else(|_| "unknown".to_string())
 }
 
 /// The game channel of game `game`.
@@ -95,6 +89,34 @@ async fn wait_posts(
     false
 }
 
+/// The bot's CPU seconds so far (user + system), read from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's name (which is in parentheses and may hold spaces):
+    // utime and stime are the 12th and 13th of them, in clock ticks (100 a second on Linux).
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let ticks: u64 = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|n| n.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}
+
+/// The bot's resident memory now and at its peak, in MiB (VmRSS and VmHWM in /proc).
+fn resident_mib(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / 1024.0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[index.min(sorted.len() - 1)]
@@ -110,11 +132,7 @@ async fn run(games: u64, pace: u64, window: Duration) {
     // Every game opened, joined and started; then the start posts delivered.
     for game in 0..games {
         let gm = player(game, 0);
-        fake.say(
-            (gm.0, gm.1.as_str()),
-            Some(channel(game)),
-            &format!("!new tag seed={game}"),
-        );
+        fake.say((gm.0, gm.1.as_str()), Some(channel(game)), "!new tag");
         for seat in 0..SEATS {
             let who = player(game, seat);
             fake.say((who.0, who.1.as_str()), Some(channel(game)), "!join");
@@ -156,6 +174,7 @@ async fn run(games: u64, pace: u64, window: Duration) {
         let pick = (rng.next_u64() % (index as u64 + 1)) as usize;
         order.swap(index, pick);
     }
+    let cpu_before = cpu_seconds(bot.id());
     let begun = Instant::now();
     let step = window / order.len() as u32;
     let mut sent: HashMap<u64, Instant> = HashMap::new();
@@ -191,6 +210,9 @@ async fn run(games: u64, pace: u64, window: Duration) {
     )
     .await;
     let after = load_average();
+    let cpu = cpu_seconds(bot.id()) - cpu_before;
+    let busy = begun.elapsed().as_secs_f64();
+    let (rss, peak) = resident_mib(bot.id());
     let _ = bot.kill();
     let _ = bot.wait();
 
@@ -233,6 +255,10 @@ async fn run(games: u64, pace: u64, window: Duration) {
             first.duration_since(begun).as_secs_f64()
         );
     }
+    println!(
+        "  bot: {cpu:.1} s CPU over the {busy:.1} s from the first bid to the last post ({:.0}% of one core); resident {rss:.0} MiB at the end, {peak:.0} MiB at its peak",
+        100.0 * cpu / busy.max(1e-9)
+    );
     println!("  load average before {before}, after {after}");
 }
 

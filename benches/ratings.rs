@@ -44,10 +44,9 @@ fn game_messages(game: usize) -> Vec<Submission> {
             admission: Admission::Taken,
         }
     };
-    let seed = game + 1;
     match game % 4 {
         0 => vec![
-            said(&a, format!("!new shortcircuit seed={seed}")),
+            said(&a, "!new shortcircuit".into()),
             said(&a, "!join".into()),
             said(&b, "!join".into()),
             said(&a, "!start".into()),
@@ -57,7 +56,7 @@ fn game_messages(game: usize) -> Vec<Submission> {
             ),
         ],
         1 => vec![
-            said(&a, format!("!new parcheesi seed={seed}")),
+            said(&a, "!new parcheesi".into()),
             said(&a, "!join".into()),
             said(&b, "!join".into()),
             said(&c, "!join".into()),
@@ -68,7 +67,7 @@ fn game_messages(game: usize) -> Vec<Submission> {
         kind => {
             let name = if kind == 2 { "carcassonne" } else { "tag" };
             vec![
-                said(&a, format!("!new {name} seed={seed}")),
+                said(&a, format!("!new {name}")),
                 said(&a, "!join".into()),
                 said(&b, "!join".into()),
                 said(&c, "!join".into()),

@@ -33,7 +33,7 @@ async fn main() {
     let service = service(&file_url(dir.path())).await;
     let mut setup = String::new();
     for game in 0..GAMES {
-        setup.push_str(&format!("gm{game} #t{game}: !new tag seed={game}\n"));
+        setup.push_str(&format!("gm{game} #t{game}: !new tag\n"));
         for player in ["a", "b", "c"] {
             setup.push_str(&format!("{player}{game} #t{game}: !join\n"));
         }

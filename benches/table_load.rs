@@ -205,7 +205,7 @@ async fn main() {
         let channel = format!("g{game}");
         let mut lines = vec![(
             format!("gm{game}"),
-            "!new dicey seed=1 early=on to=1000000".to_string(),
+            "!new dicey early=on to=1000000".to_string(),
         )];
         for player in PLAYERS {
             lines.push((format!("p{game}{player}"), "!join".to_string()));
