@@ -283,20 +283,86 @@ impl Match {
         }
     }
 
+    /// Every choice after placing, passing first, in the order of [`Choices::all`], written
+    /// over `out` (its room is kept: a playout that reuses one list allocates nothing for
+    /// the base game's choices). Empty unless a tile awaits its follower choice.
+    pub fn choices_into(&self, out: &mut Vec<Choice>) {
+        out.clear();
+        let Stage::Follower(tile) = self.stage else {
+            return;
+        };
+        out.push(Choice::Pass);
+        let parts = self.map.parts_of(tile);
+        let figures: &[Figure] = if self.map.circus.is_some() {
+            &[Figure::Meeple, Figure::Ringmaster]
+        } else {
+            &[Figure::Meeple]
+        };
+        for &figure in figures {
+            for part in 0..parts {
+                if self.map.can_place(self.seat, tile, part, figure).is_ok() {
+                    out.push(match figure {
+                        Figure::Meeple => Choice::Meeple(part),
+                        Figure::Ringmaster => Choice::Ringmaster(part),
+                    });
+                }
+            }
+        }
+        if self.map.circus.is_some() {
+            let acrobats = self.map.acrobat_spots(self.seat, tile);
+            out.extend(acrobats.into_iter().map(|(x, y)| Choice::Acrobat(x, y)));
+            let pyramids = self.map.complete_pyramids();
+            out.extend(pyramids.into_iter().map(|(x, y)| Choice::Pyramid(x, y)));
+        }
+    }
+
+    /// Whether the seat to play has anything but passing to choose after placing.
+    fn has_choice(&self) -> bool {
+        let Stage::Follower(tile) = self.stage else {
+            return false;
+        };
+        let seat = self.seat;
+        let circus = self.map.circus.is_some();
+        (0..self.map.parts_of(tile)).any(|part| {
+            self.map.can_place(seat, tile, part, Figure::Meeple).is_ok()
+                || (circus
+                    && self
+                        .map
+                        .can_place(seat, tile, part, Figure::Ringmaster)
+                        .is_ok())
+        }) || (circus
+            && !(self.map.acrobat_spots(seat, tile).is_empty()
+                && self.map.complete_pyramids().is_empty()))
+    }
+
     /// Places the drawn tile.
     pub fn place(&mut self, x: i32, y: i32, rot: u8) -> Result<Vec<Happening>, MoveError> {
+        let mut out = Vec::new();
+        self.place_into(x, y, rot, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Match::place`], adding what happened to `out` (a playout that reuses one list
+    /// allocates nothing for it). Nothing is added when the move is refused.
+    pub fn place_into(
+        &mut self,
+        x: i32,
+        y: i32,
+        rot: u8,
+        out: &mut Vec<Happening>,
+    ) -> Result<(), MoveError> {
         let kind = match self.stage {
             Stage::Place(kind) => kind,
             Stage::Follower(_) => return Err(MoveError::AlreadyPlaced),
             Stage::Over => return Err(MoveError::Over),
         };
         let tile = self.map.place(kind, x, y, rot).map_err(MoveError::Place)?;
-        let mut out = vec![Happening::Placed(self.seat, kind, x, y, rot % 4)];
+        out.push(Happening::Placed(self.seat, kind, x, y, rot % 4));
         self.stage = Stage::Follower(tile);
-        if self.choices().is_empty() {
-            out.extend(self.choose(Choice::Pass)?);
+        if !self.has_choice() {
+            self.choose_into(Choice::Pass, out)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Puts a meeple on feature `part` of the tile just placed (or none), scores, and passes
@@ -309,13 +375,24 @@ impl Match {
     /// scores what the tile completed, then the circus if it is a circus tile, and passes the
     /// turn.
     pub fn choose(&mut self, choice: Choice) -> Result<Vec<Happening>, MoveError> {
+        let mut out = Vec::new();
+        self.choose_into(choice, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Match::choose`], adding what happened to `out` (a playout that reuses one list
+    /// allocates nothing for it). Nothing is added when the choice is refused.
+    pub fn choose_into(
+        &mut self,
+        choice: Choice,
+        out: &mut Vec<Happening>,
+    ) -> Result<(), MoveError> {
         let tile = match self.stage {
             Stage::Follower(tile) => tile,
             Stage::Place(_) => return Err(MoveError::PlaceFirst),
             Stage::Over => return Err(MoveError::Over),
         };
         let seat = self.seat;
-        let mut out = Vec::new();
         match choice {
             Choice::Pass => out.push(Happening::Passed(seat)),
             Choice::Meeple(p) => {
@@ -357,8 +434,8 @@ impl Match {
             out.extend(raised.circus.map(Happening::Circus));
             out.push(Happening::BigTop(raised.at, raised.token));
         }
-        self.advance(&mut out);
-        Ok(out)
+        self.advance(out);
+        Ok(())
     }
 
     fn advance(&mut self, out: &mut Vec<Happening>) {

@@ -79,6 +79,28 @@ const fn fit_table() -> [[u8; 256]; KINDS] {
 
 static FITS: [[u8; 256]; KINDS] = fit_table();
 
+/// For each set of rotations (bits 0..4), the four rotations with those in the set first, in
+/// ascending order: a spot's placements written as one block.
+const fn fitting_first() -> [[u32; 4]; 16] {
+    let mut table = [[0u32; 4]; 16];
+    let mut set = 0;
+    while set < 16 {
+        let mut n = 0;
+        let mut rot = 0;
+        while rot < 4 {
+            if set & (1 << rot) != 0 {
+                table[set][n] = rot as u32;
+                n += 1;
+            }
+            rot += 1;
+        }
+        set += 1;
+    }
+    table
+}
+
+static FITTING_FIRST: [[u32; 4]; 16] = fitting_first();
+
 /// The index of the cell at (x,y) (`None` beyond [`REACH`]); indices grow in reading order.
 pub(super) fn cell(x: i32, y: i32) -> Option<usize> {
     if x.abs() > REACH || y.abs() > REACH {
@@ -91,6 +113,66 @@ pub(super) fn cell(x: i32, y: i32) -> Option<usize> {
 fn spot(c: u16) -> (i32, i32) {
     let c = i32::from(c);
     (c % SIDE - REACH, c / SIDE - REACH)
+}
+
+/// A tile's legal placements, kept for reuse: its room grows to the most a map has needed and
+/// is never cleared, so listing placements again allocates nothing. Each is kept packed (its
+/// cell and rotation in one number) and read as (x, y, quarter turns).
+#[derive(Clone, Debug, Default)]
+pub struct Placements {
+    slots: Vec<u32>,
+    pub(super) len: usize,
+}
+
+impl Placements {
+    /// Placement `i` (in reading order: row, column, rotation).
+    pub fn get(&self, i: usize) -> Option<(i32, i32, u8)> {
+        self.slots
+            .get(..self.len)?
+            .get(i)
+            .map(|&packed| unpack(packed))
+    }
+
+    /// The placements, in reading order.
+    pub fn iter(&self) -> impl Iterator<Item = (i32, i32, u8)> + '_ {
+        self.slots
+            .get(..self.len)
+            .unwrap_or_default()
+            .iter()
+            .map(|&packed| unpack(packed))
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A placement packed as its cell times four plus its rotation.
+fn unpack(packed: u32) -> (i32, i32, u8) {
+    let (x, y) = spot((packed >> 2) as u16);
+    (x, y, (packed & 3) as u8)
+}
+
+/// Like `binary_search` in the ascending `cells`, walking from index `from`: quicker when the
+/// cell sought lies a few places away, as the cells around a placed tile do.
+fn search_near(cells: &[u16], c: u16, from: usize) -> Result<usize, usize> {
+    let mut i = from.min(cells.len());
+    while i > 0 && cells.get(i - 1).is_some_and(|&v| v >= c) {
+        i -= 1;
+    }
+    while cells.get(i).is_some_and(|&v| v < c) {
+        i += 1;
+    }
+    match cells.get(i) {
+        Some(&v) if v == c => Ok(i),
+        _ => Err(i),
+    }
 }
 
 /// The cells and the open spots.
@@ -122,11 +204,15 @@ impl Grid {
         let Some(c) = cell(x, y) else {
             return;
         };
-        if self.cells.get(c).is_some_and(|&v| v & OPEN != 0) {
-            if let Ok(i) = self.open.binary_search(&(c as u16)) {
+        // Where the cell stands (or would stand) among the open ones: the cells around it
+        // stand close by, so they are looked for from there.
+        let mut near = match self.open.binary_search(&(c as u16)) {
+            Ok(i) => {
                 self.open.remove(i);
+                i
             }
-        }
+            Err(i) => i,
+        };
         if let Some(slot) = self.cells.get_mut(c) {
             *slot = (index + 1) as u16;
         }
@@ -138,8 +224,9 @@ impl Grid {
             match self.cells.get_mut(n) {
                 Some(v) if *v == 0 => {
                     *v = OPEN | need;
-                    if let Err(i) = self.open.binary_search(&(n as u16)) {
+                    if let Err(i) = search_near(&self.open, n as u16, near) {
                         self.open.insert(i, n as u16);
+                        near = i;
                     }
                 }
                 Some(v) if *v & OPEN != 0 => *v |= need,
@@ -157,26 +244,40 @@ impl Grid {
     }
 
     /// Every placement of kind `kind` that fits an open spot, in reading order (row, column,
-    /// rotation).
-    pub(super) fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
+    /// rotation), written over `out`.
+    pub(super) fn legal_into(&self, kind: u8, out: &mut Placements) {
+        out.len = 0;
         let Some(row) = FITS.get(usize::from(kind)) else {
-            return Vec::new();
+            return;
         };
-        // Each spot writes all four rotations and keeps those that fit: no branch to guess.
-        let mut out = vec![(0, 0, 0); 4 * self.open.len()];
+        if out.slots.len() < 4 * self.open.len() {
+            out.slots.resize(4 * self.open.len(), 0);
+        }
+        // Each spot writes four slots at once, the rotations that fit first, and keeps as
+        // many as fit: no branch to guess, and no slot is cleared first (only the first
+        // `len` are read).
         let mut n = 0;
         for &c in &self.open {
-            let fits = Self::rotations(row, &self.cells, c);
-            let (x, y) = spot(c);
-            for rot in 0..4u8 {
-                if let Some(slot) = out.get_mut(n) {
-                    *slot = (x, y, rot);
-                }
-                n += usize::from((fits >> rot) & 1);
+            let fits = Self::rotations(row, &self.cells, c) & 15;
+            let [a, b, d, e] = FITTING_FIRST[usize::from(fits)];
+            let base = u32::from(c) << 2;
+            if let Some(block) = out.slots.get_mut(n..n + 4) {
+                block.copy_from_slice(&[base | a, base | b, base | d, base | e]);
             }
+            n += fits.count_ones() as usize;
         }
-        out.truncate(n);
-        out
+        out.len = n;
+    }
+
+    /// Whether kind `kind` turned `rot` fits the spot (x,y): `None` when the spot is not
+    /// open (it holds a tile, touches none, or lies beyond [`REACH`]).
+    pub(super) fn fits(&self, kind: u8, x: i32, y: i32, rot: u8) -> Option<bool> {
+        let value = *self.cells.get(cell(x, y)?)?;
+        if value & OPEN == 0 {
+            return None;
+        }
+        let row = FITS.get(usize::from(kind))?;
+        Some(row[usize::from(value as u8)] & (1 << (rot % 4)) != 0)
     }
 
     /// Whether kind `kind` fits any open spot.

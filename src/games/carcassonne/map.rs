@@ -10,7 +10,7 @@ use super::grid::{cell, Grid, STEPS};
 use super::tiles::{facing_half, kind_named, shape_of, Edge, Kind, Shape, NONE};
 use std::fmt;
 
-pub use super::grid::{MAX_TILES, REACH};
+pub use super::grid::{Placements, MAX_TILES, REACH};
 
 /// Followers each player owns.
 pub const FOLLOWERS: u8 = 7;
@@ -29,6 +29,9 @@ pub struct Placed {
     /// Row (south is positive).
     pub y: i32,
     pub(super) base: u32,
+    /// The tile's monastery part ([`NONE`] if it has none): scoring looks for monasteries
+    /// around every placed tile.
+    pub(super) monastery: u8,
 }
 
 impl Placed {
@@ -307,6 +310,15 @@ impl Map {
 
     /// Whether a tile of kind `kind` turned `rot` fits at (x,y).
     pub fn check(&self, kind: u8, x: i32, y: i32, rot: u8) -> Result<(), PlaceError> {
+        // An open spot knows what its neighbours show: a fitting placement needs no more.
+        if self.tiles.len() < MAX_TILES && self.grid.fits(kind, x, y, rot) == Some(true) {
+            return Ok(());
+        }
+        self.explain(kind, x, y, rot)
+    }
+
+    /// Why a placement does not fit, side by side (or `Ok` for the first tile of a map).
+    fn explain(&self, kind: u8, x: i32, y: i32, rot: u8) -> Result<(), PlaceError> {
         if cell(x, y).is_none() {
             return Err(PlaceError::OutOfReach(x, y));
         }
@@ -343,10 +355,19 @@ impl Map {
 
     /// Every legal placement of kind `kind`, in reading order (row, column, rotation).
     pub fn legal(&self, kind: u8) -> Vec<(i32, i32, u8)> {
+        let mut out = Placements::default();
+        self.legal_into(kind, &mut out);
+        out.iter().collect()
+    }
+
+    /// [`Map::legal`] written over `out`, whose room is kept: a playout that reuses one list
+    /// allocates nothing per turn.
+    pub fn legal_into(&self, kind: u8, out: &mut Placements) {
         if self.tiles.len() >= MAX_TILES {
-            return Vec::new();
+            out.len = 0;
+            return;
         }
-        self.grid.legal(kind)
+        self.grid.legal_into(kind, out);
     }
 
     /// Whether kind `kind` fits anywhere.
@@ -450,6 +471,11 @@ impl Map {
             x,
             y,
             base,
+            monastery: shape
+                .parts
+                .iter()
+                .position(|p| p.kind == Kind::Monastery)
+                .map_or(NONE, |m| m as u8),
         });
         self.grid.put(index, x, y, shape.edges);
         for (side, (dx, dy)) in STEPS.iter().enumerate() {
@@ -560,13 +586,16 @@ impl Map {
 
     /// The features of tile `tile` where `seat` could put `figure` now.
     pub fn figure_options(&self, seat: usize, tile: usize, figure: Figure) -> Vec<u8> {
-        let n = self
-            .tiles
-            .get(tile)
-            .map_or(0, |t| t.shape().parts.len() as u8);
-        (0..n)
+        (0..self.parts_of(tile))
             .filter(|&p| self.can_place(seat, tile, p, figure).is_ok())
             .collect()
+    }
+
+    /// How many features tile `tile` has (0 for no such tile).
+    pub(super) fn parts_of(&self, tile: usize) -> u8 {
+        self.tiles
+            .get(tile)
+            .map_or(0, |t| t.shape().parts.len() as u8)
     }
 
     /// The segment a follower stands on.

@@ -4,7 +4,7 @@
 //! earns its bonus right after the feature's points, whoever won the feature.
 
 use super::map::{Figure, Follower, Map, RingmasterBonus, Scored};
-use super::tiles::Kind;
+use super::tiles::{Kind, NONE};
 
 impl Map {
     /// The seats with most followers on feature `root` (monastery: its own segment).
@@ -139,11 +139,10 @@ impl Map {
                 let Some(other) = self.placed_at(t.x + dx, t.y + dy).copied() else {
                     continue;
                 };
-                let shape = other.shape();
-                let Some(m) = shape.parts.iter().position(|p| p.kind == Kind::Monastery) else {
+                if other.monastery == NONE {
                     continue;
-                };
-                let seg = other.base + m as u32;
+                }
+                let seg = other.base + u32::from(other.monastery);
                 let done = self.features.get(seg as usize).is_none_or(|f| f.scored);
                 if done || self.neighbours(other.x, other.y) < 9 {
                     continue;
@@ -204,10 +203,11 @@ impl Map {
                 Kind::Field => fields.push((root, at)),
             }
         }
+        let scored: Vec<u32> = fields.iter().map(|&(root, _)| root).collect();
         let touching = if fields.is_empty() {
             Vec::new()
         } else {
-            self.completed_cities_by_field()
+            self.completed_cities_by_field(&scored)
         };
         for (root, at) in fields {
             let n = touching.iter().filter(|&&(field, _)| field == root).count() as u32;
@@ -219,15 +219,22 @@ impl Map {
             .unwrap_or_default()
     }
 
-    /// Every (field, completed city) pair where a segment of the field touches a segment of
-    /// the city, each pair once.
-    fn completed_cities_by_field(&mut self) -> Vec<(u32, u32)> {
+    /// Every (field, completed city) pair where a segment of one of the fields `fields` (roots)
+    /// touches a segment of the city, each pair once.
+    fn completed_cities_by_field(&mut self, fields: &[u32]) -> Vec<(u32, u32)> {
         let mut pairs = Vec::new();
         for t in 0..self.tiles.len() {
             let Some(&placed) = self.tiles.get(t) else {
                 continue;
             };
             for (i, part) in placed.shape().parts.iter().enumerate() {
+                if part.cities.is_empty() {
+                    continue;
+                }
+                let field = self.find(placed.base + i as u32);
+                if !fields.contains(&field) {
+                    continue;
+                }
                 for &c in &part.cities {
                     let city = self.find(placed.base + u32::from(c));
                     if self
@@ -235,7 +242,7 @@ impl Map {
                         .get(city as usize)
                         .is_some_and(|f| f.open == 0)
                     {
-                        pairs.push((self.find(placed.base + i as u32), city));
+                        pairs.push((field, city));
                     }
                 }
             }
