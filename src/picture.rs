@@ -57,9 +57,23 @@ pub fn png_from_svg(svg: &str) -> Result<Vec<u8>, PictureError> {
         resvg::tiny_skia::Transform::default(),
         &mut pixmap.as_mut(),
     );
-    pixmap
-        .encode_png()
-        .map_err(|error| PictureError::Encode(error.to_string()))
+    encode(width, height, &pixmap.take_demultiplied())
+}
+
+/// RGBA pixels as PNG, compressed fast: a board is posted once, and under load the default
+/// compression took more of the bot's time than drawing the board did, for files little
+/// smaller.
+fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, PictureError> {
+    let failed = |error: png::EncodingError| PictureError::Encode(error.to_string());
+    let mut data = Vec::new();
+    let mut encoder = png::Encoder::new(&mut data, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(failed)?;
+    writer.write_image_data(rgba).map_err(failed)?;
+    writer.finish().map_err(failed)?;
+    Ok(data)
 }
 
 /// One bundled font as text is measured with it: the font, and its glyphs' advances in font
