@@ -6,7 +6,8 @@
 //! `cargo bench --bench carcassonne -- 200` plays 200 games a round instead of 1000, and
 //! `-- base` measures the 2-player base game alone (for a profile, or a side-by-side run).
 //!
-//! Side by side with another engine: CARCASSONNE_PEER="<command>" runs that command (another
+//! Side by side with another engine: CARCASSONNE_PEER="<program> <arguments>" (split on
+//! spaces, no shell) runs that command (another
 //! engine's random 2-player base games, printing "<n> games/s" and, if it has rounds,
 //! "fastest round <n> games/s") three times, each right before a run of ours, and prints
 //! both figures and their ratio with the machine's load average. The peer is built outside
@@ -146,6 +147,14 @@ fn side_by_side(peer: &str, games: u64) {
             .args(&arguments)
             .output()
         {
+            Ok(output) if !output.status.success() => {
+                println!(
+                    "the peer `{peer}` failed ({}): {}",
+                    output.status,
+                    String::from_utf8_lossy(&output.stderr).trim()
+                );
+                return;
+            }
             Ok(output) => String::from_utf8_lossy(&output.stdout).into_owned(),
             Err(error) => {
                 println!("the peer `{peer}` could not be run: {error}");
@@ -164,9 +173,9 @@ fn side_by_side(peer: &str, games: u64) {
             Some(theirs) if theirs > 0.0 => {
                 let best = their_best
                     .filter(|b| *b > 0.0)
-                    .map(|b| format!(", fastest rounds {:.0}x", our_best / b))
+                    .map(|b| format!(", fastest rounds {:.1}x", our_best / b))
                     .unwrap_or_default();
-                println!("  ratio: {:.0}x overall{best}", ours / theirs);
+                println!("  ratio: {:.1}x overall{best}", ours / theirs);
             }
             _ => println!("  ratio: the peer printed no games/s figure"),
         }

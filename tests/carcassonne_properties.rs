@@ -89,6 +89,13 @@ fn random_step(m: &mut Match, pick: &mut impl Iterator<Item = u16>) -> Result<bo
         }
         Stage::Follower(_) => {
             let options = m.choices().all();
+            let mut listed = Vec::new();
+            m.choices_into(&mut listed);
+            prop_assert_eq!(
+                &listed,
+                &options,
+                "the reused list of choices is the same list"
+            );
             let choice = options[usize::from(pick.next().unwrap_or(0)) % options.len()];
             prop_assert!(m.choose(choice).is_ok(), "{:?} refused", choice);
         }
@@ -148,7 +155,7 @@ proptest! {
 }
 
 /// Every legal placement of `kind`, searched from scratch: each cell next to a tile, in
-/// reading order, with each rotation the placement check accepts.
+/// reading order, with each rotation the edge-by-edge check accepts.
 fn legal_from_scratch(map: &Map, kind: u8) -> Vec<(i32, i32, u8)> {
     let mut spots: Vec<(i32, i32)> = map
         .tiles()
@@ -160,7 +167,15 @@ fn legal_from_scratch(map: &Map, kind: u8) -> Vec<(i32, i32, u8)> {
     spots
         .into_iter()
         .flat_map(|(y, x)| (0..4).map(move |rot| (x, y, rot)))
-        .filter(|&(x, y, rot)| map.check(kind, x, y, rot).is_ok())
+        .filter(|&(x, y, rot)| {
+            let side_by_side = map.check_side_by_side(kind, x, y, rot).is_ok();
+            assert_eq!(
+                map.check(kind, x, y, rot).is_ok(),
+                side_by_side,
+                "({x},{y}) turned {rot}"
+            );
+            side_by_side
+        })
         .collect()
 }
 

@@ -79,8 +79,9 @@ const fn fit_table() -> [[u8; 256]; KINDS] {
 
 static FITS: [[u8; 256]; KINDS] = fit_table();
 
-/// For each set of rotations (bits 0..4), the four rotations with those in the set first, in
-/// ascending order: a spot's placements written as one block.
+/// For each set of rotations (bits 0..4), the set's rotations in ascending order, then zeros
+/// (never read: beyond the list's length, or written over by the next spot): a spot's
+/// placements written as one block.
 const fn fitting_first() -> [[u32; 4]; 16] {
     let mut table = [[0u32; 4]; 16];
     let mut set = 0;
@@ -270,7 +271,7 @@ impl Grid {
     }
 
     /// Whether kind `kind` turned `rot` fits the spot (x,y): `None` when the spot is not
-    /// open (it holds a tile, touches none, or lies beyond [`REACH`]).
+    /// open (it holds a tile, touches none, or lies beyond [`REACH`]) or the kind is unknown.
     pub(super) fn fits(&self, kind: u8, x: i32, y: i32, rot: u8) -> Option<bool> {
         let value = *self.cells.get(cell(x, y)?)?;
         if value & OPEN == 0 {

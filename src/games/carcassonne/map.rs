@@ -314,11 +314,13 @@ impl Map {
         if self.tiles.len() < MAX_TILES && self.grid.fits(kind, x, y, rot) == Some(true) {
             return Ok(());
         }
-        self.explain(kind, x, y, rot)
+        self.check_side_by_side(kind, x, y, rot)
     }
 
-    /// Why a placement does not fit, side by side (or `Ok` for the first tile of a map).
-    fn explain(&self, kind: u8, x: i32, y: i32, rot: u8) -> Result<(), PlaceError> {
+    /// [`Map::check`] done edge by edge against each neighbour, without the open spots'
+    /// table: what `check` falls back on to say why a placement is refused, and the reference
+    /// the table is tested against.
+    pub fn check_side_by_side(&self, kind: u8, x: i32, y: i32, rot: u8) -> Result<(), PlaceError> {
         if cell(x, y).is_none() {
             return Err(PlaceError::OutOfReach(x, y));
         }
