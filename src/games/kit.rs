@@ -186,22 +186,13 @@ mod tests {
     const KIT: Kit = Kit {
         name: "toy",
         title: "Toy",
-        revision: 1,
-        about: "",
-        summary: "",
-        topics: &[],
-        round_word: "round",
-        players: (2, None),
         options: &[
             GameOption::duration("turn", "time per turn", 30),
             GameOption::duration("claim", "time to claim", A_YEAR),
             GameOption::on_off("fast", "fast play"),
             GameOption::own("size", "board size", "size=N"),
         ],
-        commands: &[],
-        orders: &[],
-        palette: &[],
-        waitlist: false,
+        ..Kit::PLAIN
     };
 
     #[test]
