@@ -1,7 +1,8 @@
 //! Parcheesi speed: legal-move queries per second on random positions and rolls (mixed rolls,
 //! and the worst case: doubles with four dice, plus reward queries), and random full games
 //! per second through the whole turn flow. Each query figure is the fastest of five runs.
-//! Run: `cargo bench --bench parcheesi`.
+//! Run: `cargo bench --bench parcheesi`; `-- worst` times the worst case alone, on the same
+//! positions (for a profiler).
 
 use referee::dice::{Dice, Seed};
 use referee::games::parcheesi::{
@@ -137,6 +138,7 @@ fn rate(count: usize, seconds: f64) -> String {
 
 fn main() {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let only_worst = std::env::args().any(|a| a == "worst");
 
     // Positions met in random games, each with random rolls.
     let mut seen = Vec::new();
@@ -157,19 +159,21 @@ fn main() {
         };
         queries.push((*pos, *colour, roll, limits));
     }
-    let (total, secs) = fastest(|| {
-        queries
-            .iter()
-            .map(|(pos, colour, roll, limits)| {
-                legal_steps(black_box(pos), roll, *colour, limits).len()
-            })
-            .sum()
-    });
-    println!(
-        "mixed rolls on game positions: {} queries in {secs:.3}s = {} queries/s ({total} legal steps)",
-        queries.len(),
-        rate(queries.len(), secs)
-    );
+    if !only_worst {
+        let (total, secs) = fastest(|| {
+            queries
+                .iter()
+                .map(|(pos, colour, roll, limits)| {
+                    legal_steps(black_box(pos), roll, *colour, limits).len()
+                })
+                .sum()
+        });
+        println!(
+            "mixed rolls on game positions: {} queries in {secs:.3}s = {} queries/s ({total} legal steps)",
+            queries.len(),
+            rate(queries.len(), secs)
+        );
+    }
 
     // Worst case: every pawn out, doubles (four dice), then the reward queries of a chain.
     let mut worst = Vec::new();
@@ -197,6 +201,9 @@ fn main() {
         worst.len(),
         rate(worst.len(), secs)
     );
+    if only_worst {
+        return;
+    }
     let (total, secs) = fastest(|| {
         worst
             .iter()

@@ -20,6 +20,9 @@ pub const SAFE: [u8; 12] = [0, 5, 12, 17, 22, 29, 34, 39, 46, 51, 56, 63];
 /// Steps a pawn still has to make from its nest to HOME (entering counts as one).
 pub const FULL_TRIP: u32 = 72;
 
+/// A colour's whole home row, HOME included, as a home-row mask.
+const WHOLE_ROW: u16 = (1 << (HOME_STEP + 1)) - 1;
+
 const SAFE_MASK: u128 = {
     let mut mask = 0u128;
     let mut i = 0;
@@ -232,7 +235,6 @@ impl Position {
     /// it stands on, those it passes and the one it lands on, and its whole home row when it
     /// goes into it or moves in it. A pawn in the nest or HOME gives every square.
     pub fn footprint(&self, colour: Colour, pawn: usize, count: u8) -> (u128, u16) {
-        const WHOLE_ROW: u16 = (1 << (HOME_STEP + 1)) - 1;
         match self.spot(colour, pawn) {
             Spot::Ring(square) => {
                 let to_turn_off = (colour.turn_off() + RING - square) % RING;
@@ -338,6 +340,13 @@ impl Occupancy {
         occ.remove(colour.index(), from);
         occ.add(colour.index(), landing.to);
         occ
+    }
+
+    /// The ring squares holding pawns of colour index `c`.
+    pub fn squares_of(&self, c: usize) -> u128 {
+        let low = if c & 1 != 0 { self.low } else { !self.low };
+        let high = if c & 2 != 0 { self.high } else { !self.high };
+        self.any & low & high
     }
 
     /// The colour index (0..3) of the pawns on ring square `square` (meaningful if occupied).
@@ -651,6 +660,94 @@ fn row_move(occ: &Occupancy, me: usize, from: u8, count: u8) -> Result<Landing, 
     })
 }
 
+/// One pawn playing several dice in a row, forward only (never round again): where it ends and
+/// the squares its moves depend on, as ring and home-row masks (the union of
+/// [`Position::footprint`] over its moves).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Ring squares the moves depend on.
+    pub ring: u128,
+    /// Home-row squares the moves depend on.
+    pub row: u16,
+    /// Where the pawn ends.
+    pub end: Spot,
+}
+
+/// Whether pawn `pawn` of `colour` can play `dice` one after another in this order, each move
+/// forward along the ring or into its home row; its [`Run`] if so.
+///
+/// Every move is judged on `occ`, the occupancy before the first: a pawn going forward only
+/// changes the squares it leaves and lands on (and sends a captured pawn from a landing square
+/// to its nest), which lie behind the squares its later moves pass and land on. So the whole
+/// run is one pass over its path: no blockade on the ring squares it passes or lands on, no
+/// opposing pawn on a safe square it lands on, no own blockade in its home row, and no
+/// overshoot of HOME. A die of 0 is no move: no run.
+pub fn try_run(
+    pos: &Position,
+    occ: &Occupancy,
+    colour: Colour,
+    pawn: usize,
+    dice: &[u8],
+) -> Option<Run> {
+    if dice.contains(&0) {
+        return None;
+    }
+    let me = colour.index();
+    let total = dice
+        .iter()
+        .try_fold(0u8, |sum, die| sum.checked_add(*die))?;
+    // The end of `steps` squares in the home row from step `from`, if every square passed or
+    // landed on (HOME aside) is free of an own blockade.
+    let row_path = |from: u8, steps: u8| -> Option<Spot> {
+        let to = from.checked_add(steps).filter(|to| *to <= HOME_STEP)?;
+        let path: u16 = ((2u16 << to.min(ROW)) - 1) & !((2u16 << from) - 1);
+        if path & occ.row_two[me] != 0 {
+            return None;
+        }
+        Some(if to == HOME_STEP {
+            Spot::Home
+        } else {
+            Spot::Row(to)
+        })
+    };
+    match pos.spot(colour, pawn) {
+        Spot::Row(from) => Some(Run {
+            ring: 0,
+            row: WHOLE_ROW,
+            end: row_path(from, total)?,
+        }),
+        Spot::Ring(square) => {
+            let to_turn_off = (colour.turn_off() + RING - square) % RING;
+            let on_ring = total.min(to_turn_off);
+            if ring_span(square + 1, on_ring) & occ.blockades != 0 {
+                return None;
+            }
+            let mut landings = 0u128;
+            let mut sum = 0u8;
+            for &die in dice {
+                sum += die;
+                if sum <= to_turn_off {
+                    landings |= 1u128 << ((square + sum) % RING);
+                }
+            }
+            if landings & SAFE_MASK & occ.any & !occ.squares_of(me) != 0 {
+                return None;
+            }
+            let (end, row) = if total <= to_turn_off {
+                (Spot::Ring((square + total) % RING), 0)
+            } else {
+                (row_path(0, total - to_turn_off)?, WHOLE_ROW)
+            };
+            Some(Run {
+                ring: ring_span(square, on_ring + 1),
+                row,
+                end,
+            })
+        }
+        Spot::Nest | Spot::Home => None,
+    }
+}
+
 /// Plays a move already found legal: the pawn lands, a captured pawn goes to its nest.
 pub fn apply(pos: &mut Position, colour: Colour, pawn: usize, landing: Landing) {
     if let Some(slot) = pos.pawns[colour.index()].get_mut(pawn) {
@@ -678,6 +775,93 @@ mod tests {
         assert_eq!(Spot::Ring(0).distance_left(Colour::Red), 25);
         assert_eq!(SAFE.iter().filter(|s| is_safe(**s)).count(), 12);
         assert!(!is_safe(6));
+    }
+
+    /// `try_run` the slow way: one `try_move` after another (each judged on the occupancy
+    /// before the run, as `try_run` says is exact), the footprints of the moves joined.
+    fn run_step_by_step(
+        pos: &Position,
+        occ: &Occupancy,
+        colour: Colour,
+        pawn: usize,
+        dice: &[u8],
+    ) -> Option<Run> {
+        let mut pos = *pos;
+        let (mut ring, mut row) = (0u128, 0u16);
+        for &die in dice {
+            let (r, w) = pos.footprint(colour, pawn, die);
+            ring |= r;
+            row |= w;
+            let landing = try_move(&pos, occ, colour, pawn, die, false).ok()?;
+            apply(&mut pos, colour, pawn, landing);
+        }
+        Some(Run {
+            ring,
+            row,
+            end: pos.spot(colour, pawn),
+        })
+    }
+
+    #[test]
+    fn a_run_worked_out_in_one_pass_is_the_run_played_move_by_move() {
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        let mut below = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut runs, mut refusals) = (0, 0);
+        for case in 0..20_000 {
+            // Pawns crowded near one colour's turn-off, so runs meet blockades, safe squares
+            // and the home row.
+            let colour = Colour::ALL[case % 4];
+            let mut pos = Position::default();
+            let mut ring = [(None::<Colour>, 0u8); 68];
+            for c in Colour::ALL {
+                let mut rows = [0u8; 8];
+                for pawn in 0..PAWNS {
+                    for _ in 0..20 {
+                        if below(6) == 0 {
+                            let step = 1 + below(7);
+                            if rows[step] < 2 {
+                                rows[step] += 1;
+                                pos.pawns[c.index()][pawn] = Spot::Row(step as u8);
+                                break;
+                            }
+                            continue;
+                        }
+                        let square = (usize::from(colour.turn_off()) + 68 - 20 + below(24)) % 68;
+                        let (owner, count) = ring[square];
+                        if count == 0 || (owner == Some(c) && count < 2) {
+                            ring[square] = (Some(c), count + 1);
+                            pos.pawns[c.index()][pawn] = Spot::Ring(square as u8);
+                            break;
+                        }
+                    }
+                }
+            }
+            let occ = pos.occupancy();
+            let dice: Vec<u8> = (0..1 + below(4)).map(|_| 1 + below(6) as u8).collect();
+            for pawn in 0..PAWNS {
+                let fast = try_run(&pos, &occ, colour, pawn, &dice);
+                assert_eq!(
+                    fast,
+                    run_step_by_step(&pos, &occ, colour, pawn, &dice),
+                    "case {case}: {colour} pawn {pawn} dice {dice:?} in {pos:?}"
+                );
+                if fast.is_some() {
+                    runs += 1;
+                } else {
+                    refusals += 1;
+                }
+            }
+        }
+        // Both answers come up often, so the agreement means something.
+        assert!(
+            runs > 10_000 && refusals > 10_000,
+            "{runs} runs, {refusals} refusals"
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! play that uses every die (nothing can beat it), and the steps of a query come back in a
 //! fixed-size [`Steps`] list.
 
-use super::board::{self, Colour, Landing, Occupancy, Pairs, Position, Spot, StepError, PAWNS};
+use super::board::{
+    self, Colour, Landing, Occupancy, Pairs, Position, Run, Spot, StepError, PAWNS,
+};
 use super::{ENTER, MOVE};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -377,17 +379,6 @@ struct Search<'a> {
     bound: i32,
 }
 
-/// One pawn taking the dice left after a first step all by itself, worked out on the
-/// position before that step: the squares its moves depend on and where it ends. After a
-/// first step of another pawn that touches none of those squares, the same moves are legal
-/// and end the same way, so the first step begins a play using every die without a search.
-#[derive(Clone, Copy)]
-struct Run {
-    ring: u128,
-    row: u16,
-    end: Spot,
-}
-
 /// The runs of a query, worked out when first needed: by pawn, then by the face of the first
 /// step (the roll's first or second distinct face); `None` inside: the pawn has no run.
 struct Runs {
@@ -414,8 +405,11 @@ impl Runs {
 
 impl Search<'_> {
     /// The worth of a first step `step` known without a search: the bound, when another pawn
-    /// has a run with the dice left that the step does not disturb (see [`Run`]). Only for
-    /// rolls of three or four dice left, where searching every first step costs most.
+    /// can play the dice left all by itself (its [`Run`], worked out on the position before the
+    /// step) and the step neither leaves nor lands on a square that run depends on: then the
+    /// same moves stay legal after the step and end the same way, so the step begins a play
+    /// using every die. Only for rolls of three or four dice left, where searching every first
+    /// step costs most.
     fn shortcut(
         &self,
         runs: &mut Runs,
@@ -477,36 +471,7 @@ impl Search<'_> {
         // to the search, which tries every order.
         let dice = &mut dice[..n];
         dice.sort_unstable_by(|a, b| b.cmp(a));
-        self.run_in_order(pos, occ, pawn, dice)
-    }
-
-    /// `pawn` playing `faces` in this order from `pos`, if every move is legal.
-    ///
-    /// Every move is judged on the occupancy before the run: a pawn going forward (never
-    /// round again) only changes the squares it leaves and lands on, which lie behind the
-    /// squares its later moves pass and land on.
-    fn run_in_order(
-        &self,
-        pos: &Position,
-        occ: &Occupancy,
-        pawn: usize,
-        faces: &[u8],
-    ) -> Option<Run> {
-        let colour = self.colour;
-        let mut pos = *pos;
-        let (mut ring, mut row) = (0u128, 0u16);
-        for &die in faces {
-            let (r, w) = pos.footprint(colour, pawn, die);
-            ring |= r;
-            row |= w;
-            let landing = board::try_move(&pos, occ, colour, pawn, die, false).ok()?;
-            board::apply(&mut pos, colour, pawn, landing);
-        }
-        Some(Run {
-            ring,
-            row,
-            end: pos.spot(colour, pawn),
-        })
+        board::try_run(pos, occ, self.colour, pawn, dice)
     }
 
     /// The best worth reachable from here (exact: see [`Search::bound`]).
