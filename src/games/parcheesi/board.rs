@@ -209,19 +209,16 @@ impl Position {
         let mut squares = [0u128; 4];
         for (c, pawns) in self.pawns.iter().enumerate() {
             for spot in pawns {
-                match *spot {
-                    Spot::Ring(square) if square < RING => {
-                        let bit = 1u128 << square;
-                        occ.blockades |= squares[c] & bit;
-                        squares[c] |= bit;
-                    }
-                    Spot::Row(step) if step <= ROW => {
-                        let bit = 1u16 << step;
-                        occ.row_two[c] |= occ.row_one[c] & bit;
-                        occ.row_one[c] |= bit;
-                    }
-                    _ => {}
-                }
+                // Both masks every time, one of them empty: no branch to mispredict.
+                let (ring, row) = match *spot {
+                    Spot::Ring(square) if square < RING => (1u128 << square, 0),
+                    Spot::Row(step) if step <= ROW => (0, 1u16 << step),
+                    _ => (0, 0),
+                };
+                occ.blockades |= squares[c] & ring;
+                squares[c] |= ring;
+                occ.row_two[c] |= occ.row_one[c] & row;
+                occ.row_one[c] |= row;
             }
         }
         occ.any = squares[0] | squares[1] | squares[2] | squares[3];
@@ -405,20 +402,14 @@ impl Occupancy {
     }
 }
 
-/// Ring squares `from`, `from + 1`, ... (`len` of them, wrapping after 67) as a bit mask.
+/// Ring squares `from`, `from + 1`, ... (`len` of them, wrapping after 67) as a bit mask: the
+/// first `len` bits, rotated by `from` within the ring's 68.
+#[inline]
 fn ring_span(from: u8, len: u8) -> u128 {
-    let from = from % RING;
-    let len = len.min(RING);
-    let first = len.min(RING - from);
-    let rest = len - first;
-    let piece = |start: u8, count: u8| -> u128 {
-        if count == 0 {
-            0
-        } else {
-            ((1u128 << count) - 1) << start
-        }
-    };
-    piece(from, first) | piece(0, rest)
+    const WHOLE_RING: u128 = (1u128 << RING) - 1;
+    let from = u32::from(from % RING);
+    let first = (1u128 << len.min(RING)) - 1;
+    ((first << from) | (first >> (u32::from(RING) - from))) & WHOLE_RING
 }
 
 /// The lowest set square of a ring mask, in the order of travel from `from`.
@@ -510,8 +501,8 @@ pub fn explain(error: StepError, pawn: usize) -> String {
 pub struct Landing {
     /// Where the pawn ends.
     pub to: Spot,
-    /// The opposing pawn sent back to its nest, if any.
-    pub captured: Option<(Colour, usize)>,
+    /// The opposing pawn (colour, 0-based pawn) sent back to its nest, if any.
+    pub captured: Option<(Colour, u8)>,
 }
 
 impl Landing {
@@ -521,6 +512,7 @@ impl Landing {
     }
 }
 
+#[inline]
 fn land_on_ring(
     pos: &Position,
     occ: &Occupancy,
@@ -551,7 +543,7 @@ fn land_on_ring(
                     by: other,
                 });
             }
-            let captured = pos.pawn_on(other, square).map(|p| (other, p));
+            let captured = pos.pawn_on(other, square).map(|p| (other, p as u8));
             return Ok(Landing {
                 to: Spot::Ring(square),
                 captured,
@@ -580,6 +572,7 @@ pub fn try_enter(
 
 /// Whether pawn `pawn` of `colour` may move `count` squares, into its home row when it passes
 /// its turn-off square (or round the ring again when `around`).
+#[inline]
 pub fn try_move(
     pos: &Position,
     occ: &Occupancy,
@@ -682,6 +675,7 @@ pub struct Run {
 /// run is one pass over its path: no blockade on the ring squares it passes or lands on, no
 /// opposing pawn on a safe square it lands on, no own blockade in its home row, and no
 /// overshoot of HOME. A die of 0 is no move: no run.
+#[inline]
 pub fn try_run(
     pos: &Position,
     occ: &Occupancy,
@@ -754,7 +748,7 @@ pub fn apply(pos: &mut Position, colour: Colour, pawn: usize, landing: Landing) 
         *slot = landing.to;
     }
     if let Some((other, p)) = landing.captured {
-        if let Some(slot) = pos.pawns[other.index()].get_mut(p) {
+        if let Some(slot) = pos.pawns[other.index()].get_mut(usize::from(p)) {
             *slot = Spot::Nest;
         }
     }

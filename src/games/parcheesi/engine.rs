@@ -274,15 +274,19 @@ fn interchangeable(limits: &Limits) -> u16 {
     swap
 }
 
-/// The pawns after `p` that stand with it and are interchangeable with it.
-fn twins_of(
-    pos: &Position,
-    colour: Colour,
-    swap: u16,
-    p: usize,
-) -> impl Iterator<Item = usize> + '_ {
+/// For each pawn, bit `q` set: pawn `q`, after it, stands with it and is interchangeable with
+/// it (same plays).
+fn twins(pos: &Position, colour: Colour, swap: u16) -> [u8; PAWNS] {
     let pawns = &pos.pawns[colour.index()];
-    (p + 1..PAWNS).filter(move |q| pawns[*q] == pawns[p] && swap & (1 << (4 * p + q)) != 0)
+    let mut twins = [0u8; PAWNS];
+    for p in 0..PAWNS {
+        for q in p + 1..PAWNS {
+            if swap & (1 << (4 * p + q)) != 0 && pawns[q] == pawns[p] {
+                twins[p] |= 1 << q;
+            }
+        }
+    }
+    twins
 }
 
 /// Calls `f` for every step that the board allows with the dice left; stops when `f` says so.
@@ -305,9 +309,10 @@ fn for_each_step(
         }
     }
     let sum_five = roll.sum_five();
-    for p in 0..PAWNS {
-        let spot = pawns[p];
-        if (0..p).any(|q| pawns[q] == spot && swap & (1 << (4 * q + p)) != 0) {
+    let twins = twins(pos, colour, swap);
+    let skipped = twins.iter().fold(0, |all, t| all | t);
+    for (p, &spot) in pawns.iter().enumerate() {
+        if skipped & (1 << p) != 0 {
             continue;
         }
         match spot {
@@ -380,26 +385,97 @@ struct Search<'a> {
 }
 
 /// The runs of a query, worked out when first needed: by pawn, then by the face of the first
-/// step (the roll's first or second distinct face); `None` inside: the pawn has no run.
+/// step (the roll's first or second distinct face).
 struct Runs {
+    /// Whether three or four dice are left: the only rolls the shortcut is tried for.
+    worth_it: bool,
+    /// The distinct faces left, larger first (two at most when three or four dice are left:
+    /// four dice are doubles and their bottom faces).
     faces: [u8; 2],
-    known: [[Option<Option<Run>>; 2]; PAWNS],
+    /// For each of `faces`, the dice left once a die showing it is played, larger first: a
+    /// run plays them in this order only (one that fails in it leaves the first step to the
+    /// search, which tries every order).
+    rest: [[u8; 4]; 2],
+    /// How many of each `rest` are dice.
+    rest_len: [usize; 2],
+    /// Bit `2 * pawn + face` set: that run is worked out...
+    tried: u8,
+    /// ...and it exists, in `known`.
+    found: u8,
+    known: [[Run; 2]; PAWNS],
 }
 
 impl Runs {
     fn new(roll: &Roll) -> Runs {
-        let mut faces = [0u8; 2];
+        // The dice left, larger first; each face's rest is that list less one die showing it.
+        let mut left = [0u8; 4];
         let mut n = 0;
         for face in roll.left() {
-            if !faces[..n].contains(&face) && n < 2 {
-                faces[n] = face;
+            if let Some(slot) = left.get_mut(n) {
+                *slot = face;
                 n += 1;
             }
         }
-        Runs {
-            faces,
-            known: [[None; 2]; PAWNS],
+        left[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let mut faces = [0u8; 2];
+        let mut rest = [[0u8; 4]; 2];
+        let mut rest_len = [0usize; 2];
+        let mut distinct = 0;
+        for (i, &face) in left[..n].iter().enumerate() {
+            if distinct == 2 || (i > 0 && left[i - 1] == face) {
+                continue;
+            }
+            faces[distinct] = face;
+            let mut k = 0;
+            for (j, &other) in left[..n].iter().enumerate() {
+                if j != i {
+                    rest[distinct][k] = other;
+                    k += 1;
+                }
+            }
+            rest_len[distinct] = k;
+            distinct += 1;
         }
+        let nowhere = Run {
+            ring: 0,
+            row: 0,
+            end: Spot::Nest,
+        };
+        Runs {
+            worth_it: roll.dice_left() >= 3,
+            faces,
+            rest,
+            rest_len,
+            tried: 0,
+            found: 0,
+            known: [[nowhere; 2]; PAWNS],
+        }
+    }
+
+    /// The dice left after a first step showing `faces[face]`, larger first.
+    fn rest(&self, face: usize) -> &[u8] {
+        &self.rest[face][..self.rest_len[face]]
+    }
+
+    /// The run of `pawn` with the dice left after a first step showing `faces[face]`.
+    fn get(
+        &mut self,
+        pos: &Position,
+        occ: &Occupancy,
+        colour: Colour,
+        pawn: usize,
+        face: usize,
+    ) -> Option<&Run> {
+        let bit = 1u8 << (2 * pawn + face);
+        if self.tried & bit == 0 {
+            self.tried |= bit;
+            let rest = &self.rest[face][..self.rest_len[face]];
+            if let Some(run) = board::try_run(pos, occ, colour, pawn, rest) {
+                self.found |= bit;
+                self.known[pawn][face] = run;
+            }
+        }
+        (self.found & bit != 0).then(|| &self.known[pawn][face])
     }
 }
 
@@ -415,63 +491,55 @@ impl Search<'_> {
         runs: &mut Runs,
         pos: &Position,
         occ: &Occupancy,
-        roll: &Roll,
         step: Step,
         landing: Landing,
     ) -> Option<i32> {
         let Step::Move { pawn, die, .. } = step else {
             return None;
         };
-        let face = runs.faces.iter().position(|f| *f == die)?;
-        if roll.dice_left() < 3 {
+        if !runs.worth_it {
             return None;
         }
+        let face = runs.faces.iter().position(|f| *f == die)?;
         let (pawn, colour) = (usize::from(pawn), self.colour);
         let (from_ring, from_row) = pos.spot(colour, pawn).bits();
         let (to_ring, to_row) = landing.to.bits();
         let (ring, row) = (from_ring | to_ring, from_row | to_row);
-        let mut rest = *roll;
-        rest.take(die);
-        let pips: u8 = roll.left().sum();
         for other in (0..PAWNS).filter(|other| *other != pawn) {
-            let run = match runs.known[other][face] {
-                Some(run) => run,
-                None => {
-                    let run = self.run(pos, occ, &rest, other);
-                    runs.known[other][face] = Some(run);
-                    run
-                }
+            let Some(run) = runs.get(pos, occ, colour, other, face) else {
+                continue;
             };
-            let Some(run) = run else { continue };
             if run.ring & ring != 0 || run.row & row != 0 {
                 continue;
             }
-            let mut end = *pos;
-            end.pawns[colour.index()][pawn] = landing.to;
-            end.pawns[colour.index()][other] = run.end;
-            if worth(&end, colour, self.limits, roll.dice_left(), pips) >= self.bound {
+            if self.ends_well(pos, &[(pawn, landing.to), (other, run.end)]) {
                 return Some(self.bound);
             }
         }
-        None
+        // Or the step's own pawn goes on with the dice left, from where it landed.
+        let mut after = *pos;
+        board::apply(&mut after, colour, pawn, landing);
+        let occ = occ.after(colour, pos.spot(colour, pawn), &landing);
+        let run = board::try_run(&after, &occ, colour, pawn, runs.rest(face))?;
+        self.ends_well(pos, &[(pawn, run.end)])
+            .then_some(self.bound)
     }
 
-    /// Whether `pawn` alone can play every die of `rest` (forward along the ring or into its
-    /// home row) from `pos`; its run if so.
-    fn run(&self, pos: &Position, occ: &Occupancy, rest: &Roll, pawn: usize) -> Option<Run> {
-        let mut dice = [0u8; 4];
-        let mut n = 0;
-        for face in rest.left() {
-            if let Some(slot) = dice.get_mut(n) {
-                *slot = face;
-                n += 1;
+    /// Whether a play that uses every die and ends with `moves` (pawn, where it ends) made
+    /// from `pos` reaches the bound: no blockade of this roll of doubles moved forward
+    /// together, the stale blockades broken.
+    fn ends_well(&self, pos: &Position, moves: &[(usize, Spot)]) -> bool {
+        let limits = self.limits;
+        if limits.together.is_empty() && limits.must_break.is_empty() {
+            return true;
+        }
+        let mut end = *pos;
+        for &(pawn, spot) in moves {
+            if let Some(slot) = end.pawns[self.colour.index()].get_mut(pawn) {
+                *slot = spot;
             }
         }
-        // One order only, the larger dice first: a run that fails in it leaves the first step
-        // to the search, which tries every order.
-        let dice = &mut dice[..n];
-        dice.sort_unstable_by(|a, b| b.cmp(a));
-        board::try_run(pos, occ, self.colour, pawn, dice)
+        worth(&end, self.colour, limits, 0, 0) == 1
     }
 
     /// The best worth reachable from here (exact: see [`Search::bound`]).
@@ -552,7 +620,7 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     let mut runs = Runs::new(roll);
     for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
         let value = search
-            .shortcut(&mut runs, pos, &occ, roll, step, landing)
+            .shortcut(&mut runs, pos, &occ, step, landing)
             .unwrap_or_else(|| search.after_step(pos, &occ, roll, (0, 0), step, landing));
         best = best.max(value);
         if let Some(slot) = firsts.get_mut(count) {
@@ -565,12 +633,14 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     if best < 1 << 6 {
         return steps;
     }
+    let twins = twins(pos, colour, swap);
     for &(step, value) in firsts.iter().take(count) {
         if value != best {
             continue;
         }
         steps.push(step);
-        for q in twins_of(pos, colour, swap, step.pawn()) {
+        let of_pawn = twins.get(step.pawn()).copied().unwrap_or(0);
+        for q in (0..PAWNS).filter(|q| of_pawn & (1 << q) != 0) {
             steps.push(match step {
                 Step::Enter { by_sum, .. } => Step::Enter {
                     pawn: q as u8,
