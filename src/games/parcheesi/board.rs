@@ -90,6 +90,12 @@ impl Colour {
     pub fn turn_off(self) -> u8 {
         17 * self.index() as u8
     }
+
+    /// How many squares a pawn of this colour on ring square `square` moves along the ring
+    /// before it turns into its home row (0 on the turn-off square itself).
+    pub fn squares_to_turn_off(self, square: u8) -> u8 {
+        (self.turn_off() + RING - square % RING) % RING
+    }
 }
 
 impl fmt::Display for Colour {
@@ -126,7 +132,7 @@ impl Spot {
         match self {
             Spot::Nest => FULL_TRIP,
             Spot::Ring(square) => {
-                u32::from((colour.turn_off() + RING - square % RING) % RING) + u32::from(HOME_STEP)
+                u32::from(colour.squares_to_turn_off(square)) + u32::from(HOME_STEP)
             }
             Spot::Row(step) => u32::from(HOME_STEP.saturating_sub(step)),
             Spot::Home => 0,
@@ -234,7 +240,7 @@ impl Position {
     pub fn footprint(&self, colour: Colour, pawn: usize, count: u8) -> (u128, u16) {
         match self.spot(colour, pawn) {
             Spot::Ring(square) => {
-                let to_turn_off = (colour.turn_off() + RING - square) % RING;
+                let to_turn_off = colour.squares_to_turn_off(square);
                 if count <= to_turn_off {
                     (ring_span(square, count + 1), 0)
                 } else {
@@ -243,15 +249,6 @@ impl Position {
             }
             Spot::Row(_) => (0, WHOLE_ROW),
             Spot::Nest | Spot::Home => (u128::MAX, u16::MAX),
-        }
-    }
-
-    /// Whether pawn `pawn` of `colour`, on the ring, passes its turn-off square with a move of
-    /// `count`: only then may it go round again instead of into its home row.
-    pub fn passes_turn_off(&self, colour: Colour, pawn: usize, count: u8) -> bool {
-        match self.pawns[colour.index()].get(pawn) {
-            Some(Spot::Ring(square)) => count > (colour.turn_off() + RING - square) % RING,
-            _ => false,
         }
     }
 
@@ -592,7 +589,7 @@ pub fn try_move(
             row_move(occ, me, step, count)
         }
         Spot::Ring(square) => {
-            let to_turn_off = (colour.turn_off() + RING - square) % RING;
+            let to_turn_off = colour.squares_to_turn_off(square);
             if count <= to_turn_off || around {
                 if around && count <= to_turn_off {
                     return Err(StepError::NotPastTurnOff);
@@ -711,7 +708,7 @@ pub fn try_run(
             end: row_path(from, total)?,
         }),
         Spot::Ring(square) => {
-            let to_turn_off = (colour.turn_off() + RING - square) % RING;
+            let to_turn_off = colour.squares_to_turn_off(square);
             let on_ring = total.min(to_turn_off);
             if ring_span(square + 1, on_ring) & occ.blockades != 0 {
                 return None;

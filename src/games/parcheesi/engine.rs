@@ -336,9 +336,14 @@ fn for_each_step(
                 }
             }
             Spot::Ring(_) | Spot::Row(_) => {
+                // A die may go round again only past the turn-off square (never from the row).
+                let before_turn_off = match spot {
+                    Spot::Ring(square) => colour.squares_to_turn_off(square),
+                    _ => u8::MAX,
+                };
                 for &die in &faces[..nfaces] {
                     for around in [false, true] {
-                        if around && !pos.passes_turn_off(colour, p, die) {
+                        if around && die <= before_turn_off {
                             continue;
                         }
                         if let Ok(landing) = board::try_move(pos, occ, colour, p, die, around) {
@@ -465,17 +470,17 @@ impl Runs {
         colour: Colour,
         pawn: usize,
         face: usize,
-    ) -> Option<&Run> {
+    ) -> Option<Run> {
         let bit = 1u8 << (2 * pawn + face);
-        if self.tried & bit == 0 {
-            self.tried |= bit;
-            let rest = &self.rest[face][..self.rest_len[face]];
-            if let Some(run) = board::try_run(pos, occ, colour, pawn, rest) {
-                self.found |= bit;
-                self.known[pawn][face] = run;
-            }
+        if self.tried & bit != 0 {
+            return (self.found & bit != 0).then(|| self.known[pawn][face]);
         }
-        (self.found & bit != 0).then(|| &self.known[pawn][face])
+        self.tried |= bit;
+        let rest = &self.rest[face][..self.rest_len[face]];
+        let run = board::try_run(pos, occ, colour, pawn, rest)?;
+        self.found |= bit;
+        self.known[pawn][face] = run;
+        Some(run)
     }
 }
 
