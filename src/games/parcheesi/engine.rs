@@ -290,13 +290,13 @@ fn twins(pos: &Position, colour: Colour, swap: u16) -> [u8; PAWNS] {
 }
 
 /// Calls `f` for every step that the board allows with the dice left; stops when `f` says so.
-/// A pawn standing with an earlier, interchangeable pawn is skipped (same plays).
+/// A pawn among the `twins` of an earlier pawn (see [`twins`]) is skipped: same plays.
 fn for_each_step(
     pos: &Position,
     occ: &Occupancy,
     roll: &Roll,
     colour: Colour,
-    swap: u16,
+    twins: &[u8; PAWNS],
     mut f: impl FnMut(Step, Landing) -> bool,
 ) -> bool {
     let pawns = &pos.pawns[colour.index()];
@@ -309,7 +309,6 @@ fn for_each_step(
         }
     }
     let sum_five = roll.sum_five();
-    let twins = twins(pos, colour, swap);
     let skipped = twins.iter().fold(0, |all, t| all | t);
     for (p, &spot) in pawns.iter().enumerate() {
         if skipped & (1 << p) != 0 {
@@ -557,7 +556,8 @@ impl Search<'_> {
         // With dice left, stopping here is worth less than the bound: it is weighed only
         // when no step reaches the bound.
         let mut best = i32::MIN;
-        for_each_step(pos, occ, roll, colour, swap, |step, landing| {
+        let twins = twins(pos, colour, swap);
+        for_each_step(pos, occ, roll, colour, &twins, |step, landing| {
             best = best.max(self.after_step(pos, occ, roll, used, step, landing));
             best >= bound
         });
@@ -623,7 +623,8 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     let mut count = 0;
     let mut best = i32::MIN;
     let mut runs = Runs::new(roll);
-    for_each_step(pos, &occ, roll, colour, swap, |step, landing| {
+    let twins = twins(pos, colour, swap);
+    for_each_step(pos, &occ, roll, colour, &twins, |step, landing| {
         let value = search
             .shortcut(&mut runs, pos, &occ, step, landing)
             .unwrap_or_else(|| search.after_step(pos, &occ, roll, (0, 0), step, landing));
@@ -638,7 +639,6 @@ pub fn legal_steps(pos: &Position, roll: &Roll, colour: Colour, limits: &Limits)
     if best < 1 << 6 {
         return steps;
     }
-    let twins = twins(pos, colour, swap);
     for &(step, value) in firsts.iter().take(count) {
         if value != best {
             continue;
