@@ -5,7 +5,7 @@
 
 use super::{Asked, Command, Reply, Run, SlashKind, SlashOption, Who};
 use crate::chat::mention;
-use crate::chat::parse::{mentions, ParseError};
+use crate::chat::parse::{mentions, quote, ParseError};
 use crate::duration::{format_duration, rounded};
 use crate::games::count;
 use crate::records::{
@@ -211,7 +211,7 @@ fn answer(asked: Asked<'_>) -> Reply<'_> {
                         .mentioned
                         .iter()
                         .find(|user| user.id == id)
-                        .map_or_else(|| id.clone(), |user| user.name.clone());
+                        .map_or_else(|| quote(&id), |user| user.name.clone());
                     (id, name)
                 }
             },
