@@ -389,7 +389,7 @@ struct Search<'a> {
 }
 
 /// The runs of a query, worked out when first needed: by pawn, then by the face of the first
-/// step (the roll's first or second distinct face).
+/// step (an index into `faces`).
 struct Runs {
     /// Whether three or four dice are left: the only rolls the shortcut is tried for.
     worth_it: bool,
@@ -475,8 +475,7 @@ impl Runs {
             return (self.found & bit != 0).then(|| self.known[pawn][face]);
         }
         self.tried |= bit;
-        let rest = &self.rest[face][..self.rest_len[face]];
-        let run = board::try_run(pos, occ, colour, pawn, rest)?;
+        let run = board::try_run(pos, occ, colour, pawn, self.rest(face))?;
         self.found |= bit;
         self.known[pawn][face] = run;
         Some(run)
