@@ -3,14 +3,15 @@
 //! solver's sealed answer to an impossible call is never read. Randomness of its own breaks
 //! ties between equally good placements.
 //!
-//! `Easy` completes the circuit when one placement can, else extends the track by one piece
-//! at an open end (never into the board's edge), and calls impossible only when no piece can
-//! extend it. `Normal` completes the circuit when it can; calls impossible when the solver
-//! proves the circuit cannot be completed; otherwise places one piece at an open end that keeps
-//! the circuit completable (by the solver) and leaves the opponent no placement that completes
-//! it. Answering an impossible call, both levels place the solver's completion, a piece a
-//! placement, all in one message (one at a time in games before rules revision 4), or
-//! concede when the solver shows there is none.
+//! `Easy` plays like a beginner and never asks the solver: it completes the circuit when one
+//! placement can, else extends the track by one piece at an open end (never into the board's
+//! edge), and calls impossible (answering a call: concedes) only when no piece can extend it.
+//! `Normal` completes the circuit when it can; calls impossible when the solver proves the
+//! circuit cannot be completed; otherwise places one piece at an open end that keeps the
+//! circuit completable (by the solver) and leaves the opponent no placement that completes it.
+//! Answering an impossible call, `Normal` places the solver's completion, a piece a placement,
+//! all in one message (one at a time in games before rules revision 4), or concedes when the
+//! solver shows there is none.
 
 use super::act::ShortCircuitGame;
 use super::piece::{Dir, Kind, Piece};
@@ -40,45 +41,79 @@ pub fn decide(
         return None;
     }
     let (grid, supply) = (&game.position.grid, &game.position.supply);
-    if game.challenge.is_some() {
-        return Some(answer_call(grid, supply, game.placements_in_a_row));
-    }
+    let challenged = game.challenge.is_some();
     if let Some(items) = completing(grid, supply) {
         return Some(place(&items));
     }
-    Some(match level {
-        Level::Easy => {
-            extend(grid, supply, rng).map_or_else(|| CALL.name.to_string(), |item| place(&[item]))
-        }
-        Level::Normal => careful(grid, supply, rng),
+    Some(match (level, challenged) {
+        // A beginner builds on as in any turn, and gives up when nothing fits.
+        (Level::Easy, _) => extend(grid, supply, rng).map_or_else(
+            || match challenged {
+                true => CONCEDE.name.to_string(),
+                false => CALL.name.to_string(),
+            },
+            |item| place(&[item]),
+        ),
+        (Level::Normal, true) => answer_call(grid, supply, game.placements_in_a_row),
+        (Level::Normal, false) => careful(grid, supply, rng),
     })
 }
 
-/// A legal action picked at random (what a computer player is measured against): one piece of
-/// a random kind in the supply, turned at random, on a random empty square touching the track;
-/// one time in twenty (or when no piece can be placed) an impossible call; answering a call,
-/// random pieces until none can be placed, then a concession.
+/// A legal action picked uniformly at random among every action the game allows now (what a
+/// computer player is measured against): each placement of 1 to 3 pieces on a line of empty
+/// squares touching the track (anywhere on an empty board), each square taking any kind the
+/// supply still holds in any of its rotations, is one action, and the impossible call (or,
+/// answering a call, the concession) is one more.
 pub fn random_action(game: &ShortCircuitGame, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
     if !owes(game, seat) {
         return None;
     }
     let (grid, supply) = (&game.position.grid, &game.position.supply);
-    let squares: Vec<Square> = grid
-        .squares()
-        .filter(|square| grid.get(*square).is_none())
-        .filter(|square| grid.is_empty() || touches(grid, *square))
-        .collect();
+    let other = match game.challenge.is_some() {
+        true => CONCEDE.name,
+        false => CALL.name,
+    };
     let pieces = pieces_in(supply);
-    let challenged = game.challenge.is_some();
-    if squares.is_empty() || pieces.is_empty() {
-        return Some(if challenged { CONCEDE.name } else { CALL.name }.to_string());
+    let ways: Vec<usize> = (0..=3)
+        .map(|length| fillings(&pieces, supply, length).count())
+        .collect();
+    let lines: Vec<Vec<Square>> = lines(grid)
+        .into_iter()
+        .filter(|line| grid.is_empty() || line.iter().any(|square| touches(grid, *square)))
+        .collect();
+    let placements: usize = lines.iter().map(|line| ways[line.len()]).sum();
+    let mut left = pick(rng, placements + 1);
+    for line in &lines {
+        if left < ways[line.len()] {
+            let chosen = fillings(&pieces, supply, line.len()).nth(left)?;
+            let items: Vec<Item> = line.iter().copied().zip(chosen).collect();
+            return Some(place(&items));
+        }
+        left -= ways[line.len()];
     }
-    if !challenged && pick(rng, 20) == 0 {
-        return Some(CALL.name.to_string());
-    }
-    let square = squares[pick(rng, squares.len())];
-    let piece = pieces[pick(rng, pieces.len())];
-    Some(place(&[(square, piece)]))
+    Some(other.to_string())
+}
+
+/// The ways to fill a line of `length` squares with `pieces` (each kind of the supply in each
+/// of its rotations), no kind used more often than the supply holds it, in a fixed order.
+fn fillings<'a>(
+    pieces: &'a [Piece],
+    supply: &'a Supply,
+    length: usize,
+) -> impl Iterator<Item = Vec<Piece>> + 'a {
+    let choices = pieces.len().pow(length as u32);
+    (0..choices).filter_map(move |index| {
+        let chosen: Vec<Piece> = (0..length)
+            .map(|at| pieces[index / pieces.len().pow(at as u32) % pieces.len()])
+            .collect();
+        Kind::ALL
+            .into_iter()
+            .all(|kind| {
+                chosen.iter().filter(|piece| piece.kind() == kind).count()
+                    <= supply.count(kind) as usize
+            })
+            .then_some(chosen)
+    })
 }
 
 /// Whether `seat` is the one to act now.
@@ -345,13 +380,10 @@ fn touching(grid: &Grid, supply: &Supply) -> Option<Item> {
     pieces_in(supply).first().map(|piece| (square, *piece))
 }
 
-/// Answering an impossible call: the placement that completes the circuit now if there is
-/// one, else the next piece of the solver's completion that touches the track; a concession
-/// when the solver finds no completion.
+/// `Normal` answering an impossible call that no one placement answers: the next piece of the
+/// solver's completion that touches the track; a concession when the solver finds no
+/// completion.
 fn answer_call(grid: &Grid, supply: &Supply, in_a_row: bool) -> String {
-    if let Some(items) = completing(grid, supply) {
-        return place(&items);
-    }
     let witness = match solver::solve_within(grid, supply, STEPS * 10) {
         Some(Solution::Completable(witness)) => witness,
         Some(Solution::Impossible) => return CONCEDE.name.to_string(),
@@ -459,14 +491,14 @@ mod tests {
         assert!(easy.is_some_and(|easy| easy.starts_with("place ")));
     }
 
-    /// A match between two seats, each choosing with `choose`, played to its end through the
-    /// game's own actions; returns the winner.
-    fn play(
-        seed: u64,
-        choose: &mut dyn FnMut(&ShortCircuitGame, Seat, &mut ChaCha8Rng) -> Option<String>,
-    ) -> Option<Seat> {
-        let options = Options::default();
-        let setup = parse_setup(&options).unwrap_or_else(|refusal| panic!("{refusal:?}"));
+    /// When the test matches are played.
+    const NOW: chrono::DateTime<chrono::Utc> =
+        chrono::DateTime::from_timestamp_nanos(1_767_225_600_000_000_000);
+
+    /// A new match on the default setup between seats 0 and 1, `first` to move.
+    fn fresh(first: Seat) -> ShortCircuitGame {
+        let setup =
+            parse_setup(&Options::default()).unwrap_or_else(|refusal| panic!("{refusal:?}"));
         let players: Vec<Player> = ["a", "b"]
             .iter()
             .enumerate()
@@ -477,14 +509,107 @@ mod tests {
                 computer: false,
             })
             .collect();
-        let now = chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap_or_default();
-        let mut game = ShortCircuitGame::new(setup, &players, (seed % 2) as usize, now)
-            .unwrap_or_else(|refusal| panic!("{refusal:?}"));
+        ShortCircuitGame::new(setup, &players, first, NOW)
+            .unwrap_or_else(|refusal| panic!("{refusal:?}"))
+    }
+
+    /// A match on the default setup with `text` as its position, in which seat 0 has just
+    /// called impossible: seat 1 answers.
+    fn called(text: &str) -> ShortCircuitGame {
+        let mut game = fresh(0);
+        game.position = Position::parse(text).unwrap_or_else(|error| panic!("{error}"));
+        let mut dice = Dice::new(Seed([3; 32]));
+        let mut ctx = Ctx {
+            now: NOW,
+            dice: &mut dice,
+            revision: Ctx::NEWEST,
+        };
+        if let Err(refusal) = game.act(0, "impossible", "", &mut ctx) {
+            panic!("{refusal:?}");
+        }
+        // The solver's sealed answer is worked out first, as the table does.
+        if let Some(search) = game.pending_search() {
+            let verdict = (search.work)(1_000_000);
+            if let Err(refusal) = game.verdict(&search.key, &verdict, &mut ctx) {
+                panic!("{refusal:?}");
+            }
+        }
+        assert!(game.challenge.is_some(), "the call opens the window");
+        game
+    }
+
+    #[test]
+    fn easy_answers_a_call_as_a_beginner_without_the_solvers_completion() {
+        // Completable (the solver's answer places four pieces), but not in one placement.
+        let text = "size 5x5\nsupply straight=2 turn=4 cross=0 thunder=0\n. . . . .\n. ┌ ─ ┐ .\n. │ . . .\n. . . . .\n. . . . .\n";
+        let game = called(text);
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let normal = decide(&game, 1, Level::Normal, &mut rng).unwrap_or_default();
+        assert_eq!(
+            normal.matches(';').count(),
+            3,
+            "normal places the whole completion: {normal}"
+        );
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let easy = decide(&game, 1, Level::Easy, &mut rng).unwrap_or_default();
+            let (grid, supply) = position(text);
+            let at_an_end: Vec<String> = extensions(&grid, &supply)
+                .into_iter()
+                .map(|item| place(&[item]))
+                .collect();
+            assert!(
+                at_an_end.contains(&easy),
+                "easy builds one piece on: {easy}"
+            );
+        }
+        // Only crossroads are left, and one on the open end would point into the edge: easy
+        // gives up.
+        let stuck = called("size 4x4\nsupply straight=0 turn=0 cross=4 thunder=0\n─ . . .\n. . . .\n. . . .\n. . . .\n");
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        assert_eq!(
+            decide(&stuck, 1, Level::Easy, &mut rng).as_deref(),
+            Some("concede")
+        );
+    }
+
+    #[test]
+    fn the_random_player_draws_evenly_among_every_legal_action() {
+        // Two empty squares side by side, touching the track, and a supply of one straight and
+        // one crossroad: one piece on either square (the straight either way round, or the
+        // crossroad: 3 each), both squares at once (a straight and the crossroad: 4), and the
+        // call: 11 actions.
+        let text = "size 2x2\nsupply straight=1 turn=0 cross=1 thunder=0\n┌ ┐\n. .\n";
+        let mut game = fresh(0);
+        game.position = Position::parse(text).unwrap_or_else(|error| panic!("{error}"));
+        let mut seen: std::collections::BTreeMap<String, u32> = Default::default();
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        for _ in 0..7_000 {
+            let action = random_action(&game, 0, &mut rng).unwrap_or_default();
+            *seen.entry(action).or_default() += 1;
+        }
+        let actions: Vec<&str> = seen.keys().map(String::as_str).collect();
+        assert_eq!(actions.len(), 11, "{actions:?}");
+        assert!(actions.contains(&"impossible"));
+        assert!(actions.contains(&"place a2 straight 0 b2 cross"));
+        assert!(
+            seen.values().all(|count| (520..760).contains(count)),
+            "{seen:?}"
+        );
+    }
+
+    /// A match between two seats, each choosing with `choose`, played to its end through the
+    /// game's own actions; returns the winner.
+    fn play(
+        seed: u64,
+        choose: &mut dyn FnMut(&ShortCircuitGame, Seat, &mut ChaCha8Rng) -> Option<String>,
+    ) -> Option<Seat> {
+        let mut game = fresh((seed % 2) as usize);
         let mut dice = Dice::new(Seed([seed as u8; 32]));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..300 {
             let mut ctx = Ctx {
-                now,
+                now: NOW,
                 dice: &mut dice,
                 revision: Ctx::NEWEST,
             };
