@@ -1,11 +1,11 @@
-//! Computer players, strength and speed: for each game that has one, games of `normal`
-//! against seats that send a random legal order, and of `normal` against `easy`; each prints
-//! the win rate of the `normal` seat over the games that ended, with its 95% interval
-//! (Wilson), beside what a seat wins by chance, and `normal`'s decision times (median, p99).
-//! Every order or action any seat sends goes through the game's own check: a refused one is
-//! counted and the first is printed (there should be none). The `normal` seat moves round
-//! the table from game to game, so no seat's place in the order favours it, and each seat
-//! draws from a random stream of its own.
+//! Computer players, strength and speed: for each game that has one, `easy` and `normal`
+//! against seats playing uniformly at random (what each random seat does is printed first),
+//! and `normal` against `easy`; each line gives the win rate of the measured seat over the
+//! games that ended, with its 95% interval (Wilson), beside what a seat wins by chance, and
+//! the measured seat's decision times (median, p99). Every order or action any seat sends
+//! goes through the game's own check: a refused one is counted and the first is printed
+//! (there should be none). The measured seat moves round the table from game to game, so no
+//! seat's place in the order favours it, and each seat draws from a random stream of its own.
 //!
 //! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run, 1,000 by default;
 //! `ONLY=carcassonne` for the games whose name holds that word).
@@ -81,7 +81,7 @@ impl Tally {
         (p, centre - half, centre + half)
     }
 
-    fn print(&mut self, game: &str, against: &str, chance: f64) {
+    fn print(&mut self, seat: &str, against: &str, chance: f64) {
         let (p, low, high) = self.rate();
         self.times.sort();
         let at = |q: f64| {
@@ -91,7 +91,7 @@ impl Tally {
                 .unwrap_or_default()
         };
         println!(
-            "{game}: normal against {against}: won {}/{} = {:.1}% (95%: {:.1}-{:.1}%; by chance {:.1}%), unfinished {}, refused {}; decision median {:?}, p99 {:?} ({} decisions)",
+            "{seat} against {against}: won {}/{} = {:.1}% (95%: {:.1}-{:.1}%; by chance {:.1}%), unfinished {}, refused {}; decision median {:?}, p99 {:?} ({} decisions)",
             self.wins,
             self.games - self.unfinished - self.refused.len() as u32,
             100.0 * p,
@@ -256,6 +256,16 @@ fn circuit_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Dura
                 orders.insert(seat, order);
             }
         }
+        let changes = orders
+            .iter()
+            .filter_map(|(seat, order)| match order {
+                CircuitOrder::Turn {
+                    change: Some(change),
+                    ..
+                } => Some((*seat, *change)),
+                _ => None,
+            })
+            .collect();
         if let CircuitStage::Claiming { .. } = state.stage {
             let effects = orders
                 .into_iter()
@@ -273,7 +283,7 @@ fn circuit_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Dura
                     CircuitOrder::Effect(_) => None,
                 })
                 .collect();
-            state.resolve_choices(&choices, &BTreeMap::new(), &mut dice);
+            state.resolve_choices(&choices, &changes, &mut dice);
         }
     }
     Ended::Unfinished
@@ -410,9 +420,16 @@ fn short_circuit_game(
     Ended::Unfinished
 }
 
-/// Plays `games` games of `seats` seats, `normal` at one seat (a different one each game)
+/// Plays `games` games of `seats` seats, `level` at one seat (a different one each game)
 /// and `others` at the rest, and prints the tally.
-fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, against: &str) {
+fn measure(
+    name: &str,
+    seats: usize,
+    play: Play,
+    games: u32,
+    level: Level,
+    (others, against): (Seat, &str),
+) {
     let only = std::env::var("ONLY").unwrap_or_default();
     if !name.contains(only.as_str()) {
         return;
@@ -421,7 +438,7 @@ fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, again
     for game in 0..games {
         let measured = game as usize % seats;
         let mut table = vec![others; seats];
-        table[measured] = Seat::Computer(Level::Normal);
+        table[measured] = Seat::Computer(level);
         tally.games += 1;
         match play(&table, measured, u64::from(game), &mut tally.times) {
             Ended::Won(seat) if seat == measured => tally.wins += 1,
@@ -431,11 +448,34 @@ fn measure(name: &str, seats: usize, play: Play, games: u32, others: Seat, again
         }
     }
     tally.print(
-        &format!("{name}, {seats} seats"),
+        &format!("{name}, {seats} seats: {}", level_name(level)),
         against,
         1.0 / seats as f64,
     );
 }
+
+/// The level as `!join bot <level>` names it.
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Easy => "easy",
+        Level::Normal => "normal",
+    }
+}
+
+/// What the random seat of each game does: uniform over what the game accepts at that moment.
+const BASELINES: &str = "\
+The random seat picks evenly among the orders or commands the game accepts at that moment:
+  tag: a bid from the minimum up to its points; or for each move one of the eight directions,
+    nothing or (when allowed) teleport, either mode, an upgrade or not;
+  parcheesi: one of the legal steps, or of the ways to move a reward (or decline it), the
+    engine lists;
+  circuit: move or stay, alone or with a change of a tile it owns to any effect the rules allow
+    there (or none); for a claimed tile, any effect the tile allows, or none;
+  shortcircuit: any placement of 1 to 3 pieces in a line touching the track, each square any
+    kind the supply holds in any rotation, or the impossible call (the concession when
+    answering one), each one action;
+  carcassonne: a legal placement of the tile, then one of the choices there (pass, or a
+    figure or scoring it may take).";
 
 fn main() {
     let games: u32 = std::env::var("GAMES")
@@ -443,48 +483,20 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .filter(|n| *n > 0)
         .unwrap_or(1000);
-    let easy = Seat::Computer(Level::Easy);
-    measure(
-        "tag",
-        4,
-        tag_game,
-        games,
-        Seat::Random,
-        "random legal orders",
-    );
-    measure("tag", 4, tag_game, games, easy, "easy");
-    measure(
-        "parcheesi",
-        2,
-        parcheesi_game,
-        games,
-        Seat::Random,
-        "random legal commands",
-    );
-    measure("parcheesi", 2, parcheesi_game, games, easy, "easy");
-    measure(
-        "circuit",
-        4,
-        circuit_game,
-        games,
-        Seat::Random,
-        "random legal orders",
-    );
-    measure("circuit", 4, circuit_game, games, easy, "easy");
-    measure(
-        "shortcircuit",
-        2,
-        short_circuit_game,
-        games,
-        Seat::Random,
-        "random legal actions",
-    );
-    measure("shortcircuit", 2, short_circuit_game, games, easy, "easy");
-    for (name, play) in [
-        ("carcassonne", carcassonne_base as Play),
-        ("carcassonne with the big top", carcassonne_big_top as Play),
-    ] {
-        measure(name, 2, play, games, Seat::Random, "random legal commands");
-        measure(name, 2, play, games, easy, "easy");
+    println!("{BASELINES}");
+    let random = (Seat::Random, "uniform random");
+    let easy = (Seat::Computer(Level::Easy), "easy");
+    let games_played: [(&str, usize, Play); 6] = [
+        ("tag", 4, tag_game),
+        ("parcheesi", 2, parcheesi_game),
+        ("circuit", 4, circuit_game),
+        ("shortcircuit", 2, short_circuit_game),
+        ("carcassonne", 2, carcassonne_base),
+        ("carcassonne with the big top", 2, carcassonne_big_top),
+    ];
+    for (name, seats, play) in games_played {
+        measure(name, seats, play, games, Level::Easy, random);
+        measure(name, seats, play, games, Level::Normal, random);
+        measure(name, seats, play, games, Level::Normal, easy);
     }
 }

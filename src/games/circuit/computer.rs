@@ -8,8 +8,9 @@
 //! whoever lands there, its owner moves on), the largest the rules allow on that tile.
 
 use super::effect::{check_on, Action, Effect, Trigger};
-use super::parse::{canonical, Order};
+use super::parse::{canonical, Change, Order};
 use super::state::{Choice, Stage, State, LAPS_TO_WIN, LAST_TILE};
+use super::CircuitGame;
 use crate::dice::{Dice, Seed};
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
@@ -41,15 +42,35 @@ pub fn decide(state: &State, seat: Seat, level: Level, rng: &mut dyn RngCore) ->
     }
 }
 
-/// A legal order picked at random: move or stay; for a claimed tile, an effect of the
-/// catalogue the tile allows, or none.
+/// A legal order picked uniformly at random among every order the game accepts now (what a
+/// computer player is measured against): `move` or `stay`, each alone or with a `change` of a
+/// tile the seat owns to any effect the rules allow there (or to none); for a claimed tile,
+/// an effect of the catalogue the tile allows, or none.
 pub fn random_order(state: &State, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
+    let mut pick = |n: usize| usize::try_from(rng.next_u32()).unwrap_or_default() % n.max(1);
     match &state.stage {
         Stage::Choosing if state.choosers().contains(&seat) => {
-            Some(turn(if rng.next_u32().is_multiple_of(2) {
-                Choice::Move
-            } else {
-                Choice::Stay
+            let table = CircuitGame {
+                state: state.clone(),
+            };
+            let mut changes: Vec<Option<Change>> = vec![None];
+            for (&tile, owned) in &state.tiles {
+                if owned.owner != seat {
+                    continue;
+                }
+                let effects = catalogue().into_iter().map(Some).chain([None]);
+                changes.extend(
+                    effects
+                        .map(|effect| Change { tile, effect })
+                        .filter(|change| table.check_change(seat, *change).is_ok())
+                        .map(Some),
+                );
+            }
+            let at = pick(2 * changes.len());
+            let choice = [Choice::Move, Choice::Stay][at % 2];
+            Some(canonical(Order::Turn {
+                choice,
+                change: changes[at / 2],
             }))
         }
         Stage::Claiming { claims } => {
@@ -58,8 +79,9 @@ pub fn random_order(state: &State, seat: Seat, rng: &mut dyn RngCore) -> Option<
                 .into_iter()
                 .filter(|effect| check_on(tile, *effect, &state.tiles).is_ok())
                 .collect();
-            let pick = usize::try_from(rng.next_u32()).unwrap_or_default() % (allowed.len() + 1);
-            Some(canonical(Order::Effect(allowed.get(pick).copied())))
+            Some(canonical(Order::Effect(
+                allowed.get(pick(allowed.len() + 1)).copied(),
+            )))
         }
         _ => None,
     }
@@ -192,7 +214,8 @@ mod tests {
     use super::*;
     use crate::games::circuit::colour::Colour;
     use crate::games::circuit::parse::parse_order;
-    use crate::games::circuit::state::Runner;
+    use crate::games::circuit::state::{OwnedTile, Runner};
+    use crate::games::Game;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
@@ -255,5 +278,45 @@ mod tests {
             "the race ends"
         );
         assert!(claims > 0, "tiles were claimed");
+    }
+
+    #[test]
+    fn the_random_seat_changes_its_tiles_as_often_as_the_rules_offer() {
+        let runners = ["ann", "bob"]
+            .iter()
+            .zip(Colour::palette())
+            .map(|(name, colour)| Runner::new(name.to_string(), colour))
+            .collect();
+        let mut dice = Dice::new(Seed([4; 32]));
+        let (mut state, _) = State::start(runners, &mut dice);
+        state.tiles.insert(
+            12,
+            OwnedTile {
+                owner: 0,
+                effect: None,
+                uses: 0,
+            },
+        );
+        let table = CircuitGame {
+            state: state.clone(),
+        };
+        let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for _ in 0..14_000 {
+            let text = random_order(&state, 0, &mut rng).unwrap_or_default();
+            assert!(table.check_order(0, &text).is_ok(), "{text}");
+            *seen.entry(text).or_default() += 1;
+        }
+        // Move or stay, each alone or changing tile 12 to none or to one of the 32 effects the
+        // rules allow on a tile with no neighbours owned: 28 on landing (forward and back 1 to
+        // 10, start, skip, anchor, boost, slow, owner 1 to 3) and the 4 on passing that move
+        // nobody (rule 8): 68 orders, each drawn about 206 times.
+        assert_eq!(seen.len(), 68, "{:?}", seen.keys());
+        assert!(seen.contains_key("stay change 12 skip pass"));
+        assert!(!seen.keys().any(|order| order.contains("forward 3 pass")));
+        assert!(
+            seen.values().all(|count| (130..270).contains(count)),
+            "{seen:?}"
+        );
     }
 }

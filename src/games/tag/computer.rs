@@ -49,15 +49,22 @@ pub fn decide(
     }
 }
 
-/// A legal order picked at random: a bid up to the number of players over the minimum, or
-/// random directions (a teleport among them when allowed) and a random mode. What a computer
-/// player is measured against.
+/// A legal order picked uniformly at random (what a computer player is measured against): a
+/// bid from the minimum up to the player's points (any higher bid eliminates alike), or for
+/// each move one of the eight directions, `nothing` or (when allowed) `teleport`, either
+/// mode, and an upgrade or not, each choice even.
 pub fn random_order(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> Option<String> {
     let player = state.players.get(seat).filter(|p| p.alive)?;
     match state.stage {
         Stage::Bids => {
-            let spread = below(rng, state.players.len() as u32 + 1);
-            Some(format!("bid {}", player.min_bid + u64::from(spread)))
+            let most = u64::try_from(player.points)
+                .unwrap_or(0)
+                .max(player.min_bid);
+            let spread = u32::try_from(most - player.min_bid + 1).unwrap_or(u32::MAX);
+            Some(format!(
+                "bid {}",
+                player.min_bid + u64::from(below(rng, spread))
+            ))
         }
         Stage::Moves { .. } if player.square.is_some() => {
             let teleport = state.may_teleport(seat);
@@ -69,7 +76,7 @@ pub fn random_order(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> Opt
                 })
                 .collect();
             let mut order = MoveOrder::new(&moves, random_mode(rng));
-            order.upgrade = below(rng, 10) == 0;
+            order.upgrade = below(rng, 2) == 0;
             Some(order.to_string())
         }
         _ => None,
@@ -348,6 +355,31 @@ mod tests {
             let text = random_order(&state, seat, &mut rng).unwrap_or_default();
             assert!(matches!(parse_order(&text), Ok(Order::Moves(_))), "{text}");
         }
+    }
+
+    #[test]
+    fn the_random_seat_bids_evenly_from_its_minimum_to_its_points() {
+        let mut state = board();
+        state.stage = Stage::Bids;
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut seen = BTreeMap::new();
+        for _ in 0..5_800 {
+            let text = random_order(&state, 1, &mut rng).unwrap_or_default();
+            let Ok(Order::Bid(bid)) = parse_order(&text) else {
+                panic!("{text}")
+            };
+            assert_eq!(state.check_bid(1, bid), Ok(()), "{text}");
+            *seen.entry(bid).or_insert(0u32) += 1;
+        }
+        // Bob's minimum is 2 and he holds 30 points: 29 bids, each drawn about 200 times.
+        assert_eq!(
+            seen.keys().copied().collect::<Vec<u64>>(),
+            (2..=30).collect::<Vec<u64>>()
+        );
+        assert!(
+            seen.values().all(|count| (130..270).contains(count)),
+            "{seen:?}"
+        );
     }
 
     #[test]
