@@ -3,7 +3,8 @@
 //! hard family of the kinds that once took seconds: large boards with a few pieces and too few
 //! or plenty of pieces to join them, parity walls (an odd number of ends to join across a
 //! region), many thunder pieces, empty boards, and walls whose crossing strands need every turn
-//! of the supply. Every witness is checked.
+//! of the supply, and braided loops (a random loop crossing itself, part of it on the board,
+//! often as thunder, and a piece short or a few spare). Every witness is checked.
 //! Run with `cargo bench --bench short_circuit`; SHORT_CIRCUIT_BENCH_SEED=N (mixed into every
 //! set's seed) and SHORT_CIRCUIT_BENCH_HARD=N (positions per hard kind, 40 by default) look
 //! for worst cases beyond the fixed set.
@@ -187,13 +188,14 @@ fn take_random_pieces(rng: &mut Rng, supply: &mut Supply, count: usize) {
 }
 
 /// The kinds of hard position, in the order [`hard_position`] takes them.
-const HARD_KINDS: [&str; 6] = [
+const HARD_KINDS: [&str; 7] = [
     "sparse loop",
     "scattered",
     "parity wall",
     "thunder",
     "empty",
     "turn-short wall",
+    "braided",
 ];
 
 /// A position of the hard family, of kind `kind` (an index into [`HARD_KINDS`]).
@@ -306,6 +308,39 @@ fn hard_position(rng: &mut Rng, kind: usize) -> Position {
                 supply.thunder = 0;
             }
         }
+        // A random loop that crosses itself (see [`braid`]), some of its pieces on the board
+        // (up to two in five of those as thunder), the rest in the supply (as thunder as
+        // often), and one flaw in two: a turn, straight or crossroad short, or a few pieces
+        // more.
+        6 => {
+            let cells = loop {
+                if let Some(cells) = braid(rng, cols, rows) {
+                    break cells;
+                }
+            };
+            let keep = rng.below(80);
+            let thunder = [0, 0, 5, 15, 40][rng.below(5)];
+            for (square, piece) in cells {
+                let as_thunder = rng.below(100) < thunder;
+                if rng.below(100) < keep {
+                    grid.set(
+                        square,
+                        Some(if as_thunder { Piece::Thunder } else { piece }),
+                    );
+                } else if as_thunder {
+                    supply.thunder += 1;
+                } else {
+                    *supply.count_mut(piece.kind()) += 1;
+                }
+            }
+            match rng.below(6) {
+                0 => supply.turn = supply.turn.saturating_sub(1),
+                1 => supply.straight = supply.straight.saturating_sub(1),
+                2 => supply.cross = supply.cross.saturating_sub(1),
+                3 => add_random_pieces(rng, &mut supply, 5),
+                _ => {}
+            }
+        }
         // A wall like the parity wall's, crossed two or four times (one wall in three with a
         // thunder piece as a crossing, which must read as a crossroad), and a supply with straights and
         // crossroads to spare but turns for the crossing strands only just, or one short: each
@@ -342,6 +377,81 @@ fn hard_position(rng: &mut Rng, kind: usize) -> Position {
         }
     }
     Position { grid, supply }
+}
+
+/// A random closed walk of 30 to 150 steps on a `cols` x `rows` board that may cross itself
+/// straight through a square it passed straight before (a crossroad there) but never turns on
+/// a square twice: its squares and pieces. `None` when the walk runs off the board, into
+/// itself or too long without closing; the caller tries again.
+fn braid(rng: &mut Rng, cols: usize, rows: usize) -> Option<Vec<(Square, Piece)>> {
+    let length = 30 + rng.below(121);
+    // How often the walk goes straight on rather than turning, out of this many plus two.
+    let straight_on = 1 + rng.below(4);
+    let mut sides = vec![0u8; cols * rows];
+    let start = Square {
+        col: rng.below(cols),
+        row: rng.below(rows),
+    };
+    let mut at = start;
+    // The side the walk came in by; the start's is chosen when it closes.
+    let mut came_in: Option<Dir> = None;
+    for steps in 0..length * 4 {
+        let heading = match came_in {
+            None => Dir::ALL[rng.below(4)],
+            Some(side) => {
+                let on = side.opposite();
+                let turns: Vec<Dir> = Dir::ALL
+                    .into_iter()
+                    .filter(|dir| *dir != side && *dir != on)
+                    .collect();
+                match rng.below(straight_on + 2) {
+                    pick if pick < straight_on => on,
+                    pick => turns[pick - straight_on],
+                }
+            }
+        };
+        let here = at.row * cols + at.col;
+        let used = sides[here];
+        let wanted = came_in.map_or(0, Dir::bit) | heading.bit();
+        let straight = came_in.is_some_and(|side| side.opposite() == heading);
+        let crossing = used != 0 && at != start;
+        let across = used == Dir::North.bit() | Dir::South.bit()
+            || used == Dir::East.bit() | Dir::West.bit();
+        if crossing && !(straight && across && used & wanted == 0) {
+            return None;
+        }
+        sides[here] |= wanted;
+        let next = Square::step(at, heading, cols, rows)?;
+        came_in = Some(heading.opposite());
+        at = next;
+        if at == start {
+            let first = sides[start.row * cols + start.col];
+            let closing = heading.opposite().bit();
+            if first.count_ones() != 1 || first & closing != 0 || steps + 1 < length {
+                return None;
+            }
+            sides[start.row * cols + start.col] |= closing;
+            let mut cells = Vec::new();
+            let mut grid = Grid::new(cols, rows).ok()?;
+            for (index, ends) in sides.iter().enumerate() {
+                if *ends == 0 {
+                    continue;
+                }
+                let piece = Piece::SHAPES
+                    .into_iter()
+                    .find(|piece| piece.ends() == Some(*ends))?;
+                let square = Square {
+                    col: index % cols,
+                    row: index / cols,
+                };
+                grid.set(square, Some(piece));
+                cells.push((square, piece));
+            }
+            referee::games::short_circuit::circuit::check_loop(&grid).ok()?;
+            return Some(cells);
+        }
+    }
+    None
 }
 
 /// The board mirrored in its main diagonal.
@@ -441,9 +551,12 @@ fn main() {
     let mut rng = Rng(0x5c5c_4a2d ^ salt);
     let mut hard = Vec::new();
     for (kind, name) in HARD_KINDS.iter().enumerate() {
-        let family: Vec<Position> = (0..per_kind)
-            .map(|_| hard_position(&mut rng, kind))
-            .collect();
+        // Braided loops are slow one time in a few hundred: ten times as many of them.
+        let count = match *name {
+            "braided" => per_kind * 10,
+            _ => per_kind,
+        };
+        let family: Vec<Position> = (0..count).map(|_| hard_position(&mut rng, kind)).collect();
         measure(&format!("hard: {name}"), &family);
         hard.extend(family);
     }

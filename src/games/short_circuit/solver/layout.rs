@@ -340,28 +340,37 @@ impl<'a> Layout<'a> {
         let mut weight = vec![UNREACHABLE; k * k];
         let m = items.len();
         let mut pair = vec![UNREACHABLE; m * m];
-        let mut nearest_sum = 0u32;
         let item_class: Vec<usize> = items.iter().map(|(_, class, _)| index(*class)).collect();
-        for (at, (from, class, end)) in items.iter().enumerate() {
+        // Distances are symmetric (a path back passes the same squares), so each pair of items
+        // is measured once, from the earlier one.
+        let mut nearest = vec![UNREACHABLE; m];
+        for (at, (from, _, _)) in items.iter().enumerate() {
             let row = self.distances_from(*from);
-            let mut nearest = UNREACHABLE;
-            for (other_at, (to, other, _)) in items.iter().enumerate() {
+            let class = item_class[at];
+            for (other_at, (to, _, _)) in items.iter().enumerate().skip(at + 1) {
+                let other = item_class[other_at];
                 if other == class {
                     continue;
                 }
                 let cost = row[*to];
-                nearest = nearest.min(cost);
+                nearest[at] = nearest[at].min(cost);
+                nearest[other_at] = nearest[other_at].min(cost);
                 pair[at * m + other_at] = cost;
-                let slot = &mut weight[item_class[at] * k + item_class[other_at]];
+                pair[other_at * m + at] = cost;
+                let slot = &mut weight[class * k + other];
                 *slot = (*slot).min(cost);
-            }
-            if nearest == UNREACHABLE {
-                return None;
-            }
-            if *end {
-                nearest_sum += u32::from(nearest);
+                weight[other * k + class] = *slot;
             }
         }
+        if nearest.contains(&UNREACHABLE) {
+            return None;
+        }
+        let nearest_sum: u32 = items
+            .iter()
+            .zip(&nearest)
+            .filter(|((_, _, end), _)| *end)
+            .map(|(_, nearest)| u32::from(*nearest))
+            .sum();
         // Prim's minimum spanning tree over the classes.
         let mut best = vec![UNREACHABLE; k];
         let mut inside = vec![false; k];
