@@ -1,11 +1,12 @@
 //! Computer players through the real binary on the real clock: a TAG game of one person and
 //! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
-//! computer mid-game, and `nmr=bot` playing a silent Parcheesi seat's turn after its deadline.
-//! Each game replays from its log, and nothing is ever written to a computer.
+//! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, and
+//! an easy computer answering a Short Circuit impossible call in a thread. Each game replays
+//! from its log, and nothing is ever written to a computer.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
-use crate::{count, dm_to, in_channel, ALICE, BOB, CHANNEL};
+use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CHANNEL};
 use std::time::Duration;
 
 /// Outbox rows addressed to a computer player (there must be none).
@@ -236,5 +237,66 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
     })
     .await;
     bot.stop();
+    assert_eq!(db.replay_all().await, 1);
+}
+
+/// The GM, playing in her own match against an easy computer seat in a thread, calls
+/// impossible on the empty board at once. The computer answers as a beginner would: one piece
+/// at a time at the track's open ends (never the solver's whole completion in one message),
+/// until the circuit is complete or nothing fits and it concedes; the match ends either way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    let thread = fake.open_thread(ALICE, CHANNEL, "duel");
+    open_game(&fake, ALICE, thread, "shortcircuit seed=5");
+    fake.say(ALICE, None, "setup first=alice");
+    fake.say(ALICE, Some(thread), "!join");
+    fake.say(ALICE, Some(thread), "!join bot easy");
+    fake.wait_post("the computer seat", |p| {
+        p.channel == thread && p.text().contains("is a computer player (easy level)")
+    })
+    .await;
+    fake.say(ALICE, Some(thread), "!start");
+    fake.wait_post("the start", |p| {
+        p.channel == thread && p.text().contains("alice moves first")
+    })
+    .await;
+    fake.say(ALICE, Some(thread), "!impossible");
+    let over = fake
+        .wait_for_post("the end of the match", Duration::from_secs(60), |p| {
+            p.channel == thread && p.text().contains("Final ranking")
+        })
+        .await;
+    let placements: Vec<String> = fake
+        .posts()
+        .iter()
+        .filter(|p| p.channel == thread && p.text().contains("Computer 1 places"))
+        .map(|p| p.text())
+        .collect();
+    assert!(
+        placements.len() >= 2,
+        "the computer built on piece by piece: {placements:?}"
+    );
+    for placement in &placements {
+        assert!(!placement.contains("; then "), "{placement}");
+    }
+    let conceded = count(&fake, |p| {
+        p.channel == thread && p.text().contains("Computer 1 concedes")
+    }) == 1;
+    let completed = count(&fake, |p| {
+        p.channel == thread && p.text().contains("the circuit is complete")
+    }) > 0;
+    assert!(conceded || completed, "{}", over.text());
+    assert_eq!(
+        count(&fake, in_channel),
+        0,
+        "nothing of the match in the parent channel"
+    );
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
     assert_eq!(db.replay_all().await, 1);
 }
