@@ -3,9 +3,11 @@
 //! solver's sealed answer to an impossible call is never read. Randomness of its own breaks
 //! ties between equally good placements.
 //!
-//! `Easy` plays like a beginner and never asks the solver: it completes the circuit when one
-//! placement can, else extends the track by one piece at an open end (never into the board's
-//! edge), and calls impossible (answering a call: concedes) only when no piece can extend it.
+//! `Easy` plays like a beginner: it never asks the solver whether or how the circuit can be
+//! completed, and only checks, as a player looking at the board can, whether a placement
+//! closes it. It completes the circuit when one placement can, else extends the track by one
+//! piece at an open end (never into the board's edge), and calls impossible (answering a
+//! call: concedes) only when no piece can extend it.
 //! `Normal` completes the circuit when it can; calls impossible when the solver proves the
 //! circuit cannot be completed; otherwise places one piece at an open end that keeps the
 //! circuit completable (by the solver) and leaves the opponent no placement that completes it.
