@@ -7,8 +7,13 @@
 //! (there should be none). The measured seat moves round the table from game to game, so no
 //! seat's place in the order favours it, and each seat draws from a random stream of its own.
 //!
+//! `hard` is measured against `normal` over fewer games (`HARD_GAMES`, 100 by default), each
+//! of its decisions within `HARD_MS` milliseconds (100 by default: the table gives it 2 s, and
+//! more time only finds it more; a row says its budget).
+//!
 //! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run, 1,000 by default;
-//! `ONLY=carcassonne` for the games whose name holds that word).
+//! `ONLY=carcassonne` for the games whose name holds that word; `HARD_ONLY=1` for the `hard`
+//! rows alone).
 //! Every game is seeded by its number, so a run gives the same games every time.
 
 use rand_chacha::ChaCha8Rng;
@@ -25,6 +30,7 @@ use referee::games::circuit::state::{Runner, Stage as CircuitStage, State as Cir
 use referee::games::circuit::CircuitGame;
 use referee::games::parcheesi::computer as parcheesi_computer;
 use referee::games::parcheesi::{Colour, Match, Seated, Settings, Stage as ParcheesiStage};
+use referee::games::search::{Budget, TimeUp};
 use referee::games::short_circuit::computer as short_circuit_computer;
 use referee::games::short_circuit::setup::parse as short_circuit_setup;
 use referee::games::short_circuit::ShortCircuitGame;
@@ -39,9 +45,44 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy)]
 enum Seat {
     /// A computer player at this level.
-    Computer(Level),
+    Computer(Strength),
     /// A random legal order every time.
     Random,
+}
+
+/// A computer player's level, as the bench seats it.
+#[derive(Clone, Copy)]
+enum Strength {
+    Easy,
+    Normal,
+    /// `hard`, thinking this long a decision.
+    Hard(Duration),
+}
+
+impl Strength {
+    /// The games' level for one decision taken now (`hard`'s time counted from now).
+    fn level(self) -> Level {
+        match self {
+            Strength::Easy => Level::Easy,
+            Strength::Normal => Level::Normal,
+            Strength::Hard(think) => {
+                let began = Instant::now();
+                Level::Hard(Budget {
+                    rollouts: u32::MAX,
+                    time_up: TimeUp::when(move || began.elapsed() >= think),
+                })
+            }
+        }
+    }
+
+    /// The level as `!join bot <level>` names it.
+    fn name(self) -> &'static str {
+        match self {
+            Strength::Easy => "easy",
+            Strength::Normal => "normal",
+            Strength::Hard(_) => "hard",
+        }
+    }
 }
 
 /// How one game ended.
@@ -150,7 +191,9 @@ fn tag_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Duration
         let (mut bids, mut moves) = (BTreeMap::new(), BTreeMap::new());
         for (seat, (who, rng)) in seats.iter().zip(rngs.iter_mut()).enumerate() {
             let text = timed(times, seat == measured, || match *who {
-                Seat::Computer(level) => tag_computer::decide(&state, seat, level, rng),
+                Seat::Computer(strength) => {
+                    tag_computer::decide(&state, seat, strength.level(), rng)
+                }
                 Seat::Random => tag_computer::random_order(&state, seat, rng),
             });
             let Some(text) = text else { continue };
@@ -205,7 +248,9 @@ fn parcheesi_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Du
         };
         let rng = &mut rngs[seat];
         let command = timed(times, seat == measured, || match seats[seat] {
-            Seat::Computer(level) => parcheesi_computer::decide(&state, seat, level, rng),
+            Seat::Computer(strength) => {
+                parcheesi_computer::decide(&state, seat, strength.level(), rng)
+            }
             Seat::Random => parcheesi_computer::random_command(&state, seat, rng),
         });
         let Some(command) = command else {
@@ -243,7 +288,9 @@ fn circuit_game(seats: &[Seat], measured: usize, game: u64, times: &mut Vec<Dura
         for seat in owed {
             let rng = &mut rngs[seat];
             let text = timed(times, seat == measured, || match seats[seat] {
-                Seat::Computer(level) => circuit_computer::decide(&state, seat, level, rng),
+                Seat::Computer(strength) => {
+                    circuit_computer::decide(&state, seat, strength.level(), rng)
+                }
                 Seat::Random => circuit_computer::random_order(&state, seat, rng),
             });
             let Some(text) = text else {
@@ -327,7 +374,9 @@ fn carcassonne_game(
         let seat = state.play().seat();
         let rng = &mut rngs[seat];
         let command = timed(times, seat == measured, || match seats[seat] {
-            Seat::Computer(level) => carcassonne_computer::decide(state.play(), seat, level, rng),
+            Seat::Computer(strength) => {
+                carcassonne_computer::decide(state.play(), seat, strength.level(), rng)
+            }
             Seat::Random => carcassonne_computer::random_command(state.play(), seat, rng),
         });
         let Some(command) = command else {
@@ -406,7 +455,9 @@ fn short_circuit_game(
         let seat = state.to_move;
         let rng = &mut rngs[seat];
         let action = timed(times, seat == measured, || match seats[seat] {
-            Seat::Computer(level) => short_circuit_computer::decide(&state, seat, level, rng),
+            Seat::Computer(strength) => {
+                short_circuit_computer::decide(&state, seat, strength.level(), rng)
+            }
             Seat::Random => short_circuit_computer::random_action(&state, seat, rng),
         });
         let Some(action) = action else {
@@ -427,7 +478,7 @@ fn measure(
     seats: usize,
     play: Play,
     games: u32,
-    level: Level,
+    level: Strength,
     (others, against): (Seat, &str),
 ) {
     let only = std::env::var("ONLY").unwrap_or_default();
@@ -448,18 +499,10 @@ fn measure(
         }
     }
     tally.print(
-        &format!("{name}, {seats} seats: {}", level_name(level)),
+        &format!("{name}, {seats} seats: {}", level.name()),
         against,
         1.0 / seats as f64,
     );
-}
-
-/// The level as `!join bot <level>` names it.
-fn level_name(level: Level) -> &'static str {
-    match level {
-        Level::Easy => "easy",
-        Level::Normal => "normal",
-    }
 }
 
 /// What the random seat of each game does: uniform over what the game accepts at that moment.
@@ -478,14 +521,17 @@ The random seat picks evenly among the orders or commands the game accepts at th
     figure or scoring it may take).";
 
 fn main() {
-    let games: u32 = std::env::var("GAMES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(1000);
+    let number = |name: &str, default: u32| {
+        std::env::var(name)
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .filter(|n| *n > 0)
+            .unwrap_or(default)
+    };
+    let games = number("GAMES", 1000);
     println!("{BASELINES}");
     let random = (Seat::Random, "uniform random");
-    let easy = (Seat::Computer(Level::Easy), "easy");
+    let easy = (Seat::Computer(Strength::Easy), "easy");
     let games_played: [(&str, usize, Play); 6] = [
         ("tag", 4, tag_game),
         ("parcheesi", 2, parcheesi_game),
@@ -494,9 +540,21 @@ fn main() {
         ("carcassonne", 2, carcassonne_base),
         ("carcassonne with the big top", 2, carcassonne_big_top),
     ];
+    let hard_games = number("HARD_GAMES", 100);
+    let think = Duration::from_millis(u64::from(number("HARD_MS", 100)));
+    let hard = Strength::Hard(think);
+    let normal = (Seat::Computer(Strength::Normal), "normal");
+    println!(
+        "hard thinks {} ms a decision in these games (2 s at the table)",
+        think.as_millis()
+    );
+    let hard_only = std::env::var_os("HARD_ONLY").is_some();
     for (name, seats, play) in games_played {
-        measure(name, seats, play, games, Level::Easy, random);
-        measure(name, seats, play, games, Level::Normal, random);
-        measure(name, seats, play, games, Level::Normal, easy);
+        if !hard_only {
+            measure(name, seats, play, games, Strength::Easy, random);
+            measure(name, seats, play, games, Strength::Normal, random);
+            measure(name, seats, play, games, Strength::Normal, easy);
+        }
+        measure(name, seats, play, hard_games, hard, normal);
     }
 }

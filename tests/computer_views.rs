@@ -1,4 +1,5 @@
-//! A computer player decides from what its seat may see: changing what the seat cannot see
+//! A computer player (at every level, `hard` searching a fixed number of rollouts) decides from
+//! what its seat may see: changing what the seat cannot see
 //! (the order of Carcassonne's face-down tiles and animal tokens, the solver's sealed answer to
 //! a Short Circuit impossible call) never changes its decision; and its randomness is its own:
 //! Parcheesi's dice roll the same whatever the computers draw. (Another seat's secret order,
@@ -19,10 +20,14 @@ use referee::games::parcheesi::computer as parcheesi;
 use referee::games::parcheesi::{
     Colour, Match as Parcheesi, Seated, Settings, Stage as ParcheesiStage,
 };
+use referee::games::search::Budget;
 use referee::games::short_circuit::act::{Challenge, ShortCircuitGame};
 use referee::games::short_circuit::computer as short_circuit;
 use referee::games::short_circuit::setup::parse as short_circuit_setup;
 use referee::games::{Ctx, Game, Level, Options, Player};
+
+/// `hard` with a fixed number of rollouts, so the same randomness gives the same decision.
+const HARD: Level = Level::Hard(Budget::of_rollouts(12));
 
 /// Cases per property unless `PROPTEST_CASES` asks for more.
 const CASES: u32 = 24;
@@ -117,10 +122,11 @@ proptest! {
         prop_assert_eq!(format!("{:?}", other.as_seen()), format!("{:?}", seen.as_seen()));
 
         let seat = seen.seat();
-        for level in [Level::Easy, Level::Normal] {
-            let decided = carcassonne::decide(&seen, seat, level, &mut ChaCha8Rng::seed_from_u64(7));
+        for level in [Level::Easy, Level::Normal, HARD] {
+            let decided =
+                carcassonne::decide(&seen, seat, level.clone(), &mut ChaCha8Rng::seed_from_u64(7));
             let decided_other =
-                carcassonne::decide(&other, seat, level, &mut ChaCha8Rng::seed_from_u64(7));
+                carcassonne::decide(&other, seat, level.clone(), &mut ChaCha8Rng::seed_from_u64(7));
             prop_assert!(decided.is_some());
             prop_assert_eq!(decided, decided_other, "{:?} after {:?}", level, moves);
         }
@@ -172,8 +178,8 @@ proptest! {
         };
         let impossible = sealed("impossible\n");
         let completable = sealed("completable\nsize 6x6\n");
-        for level in [Level::Easy, Level::Normal] {
-            let one = short_circuit::decide(&impossible, seat, level, &mut ChaCha8Rng::seed_from_u64(3));
+        for level in [Level::Easy, Level::Normal, HARD] {
+            let one = short_circuit::decide(&impossible, seat, level.clone(), &mut ChaCha8Rng::seed_from_u64(3));
             let two = short_circuit::decide(&completable, seat, level, &mut ChaCha8Rng::seed_from_u64(3));
             prop_assert!(one.is_some());
             prop_assert_eq!(one, two);

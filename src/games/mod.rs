@@ -27,6 +27,7 @@ pub mod carcassonne;
 pub mod circuit;
 pub mod kit;
 pub mod parcheesi;
+pub mod search;
 pub mod short_circuit;
 pub mod tag;
 
@@ -85,12 +86,15 @@ pub enum Phase {
 }
 
 /// How well a computer player plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub enum Level {
     /// Looks one step ahead by a simple rule of thumb.
     Easy,
     /// Weighs its choices against what the others might do.
     Normal,
+    /// Searches: plays its best candidates on to the end (or a horizon) many times, against
+    /// `normal` players, in games imagined from what its seat may see, within the budget.
+    Hard(search::Budget),
 }
 
 /// What a computer player sends, in the words a person would type (without a prefix).

@@ -520,6 +520,20 @@ impl Match {
         seen
     }
 
+    /// The match as a player may imagine it: [`Match::as_seen`], with the face-down tiles in an
+    /// order drawn from `rng` (a computer's search imagining the rest of the game, never the
+    /// game's dice), so no imagined order owes anything to the real one.
+    pub fn imagined(&self, rng: &mut dyn rand_core::RngCore) -> Match {
+        let mut seen = self.as_seen();
+        if let Some(face_down) = seen.deck.get_mut(seen.next..) {
+            for i in (1..face_down.len()).rev() {
+                let j = usize::try_from(rng.next_u32()).unwrap_or_default() % (i + 1);
+                face_down.swap(i, j);
+            }
+        }
+        seen
+    }
+
     /// `seat` leaves: its turn (if it is its turn) is played by default; later turns skip it.
     pub fn leave(&mut self, seat: usize) -> Vec<Happening> {
         if let Some(g) = self.gone.get_mut(seat) {

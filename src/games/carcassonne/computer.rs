@@ -9,12 +9,16 @@
 //! feature, an acrobat, a pyramid scored) on a copy of the match, and keeps the one whose
 //! outlook is best: every seat's score if the game ended now (unfinished features, fields,
 //! circus and acrobats scored as at the end) plus what its figures still at home are worth
-//! for the turns left, its own against the best of the others'.
+//! for the turns left, its own against the best of the others'. `Hard` takes `normal`'s
+//! best few turns and plays each on in rollouts ([`crate::games::search`]): the face-down
+//! tiles shuffled anew each time, the match played a few turns on by `normal` players; it
+//! sends the turn whose outlook then was best on average.
 
 use super::act::{Choice, Match, Stage};
 use super::map::Map;
 use super::parse::letter;
 use super::tiles::Kind;
+use crate::games::search::{self, Budget};
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
 
@@ -36,7 +40,8 @@ pub fn decide(game: &Match, seat: Seat, level: Level, rng: &mut dyn RngCore) -> 
         (Stage::Over, _) => None,
         (Stage::Place(_), Level::Easy) => easy(&seen),
         (Stage::Follower(_), Level::Easy) => Some(after(easy_choice(&seen))),
-        (_, Level::Normal) => best(&seen, seat, rng),
+        (_, Level::Normal) => best(&seen, seat, rng).map(Turn::command),
+        (_, Level::Hard(budget)) => hard(&seen, seat, budget, rng).map(Turn::command),
     }
 }
 
@@ -107,26 +112,51 @@ fn easy_choice(placed: &Match) -> Choice {
         .map_or(Choice::Pass, Choice::Meeple)
 }
 
-/// `Normal`'s command: the placement and choice with the best outlook, ties broken at random;
-/// with the tile already placed, the best choice.
-fn best(seen: &Match, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
-    let mut kept: Option<(f64, u32, String)> = None;
-    let mut consider = |outlook: f64, command: String| {
-        let tie = rng.next_u32();
-        let better = kept.as_ref().is_none_or(|(value, drawn, _)| {
-            outlook > *value || (outlook == *value && tie > *drawn)
-        });
-        if better {
-            kept = Some((outlook, tie, command));
+/// A whole turn: where the tile goes (nothing once it is placed) and the choice after it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Turn {
+    placement: Option<(i32, i32, u8)>,
+    choice: Choice,
+}
+
+impl Turn {
+    /// The turn as typed.
+    fn command(self) -> String {
+        match self.placement {
+            Some((x, y, rot)) => whole_turn(x, y, rot, self.choice),
+            None => after(self.choice),
         }
-    };
+    }
+
+    /// Plays the turn on `m`; `false` if the match refused any of it.
+    fn play(self, m: &mut Match) -> bool {
+        if let Some((x, y, rot)) = self.placement {
+            if m.place(x, y, rot).is_err() {
+                return false;
+            }
+            if !matches!(m.stage(), Stage::Follower(_)) {
+                return true;
+            }
+        }
+        m.choose(self.choice).is_ok()
+    }
+}
+
+/// Every turn `seat` may take on `seen` (every legal placement with every choice after it;
+/// with the tile placed, every choice), each with its [`outlook`].
+fn rated(seen: &Match, seat: Seat) -> Vec<(f64, Turn)> {
+    let mut turns = Vec::new();
     match seen.stage() {
-        Stage::Over => return None,
+        Stage::Over => {}
         Stage::Follower(_) => {
             for choice in seen.choices().all() {
                 let mut tried = seen.clone();
                 if tried.choose(choice).is_ok() {
-                    consider(outlook(&tried, seat), after(choice));
+                    let turn = Turn {
+                        placement: None,
+                        choice,
+                    };
+                    turns.push((outlook(&tried, seat), turn));
                 }
             }
         }
@@ -136,20 +166,99 @@ fn best(seen: &Match, seat: Seat, rng: &mut dyn RngCore) -> Option<String> {
                 if placed.place(x, y, rot).is_err() {
                     continue;
                 }
+                let placement = Some((x, y, rot));
                 if !matches!(placed.stage(), Stage::Follower(_)) {
-                    consider(outlook(&placed, seat), whole_turn(x, y, rot, Choice::Pass));
+                    let turn = Turn {
+                        placement,
+                        choice: Choice::Pass,
+                    };
+                    turns.push((outlook(&placed, seat), turn));
                     continue;
                 }
                 for choice in placed.choices().all() {
                     let mut tried = placed.clone();
                     if tried.choose(choice).is_ok() {
-                        consider(outlook(&tried, seat), whole_turn(x, y, rot, choice));
+                        turns.push((outlook(&tried, seat), Turn { placement, choice }));
                     }
                 }
             }
         }
     }
-    kept.map(|(_, _, command)| command)
+    turns
+}
+
+/// `Normal`'s turn: the one with the best outlook, ties broken at random.
+fn best(seen: &Match, seat: Seat, rng: &mut dyn RngCore) -> Option<Turn> {
+    let mut kept: Option<(f64, u32, Turn)> = None;
+    for (outlook, turn) in rated(seen, seat) {
+        let tie = rng.next_u32();
+        let better = kept.as_ref().is_none_or(|(value, drawn, _)| {
+            outlook > *value || (outlook == *value && tie > *drawn)
+        });
+        if better {
+            kept = Some((outlook, tie, turn));
+        }
+    }
+    kept.map(|(_, _, turn)| turn)
+}
+
+/// The turns `Hard` weighs: those of best outlook.
+const HARD_CANDIDATES: usize = 6;
+
+/// The turns a rollout plays before it judges the match as it stands (a `normal` turn takes
+/// a millisecond or two, and a rollout must be quick enough for many within the budget).
+const HORIZON: usize = 6;
+
+/// How many points of outlook make a rollout's score go from even (one half) to about three
+/// quarters.
+const OUTLOOK_SCALE: f64 = 10.0;
+
+/// `Hard`'s turn: among the [`HARD_CANDIDATES`] turns of best outlook, the one whose rollouts
+/// won most within `budget`.
+fn hard(seen: &Match, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> Option<Turn> {
+    let mut rated = rated(seen, seat);
+    rated.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let turns: Vec<Turn> = rated
+        .into_iter()
+        .take(HARD_CANDIDATES)
+        .map(|(_, turn)| turn)
+        .collect();
+    search::best_of(&turns, budget, rng, |turn, rng| {
+        rollout(seen, seat, *turn, rng)
+    })
+}
+
+/// `turn` played for `seat` on the match as it may imagine it (the face-down tiles shuffled
+/// anew), then the match on by `normal` players for [`HORIZON`] turns (or to its end): at the
+/// end, `seat`'s share of the others it ends ahead of; before, its [`outlook`] then, from 0
+/// (far behind) through one half (even) to 1 (far ahead).
+fn rollout(seen: &Match, seat: Seat, turn: Turn, rng: &mut dyn RngCore) -> f64 {
+    let mut m = seen.imagined(rng);
+    if !turn.play(&mut m) {
+        return 0.0;
+    }
+    for _ in 0..HORIZON {
+        if m.stage() == Stage::Over {
+            break;
+        }
+        m.map.hide_tokens();
+        let mover = m.seat();
+        let Some(next) = best(&m, mover, rng) else {
+            break;
+        };
+        if !next.play(&mut m) {
+            break;
+        }
+    }
+    if m.stage() != Stage::Over {
+        return search::ahead(outlook(&m, seat), OUTLOOK_SCALE);
+    }
+    let standing: Vec<Option<f64>> = standings(&m)
+        .into_iter()
+        .enumerate()
+        .map(|(at, value)| (!m.is_gone(at)).then_some(value))
+        .collect();
+    search::standing_share(&standing, seat)
 }
 
 /// How `seat` stands after a turn: its score if the game ended now plus its figures at home,

@@ -8,12 +8,16 @@
 //! its pawns' progress against the others', captures, pawns on safe squares, in the home row
 //! or in a blockade, and the pawns the others could capture next; where the command ends the
 //! turn and the next roll follows, over a few rolls imagined with dice of its own.
+//! `Hard` tries every legal command in rollouts ([`crate::games::search`]): the command, then
+//! the game played a few turns on by `normal` players with dice of its own, many times over;
+//! it sends the command that left it furthest ahead on average (`normal`'s among equals).
 
 use super::act::{Match, Stage};
 use super::board::{is_safe, Colour, Position, Spot, FULL_TRIP, PAWNS, RING};
 use super::engine::{auto_play, Step};
 use super::roller::Roller;
 use super::REWARD;
+use crate::games::search::{self, Budget};
 use crate::games::{Level, Seat};
 use rand_core::RngCore;
 
@@ -29,7 +33,92 @@ pub fn decide(game: &Match, seat: Seat, level: Level, rng: &mut dyn RngCore) -> 
     match level {
         Level::Easy => easy(game, &options),
         Level::Normal => best(game, seat, &options, rng),
+        Level::Hard(budget) => hard(game, seat, &options, budget, rng),
     }
+}
+
+/// The turns a rollout plays on (this one's end, the others', and the seat's next) before it
+/// judges the game as it stands: a whole game is mostly the dice's, and a few turns on show
+/// what a command did.
+const ROLLOUT_TURNS: u64 = 3;
+
+/// The most commands a rollout plays (a turn of doubles and rewards takes a dozen).
+const ROLLOUT_COMMANDS: usize = 200;
+
+/// How much [`value`] ahead of the best other makes a rollout's score go from even (one half)
+/// to about three quarters.
+const VALUE_SCALE: f64 = 15.0;
+
+/// `Hard`'s command: the one among `options` whose rollouts scored best within `budget`.
+fn hard(
+    game: &Match,
+    seat: Seat,
+    options: &[String],
+    budget: Budget,
+    rng: &mut dyn RngCore,
+) -> Option<String> {
+    // `normal`'s command first: the search keeps it unless another does better.
+    let mut options = options.to_vec();
+    if let Some(normal) = best(game, seat, &options, rng) {
+        options.retain(|option| *option != normal);
+        options.insert(0, normal);
+    }
+    search::best_of(&options, budget, rng, |command, rng| {
+        rollout(game, seat, command, rng)
+    })
+}
+
+/// `command` played for `seat`, then the game on by `normal` players with imagined dice for
+/// [`ROLLOUT_TURNS`] turns: `seat`'s share of the win if the game ended, else its [`value`]
+/// against the best of the others', from 0 (far behind) through one half (even) to 1 (far
+/// ahead).
+fn rollout(game: &Match, seat: Seat, command: &str, rng: &mut dyn RngCore) -> f64 {
+    let turns = game.turns + ROLLOUT_TURNS;
+    let mut game = game.clone();
+    let mut next = Some((seat, command.to_string()));
+    for _ in 0..ROLLOUT_COMMANDS {
+        if game.turns >= turns {
+            break;
+        }
+        if let Stage::Over(ranking) = &game.stage {
+            return search::win_share(ranking, seat);
+        }
+        let Some(mover) = game.mover().map(|mover| mover.seat) else {
+            break;
+        };
+        let Some((who, command)) = next
+            .take()
+            .or_else(|| decide(&game, mover, Level::Normal, rng).map(|command| (mover, command)))
+        else {
+            break;
+        };
+        let (word, args) = command.split_once(' ').unwrap_or((&command, ""));
+        if game.act(who, word, args, &mut Imagined(&mut *rng)).is_err() {
+            break;
+        }
+    }
+    if let Stage::Over(ranking) = &game.stage {
+        return search::win_share(ranking, seat);
+    }
+    let mine = game
+        .seated
+        .iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.colour);
+    let Some(mine) = mine else {
+        return 0.0;
+    };
+    let best_other = game
+        .seated
+        .iter()
+        .filter(|s| s.seat != seat && !s.gone)
+        .map(|s| value(&game, s.colour))
+        .fold(f64::MIN, f64::max);
+    let ahead = match best_other == f64::MIN {
+        true => 0.0,
+        false => value(&game, mine) - best_other,
+    };
+    search::ahead(ahead, VALUE_SCALE)
 }
 
 /// A legal command picked at random (what a computer player is measured against).

@@ -14,6 +14,10 @@
 //! Answering an impossible call, `Normal` places the solver's completion, a piece a placement,
 //! all in one message (one at a time in games before rules revision 4), or concedes when the
 //! solver shows there is none.
+//! `Hard` weighs the pieces `normal` would choose among (those at an open end that keep the
+//! circuit completable) in rollouts ([`crate::games::search`]): each played, then the match on
+//! by `normal` players to its end, many times over; it sends the one that won most. Where
+//! `normal`'s move is forced (a completion, a proven call, an answer to a call), it is the same.
 
 use super::act::ShortCircuitGame;
 use super::piece::{Dir, Kind, Piece};
@@ -21,7 +25,8 @@ use super::placement::{self, Item};
 use super::position::{Grid, Square, Supply};
 use super::solver::{self, Solution, Source};
 use super::{CALL, CONCEDE, PLACE};
-use crate::games::{Level, Seat};
+use crate::games::search::{self, Budget};
+use crate::games::{Ctx, Game, Level, Seat};
 use rand_core::RngCore;
 
 /// The solver's steps for one question at `Normal`: nearly every position needs a few
@@ -56,9 +61,89 @@ pub fn decide(
             },
             |item| place(&[item]),
         ),
-        (Level::Normal, true) => answer_call(grid, supply, game.placements_in_a_row),
+        (Level::Normal | Level::Hard(_), true) => {
+            answer_call(grid, supply, game.placements_in_a_row)
+        }
         (Level::Normal, false) => careful(grid, supply, rng),
+        (Level::Hard(budget), false) => hard(game, seat, budget, rng),
     })
+}
+
+/// The actions a rollout plays before it calls the match a draw (a match of `normal` players
+/// ends long before: the supply runs out).
+const ROLLOUT_ACTIONS: usize = 400;
+
+/// `Hard`'s turn, not answering a call: the proven call as `normal` makes it; else, among the
+/// pieces at an open end that keep the circuit completable (the first [`CANDIDATES`] of them
+/// in a random order, as `normal` looks), the one whose rollouts won most within `budget`;
+/// with none, `normal`'s turn.
+fn hard(game: &ShortCircuitGame, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> String {
+    let (grid, supply) = (&game.position.grid, &game.position.supply);
+    if solver::solve_within(grid, supply, STEPS) == Some(Solution::Impossible) {
+        return CALL.name.to_string();
+    }
+    let mut candidates = extensions(grid, supply);
+    for i in (1..candidates.len()).rev() {
+        candidates.swap(i, pick(rng, i + 1));
+    }
+    let completable: Vec<String> = candidates
+        .iter()
+        .take(CANDIDATES)
+        .filter(|item| {
+            let (mut after, mut left) = (grid.clone(), *supply);
+            placement::apply(&mut after, &mut left, &[**item]);
+            matches!(
+                solver::solve_within(&after, &left, STEPS),
+                Some(Solution::Completable(_))
+            )
+        })
+        .map(|item| place(&[*item]))
+        .collect();
+    if completable.is_empty() {
+        return careful(grid, supply, rng);
+    }
+    search::best_of(&completable, budget, rng, |action, rng| {
+        rollout(game, seat, action, rng)
+    })
+    .unwrap_or_else(|| careful(grid, supply, rng))
+}
+
+/// `action` played for `seat`, then the match on by `normal` players (calls judged by the
+/// solver as in play), no time passing: 1 if `seat` wins, else 0 (a draw past
+/// [`ROLLOUT_ACTIONS`]: one half).
+fn rollout(game: &ShortCircuitGame, seat: Seat, action: &str, rng: &mut dyn RngCore) -> f64 {
+    let mut game = game.clone();
+    let mut dice = search::dice_from(rng);
+    let mut ctx = Ctx {
+        now: game.last_action.max(game.turn_started),
+        dice: &mut dice,
+        revision: Ctx::NEWEST,
+    };
+    let mut next = Some((seat, action.to_string()));
+    for _ in 0..ROLLOUT_ACTIONS {
+        if let Some(outcome) = &game.outcome {
+            return f64::from(u8::from(outcome.winner == seat));
+        }
+        if let Some(search) = game.pending_search() {
+            let verdict = (search.work)(STEPS * 10);
+            if game.verdict(&search.key, &verdict, &mut ctx).is_err() {
+                break;
+            }
+            continue;
+        }
+        let mover = game.to_move;
+        let Some((who, action)) = next
+            .take()
+            .or_else(|| decide(&game, mover, Level::Normal, rng).map(|action| (mover, action)))
+        else {
+            break;
+        };
+        let (word, args) = action.split_once(' ').unwrap_or((&action, ""));
+        if game.act(who, word, args, &mut ctx).is_err() {
+            break;
+        }
+    }
+    0.5
 }
 
 /// A legal action picked uniformly at random among every action the game allows now (what a

@@ -7,9 +7,15 @@
 //! stomping, the others step away from the it. `Normal` plays its candidate orders against orders the others might
 //! send (the easy player's, with noise) on copies of the board, and sends the one that leaves
 //! it best off on average: in the game, not it, away from the it, with points to spare.
+//! `Hard` takes `normal`'s candidate bids and its best few movement orders and plays each on
+//! in rollouts ([`crate::games::search`]): the others' orders imagined as `normal` imagines
+//! them (it never sees theirs), dice of its own, the game on to its end or a few rounds on; it
+//! sends the one that left it ahead of most others on average.
 
+use super::parse::Order;
 use super::state::{Dir, Mode, Move, MoveOrder, Square, Stage, TagState};
 use crate::dice::{Dice, Seed};
+use crate::games::search::{self, Budget};
 use crate::games::Level;
 use rand_core::RngCore;
 use std::collections::BTreeMap;
@@ -37,13 +43,34 @@ pub fn decide(
             Some(format!("bid {}", player.min_bid + u64::from(over)))
         }
         (Stage::Bids, Level::Normal) => Some(format!("bid {}", normal_bid(state, seat, rng))),
-        (Stage::Moves { .. }, _) => {
-            let at = player.square?;
-            let order = match level {
-                Level::Easy => easy_moves(state, seat, at, rng, 0),
-                Level::Normal => normal_moves(state, seat, rng),
-            };
-            Some(order.to_string())
+        (Stage::Bids, Level::Hard(budget)) => {
+            // `normal`'s bid first: the search keeps it unless another does better.
+            let normal = normal_bid(state, seat, rng);
+            let bids: Vec<Order> = std::iter::once(normal)
+                .chain(bids(state, seat).filter(|bid| *bid != normal))
+                .map(Order::Bid)
+                .collect();
+            let chosen = search::best_of(&bids, budget, rng, |order, rng| {
+                rollout(state, seat, order.clone(), rng)
+            });
+            Some(format!(
+                "bid {}",
+                match chosen {
+                    Some(Order::Bid(bid)) => bid,
+                    _ => normal,
+                }
+            ))
+        }
+        (Stage::Moves { .. }, Level::Easy) => {
+            Some(easy_moves(state, seat, player.square?, rng, 0).to_string())
+        }
+        (Stage::Moves { .. }, Level::Normal) => {
+            player.square?;
+            Some(normal_moves(state, seat, rng).to_string())
+        }
+        (Stage::Moves { .. }, Level::Hard(budget)) => {
+            player.square?;
+            Some(hard_moves(state, seat, budget, rng).to_string())
         }
         _ => None,
     }
@@ -99,13 +126,8 @@ fn random_mode(rng: &mut dyn RngCore) -> Mode {
 /// [`BEING_IT_WEIGHT`]: the others are imagined bidding their minimum or a little over it.
 fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
     let mine = state.players[seat].min_bid;
-    let points = state.players[seat].points;
-    let most = mine + state.players.len() as u64 + 2;
     let mut best = (f64::MAX, mine);
-    for bid in mine..=most {
-        if i64::try_from(bid).map_or(true, |bid| bid >= points) {
-            break;
-        }
+    for bid in bids(state, seat) {
         let mut lowest = 0;
         for _ in 0..64 {
             let beaten = state.players.iter().enumerate().any(|(other, player)| {
@@ -124,6 +146,14 @@ fn normal_bid(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> u64 {
         }
     }
     best.1
+}
+
+/// The bids `Normal` weighs: from the seat's minimum up to a few over it, below its points.
+fn bids(state: &TagState, seat: usize) -> impl Iterator<Item = u64> {
+    let mine = state.players[seat].min_bid;
+    let points = state.players[seat].points;
+    let most = mine + state.players.len() as u64 + 2;
+    (mine..=most).take_while(move |bid| i64::try_from(*bid).is_ok_and(|bid| bid < points))
 }
 
 /// How many king's steps apart two squares are.
@@ -289,10 +319,9 @@ fn value(after: &TagState, seat: usize) -> f64 {
     value
 }
 
-/// The candidate order with the best average [`value`] over [`SAMPLES`] imagined rounds, the
-/// others sending the easy player's orders with noise; an upgrade is bought early while
-/// points are plenty.
-fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrder {
+/// Every candidate order with its average [`value`] over [`SAMPLES`] imagined rounds, the
+/// others sending the easy player's orders with noise.
+fn rated_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> Vec<(f64, MoveOrder)> {
     let mut worlds = Vec::with_capacity(SAMPLES);
     for _ in 0..SAMPLES {
         let mut orders = BTreeMap::new();
@@ -303,30 +332,146 @@ fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrd
         rng.fill_bytes(&mut seed);
         worlds.push((orders, seed));
     }
+    candidates(state, seat)
+        .into_iter()
+        .map(|order| {
+            let mut total = 0.0;
+            for (orders, seed) in &worlds {
+                let mut orders = orders.clone();
+                orders.insert(seat, order.clone());
+                let mut after = state.clone();
+                after.resolve_moves(&orders, &mut Dice::new(Seed(*seed)));
+                total += value(&after, seat);
+            }
+            (total, order)
+        })
+        .collect()
+}
+
+/// Whether `seat` buys an upgrade with its order: early, while points are plenty.
+fn upgrades(state: &TagState, seat: usize) -> bool {
+    let player = &state.players[seat];
+    player.moves < 3 && player.points >= 28 && state.it != Some(seat)
+}
+
+/// The candidate order with the best average [`value`] ([`rated_moves`]); an upgrade is
+/// bought early while points are plenty.
+fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrder {
     let player = &state.players[seat];
     let mut best = (f64::MIN, MoveOrder::idle(player.moves));
-    for order in candidates(state, seat) {
-        let mut total = 0.0;
-        for (orders, seed) in &worlds {
-            let mut orders = orders.clone();
-            orders.insert(seat, order.clone());
-            let mut after = state.clone();
-            after.resolve_moves(&orders, &mut Dice::new(Seed(*seed)));
-            total += value(&after, seat);
-        }
+    for (total, order) in rated_moves(state, seat, rng) {
         if total > best.0 {
             best = (total, order);
         }
     }
     let mut order = best.1;
-    order.upgrade = player.moves < 3 && player.points >= 28 && state.it != Some(seat);
+    order.upgrade = upgrades(state, seat);
     order
+}
+
+/// The movement orders `Hard` weighs: `normal`'s best.
+const HARD_CANDIDATES: usize = 6;
+
+/// The rounds (of bids or of moves) a rollout plays before it judges how the seat stands.
+const HORIZON: usize = 8;
+
+/// `Hard`'s movement order: among `normal`'s [`HARD_CANDIDATES`] best, the one whose rollouts
+/// did best within `budget` (an upgrade bought as `normal` buys it).
+fn hard_moves(state: &TagState, seat: usize, budget: Budget, rng: &mut dyn RngCore) -> MoveOrder {
+    let mut rated = rated_moves(state, seat, rng);
+    rated.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let orders: Vec<Order> = rated
+        .into_iter()
+        .take(HARD_CANDIDATES)
+        .map(|(_, mut order)| {
+            order.upgrade = upgrades(state, seat);
+            Order::Moves(order)
+        })
+        .collect();
+    match search::best_of(&orders, budget, rng, |order, rng| {
+        rollout(state, seat, order.clone(), rng)
+    }) {
+        Some(Order::Moves(order)) => order,
+        _ => normal_moves(state, seat, rng),
+    }
+}
+
+/// The order a rollout imagines `seat` sends: `normal`'s bid; for moves, the easy player's
+/// with noise (what `normal` imagines of the others, and a hundred times quicker than its own).
+fn imagined(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> Option<Order> {
+    let player = state.players.get(seat).filter(|p| p.alive)?;
+    match state.stage {
+        Stage::Bids => Some(Order::Bid(normal_bid(state, seat, rng))),
+        Stage::Moves { .. } => Some(Order::Moves(easy_moves(
+            state,
+            seat,
+            player.square?,
+            rng,
+            NOISE,
+        ))),
+        Stage::Over { .. } => None,
+    }
+}
+
+/// `order` sent by `seat`, the others' orders [`imagined`], then the game on for [`HORIZON`]
+/// rounds or to its end, every order imagined, with dice of its own: how `seat` stands
+/// against the others then (its share of those it is ahead of: in the game, not it, more
+/// points; at the end, its place).
+fn rollout(state: &TagState, seat: usize, order: Order, rng: &mut dyn RngCore) -> f64 {
+    let mut game = state.clone();
+    let mut dice = search::dice_from(rng);
+    let mut mine = Some(order);
+    for _ in 0..HORIZON {
+        let bidding = game.stage == Stage::Bids;
+        if !bidding && !matches!(game.stage, Stage::Moves { .. }) {
+            break;
+        }
+        let (mut bids, mut moves) = (BTreeMap::new(), BTreeMap::new());
+        for who in 0..game.players.len() {
+            let order = match who == seat {
+                true => mine.take().or_else(|| imagined(&game, who, rng)),
+                false => imagined(&game, who, rng),
+            };
+            match order {
+                Some(Order::Bid(bid)) if game.check_bid(who, bid).is_ok() => {
+                    bids.insert(who, bid);
+                }
+                Some(Order::Moves(order)) if game.check_move_order(who, &order).is_ok() => {
+                    moves.insert(who, order);
+                }
+                _ => {}
+            }
+        }
+        if bidding {
+            game.resolve_bids(&bids, &mut dice);
+        } else {
+            game.resolve_moves(&moves, &mut dice);
+        }
+    }
+    let standing: Vec<Option<f64>> = match &game.stage {
+        Stage::Over { ranking } => (0..game.players.len())
+            .map(|who| {
+                let place = ranking.iter().position(|ranked| *ranked == who)?;
+                Some(-(place as f64))
+            })
+            .collect(),
+        _ => (0..game.players.len())
+            .map(|who| {
+                let player = &game.players[who];
+                let it = f64::from(u8::from(game.it == Some(who)));
+                player
+                    .alive
+                    .then_some(player.points as f64 - BEING_IT_WEIGHT * it)
+            })
+            .collect(),
+    };
+    search::standing_share(&standing, seat)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tag::parse::{parse_order, Order};
+    use crate::games::tag::parse::parse_order;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
