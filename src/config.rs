@@ -121,6 +121,8 @@ struct RawTable {
     flood: String,
     games_per_gm: i64,
     search_steps: i64,
+    computer_think: String,
+    computer_rollouts: i64,
     leaderboard_games: i64,
 }
 
@@ -263,6 +265,23 @@ pub fn read_shards(total: i64, ids: &str, names: (&str, &str)) -> Result<Shards,
 fn duration(key: &str, value: &str) -> Result<Duration, ConfigError> {
     parse_duration_within(value, a_year())
         .map_err(|_| ConfigError::value(key, value, "a duration like 12h or 30s, at most 365d"))
+}
+
+/// `table.computer_think`: how long a `hard` computer player thinks about one decision, from
+/// a second to ten minutes.
+fn think(text: &str) -> Result<std::time::Duration, ConfigError> {
+    let refused = || {
+        ConfigError::value(
+            "table.computer_think",
+            text,
+            "a duration like 2s or 1m, from 1s to 10m",
+        )
+    };
+    let think = parse_duration_within(text, Duration::minutes(10)).map_err(|_| refused())?;
+    match think >= Duration::seconds(1) {
+        true => think.to_std().map_err(|_| refused()),
+        false => Err(refused()),
+    }
 }
 
 /// The TOML table of a settings text, or its syntax error as file:line:column.
@@ -479,6 +498,15 @@ pub fn load(
                 raw.table.search_steps,
                 "a number of steps, at least 1",
             )?,
+            computer_think: think(&raw.table.computer_think)?,
+            computer_rollouts: match raw.table.computer_rollouts {
+                0 => u32::MAX,
+                n => at_least_one(
+                    "table.computer_rollouts",
+                    n,
+                    "a number of rollouts, or 0 for no limit",
+                )?,
+            },
             leaderboard_games: at_least_one(
                 "table.leaderboard_games",
                 raw.table.leaderboard_games,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{count, play, play_on_both};
+use common::{count, play, play_on_both, play_with};
 use proptest::prelude::*;
 
 /// The line of `output` revealing `who`'s order for the first phase resolved.
@@ -56,7 +56,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
         "alice #tag: !new tag seed=7\n\
          alice #tag: !join\n\
          bob #tag: !join bot\n\
-         alice #tag: !join bot hard\n\
+         alice #tag: !join bot brilliant\n\
          alice #tag: !join bot\n\
          carol #tag: !join\n\
          alice #tag: !start\n\
@@ -81,7 +81,7 @@ async fn only_the_gm_seats_a_computer_and_only_during_sign_ups() {
     assert_eq!(
         count(
             &out,
-            "alice: `hard` is not a computer level; use easy or normal (the default)"
+            "alice: `brilliant` is not a computer level; use easy, normal (the default) or hard"
         ),
         1
     );
@@ -168,20 +168,24 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// What the computer sends for silent bob in TAG when alice and carol bid `bids` first.
-async fn bobs_stand_in_bid(bids: (u32, u32)) -> String {
-    let (alice, carol) = bids;
-    let out = play(&format!(
-        "alice #t: !new tag seed=7 nmr=bot\n\
+/// A TAG game opened with `options` where alice and carol bid `bids`, bob says nothing, and
+/// then comes the line `then`.
+fn tag_with_bids(options: &str, (alice, carol): (u32, u32), then: &str) -> String {
+    format!(
+        "alice #t: !new tag seed=7{options}\n\
          alice #t: !join\n\
          bob #t: !join\n\
          carol #t: !join\n\
          alice #t: !start\n\
          alice dm: bid {alice}\n\
          carol dm: bid {carol}\n\
-         clock +5d\n"
-    ))
-    .await;
+         {then}\n"
+    )
+}
+
+/// What the computer sends for silent bob in TAG when alice and carol bid `bids` first.
+async fn bobs_stand_in_bid(bids: (u32, u32)) -> String {
+    let out = play(&tag_with_bids(" nmr=bot", bids, "clock +5d")).await;
     revealed(&out, "bob")
 }
 
@@ -198,6 +202,79 @@ async fn bobs_stand_in_choice(choices: (bool, bool)) -> String {
     revealed(&out, "bob")
 }
 
+/// What the computer sends as `who` for bob's seat in TAG (`bid`) and 50-Tile Circuit
+/// (`choice`) once alice and carol sent one thing is what it sends once they sent `bids`
+/// (`choices`).
+fn sent_alike<Bid, Choice>(
+    who: &str,
+    (bid, choice): (impl Fn((u32, u32)) -> Bid, impl Fn((bool, bool)) -> Choice),
+    bids: (u32, u32),
+    choices: (bool, bool),
+) -> Result<(), TestCaseError>
+where
+    Bid: std::future::Future<Output = String>,
+    Choice: std::future::Future<Output = String>,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (tag, tag_again, circuit, circuit_again) = runtime.block_on(async {
+        (
+            bid((1, 2)).await,
+            bid(bids).await,
+            choice((false, false)).await,
+            choice(choices).await,
+        )
+    });
+    prop_assert!(tag.contains(&format!("- {who}: `bid")), "{}", tag);
+    prop_assert_eq!(tag, tag_again);
+    prop_assert!(circuit.contains(&format!("- {who}: `")), "{}", circuit);
+    prop_assert_eq!(circuit, circuit_again);
+    Ok(())
+}
+
+/// A `hard` computer's rollouts a decision in these tests: few, and fixed, with time enough
+/// for them on the slowest machine, so its decision is the same on any.
+const HARD_ROLLOUTS: [(&str, &str); 2] = [
+    ("REFEREE_TABLE_COMPUTER_ROLLOUTS", "4"),
+    ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
+];
+
+/// What a `hard` computer sends for bob's seat in TAG, handed it once alice and carol bid
+/// `bids`.
+async fn hard_bid_for_bob(bids: (u32, u32)) -> String {
+    let transcript = tag_with_bids("", bids, "alice #t: !replace bob bot hard\nclock +5d");
+    revealed(&play_with(&transcript, &HARD_ROLLOUTS).await, "Computer 1")
+}
+
+/// What a `hard` computer sends for bob's seat in 50-Tile Circuit, handed it once alice and
+/// carol chose (`true`: move).
+async fn hard_choice_for_bob(choices: (bool, bool)) -> String {
+    let word = |moves: bool| if moves { "move" } else { "stay" };
+    let transcript = circuit_with_bob_silent("", word(choices.0), word(choices.1)).replace(
+        "clock +5d\n",
+        "alice #c: !replace bob bot hard\nclock +5d\n",
+    );
+    revealed(&play_with(&transcript, &HARD_ROLLOUTS).await, "Computer 1")
+}
+
+proptest! {
+    // Half as many cases as the property below: each plays four games with a search in them.
+    #![proptest_config(ProptestConfig { cases: config().cases.div_ceil(2), ..config() })]
+
+    /// alice and carol send secret bids (in 50-Tile Circuit, choices); then the GM hands bob's
+    /// seat to a `hard` computer: what it sends, having searched, is the same whatever they
+    /// sent.
+    #[test]
+    fn a_hard_computer_never_sees_another_seats_secret_order(
+        bids in (1u32..=35, 1u32..=35),
+        choices in (any::<bool>(), any::<bool>()),
+    ) {
+        sent_alike("Computer 1", (hard_bid_for_bob, hard_choice_for_bob), bids, choices)?;
+    }
+}
+
 proptest! {
     #![proptest_config(config())]
 
@@ -208,19 +285,7 @@ proptest! {
         bids in (1u32..=35, 1u32..=35),
         choices in (any::<bool>(), any::<bool>()),
     ) {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        let (tag, tag_again, circuit, circuit_again) = runtime.block_on(async {
-            (
-                bobs_stand_in_bid((1, 2)).await,
-                bobs_stand_in_bid(bids).await,
-                bobs_stand_in_choice((false, false)).await,
-                bobs_stand_in_choice(choices).await,
-            )
-        });
-        prop_assert!(tag.contains("- bob: `bid"), "{}", tag);
-        prop_assert_eq!(tag, tag_again);
-        prop_assert!(circuit.contains("- bob: `"), "{}", circuit);
-        prop_assert_eq!(circuit, circuit_again);
+        sent_alike("bob", (bobs_stand_in_bid, bobs_stand_in_choice), bids, choices)?;
     }
 }
 

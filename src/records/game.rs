@@ -69,14 +69,17 @@ pub enum ComputerLevel {
     Easy,
     /// Weighs its choices (the default).
     Normal,
+    /// Searches within a time budget.
+    Hard,
 }
 
 impl ComputerLevel {
-    /// Reads `easy` or `normal`.
+    /// Reads `easy`, `normal` or `hard`.
     pub fn parse(word: &str) -> Option<ComputerLevel> {
         match word.trim().to_lowercase().as_str() {
             "easy" => Some(ComputerLevel::Easy),
             "normal" => Some(ComputerLevel::Normal),
+            "hard" => Some(ComputerLevel::Hard),
             _ => None,
         }
     }
@@ -86,6 +89,7 @@ impl ComputerLevel {
         match self {
             ComputerLevel::Easy => "easy",
             ComputerLevel::Normal => "normal",
+            ComputerLevel::Hard => "hard",
         }
     }
 }

@@ -7,17 +7,36 @@
 
 use super::work::Work;
 use crate::dice::Seed;
+use crate::games::search::{Budget, TimeUp};
 use crate::games::{Decision, Game, Level, Refusal, Seat};
 use crate::records::{ComputerLevel, GameRecord, Input, User};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
+use std::time::{Duration, Instant};
 
-/// The games' level for a seat's.
-pub fn level(level: ComputerLevel) -> Level {
+/// How long a `hard` computer thinks about a decision, and how many rollouts it plays at
+/// most (the table's `computer_think` and `computer_rollouts`).
+#[derive(Clone, Copy, Debug)]
+pub struct Think {
+    /// Its time, from when it begins.
+    pub time: Duration,
+    /// Its rollouts.
+    pub rollouts: u32,
+}
+
+/// The games' level for a seat's; `hard` thinks as `think` says, its time counted from now.
+pub fn level(level: ComputerLevel, think: Think) -> Level {
     match level {
         ComputerLevel::Easy => Level::Easy,
         ComputerLevel::Normal => Level::Normal,
+        ComputerLevel::Hard => {
+            let began = Instant::now();
+            Level::Hard(Budget {
+                rollouts: think.rollouts,
+                time_up: TimeUp::when(move || began.elapsed() >= think.time),
+            })
+        }
     }
 }
 
@@ -27,7 +46,7 @@ pub fn level_named(words: &str) -> Result<ComputerLevel, Refusal> {
         "" => Ok(ComputerLevel::Normal),
         word => ComputerLevel::parse(word).ok_or_else(|| {
             Refusal::new(format!(
-                "`{word}` is not a computer level; use easy or normal (the default)"
+                "`{word}` is not a computer level; use easy, normal (the default) or hard"
             ))
         }),
     }
@@ -95,15 +114,20 @@ fn stream(seed: &Seed, seat: Seat, position: &str) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(key)
 }
 
-/// What the computer in `seat` at `strength` decides in a game of seed `seed` at `position`.
+/// What the computer in `seat` at `strength` (`hard` thinking for `think`) decides in a game
+/// of seed `seed` at `position`.
 pub fn decide(
     game: &dyn Game,
     seed: &Seed,
     seat: Seat,
-    strength: ComputerLevel,
+    (strength, think): (ComputerLevel, Think),
     position: &str,
 ) -> Option<Decision> {
-    game.computer(seat, level(strength), &mut stream(seed, seat, position))
+    game.computer(
+        seat,
+        level(strength, think),
+        &mut stream(seed, seat, position),
+    )
 }
 
 /// The seat's input carrying `decision`: its secret order by DM, or its action in the channel,

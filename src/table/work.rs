@@ -31,6 +31,10 @@ pub struct TableDefaults {
     /// How many steps a search (Short Circuit's solver, on an impossible call or the GM's
     /// hint) may take before it answers that it cannot tell.
     pub search_steps: u64,
+    /// How long a `hard` computer player thinks about one decision.
+    pub computer_think: std::time::Duration,
+    /// How many rollouts a `hard` computer player plays for one decision at most.
+    pub computer_rollouts: u32,
     /// How many rated games a player needs to appear on `!leaderboard`.
     pub leaderboard_games: u32,
 }

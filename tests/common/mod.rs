@@ -282,7 +282,16 @@ pub fn start_time() -> DateTime<Utc> {
 
 /// A table service on `url` hosting the test game (plus the standard games).
 pub async fn service(url: &str) -> Service {
-    let config = config::load(None, std::iter::empty()).unwrap();
+    service_with(url, &[]).await
+}
+
+/// [`service`] with these settings, as the environment gives them
+/// (`("REFEREE_TABLE_COMPUTER_ROLLOUTS", "24")`).
+pub async fn service_with(url: &str, settings: &[(&str, &str)]) -> Service {
+    let settings = settings
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()));
+    let config = config::load(None, settings).unwrap();
     let store = Store::open(&StoreSettings {
         url: url.to_string(),
         ..config.store.clone()
@@ -332,6 +341,14 @@ pub async fn play_on(
 /// from its seed and inputs: each must give the logged events and the stored state.
 pub async fn play(transcript: &str) -> String {
     let service = service("sqlite::memory:").await;
+    let out = play_on(&service, transcript, start_time(), &[]).await;
+    replay_every_game(&service).await;
+    out
+}
+
+/// Plays a transcript like [`play`] on a service with these settings ([`service_with`]).
+pub async fn play_with(transcript: &str, settings: &[(&str, &str)]) -> String {
+    let service = service_with("sqlite::memory:", settings).await;
     let out = play_on(&service, transcript, start_time(), &[]).await;
     replay_every_game(&service).await;
     out

@@ -5,11 +5,8 @@
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
-use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
-use std::time::{Duration, Instant};
-
-/// A second game channel.
-const OTHER_CHANNEL: u64 = 701;
+use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, ERIN};
+use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forty_player_board_posts_its_picture_and_an_embed_discord_accepts() {
@@ -103,8 +100,7 @@ async fn an_order_is_answered_at_once_while_the_solver_works_on_another_game() {
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     // Game #1: a TAG game in the other channel, its bids open.
-    let opened = crate::commands::open_tag(&fake, OTHER_CHANNEL, [DAVE, ERIN, ALICE], "seed=7");
-    db.settled(&fake, *opened.last().unwrap()).await;
+    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
     // Game #2: the duel, up to the call.
     for (user, who, text) in SLOW_DUEL {
         let id = match *who {
@@ -120,14 +116,7 @@ async fn an_order_is_answered_at_once_while_the_solver_works_on_another_game() {
     .await;
     // While the solver works, a bid in the other game gets its receipt at once.
     let receipts = count(&fake, dm_to(ERIN));
-    let sent = Instant::now();
-    fake.say(ERIN, None, "bid 4");
-    let receipt = fake
-        .wait_post("erin's receipt", |p| {
-            dm_to(ERIN)(p) && p.content.contains("order received for bids")
-        })
-        .await;
-    let waited = receipt.at.duration_since(sent);
+    let (receipt, waited) = crate::commands::erins_bid_answered(&fake).await;
     assert!(count(&fake, dm_to(ERIN)) > receipts);
     fake.wait_for("the solver's verdict", Duration::from_secs(120), || {
         fake.posts()

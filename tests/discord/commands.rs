@@ -3,7 +3,8 @@
 
 use crate::bot::{dm_channel, fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
-use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE};
+use crate::fake::Posted;
+use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use serde_json::json;
 use std::time::Duration;
 
@@ -163,6 +164,30 @@ pub fn open_tag(
     }
     ids.push(fake.say(gm, Some(channel), "!start"));
     ids
+}
+
+/// A game channel besides [`CHANNEL`], for a second game.
+pub const OTHER_CHANNEL: u64 = 701;
+
+/// dave opens a TAG game in [`OTHER_CHANNEL`], dave, erin and alice join, it starts, and the
+/// bot has taken it all: its bids are open.
+pub async fn tag_bids_open_elsewhere(fake: &FakeDiscord, db: &mut Db) {
+    let opened = open_tag(fake, OTHER_CHANNEL, [DAVE, ERIN, ALICE], "seed=7");
+    db.settled(fake, *opened.last().unwrap()).await;
+}
+
+/// erin bids by DM in the TAG game of [`tag_bids_open_elsewhere`]: her receipt, and how long
+/// it took to come.
+pub async fn erins_bid_answered(fake: &FakeDiscord) -> (Posted, std::time::Duration) {
+    let sent = std::time::Instant::now();
+    fake.say(ERIN, None, "bid 4");
+    let receipt = fake
+        .wait_post("erin's receipt", |p| {
+            dm_to(ERIN)(p) && p.content.contains("order received for bids")
+        })
+        .await;
+    let waited = receipt.at.duration_since(sent);
+    (receipt, waited)
 }
 
 /// Once the bot is connected: alice opens a TAG game, alice, bob and carol join, it starts.

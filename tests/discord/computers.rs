@@ -1,13 +1,14 @@
 //! Computer players through the real binary on the real clock: a TAG game of one person and
 //! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
 //! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, and
-//! an easy computer answering a Short Circuit impossible call in a thread. Each game replays
-//! from its log, and nothing is ever written to a computer.
+//! an easy computer answering a Short Circuit impossible call in a thread, and a `hard`
+//! computer thinking in a thread while another game's orders are answered at once. Each game
+//! replays from its log, and nothing is ever written to a computer.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CHANNEL};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Outbox rows addressed to a computer player (there must be none).
 const TO_COMPUTERS: &str = "SELECT COUNT(*) FROM outbox WHERE audience LIKE '%computer:%'";
@@ -138,12 +139,12 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
         in_channel(p) && p.text().contains("Computer 1 takes over bob's seat")
     })
     .await;
-    let refused = fake.say(ALICE, Some(CHANNEL), "!replace @alice bot hard");
+    let refused = fake.say(ALICE, Some(CHANNEL), "!replace @alice bot brilliant");
     db.settled(&fake, refused).await;
     assert!(
         fake.posts()
             .iter()
-            .any(|p| in_channel(p) && p.text().contains("`hard` is not a computer level")),
+            .any(|p| in_channel(p) && p.text().contains("`brilliant` is not a computer level")),
         "{:#?}",
         fake.posts().last()
     );
@@ -299,4 +300,68 @@ async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread(
     bot.stop();
     assert_eq!(db.number(TO_COMPUTERS).await, 0);
     assert_eq!(db.replay_all().await, 1);
+}
+
+/// The GM plays Carcassonne in a thread against a `hard` computer that moves first and
+/// thinks its 2 s: meanwhile a bid by DM in a TAG game of another channel gets its receipt at
+/// once, and the GM's own attempts to move in the computer's turn are refused. The computer's
+/// turn comes once it has thought, its budget and no more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks() {
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    // Game #1: TAG in the other channel, its bids open.
+    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
+    // Game #2: Carcassonne in a thread, the computer seated first.
+    let thread = fake.open_thread(ALICE, CHANNEL, "tiles");
+    open_game(&fake, ALICE, thread, "carcassonne seed=3");
+    fake.say(ALICE, Some(thread), "!join bot hard");
+    fake.wait_post("the computer seat", |p| {
+        p.channel == thread && p.text().contains("is a computer player (hard level)")
+    })
+    .await;
+    fake.say(ALICE, Some(thread), "!join");
+    let start = fake.say(ALICE, Some(thread), "!start");
+    db.settled(&fake, start).await;
+    let started = Instant::now();
+    // The GM tries to move in the computer's turn while it thinks.
+    let jumped = fake.say(ALICE, Some(thread), "!place 0 1 0");
+    db.settled(&fake, jumped).await;
+    assert_eq!(
+        count(&fake, |p| p.channel == thread
+            && p.text().contains("It is Computer 1's turn, not yours.")),
+        1,
+        "{:#?}",
+        fake.posts().last()
+    );
+    // While it thinks, a bid in the other game gets its receipt at once.
+    let (receipt, waited) = crate::commands::erins_bid_answered(&fake).await;
+    let placed = fake
+        .wait_for_post("the computer's turn", Duration::from_secs(30), |p| {
+            p.channel == thread && p.text().contains("Computer 1 places")
+        })
+        .await;
+    assert!(
+        placed.at > receipt.at,
+        "the receipt came while the computer was still thinking"
+    );
+    assert!(
+        waited < Duration::from_millis(200),
+        "the receipt took {waited:?}"
+    );
+    let thought = placed.at.duration_since(started);
+    assert!(
+        thought >= Duration::from_millis(1_500) && thought < Duration::from_secs(4),
+        "the computer's turn came {thought:?} after the start"
+    );
+    // The GM's turn now; nothing of it went to the parent channel.
+    assert_eq!(count(&fake, in_channel), 0);
+    let ended = fake.say(ALICE, Some(thread), "!end");
+    db.settled(&fake, ended).await;
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
+    assert_eq!(db.replay_all().await, 2);
 }

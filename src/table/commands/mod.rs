@@ -471,7 +471,7 @@ pub enum SlashKind {
     MyGame,
     /// One of the games in sign-up the asker runs, put so.
     MySignUp,
-    /// A computer player's level (easy or normal), typed as `bot <level>`.
+    /// A computer player's level (easy, normal or hard), typed as `bot <level>`.
     Computer,
 }
 
@@ -775,7 +775,14 @@ mod tests {
                 replace::Taker::Computer(crate::records::ComputerLevel::Easy)
             ))
         );
-        assert!(replace::parse("<@!42> bot hard", "!").is_err());
+        assert_eq!(
+            replace::parse("<@!42> bot hard", "!"),
+            Ok((
+                "42".into(),
+                replace::Taker::Computer(crate::records::ComputerLevel::Hard)
+            ))
+        );
+        assert!(replace::parse("<@!42> bot brilliant", "!").is_err());
         assert_eq!(
             parsed("!move 2 5 around"),
             Ok(Some(("move".into(), "2 5 around".into())))

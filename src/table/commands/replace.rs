@@ -19,7 +19,7 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "replace",
     Who::Gm,
-    "replace @old @new|bot [easy|normal]",
+    "replace @old @new|bot [easy|normal|hard]",
     "GM: gives a player's seat to someone else, or to a computer player (`bot`)",
     Run::Apply(run),
 )
@@ -29,7 +29,7 @@ pub const COMMAND: Command = Command::new(
     SlashOption::user("new", "The player taking the seat (or give computer)").optional(),
     SlashOption::computer(
         "computer",
-        "A computer player takes the seat instead, at this level: easy or normal",
+        "A computer player takes the seat instead, at this level: easy, normal or hard",
     ),
 ]);
 
@@ -54,7 +54,7 @@ pub(super) fn parse(args: &str, prefix: &str) -> Result<(String, Taker), ParseEr
         [old, bot, level] if is_bot(bot) => match ComputerLevel::parse(level) {
             Some(level) => Ok((old.clone(), Taker::Computer(level))),
             None => Err(ParseError(format!(
-                "`{level}` is not a computer level; use easy or normal (the default), like `{prefix}replace @bob bot easy`"
+                "`{level}` is not a computer level; use easy, normal (the default) or hard, like `{prefix}replace @bob bot easy`"
             ))),
         },
         [old, new] => Ok((old.clone(), Taker::Player(new.clone()))),

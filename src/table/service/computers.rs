@@ -52,12 +52,16 @@ impl Service {
                 };
                 let (seed, position) = (row.record.settings.seed, computers::position(&row.record));
                 let at = position.clone();
+                let think = computers::Think {
+                    time: self.defaults.computer_think,
+                    rollouts: self.defaults.computer_rollouts,
+                };
                 jobs.push(MoveJob {
                     game: row.id,
                     seat,
                     position,
                     work: Box::new(move || {
-                        computers::decide(game.as_ref(), &seed, seat, strength, &at)
+                        computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
                     }),
                 });
             }
