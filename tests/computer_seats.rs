@@ -567,3 +567,56 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     assert!(reveal.contains("(every order is in)"), "{reveal}");
     common::replay_every_game(&service).await;
 }
+
+/// The lines of `out` that say what Computer 1 did: the tile it placed and its follower.
+fn computer_moves(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|line| {
+            line.starts_with("#c <- Computer 1 places") || line.starts_with("#c <- Computer 1 puts")
+        })
+        .collect()
+}
+
+/// A `hard` computer thinks against the clock, so a second thought at the same position may
+/// differ from its first. An undo that takes its move back gets that same move again: here
+/// its first thought (one rollout) is made where a fresh one (64 rollouts) would differ.
+#[tokio::test]
+async fn an_undo_gets_no_second_opinion_from_a_hard_computer() {
+    let opening = "alice #c: !new carcassonne seed=3\nalice #c: !join\n\
+                   alice #c: !join bot hard\nalice #c: !start\nalice #c: !place 0 -1 180 pass\n";
+    let quick = [
+        ("REFEREE_TABLE_COMPUTER_ROLLOUTS", "1"),
+        ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
+    ];
+    let longer = [
+        ("REFEREE_TABLE_COMPUTER_ROLLOUTS", "64"),
+        ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::file_url(dir.path());
+    let first = common::play_on(
+        &common::service_with(&url, &quick).await,
+        opening,
+        common::start_time(),
+        &[],
+    )
+    .await;
+    let later = common::service_with(&url, &longer).await;
+    let again = common::play_on(
+        &later,
+        "alice #c: !undo\nalice #c: !place 0 -1 180 pass\n",
+        common::start_time(),
+        &[],
+    )
+    .await;
+    let fresh = common::play_with(opening, &longer).await;
+    let (first, again, fresh) = (
+        computer_moves(&first),
+        computer_moves(&again),
+        computer_moves(&fresh),
+    );
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert_ne!(first, fresh, "a second thought at 64 rollouts would differ");
+    assert_eq!(again, first, "after the undo");
+    common::replay_every_game(&later).await;
+}

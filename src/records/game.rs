@@ -190,6 +190,22 @@ pub struct Concession {
     pub still_in: Vec<Seat>,
 }
 
+/// A `hard` computer's move an undo took back, with the position it was decided at: the seat
+/// makes it again when it stands there again. A `hard` computer thinks against the clock, so
+/// its second thought could differ from its first, and a GM who plays could undo until it
+/// blunders; easier levels decide by the position alone and need no memory of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recalled {
+    /// The computer's seat.
+    pub seat: Seat,
+    /// The position it decided at, as a digest (the table's `computers::position`).
+    pub at: String,
+    /// Whether it was a secret order (by DM) rather than an action in the channel.
+    pub order: bool,
+    /// What it said.
+    pub text: String,
+}
+
 /// How a player's part in a game ended before the game did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -475,6 +491,9 @@ pub struct GameRecord {
     /// Players who conceded, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conceded: Vec<Concession>,
+    /// `hard` computers' moves taken back by an undo, made again at the same position.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recalled: Vec<Recalled>,
     /// Players who voted for a draw (`!draw`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub draw_votes: BTreeSet<Seat>,

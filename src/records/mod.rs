@@ -15,8 +15,8 @@ mod result;
 pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
 pub use game::{
     default_grace, default_vacation, is_computer_id, Attendance, AwayRule, ComputerLevel,
-    Concession, Departure, GameRecord, NoMoveRule, Parting, QuietHours, SearchAsked, SeatRecord,
-    Settings, Status, StoredOrder, User, STAND_IN_APART_FROM,
+    Concession, Departure, GameRecord, NoMoveRule, Parting, QuietHours, Recalled, SearchAsked,
+    SeatRecord, Settings, Status, StoredOrder, User, STAND_IN_APART_FROM,
 };
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};

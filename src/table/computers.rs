@@ -9,7 +9,7 @@ use super::work::Work;
 use crate::dice::Seed;
 use crate::games::search::{Budget, TimeUp};
 use crate::games::{Decision, Game, Level, Refusal, Seat};
-use crate::records::{ComputerLevel, GameRecord, Input, User};
+use crate::records::{ComputerLevel, GameRecord, Input, Recalled, User};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use sha2::{Digest, Sha256};
@@ -97,6 +97,52 @@ pub fn position(record: &GameRecord) -> String {
             .map(|state| state.to_string())
             .unwrap_or_default()
     )
+}
+
+/// The digest of a position, as a move taken back remembers it ([`Recalled::at`]).
+fn digest(position: &str) -> String {
+    hex::encode(Sha256::digest(position.as_bytes()))
+}
+
+/// The move a `hard` computer made in `seat` at `position` before an undo took it back, if
+/// it did: it makes it again, so the GM's undo gets no second opinion from it.
+pub fn recalled(record: &GameRecord, seat: Seat, position: &str) -> Option<Decision> {
+    let at = digest(position);
+    record
+        .recalled
+        .iter()
+        .find(|recalled| recalled.seat == seat && recalled.at == at)
+        .map(|recalled| match recalled.order {
+            true => Decision::Order(recalled.text.clone()),
+            false => Decision::Action(recalled.text.clone()),
+        })
+}
+
+/// The move `input` is, applied to `before`, when a `hard` computer seat decided it: what an
+/// undo that takes it back remembers.
+pub fn to_recall(before: &GameRecord, input: &Input) -> Option<Recalled> {
+    let (user, order, text) = match input {
+        Input::Direct {
+            user,
+            text,
+            computer: true,
+            ..
+        } => (user, true, text),
+        Input::Channel {
+            user,
+            text,
+            computer: true,
+            ..
+        } => (user, false, text),
+        _ => return None,
+    };
+    let seat = before.seat_of(&user.id)?;
+    (before.seats[seat].computer == Some(ComputerLevel::Hard)).then(|| Recalled {
+        seat,
+        at: digest(&position(before)),
+        order,
+        text: text.clone(),
+    })
 }
 
 /// The computer's own random stream for `seat` at `position` in a game of seed `seed`: fixed

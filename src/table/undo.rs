@@ -3,19 +3,22 @@
 //! resolution or turn is where it returns. Nothing is erased: the undone inputs and their
 //! events stay in the audit log, marked undone, and the undo is itself an input of the log,
 //! so `referee replay` rebuilds the same game. The dice are not rolled back: what the next
-//! resolution draws comes fresh from the stream, so an undo never gives a second roll.
+//! resolution draws comes fresh from the stream, so an undo never gives a second roll. Nor a
+//! second thought: a `hard` computer's move taken back is remembered with its position and
+//! made again there (it thinks against the clock, so thinking again could differ).
 //!
 //! A resolution or turn is a run of inputs that changed the game's state, all made in one
 //! phase (the same round, the same turn or orders): a round of secret orders is undone from
 //! the input that resolved it (the orders sent before it stay in force, the last one too when
 //! it was what resolved the round); a turn from its first move.
 
+use super::computers;
 use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
 use super::work::{Live, UndoTarget, Work};
 use crate::games::Refusal;
 use crate::records::Phase;
-use crate::records::{GameRecord, Input, Status};
+use crate::records::{GameRecord, Input, Recalled, Status};
 
 /// One resolution or turn: where it began and in which phase.
 struct Unit {
@@ -29,6 +32,8 @@ struct Unit {
 #[derive(Default)]
 pub struct History {
     units: Vec<Unit>,
+    /// The `hard` computers' moves not undone, each with its input's number.
+    decided: Vec<(i64, Recalled)>,
 }
 
 impl History {
@@ -47,6 +52,7 @@ impl History {
     ) {
         if let Input::Undo { back_to, .. } = input {
             self.units.retain(|unit| unit.start < *back_to);
+            self.decided.retain(|(decided, _)| decided < back_to);
             return;
         }
         let (Some(before), Some(after)) = (before, after) else {
@@ -58,6 +64,9 @@ impl History {
         if before.state.is_none() || before.status != Status::Running || !played {
             return;
         }
+        if let Some(recalled) = computers::to_recall(before, input) {
+            self.decided.push((seq, recalled));
+        }
         let key = (before.round, before.phase.clone());
         if self.units.last().is_some_and(|unit| unit.key == key) {
             return;
@@ -68,6 +77,7 @@ impl History {
             target: UndoTarget {
                 before: before.clone(),
                 first: input.clone(),
+                recalled: Vec::new(),
             },
         });
     }
@@ -75,21 +85,34 @@ impl History {
     /// The last resolution or turn not yet undone, and a computer seat's turns after it: its
     /// first input and where an undo returns. (A computer's turn alone is not taken back: the
     /// computer would make the same move again at once.)
-    pub fn last(&self) -> Option<(i64, &UndoTarget)> {
+    pub fn last(&self) -> Option<(i64, UndoTarget)> {
         self.units
             .iter()
             .rev()
             .find(|unit| !computer_turn(&unit.target.before))
             .or(self.units.last())
-            .map(|unit| (unit.start, &unit.target))
+            .map(|unit| (unit.start, self.target_of(unit)))
     }
 
     /// Where the undo back to input `back_to` returns.
-    pub fn target(&self, back_to: i64) -> Option<&UndoTarget> {
+    pub fn target(&self, back_to: i64) -> Option<UndoTarget> {
         self.units
             .iter()
             .find(|unit| unit.start == back_to)
-            .map(|unit| &unit.target)
+            .map(|unit| self.target_of(unit))
+    }
+
+    /// Where an undo of `unit` returns, with the `hard` computers' moves it takes back.
+    fn target_of(&self, unit: &Unit) -> UndoTarget {
+        UndoTarget {
+            recalled: self
+                .decided
+                .iter()
+                .filter(|(decided, _)| *decided >= unit.start)
+                .map(|(_, recalled)| recalled.clone())
+                .collect(),
+            ..unit.target.clone()
+        }
     }
 }
 
@@ -128,6 +151,21 @@ fn keep_where_it_lives(record: &mut GameRecord, now: &GameRecord) {
     }
 }
 
+/// The `hard` computers' moves an undo took back, before (`now`'s) and now (`taken`), kept
+/// in `record`: each is made again at its position.
+fn remember_taken_back(record: &mut GameRecord, now: &GameRecord, taken: &[Recalled]) {
+    record.recalled.clone_from(&now.recalled);
+    for recalled in taken {
+        if !record
+            .recalled
+            .iter()
+            .any(|known| known.seat == recalled.seat && known.at == recalled.at)
+        {
+            record.recalled.push(recalled.clone());
+        }
+    }
+}
+
 /// The order a direct message says, if it is one (the registry reads it: `!undo` hands it in).
 pub(super) type OrderIn = fn(&str) -> Option<&str>;
 
@@ -156,6 +194,7 @@ pub(super) fn undo(
     };
     let now = std::mem::replace(&mut work.record, target.before.clone());
     keep_where_it_lives(&mut work.record, &now);
+    remember_taken_back(&mut work.record, &now, &target.recalled);
     work.record.status = Status::Running;
     work.record.extended = false;
     work.record.extended_from = None;

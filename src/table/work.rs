@@ -8,7 +8,7 @@ use super::catalogue::Catalogue;
 use super::outcome::Outcome;
 use crate::dice::Dice;
 use crate::games::{Ctx, Game, Refusal, Rules, Seat};
-use crate::records::{GameRecord, Input, User};
+use crate::records::{GameRecord, Input, Recalled, User};
 use chrono::{DateTime, Duration, Utc};
 
 /// Table-wide defaults from the configuration.
@@ -47,6 +47,8 @@ pub struct UndoTarget {
     pub before: GameRecord,
     /// The first input taken back.
     pub first: Input,
+    /// The `hard` computers' moves taken back, remembered so they are made again.
+    pub recalled: Vec<Recalled>,
 }
 
 /// What the table knows besides the record: the games, the defaults and the time.

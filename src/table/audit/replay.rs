@@ -128,7 +128,7 @@ impl Iterator for Rebuild<'_> {
     fn next(&mut self) -> Option<Step> {
         let input = self.inputs.next()?;
         let target = match &input.input {
-            Input::Undo { back_to, .. } => self.history.target(*back_to).cloned(),
+            Input::Undo { back_to, .. } => self.history.target(*back_to),
             _ => None,
         };
         let env = Env::new(self.table.catalogue(), self.table.defaults(), input.at)

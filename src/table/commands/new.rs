@@ -261,6 +261,7 @@ fn new_game(
         standing_in: Default::default(),
         stand_in_until: None,
         conceded: Vec::new(),
+        recalled: Vec::new(),
         draw_votes: Default::default(),
         once_a_phase: BTreeMap::new(),
         departed: Vec::new(),

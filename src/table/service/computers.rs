@@ -60,9 +60,12 @@ impl Service {
                     game: row.id,
                     seat,
                     position,
-                    work: Box::new(move || {
-                        computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
-                    }),
+                    work: match computers::recalled(&row.record, seat, &at) {
+                        Some(decision) => Box::new(move || Some(decision)),
+                        None => Box::new(move || {
+                            computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
+                        }),
+                    },
                 });
             }
         }

@@ -449,10 +449,7 @@ impl Service {
         let inputs = tx.inputs(game.id).await?;
         let mut rebuilt = audit::rebuild(self, game, &inputs);
         rebuilt.by_ref().for_each(drop);
-        Ok(rebuilt
-            .history()
-            .last()
-            .map(|(back_to, target)| (back_to, target.clone())))
+        Ok(rebuilt.history().last())
     }
 }
 
