@@ -4,6 +4,12 @@
 //! private threads players are owed, opened on Discord. Work asked
 //! before a restart is run again after it (the record keeps a search asked until its verdict
 //! is applied, and a computer's move owed until it is made).
+//!
+//! Searches and decisions think as hard as a core lets them (a `hard` computer for as long as
+//! its budget), so no more of them run at once than the machine has cores: one more would
+//! take its share of the others' time (each `hard` computer playing weaker for it) and of
+//! the table's, which answers every message. The rest wait their turn; a `hard` computer's
+//! time counts from when it begins to think.
 
 use super::Bot;
 use crate::table::{MoveJob, Played, SearchJob};
@@ -13,6 +19,7 @@ use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
+use tokio::sync::Semaphore;
 use tracing::{info_span, warn, Instrument};
 
 /// Runs until shutdown: looks for searches asked and computer moves owed whenever something
@@ -23,6 +30,8 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
     // same position, so a refusal is posted once.
     let refused: Arc<Mutex<HashSet<(i64, String)>>> = Arc::new(Mutex::new(HashSet::new()));
     let openings = Arc::new(super::private_threads::Openings::default());
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let thinking = Arc::new(Semaphore::new(cores));
     loop {
         tokio::select! {
             () = bot.searches_wake.notified() => {}
@@ -71,8 +80,10 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
         for job in searches {
             let name = (job.game, job.key.clone());
             let span = info_span!("search", game = job.game, key = %job.key);
-            let bot = bot.clone();
-            start(&running, name, span, async move { run(&bot, job).await });
+            let (bot, thinking) = (bot.clone(), thinking.clone());
+            start(&running, name, span, async move {
+                run(&bot, job, &thinking).await;
+            });
         }
         for job in moves {
             let name = (job.game, format!("seat {} at {}", job.seat, job.position));
@@ -81,8 +92,9 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
             }
             let span = info_span!("computer", game = job.game, seat = job.seat);
             let (bot, refused, refusal) = (bot.clone(), refused.clone(), name.clone());
+            let thinking = thinking.clone();
             start(&running, name, span, async move {
-                if !play(&bot, job).await {
+                if !play(&bot, job, &thinking).await {
                     lock(&refused).insert(refusal);
                 }
             });
@@ -114,9 +126,19 @@ fn start(
     );
 }
 
+/// Runs `work` on the blocking pool once one of the `thinking` cores is free.
+async fn think<T: Send + 'static>(
+    thinking: &Semaphore,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, tokio::task::JoinError> {
+    // The semaphore is never closed, so a permit always comes.
+    let _core = thinking.acquire().await;
+    tokio::task::spawn_blocking(work).await
+}
+
 /// Takes one computer decision on the blocking pool and applies it in the table's turn.
 /// `false`: the game refused it.
-async fn play(bot: &Bot, job: MoveJob) -> bool {
+async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
     let MoveJob {
         game,
         seat,
@@ -124,12 +146,10 @@ async fn play(bot: &Bot, job: MoveJob) -> bool {
         work,
     } = job;
     // A computer player that fails (panics) has no decision: the game is told so, once.
-    let decision = tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|error| {
-            warn!(%error, "a computer player failed");
-            None
-        });
+    let decision = think(thinking, work).await.unwrap_or_else(|error| {
+        warn!(%error, "a computer player failed");
+        None
+    });
     let applied = {
         let _turn = bot.commits.turn().await;
         bot.service
@@ -149,9 +169,9 @@ async fn play(bot: &Bot, job: MoveJob) -> bool {
 }
 
 /// Runs one search on the blocking pool and applies its verdict in the table's turn.
-async fn run(bot: &Bot, job: SearchJob) {
+async fn run(bot: &Bot, job: SearchJob, thinking: &Semaphore) {
     let SearchJob { game, key, work } = job;
-    let verdict = match tokio::task::spawn_blocking(work).await {
+    let verdict = match think(thinking, work).await {
         Ok(verdict) => verdict,
         Err(error) => {
             warn!(%error, "a search failed; it is tried again");

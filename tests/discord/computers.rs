@@ -2,7 +2,8 @@
 //! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
 //! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, and
 //! an easy computer answering a Short Circuit impossible call in a thread, and a `hard`
-//! computer thinking in a thread while another game's orders are answered at once. Each game
+//! computer thinking in a thread while another game's orders are answered at once, and no more
+//! `hard` computers thinking at once than the machine has cores. Each game
 //! replays from its log, and nothing is ever written to a computer.
 
 use crate::bot::{fresh_database, Bot, Db};
@@ -364,4 +365,73 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
     bot.stop();
     assert_eq!(db.number(TO_COMPUTERS).await, 0);
     assert_eq!(db.replay_all().await, 2);
+}
+
+/// One more Carcassonne game with a `hard` computer moving first than the machine has cores,
+/// each in its thread, all started at once: no more computers think at once than there are
+/// cores (the last waits its turn, then thinks its whole 2 s, so its move comes a round of
+/// thinking after the others'), and meanwhile a bid by DM in another game gets its receipt
+/// at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let fake = FakeDiscord::start().await;
+    let (_dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
+    let threads: Vec<u64> = (0..=cores)
+        .map(|n| {
+            let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
+            open_game(&fake, ALICE, thread, "carcassonne");
+            fake.say(ALICE, Some(thread), "!join bot hard");
+            fake.say(ALICE, Some(thread), "!join");
+            thread
+        })
+        .collect();
+    let joined = fake.say(BOB, Some(CHANNEL), "!games");
+    db.settled(&fake, joined).await;
+    let started = Instant::now();
+    let starts: Vec<u64> = threads
+        .iter()
+        .map(|&thread| fake.say(ALICE, Some(thread), "!start"))
+        .collect();
+    db.settled(&fake, *starts.last().unwrap()).await;
+    let (receipt, waited) = crate::commands::erins_bid_answered(&fake).await;
+    assert!(
+        waited < Duration::from_millis(200),
+        "the receipt took {waited:?} while {} computers thought",
+        cores + 1
+    );
+    let mut moved: Vec<Duration> = Vec::new();
+    for &thread in &threads {
+        let placed = fake
+            .wait_for_post("a computer's turn", Duration::from_secs(60), |p| {
+                p.channel == thread && p.text().contains("Computer 1 places")
+            })
+            .await;
+        assert!(
+            placed.at > receipt.at,
+            "the receipt came while they thought"
+        );
+        moved.push(placed.at.duration_since(started));
+    }
+    moved.sort();
+    // The first `cores` think at once, their 2 s each; the last begins when one of them ends.
+    let first_round = &moved[..cores];
+    assert!(
+        first_round
+            .iter()
+            .all(|&at| at >= Duration::from_millis(1_900) && at < Duration::from_secs(4)),
+        "{moved:?}"
+    );
+    assert!(
+        moved[cores] >= first_round[0] + Duration::from_millis(1_900)
+            && moved[cores] < Duration::from_secs(8),
+        "{moved:?}"
+    );
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
+    assert_eq!(db.replay_all().await, cores + 2);
 }
