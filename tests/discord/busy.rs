@@ -94,13 +94,8 @@ const SLOW_DUEL: &[(u64, &str, &str)] = &[
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_order_is_answered_at_once_while_the_solver_works_on_another_game() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
     // Game #1: a TAG game in the other channel, its bids open.
-    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
+    let (fake, _dir, mut db, bot) = crate::commands::bot_beside_tag_bids().await;
     // Game #2: the duel, up to the call.
     for (user, who, text) in SLOW_DUEL {
         let id = match *who {

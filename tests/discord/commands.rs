@@ -169,6 +169,19 @@ pub fn open_tag(
 /// A game channel besides [`CHANNEL`], for a second game.
 pub const OTHER_CHANNEL: u64 = 701;
 
+/// The bot started on a fresh database and connected, with the TAG game of
+/// [`tag_bids_open_elsewhere`] open (game #1): the fake, the database's directory (kept
+/// while it lives), the database and the bot.
+pub async fn bot_beside_tag_bids() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    let fake = FakeDiscord::start().await;
+    let (dir, path) = fresh_database();
+    let mut db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    tag_bids_open_elsewhere(&fake, &mut db).await;
+    (fake, dir, db, bot)
+}
+
 /// dave opens a TAG game in [`OTHER_CHANNEL`], dave, erin and alice join, it starts, and the
 /// bot has taken it all: its bids are open.
 pub async fn tag_bids_open_elsewhere(fake: &FakeDiscord, db: &mut Db) {

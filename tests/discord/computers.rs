@@ -7,7 +7,7 @@
 //! replays from its log, and nothing is ever written to a computer.
 
 use crate::bot::{fresh_database, Bot, Db};
-use crate::fake::FakeDiscord;
+use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CHANNEL};
 use std::time::{Duration, Instant};
 
@@ -309,13 +309,8 @@ async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread(
 /// turn comes once it has thought, its budget and no more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
     // Game #1: TAG in the other channel, its bids open.
-    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
+    let (fake, _dir, mut db, bot) = crate::commands::bot_beside_tag_bids().await;
     // Game #2: Carcassonne in a thread, the computer seated first.
     let thread = fake.open_thread(ALICE, CHANNEL, "tiles");
     open_game(&fake, ALICE, thread, "carcassonne seed=3");
@@ -340,15 +335,7 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
     );
     // While it thinks, a bid in the other game gets its receipt at once.
     let (receipt, waited) = crate::commands::erins_bid_answered(&fake).await;
-    let placed = fake
-        .wait_for_post("the computer's turn", Duration::from_secs(30), |p| {
-            p.channel == thread && p.text().contains("Computer 1 places")
-        })
-        .await;
-    assert!(
-        placed.at > receipt.at,
-        "the receipt came while the computer was still thinking"
-    );
+    let placed = computer_placed_after(&fake, thread, &receipt).await;
     assert!(
         waited < Duration::from_millis(200),
         "the receipt took {waited:?}"
@@ -375,12 +362,7 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
-    crate::commands::tag_bids_open_elsewhere(&fake, &mut db).await;
+    let (fake, _dir, mut db, bot) = crate::commands::bot_beside_tag_bids().await;
     let threads: Vec<u64> = (0..=cores)
         .map(|n| {
             let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
@@ -406,15 +388,7 @@ async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
     );
     let mut moved: Vec<Duration> = Vec::new();
     for &thread in &threads {
-        let placed = fake
-            .wait_for_post("a computer's turn", Duration::from_secs(60), |p| {
-                p.channel == thread && p.text().contains("Computer 1 places")
-            })
-            .await;
-        assert!(
-            placed.at > receipt.at,
-            "the receipt came while they thought"
-        );
+        let placed = computer_placed_after(&fake, thread, &receipt).await;
         moved.push(placed.at.duration_since(started));
     }
     moved.sort();
@@ -434,4 +408,19 @@ async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
     bot.stop();
     assert_eq!(db.number(TO_COMPUTERS).await, 0);
     assert_eq!(db.replay_all().await, cores + 2);
+}
+
+/// Computer 1's first tile placed in `thread`, which must come after `receipt` (the receipt
+/// came while it thought).
+async fn computer_placed_after(fake: &FakeDiscord, thread: u64, receipt: &Posted) -> Posted {
+    let placed = fake
+        .wait_for_post("the computer's turn", Duration::from_secs(60), |p| {
+            p.channel == thread && p.text().contains("Computer 1 places")
+        })
+        .await;
+    assert!(
+        placed.at > receipt.at,
+        "the receipt came while the computer was still thinking"
+    );
+    placed
 }
