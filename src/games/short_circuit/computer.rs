@@ -75,8 +75,8 @@ const ROLLOUT_ACTIONS: usize = 400;
 
 /// `Hard`'s turn, not answering a call: the proven call as `normal` makes it; else, among the
 /// pieces at an open end that keep the circuit completable (the first [`CANDIDATES`] of them
-/// in a random order, as `normal` looks), the one whose rollouts won most within `budget`;
-/// with none, `normal`'s turn.
+/// in a random order, as `normal` looks, as many as the budget lets it check), the one whose
+/// rollouts won most within `budget`; with none, `normal`'s turn.
 fn hard(game: &ShortCircuitGame, seat: Seat, budget: Budget, rng: &mut dyn RngCore) -> String {
     let (grid, supply) = (&game.position.grid, &game.position.supply);
     if solver::solve_within(grid, supply, STEPS) == Some(Solution::Impossible) {
@@ -89,6 +89,9 @@ fn hard(game: &ShortCircuitGame, seat: Seat, budget: Budget, rng: &mut dyn RngCo
     let completable: Vec<String> = candidates
         .iter()
         .take(CANDIDATES)
+        // The solver's checks count against the budget too: those left once it is spent
+        // are not weighed.
+        .take_while(|_| !budget.time_up.is_up())
         .filter(|item| {
             let (mut after, mut left) = (grid.clone(), *supply);
             placement::apply(&mut after, &mut left, &[**item]);
