@@ -27,7 +27,8 @@ pub const COMMAND: Command = Command::new(
 .by_dm(
     Direct::new("help [game]", DmHelp::Listed("`help`"), by_dm)
         .takes(Takes::AtMostOneWord)
-        .answering(with_a_game, in_no_game),
+        .answering(with_a_game, in_no_game)
+        .listed(2),
 );
 
 /// Any word is a topic (an unknown one is answered with what there is).

@@ -56,6 +56,7 @@ use crate::records::{Audience, GameRecord, Phase, User};
 use crate::store::{GameRow, StoreError, Tx};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::LazyLock;
 
 /// Every command, in the order `!help` lists them.
 pub static REGISTRY: &[&Command] = &[
@@ -91,15 +92,17 @@ pub static REGISTRY: &[&Command] = &[
     &setup::COMMAND,
 ];
 
-/// The commands said by direct message, in the order `help` by DM names them.
-pub static BY_DM: &[&Command] = &[
-    &order::COMMAND,
-    &status::COMMAND,
-    &help::COMMAND,
-    &rules::COMMAND,
-    &vacation::COMMAND,
-    &setup::COMMAND,
-];
+/// The commands said by direct message: those of [`REGISTRY`] with a form by DM, in the order
+/// `help` by DM names them ([`Direct::listed`]).
+pub static BY_DM: LazyLock<Vec<&'static Command>> = LazyLock::new(|| {
+    let mut said: Vec<&'static Command> = REGISTRY
+        .iter()
+        .copied()
+        .filter(|command| command.direct.is_some())
+        .collect();
+    said.sort_by_key(|command| command.direct.as_ref().map(|direct| direct.listed));
+    said
+});
 
 /// One command, everything about it.
 pub struct Command {

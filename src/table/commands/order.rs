@@ -11,7 +11,8 @@ use crate::table::work::Work;
 /// `/order` sends).
 pub const DIRECT: Direct = Direct::new("<order>", DmHelp::Orders, run)
     .takes(Takes::SomeWords)
-    .secret();
+    .secret()
+    .listed(0);
 
 /// An order.
 pub const COMMAND: Command = Command::by_dm_only(

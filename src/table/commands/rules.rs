@@ -25,7 +25,8 @@ pub const COMMAND: Command = Command::new(
 .private()
 .by_dm(
     Direct::answer("rules <game>", DmHelp::Listed("`rules <game>`"), by_dm)
-        .takes(Takes::AtMostOneWord),
+        .takes(Takes::AtMostOneWord)
+        .listed(3),
 );
 
 /// Any game name is read (an unknown one is answered with the list).

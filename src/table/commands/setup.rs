@@ -25,7 +25,8 @@ pub const COMMAND: Command = Command::by_dm_only(
     )
     .reads(check)
     .among(Among::MySignUps)
-    .secret(),
+    .secret()
+    .listed(5),
 )
 .slash(&[
     SlashOption::text("options", "The secret options, like: board=7x7 straight=8").required(),

@@ -22,7 +22,8 @@ pub const COMMAND: Command = Command::new(
         DmHelp::Listed("`status` (where you stand and what you have sent)"),
         by_dm,
     )
-    .takes(Takes::Alone),
+    .takes(Takes::Alone)
+    .listed(1),
 );
 
 fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {

@@ -22,7 +22,8 @@ pub const COMMAND: Command = Command::by_dm_only(
         ),
         run,
     )
-    .reads(check),
+    .reads(check)
+    .listed(4),
 )
 .slash(&[
     SlashOption::text(
