@@ -568,13 +568,63 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     common::replay_every_game(&service).await;
 }
 
-/// The lines of `out` that say what Computer 1 did: the tile it placed and its follower.
-fn computer_moves(out: &str) -> Vec<&str> {
+/// What Computer 1 did in `out`: the lines in which it places or puts something, and the
+/// reveals of its orders (without their receipts).
+fn computer_moves(out: &str) -> Vec<String> {
     out.lines()
         .filter(|line| {
-            line.starts_with("#c <- Computer 1 places") || line.starts_with("#c <- Computer 1 puts")
+            line.contains("<- Computer 1 places")
+                || line.contains("<- Computer 1 puts")
+                || line.contains("<- - Computer 1: `")
         })
+        .map(|line| line.split(" (receipt").next().unwrap_or(line).to_string())
         .collect()
+}
+
+/// A game played to where a `hard` computer must decide, three ways (every game replays):
+/// - `first`: `opening`, then `brings` (after which it decides), then `then`, the computer
+///   thinking one rollout;
+/// - `undone`: the same game once the GM has undone it (`again`, a minute later), the computer
+///   now thinking 64 rollouts;
+/// - `fresh`: `opening` at one rollout, then `brings` and `then` at 64 rollouts.
+///
+/// What Computer 1 did in each, as [`computer_moves`] says.
+async fn moves_around_an_undo(
+    (opening, brings, then): (&str, &str, &str),
+    again: &str,
+) -> [Vec<String>; 3] {
+    let thinking = |rollouts: &'static str| {
+        [
+            ("REFEREE_TABLE_COMPUTER_ROLLOUTS", rollouts),
+            ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
+        ]
+    };
+    let start = common::start_time();
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::file_url(dir.path());
+    let quick = common::service_with(&url, &thinking("1")).await;
+    let first = common::play_on(&quick, &format!("{opening}{brings}{then}"), start, &[]).await;
+    let later = common::service_with(&url, &thinking("64")).await;
+    let undone = common::play_on(&later, &format!("clock +1m\n{again}"), start, &[]).await;
+    common::replay_every_game(&later).await;
+    let dir = tempfile::tempdir().unwrap();
+    let url = common::file_url(dir.path());
+    let quick = common::service_with(&url, &thinking("1")).await;
+    let mut fresh = common::play_on(&quick, opening, start, &[]).await;
+    let later = common::service_with(&url, &thinking("64")).await;
+    fresh.push_str(&common::play_on(&later, &format!("{brings}{then}"), start, &[]).await);
+    common::replay_every_game(&later).await;
+    [first, undone, fresh].map(|out| computer_moves(&out))
+}
+
+/// `first` and `fresh` of [`moves_around_an_undo`] differ (a second thought at 64 rollouts
+/// would be another move), and what the computer did after the undo is what it did first.
+fn made_again([first, undone, fresh]: [Vec<String>; 3]) {
+    assert_ne!(first, fresh, "a second thought at 64 rollouts would differ");
+    assert!(
+        !undone.is_empty() && first.ends_with(&undone),
+        "after the undo: {undone:?}, first: {first:?}"
+    );
 }
 
 /// A `hard` computer thinks against the clock, so a second thought at the same position may
@@ -582,41 +632,57 @@ fn computer_moves(out: &str) -> Vec<&str> {
 /// its first thought (one rollout) is made where a fresh one (64 rollouts) would differ.
 #[tokio::test]
 async fn an_undo_gets_no_second_opinion_from_a_hard_computer() {
-    let opening = "alice #c: !new carcassonne seed=3\nalice #c: !join\n\
-                   alice #c: !join bot hard\nalice #c: !start\nalice #c: !place 0 -1 180 pass\n";
-    let quick = [
-        ("REFEREE_TABLE_COMPUTER_ROLLOUTS", "1"),
-        ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
-    ];
-    let longer = [
-        ("REFEREE_TABLE_COMPUTER_ROLLOUTS", "64"),
-        ("REFEREE_TABLE_COMPUTER_THINK", "10m"),
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    let url = common::file_url(dir.path());
-    let first = common::play_on(
-        &common::service_with(&url, &quick).await,
-        opening,
-        common::start_time(),
-        &[],
+    turn_made_again(
+        "alice #c: !new carcassonne seed=3\nalice #c: !join\n\
+         alice #c: !join bot hard\nalice #c: !start\n",
+        "alice #c: !place 0 -1 180 pass",
     )
     .await;
-    let later = common::service_with(&url, &longer).await;
-    let again = common::play_on(
-        &later,
-        "alice #c: !undo\nalice #c: !place 0 -1 180 pass\n",
-        common::start_time(),
-        &[],
-    )
-    .await;
-    let fresh = common::play_with(opening, &longer).await;
-    let (first, again, fresh) = (
-        computer_moves(&first),
-        computer_moves(&again),
-        computer_moves(&fresh),
+}
+
+/// [`made_again`] in a game of turns: `opening` up to the GM's turn, `placed` her turn (the
+/// computer's after it), which she undoes and plays again.
+async fn turn_made_again(opening: &str, placed: &str) {
+    let channel = placed.split(':').next().unwrap_or_default();
+    made_again(
+        moves_around_an_undo(
+            (opening, &format!("{placed}\n"), ""),
+            &format!("{channel}: !undo\n{placed}\n"),
+        )
+        .await,
     );
-    assert_eq!(first.len(), 2, "{first:?}");
-    assert_ne!(first, fresh, "a second thought at 64 rollouts would differ");
-    assert_eq!(again, first, "after the undo");
-    common::replay_every_game(&later).await;
+}
+
+/// The same in Short Circuit, whose players' clocks have moved on when the GM plays her turn
+/// again: the computer's position is the board and the supply, not the time on its clock.
+#[tokio::test]
+async fn an_undo_gets_no_second_opinion_from_a_hard_computer_whatever_the_clocks_say() {
+    turn_made_again(
+        "alice #s: !new shortcircuit seed=1\nalice dm: setup board=4x4 first=alice\n\
+         alice #s: !join\nalice #s: !join bot hard\nalice #s: !start\n",
+        "alice #s: !place a1 turn 90",
+    )
+    .await;
+}
+
+/// The same for a secret order: in TAG the GM takes back two resolutions, the second of which
+/// resolved the round the computer had sent its next order for; resolved again (movement
+/// draws no dice), that round leaves the computer where it stood, and it sends that order
+/// again.
+#[tokio::test]
+async fn an_undo_gets_no_second_opinion_on_a_hard_computers_secret_order() {
+    let moves = "alice dm: move n stride\nbob dm: move s stride\n";
+    made_again(
+        moves_around_an_undo(
+            (
+                "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\n\
+                 alice #t: !join bot hard\nalice #t: !start\nalice dm: bid 5\nbob dm: bid 5\n\
+                 alice dm: move n stride\n",
+                "bob dm: move s stride\n",
+                moves,
+            ),
+            &format!("alice #t: !undo\nalice #t: !undo\nalice #t: !resolve\n{moves}"),
+        )
+        .await,
+    );
 }

@@ -564,6 +564,12 @@ pub trait Game: Send {
     ) -> Option<Decision>;
     /// The whole state, secrets included, for the store.
     fn save(&self) -> serde_json::Value;
+    /// The state as far as a computer player's decision reads it: [`Game::save`] less what
+    /// none reads (Short Circuit's clocks), so a position reached again after an undo is
+    /// known for the same.
+    fn position(&self) -> serde_json::Value {
+        self.save()
+    }
 }
 
 /// Options from `key=value` pairs, as a game's tests write them.

@@ -198,7 +198,10 @@ pub struct Concession {
 pub struct Recalled {
     /// The computer's seat.
     pub seat: Seat,
-    /// The position it decided at, as a digest (the table's `computers::position`).
+    /// The computer's user id: a seat handed to another player (or another computer) since
+    /// decides for itself.
+    pub user: String,
+    /// The position it decided at, as a digest (the table's `computers::recall_key`).
     pub at: String,
     /// Whether it was a secret order (by DM) rather than an action in the channel.
     pub order: bool,

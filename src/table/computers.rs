@@ -5,6 +5,7 @@
 //! sees it, and brings the decision back as the seat's own input (a secret order by DM, an
 //! action in the channel), logged like a person's, so a replay never decides again.
 
+use super::catalogue::Catalogue;
 use super::work::Work;
 use crate::dice::Seed;
 use crate::games::search::{Budget, TimeUp};
@@ -99,28 +100,34 @@ pub fn position(record: &GameRecord) -> String {
     )
 }
 
-/// The digest of a position, as a move taken back remembers it ([`Recalled::at`]).
-fn digest(position: &str) -> String {
+/// Where a computer decides, as a move taken back remembers it ([`Recalled::at`]): the round,
+/// the phase and what of the game's state a decision reads ([`Game::position`]), as a digest.
+fn recall_key(record: &GameRecord, game: &dyn Game) -> String {
+    let position = format!("{}|{:?}|{}", record.round, record.phase, game.position());
     hex::encode(Sha256::digest(position.as_bytes()))
 }
 
-/// The move a `hard` computer made in `seat` at `position` before an undo took it back, if
-/// it did: it makes it again, so the GM's undo gets no second opinion from it.
-pub fn recalled(record: &GameRecord, seat: Seat, position: &str) -> Option<Decision> {
-    let at = digest(position);
+/// The move the `hard` computer in `seat` made where `game` stands before an undo took it
+/// back, if it did: it makes it again, so the GM's undo gets no second opinion from it.
+pub fn recalled(record: &GameRecord, game: &dyn Game, seat: Seat) -> Option<Decision> {
+    let sat = record.seats.get(seat)?;
+    if record.recalled.is_empty() || sat.computer != Some(ComputerLevel::Hard) {
+        return None;
+    }
+    let at = recall_key(record, game);
     record
         .recalled
         .iter()
-        .find(|recalled| recalled.seat == seat && recalled.at == at)
+        .find(|recalled| recalled.seat == seat && recalled.user == sat.user.id && recalled.at == at)
         .map(|recalled| match recalled.order {
             true => Decision::Order(recalled.text.clone()),
             false => Decision::Action(recalled.text.clone()),
         })
 }
 
-/// The move `input` is, applied to `before`, when a `hard` computer seat decided it: what an
-/// undo that takes it back remembers.
-pub fn to_recall(before: &GameRecord, input: &Input) -> Option<Recalled> {
+/// The move `input` is, applied to `before` (the game `catalogue` loads), when a `hard`
+/// computer seat decided it: what an undo that takes it back remembers.
+pub fn to_recall(catalogue: &Catalogue, before: &GameRecord, input: &Input) -> Option<Recalled> {
     let (user, order, text) = match input {
         Input::Direct {
             user,
@@ -137,9 +144,14 @@ pub fn to_recall(before: &GameRecord, input: &Input) -> Option<Recalled> {
         _ => return None,
     };
     let seat = before.seat_of(&user.id)?;
-    (before.seats[seat].computer == Some(ComputerLevel::Hard)).then(|| Recalled {
+    if before.seats[seat].computer != Some(ComputerLevel::Hard) {
+        return None;
+    }
+    let game = catalogue.load(before)?;
+    Some(Recalled {
         seat,
-        at: digest(&position(before)),
+        user: user.id.clone(),
+        at: recall_key(before, game.as_ref()),
         order,
         text: text.clone(),
     })

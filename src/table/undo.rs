@@ -12,6 +12,7 @@
 //! the input that resolved it (the orders sent before it stay in force, the last one too when
 //! it was what resolved the round); a turn from its first move.
 
+use super::catalogue::Catalogue;
 use super::computers;
 use super::legacy;
 use super::rounds::{self, describe_phase, schedule};
@@ -42,13 +43,14 @@ impl History {
         History::default()
     }
 
-    /// Notes input `seq` applied to `before` giving `after`.
+    /// Notes input `seq` applied to `before` giving `after` (the games as `catalogue` loads
+    /// them).
     pub fn note(
         &mut self,
+        catalogue: &Catalogue,
         seq: i64,
         input: &Input,
-        before: Option<&GameRecord>,
-        after: Option<&GameRecord>,
+        (before, after): (Option<&GameRecord>, Option<&GameRecord>),
     ) {
         if let Input::Undo { back_to, .. } = input {
             self.units.retain(|unit| unit.start < *back_to);
@@ -58,14 +60,18 @@ impl History {
         let (Some(before), Some(after)) = (before, after) else {
             return;
         };
+        if before.state.is_none() || before.status != Status::Running {
+            return;
+        }
+        // A secret order that resolves nothing yet is remembered too.
+        if let Some(recalled) = computers::to_recall(catalogue, before, input) {
+            self.decided.push((seq, recalled));
+        }
         let played = before.state != after.state
             || before.phase != after.phase
             || before.round != after.round;
-        if before.state.is_none() || before.status != Status::Running || !played {
+        if !played {
             return;
-        }
-        if let Some(recalled) = computers::to_recall(before, input) {
-            self.decided.push((seq, recalled));
         }
         let key = (before.round, before.phase.clone());
         if self.units.last().is_some_and(|unit| unit.key == key) {

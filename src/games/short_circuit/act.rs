@@ -561,4 +561,15 @@ impl Game for ShortCircuitGame {
     fn save(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or_default()
     }
+
+    fn position(&self) -> serde_json::Value {
+        let mut saved = self.save();
+        if let Some(fields) = saved.as_object_mut() {
+            // The players' clocks: a computer player plays no faster for having time.
+            for clock in ["reserve_ms", "turn_started", "last_action"] {
+                fields.remove(clock);
+            }
+        }
+        saved
+    }
 }

@@ -144,10 +144,10 @@ impl Iterator for Rebuild<'_> {
         };
         if applied.changed {
             self.history.note(
+                self.table.catalogue(),
                 input.seq,
                 &input.input,
-                self.record.as_ref(),
-                after.as_ref(),
+                (self.record.as_ref(), after.as_ref()),
             );
         }
         let before = std::mem::replace(&mut self.record, after.clone());

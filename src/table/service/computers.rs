@@ -60,7 +60,7 @@ impl Service {
                     game: row.id,
                     seat,
                     position,
-                    work: match computers::recalled(&row.record, seat, &at) {
+                    work: match computers::recalled(&row.record, game.as_ref(), seat) {
                         Some(decision) => Box::new(move || Some(decision)),
                         None => Box::new(move || {
                             computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
