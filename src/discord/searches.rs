@@ -5,11 +5,12 @@
 //! before a restart is run again after it (the record keeps a search asked until its verdict
 //! is applied, and a computer's move owed until it is made).
 //!
-//! Searches and decisions think as hard as a core lets them (a `hard` computer for as long as
-//! its budget), so no more of them run at once than the machine has cores: one more would
-//! take its share of the others' time (each `hard` computer playing weaker for it) and of
-//! the table's, which answers every message. The rest wait their turn; a `hard` computer's
-//! time counts from when it begins to think.
+//! Searches and `hard` computers think as hard as a core lets them (a `hard` computer for as
+//! long as its budget), so no more of them run at once than the machine has cores: one more
+//! would take its share of the others' time (each `hard` computer playing weaker for it) and
+//! of the table's, which answers every message. The rest wait their turn; a `hard`
+//! computer's time counts from when it begins to think. Easier computers, and a move made
+//! again after an undo, take a moment and wait for nobody.
 
 use super::Bot;
 use crate::table::{MoveJob, Played, SearchJob};
@@ -126,13 +127,17 @@ fn start(
     );
 }
 
-/// Runs `work` on the blocking pool once one of the `thinking` cores is free.
+/// Runs `work` on the blocking pool, once one of the `thinking` cores is free if it is given
+/// them.
 async fn think<T: Send + 'static>(
-    thinking: &Semaphore,
+    thinking: Option<&Semaphore>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, tokio::task::JoinError> {
     // The semaphore is never closed, so a permit always comes.
-    let _core = thinking.acquire().await;
+    let _core = match thinking {
+        Some(cores) => cores.acquire().await.ok(),
+        None => None,
+    };
     tokio::task::spawn_blocking(work).await
 }
 
@@ -144,12 +149,15 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
         seat,
         position,
         work,
+        thinks,
     } = job;
     // A computer player that fails (panics) has no decision: the game is told so, once.
-    let decision = think(thinking, work).await.unwrap_or_else(|error| {
-        warn!(%error, "a computer player failed");
-        None
-    });
+    let decision = think(thinks.then_some(thinking), work)
+        .await
+        .unwrap_or_else(|error| {
+            warn!(%error, "a computer player failed");
+            None
+        });
     let applied = {
         let _turn = bot.commits.turn().await;
         bot.service
@@ -171,7 +179,7 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
 /// Runs one search on the blocking pool and applies its verdict in the table's turn.
 async fn run(bot: &Bot, job: SearchJob, thinking: &Semaphore) {
     let SearchJob { game, key, work } = job;
-    let verdict = match think(thinking, work).await {
+    let verdict = match think(Some(thinking), work).await {
         Ok(verdict) => verdict,
         Err(error) => {
             warn!(%error, "a search failed; it is tried again");

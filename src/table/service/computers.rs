@@ -4,6 +4,7 @@
 
 use super::{write, At, Service};
 use crate::games::{Decision, Seat};
+use crate::records::ComputerLevel;
 use crate::store::{StoreError, Tx};
 use crate::table::computers;
 use crate::table::work::table_time;
@@ -23,6 +24,9 @@ pub struct MoveJob {
     pub position: String,
     /// The decision: take it where it holds up no other game.
     pub work: Box<dyn FnOnce() -> Option<Decision> + Send>,
+    /// Whether it thinks for its whole budget (a `hard` computer's, unless it makes a move
+    /// it made before an undo): worth a core of its own.
+    pub thinks: bool,
 }
 
 /// What became of a computer's decision.
@@ -56,11 +60,13 @@ impl Service {
                     time: self.defaults.computer_think,
                     rollouts: self.defaults.computer_rollouts,
                 };
+                let recalled = computers::recalled(&row.record, game.as_ref(), seat);
                 jobs.push(MoveJob {
                     game: row.id,
                     seat,
                     position,
-                    work: match computers::recalled(&row.record, game.as_ref(), seat) {
+                    thinks: strength == ComputerLevel::Hard && recalled.is_none(),
+                    work: match recalled {
                         Some(decision) => Box::new(move || Some(decision)),
                         None => Box::new(move || {
                             computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
