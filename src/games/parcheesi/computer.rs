@@ -9,8 +9,9 @@
 //! or in a blockade, and the pawns the others could capture next; where the command ends the
 //! turn and the next roll follows, over a few rolls imagined with dice of its own.
 //! `Hard` tries every legal command in rollouts ([`crate::games::search`]): the command, then
-//! the game played a few turns on by `normal` players with dice of its own, many times over;
-//! it sends the command that left it furthest ahead on average (`normal`'s among equals).
+//! the game played to the end of the next turn by `normal` players with dice of its own, many
+//! times over; it sends the command that left it furthest ahead on average (`normal`'s among
+//! equals).
 
 use super::act::{Match, Stage};
 use super::board::{is_safe, Colour, Position, Spot, FULL_TRIP, PAWNS, RING};
@@ -37,10 +38,11 @@ pub fn decide(game: &Match, seat: Seat, level: Level, rng: &mut dyn RngCore) -> 
     }
 }
 
-/// The turns a rollout plays on (this one's end, the others', and the seat's next) before it
-/// judges the game as it stands: a whole game is mostly the dice's, and a few turns on show
-/// what a command did.
-const ROLLOUT_TURNS: u64 = 3;
+/// The turns a rollout plays on (this one's end, and the other's) before it judges the game
+/// as it stands: a whole game is mostly the dice's, and the reply shows what a command did.
+/// Shorter rollouts are more of them in the budget (measured at 100 ms a decision, 150 games
+/// against `normal`: 70.0% at two turns, 60.7-62.7% at three).
+const ROLLOUT_TURNS: u64 = 2;
 
 /// The most commands a rollout plays (a turn of doubles and rewards takes a dozen).
 const ROLLOUT_COMMANDS: usize = 200;
