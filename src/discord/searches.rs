@@ -127,17 +127,13 @@ fn start(
     );
 }
 
-/// Runs `work` on the blocking pool, once one of the `thinking` cores is free if it is given
-/// them.
+/// Runs `work` on the blocking pool once one of the `thinking` cores is free.
 async fn think<T: Send + 'static>(
-    thinking: Option<&Semaphore>,
+    thinking: &Semaphore,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, tokio::task::JoinError> {
     // The semaphore is never closed, so a permit always comes.
-    let _core = match thinking {
-        Some(cores) => cores.acquire().await.ok(),
-        None => None,
-    };
+    let _core = thinking.acquire().await.ok();
     tokio::task::spawn_blocking(work).await
 }
 
@@ -151,13 +147,29 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
         work,
         thinks,
     } = job;
+    // A `hard` decision waits for a core; once it has one, the game may have moved on
+    // meanwhile, and a decision for a position left behind is not worth its budget.
+    let core = match thinks {
+        true => thinking.acquire().await.ok(),
+        false => None,
+    };
+    if thinks
+        && !bot
+            .service
+            .owes_move(game, seat, &position)
+            .await
+            .unwrap_or(true)
+    {
+        return true;
+    }
     // A computer player that fails (panics) has no decision: the game is told so, once.
-    let decision = think(thinks.then_some(thinking), work)
+    let decision = tokio::task::spawn_blocking(work)
         .await
         .unwrap_or_else(|error| {
             warn!(%error, "a computer player failed");
             None
         });
+    drop(core);
     let applied = {
         let _turn = bot.commits.turn().await;
         bot.service
@@ -179,7 +191,7 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
 /// Runs one search on the blocking pool and applies its verdict in the table's turn.
 async fn run(bot: &Bot, job: SearchJob, thinking: &Semaphore) {
     let SearchJob { game, key, work } = job;
-    let verdict = match think(Some(thinking), work).await {
+    let verdict = match think(thinking, work).await {
         Ok(verdict) => verdict,
         Err(error) => {
             warn!(%error, "a search failed; it is tried again");

@@ -1,10 +1,12 @@
 //! Computer players through the real binary on the real clock: a TAG game of one person and
 //! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
-//! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, and
-//! an easy computer answering a Short Circuit impossible call in a thread, and a `hard`
-//! computer thinking in a thread while another game's orders are answered at once, and no more
-//! `hard` computers thinking at once than the machine has cores. Each game
-//! replays from its log, and nothing is ever written to a computer.
+//! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, an
+//! easy computer answering a Short Circuit impossible call in a thread, a `hard` computer
+//! thinking in a thread while another game's orders are answered at once, no more `hard`
+//! computers thinking at once than the machine has cores (and none thinking for a game ended
+//! while it waited), and a GM who undoes her turn in a thread to get a `hard` computer's second
+//! thought and gets its first move again. Each game replays from its log, and nothing is ever
+//! written to a computer.
 
 use crate::bot::{fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
@@ -16,11 +18,7 @@ const TO_COMPUTERS: &str = "SELECT COUNT(*) FROM outbox WHERE audience LIKE '%co
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.say(ALICE, Some(CHANNEL), "!join");
     fake.say(BOB, Some(CHANNEL), "!join bot");
@@ -105,18 +103,12 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
     }
     assert!(moved >= 2, "the game lasted rounds: {moved}");
     assert!(count(&fake, dm_to(ALICE)) > 0);
-    bot.stop();
-    assert_eq!(db.number(TO_COMPUTERS).await, 0);
-    assert_eq!(db.replay_all().await, 1);
+    stopped(bot, &mut db, 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // The first turns of the seed-3 transcript, typed by their players.
     crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3");
     for (who, line) in [
@@ -194,18 +186,12 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
             && p.text().contains("Computer 1"))
             == 1
     );
-    bot.stop();
-    assert_eq!(db.number(TO_COMPUTERS).await, 0);
-    assert_eq!(db.replay_all().await, 1);
+    stopped(bot, &mut db, 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=7 nmr=bot");
     fake.say(ALICE, Some(CHANNEL), "!join");
     fake.say(BOB, Some(CHANNEL), "!join");
@@ -238,8 +224,7 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
         in_channel(p) && p.text().contains("It is alice's turn")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    stopped(bot, &mut db, 1).await;
 }
 
 /// The GM, playing in her own match against an easy computer seat in a thread, calls
@@ -248,11 +233,7 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
 /// until the circuit is complete or nothing fits and it concedes; the match ends either way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let thread = fake.open_thread(ALICE, CHANNEL, "duel");
     open_game(&fake, ALICE, thread, "shortcircuit seed=5");
     fake.say(ALICE, None, "setup first=alice");
@@ -298,9 +279,7 @@ async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread(
         0,
         "nothing of the match in the parent channel"
     );
-    bot.stop();
-    assert_eq!(db.number(TO_COMPUTERS).await, 0);
-    assert_eq!(db.replay_all().await, 1);
+    stopped(bot, &mut db, 1).await;
 }
 
 /// The GM plays Carcassonne in a thread against a `hard` computer that moves first and
@@ -349,9 +328,7 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
     assert_eq!(count(&fake, in_channel), 0);
     let ended = fake.say(ALICE, Some(thread), "!end");
     db.settled(&fake, ended).await;
-    bot.stop();
-    assert_eq!(db.number(TO_COMPUTERS).await, 0);
-    assert_eq!(db.replay_all().await, 2);
+    stopped(bot, &mut db, 2).await;
 }
 
 /// One more Carcassonne game with a `hard` computer moving first than the machine has cores,
@@ -405,9 +382,139 @@ async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
         moved[cores] >= Duration::from_millis(3_900) && moved[cores] < Duration::from_secs(8),
         "{moved:?}"
     );
-    bot.stop();
-    assert_eq!(db.number(TO_COMPUTERS).await, 0);
-    assert_eq!(db.replay_all().await, cores + 2);
+    stopped(bot, &mut db, cores + 2).await;
+}
+
+/// The GM plays Carcassonne in a thread against a `hard` computer that thinks its 2 s after
+/// her turn. She undoes her turn (which takes the computer's reply back too) and plays it
+/// again, twice, hoping for a weaker reply: each time the computer places as it did the first
+/// time, at once, without a second thought.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_undo_in_a_thread_gets_the_hard_computers_first_move_again() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = fake.open_thread(ALICE, CHANNEL, "tiles");
+    open_game(&fake, ALICE, thread, "carcassonne seed=3");
+    fake.say(ALICE, Some(thread), "!join");
+    fake.say(ALICE, Some(thread), "!join bot hard");
+    let start = fake.say(ALICE, Some(thread), "!start");
+    db.settled(&fake, start).await;
+    let placed = |fake: &FakeDiscord| -> Vec<Posted> {
+        fake.posts()
+            .into_iter()
+            .filter(|p| p.channel == thread && p.text().contains("Computer 1 places"))
+            .collect()
+    };
+    let mut replies: Vec<(String, Duration)> = Vec::new();
+    for attempt in 0..3 {
+        if attempt > 0 {
+            let undone = fake.say(ALICE, Some(thread), "!undo");
+            db.settled(&fake, undone).await;
+            assert_eq!(
+                count(&fake, |p| p.channel == thread
+                    && p.text().contains("The GM took back alice's turn")),
+                attempt,
+                "{:#?}",
+                fake.posts().last()
+            );
+        }
+        let sent = Instant::now();
+        fake.say(ALICE, Some(thread), "!place 0 -1 180 pass");
+        fake.wait_for("the computer's reply", Duration::from_secs(60), || {
+            placed(&fake).len() > attempt
+        })
+        .await;
+        let reply = placed(&fake).swap_remove(attempt);
+        let text = reply.text();
+        let tile = text
+            .lines()
+            .find(|line| line.contains("Computer 1 places"))
+            .unwrap_or_default()
+            .to_string();
+        replies.push((tile, reply.at.duration_since(sent)));
+    }
+    let (first, thought) = &replies[0];
+    assert!(
+        *thought >= Duration::from_millis(1_500),
+        "the first reply was thought over: {replies:?}"
+    );
+    for (again, waited) in &replies[1..] {
+        assert_eq!(again, first, "{replies:?}");
+        assert!(
+            *waited < Duration::from_millis(1_000),
+            "a remembered move needs no thought: {replies:?}"
+        );
+    }
+    assert_eq!(
+        count(&fake, in_channel),
+        0,
+        "nothing of it in the parent channel"
+    );
+    stopped(bot, &mut db, 1).await;
+}
+
+/// A `hard` computer waiting for a core whose game ends meanwhile thinks no more: the machine's
+/// cores are busy with as many `hard` computers, as many more wait, and their GM ends those
+/// games while they wait; a last game started after them gets a core as soon as the first
+/// round of thinking is over, not a round later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hard_computer_whose_game_ends_while_it_waits_for_a_core_does_not_think() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let (fake, _dir, mut db, bot) = connected().await;
+    let opened: Vec<u64> = (0..2 * cores + 1)
+        .map(|n| {
+            let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
+            open_game(&fake, ALICE, thread, "carcassonne");
+            fake.say(ALICE, Some(thread), "!join bot hard");
+            fake.say(ALICE, Some(thread), "!join");
+            thread
+        })
+        .collect();
+    let joined = fake.say(BOB, Some(CHANNEL), "!games");
+    db.settled(&fake, joined).await;
+    let (busy, rest) = opened.split_at(cores);
+    let (ended, last) = rest.split_at(cores);
+    // The busy computers think first; then the others queue for a core; then their games end.
+    let started = Instant::now();
+    for group in [busy, ended] {
+        let begun: Vec<u64> = group
+            .iter()
+            .map(|&thread| fake.say(ALICE, Some(thread), "!start"))
+            .collect();
+        db.settled(&fake, *begun.last().unwrap()).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let over: Vec<u64> = ended
+        .iter()
+        .map(|&thread| fake.say(ALICE, Some(thread), "!end"))
+        .collect();
+    db.settled(&fake, *over.last().unwrap()).await;
+    let begun = fake.say(ALICE, Some(last[0]), "!start");
+    db.settled(&fake, begun).await;
+    assert!(
+        started.elapsed() < Duration::from_millis(1_500),
+        "the games were started and ended while the first computers thought"
+    );
+    let placed = |thread: u64| {
+        fake.wait_for_post("a computer's turn", Duration::from_secs(60), move |p| {
+            p.channel == thread && p.text().contains("Computer 1 places")
+        })
+    };
+    let first = placed(busy[0]).await.at;
+    let moved = placed(last[0]).await.at.duration_since(first);
+    // It got the first core that came free, then thought its own 2 s.
+    assert!(
+        moved >= Duration::from_millis(1_800) && moved < Duration::from_millis(3_000),
+        "the last computer's move came {moved:?} after the first one's"
+    );
+    for &thread in ended {
+        assert_eq!(
+            count(&fake, |p| p.channel == thread
+                && p.text().contains("Computer 1 places")),
+            0,
+            "an ended game gets no move"
+        );
+    }
+    stopped(bot, &mut db, 2 * cores + 1).await;
 }
 
 /// Computer 1's first tile placed in `thread`, which must come after `receipt` (the receipt
@@ -423,4 +530,22 @@ async fn computer_placed_after(fake: &FakeDiscord, thread: u64, receipt: &Posted
         "the receipt came while the computer was still thinking"
     );
     placed
+}
+
+/// A bot connected to a fresh fake Discord, on a fresh database.
+async fn connected() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    let fake = FakeDiscord::start().await;
+    let (dir, path) = fresh_database();
+    let db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    (fake, dir, db, bot)
+}
+
+/// Stops `bot`, then checks that nothing was ever written to a computer and that its `games`
+/// games all replay from their logs.
+async fn stopped(bot: Bot, db: &mut Db, games: usize) {
+    bot.stop();
+    assert_eq!(db.number(TO_COMPUTERS).await, 0);
+    assert_eq!(db.replay_all().await, games);
 }

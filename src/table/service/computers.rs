@@ -4,7 +4,7 @@
 
 use super::{write, At, Service};
 use crate::games::{Decision, Seat};
-use crate::records::ComputerLevel;
+use crate::records::{ComputerLevel, GameRecord};
 use crate::store::{StoreError, Tx};
 use crate::table::computers;
 use crate::table::work::table_time;
@@ -78,6 +78,19 @@ impl Service {
         Ok(jobs)
     }
 
+    /// Whether the computer in `seat` of game `game` still owes a move at `position`: a
+    /// decision waiting for a core is not worth thinking once the game has moved on (an undo,
+    /// a deadline, the GM's `end`).
+    pub async fn owes_move(
+        &self,
+        game: i64,
+        seat: Seat,
+        position: &str,
+    ) -> Result<bool, StoreError> {
+        let row = self.store.game(game).await?;
+        Ok(row.is_some_and(|row| owes(&row.record, seat, position)))
+    }
+
     /// Applies what the computer in `seat` of game `game` decided at `position`, as the seat's
     /// own input sent now, after any deadline due by now (as a message sent now would be).
     pub async fn apply_move(
@@ -117,12 +130,7 @@ impl Service {
         let Some(row) = tx.game(game).await? else {
             return Ok(Played::Stale);
         };
-        let owed = row
-            .record
-            .computers_owed()
-            .iter()
-            .any(|(owing, _)| *owing == seat);
-        if !owed || computers::position(&row.record) != position {
+        if !owes(&row.record, seat, position) {
             return Ok(Played::Stale);
         }
         let (channel, name) = (row.record.channel.clone(), row.record.name(seat));
@@ -155,4 +163,13 @@ impl Service {
         write(tx, &handled, &self.defaults.prefix, now).await?;
         Ok(played)
     }
+}
+
+/// Whether the computer in `seat` owes a move in `record` at `position`.
+fn owes(record: &GameRecord, seat: Seat, position: &str) -> bool {
+    record
+        .computers_owed()
+        .iter()
+        .any(|(owing, _)| *owing == seat)
+        && computers::position(record) == position
 }
