@@ -675,7 +675,7 @@ async fn an_undo_gets_no_second_opinion_on_a_hard_computers_secret_order() {
     made_again(
         moves_around_an_undo(
             (
-                "alice #t: !new tag seed=7\nalice #t: !join\nbob #t: !join\n\
+                "alice #t: !new tag seed=3\nalice #t: !join\nbob #t: !join\n\
                  alice #t: !join bot hard\nalice #t: !start\nalice dm: bid 5\nbob dm: bid 5\n\
                  alice dm: move n stride\n",
                 "bob dm: move s stride\n",

@@ -7,10 +7,12 @@
 //! stomping, the others step away from the it. `Normal` plays its candidate orders against orders the others might
 //! send (the easy player's, with noise) on copies of the board, and sends the one that leaves
 //! it best off on average: in the game, not it, away from the it, with points to spare.
-//! `Hard` takes `normal`'s candidate bids and its best few movement orders and plays each on
-//! in rollouts ([`crate::games::search`]): the others' orders imagined as `normal` imagines
-//! them (it never sees theirs), dice of its own, the game on to its end or a few rounds on; it
-//! sends the one that left it ahead of most others on average.
+//! `Hard` bids by rollouts ([`crate::games::search`]): `normal`'s candidate bids each played
+//! on with the others' orders imagined as `normal` imagines them (it never sees theirs), dice
+//! of its own, the game on to its end or a few rounds on; it sends the bid that left it ahead
+//! of most others on average. For moves it weighs every order `normal` weighs, on rounds in
+//! which the others send what a `normal` player would send in their place (worked out from
+//! what every player sees), as many rounds as its time allows.
 
 use super::parse::Order;
 use super::state::{Dir, Mode, Move, MoveOrder, Square, Stage, TagState};
@@ -369,32 +371,44 @@ fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrd
     order
 }
 
-/// The movement orders `Hard` weighs: `normal`'s best.
-const HARD_CANDIDATES: usize = 6;
+/// `Hard`'s movement order: every candidate `normal` weighs, rated on imagined rounds in which
+/// the others send what `normal` would send in their place (from what every player may see,
+/// with randomness of its own, never their real orders), as many rounds as `budget` allows and
+/// at least one; the one that left it best off on average is sent (an upgrade bought as
+/// `normal` buys it).
+fn hard_moves(state: &TagState, seat: usize, budget: Budget, rng: &mut dyn RngCore) -> MoveOrder {
+    let candidates = candidates(state, seat);
+    let mut totals = vec![0.0f64; candidates.len()];
+    let mut rounds = 0u32;
+    while rounds == 0 || (rounds < budget.rollouts && !budget.time_up.is_up()) {
+        let mut orders = BTreeMap::new();
+        for (other, _) in others(state, seat) {
+            orders.insert(other, normal_moves(state, other, rng));
+        }
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        for (total, order) in totals.iter_mut().zip(&candidates) {
+            let mut orders = orders.clone();
+            orders.insert(seat, order.clone());
+            let mut after = state.clone();
+            after.resolve_moves(&orders, &mut Dice::new(Seed(seed)));
+            *total += value(&after, seat);
+        }
+        rounds += 1;
+    }
+    let best = (0..candidates.len())
+        .max_by(|a, b| totals[*a].total_cmp(&totals[*b]).then(b.cmp(a)))
+        .unwrap_or_default();
+    let mut order = candidates
+        .get(best)
+        .cloned()
+        .unwrap_or_else(|| MoveOrder::idle(state.players[seat].moves));
+    order.upgrade = upgrades(state, seat);
+    order
+}
 
 /// The rounds (of bids or of moves) a rollout plays before it judges how the seat stands.
 const HORIZON: usize = 8;
-
-/// `Hard`'s movement order: among `normal`'s [`HARD_CANDIDATES`] best, the one whose rollouts
-/// did best within `budget` (an upgrade bought as `normal` buys it).
-fn hard_moves(state: &TagState, seat: usize, budget: Budget, rng: &mut dyn RngCore) -> MoveOrder {
-    let mut rated = rated_moves(state, seat, rng);
-    rated.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let orders: Vec<Order> = rated
-        .into_iter()
-        .take(HARD_CANDIDATES)
-        .map(|(_, mut order)| {
-            order.upgrade = upgrades(state, seat);
-            Order::Moves(order)
-        })
-        .collect();
-    match search::best_of(&orders, budget, rng, |order, rng| {
-        rollout(state, seat, order.clone(), rng)
-    }) {
-        Some(Order::Moves(order)) => order,
-        _ => normal_moves(state, seat, rng),
-    }
-}
 
 /// The order a rollout imagines `seat` sends: `normal`'s bid; for moves, the easy player's
 /// with noise (what `normal` imagines of the others, and a hundred times quicker than its own).
