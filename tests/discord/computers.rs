@@ -2,7 +2,8 @@
 //! two computer seats played to its end, a Carcassonne game whose seats the GM hands to the
 //! computer mid-game, `nmr=bot` playing a silent Parcheesi seat's turn after its deadline, an
 //! easy computer answering a Short Circuit impossible call in a thread, a `hard` computer
-//! thinking in a thread while another game's orders are answered at once, no more `hard`
+//! thinking in a thread while another game's orders are answered at once, a `hard` computer
+//! bidding and moving in a TAG game in a thread beside its GM, no more `hard`
 //! computers thinking at once than the machine has cores (and none thinking for a game ended
 //! while it waited), and a GM who undoes her turn in a thread to get a `hard` computer's second
 //! thought and gets its first move again. Each game replays from its log, and nothing is ever
@@ -449,6 +450,65 @@ async fn an_undo_in_a_thread_gets_the_hard_computers_first_move_again() {
         0,
         "nothing of it in the parent channel"
     );
+    stopped(bot, &mut db, 1).await;
+}
+
+/// A GM plays TAG in a thread with bob and a `hard` computer: the computer bids and moves by
+/// itself, each round waiting for its order, which comes after its 2 s of thought (it weighs
+/// its orders against what `normal` players would send in the others' places, never against
+/// theirs); the reveals show its orders beside the people's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = fake.open_thread(ALICE, CHANNEL, "tag");
+    open_game(&fake, ALICE, thread, "tag");
+    fake.say(ALICE, Some(thread), "!join");
+    fake.say(BOB, Some(thread), "!join");
+    fake.say(ALICE, Some(thread), "!join bot hard");
+    fake.say(ALICE, Some(thread), "!start");
+    fake.wait_post("the bids", |p| {
+        p.channel == thread && p.text().contains("Waiting for bids")
+    })
+    .await;
+    fake.say(ALICE, None, "bid 5");
+    fake.say(BOB, None, "bid 5");
+    let round = |n: u32| {
+        let fake = &fake;
+        async move {
+            fake.wait_post("a movement round", |p| {
+                p.channel == thread && p.text().contains(&format!("Send your moves for round {n}"))
+            })
+            .await
+        }
+    };
+    for n in 1..=2 {
+        let opened = round(n).await;
+        fake.say(ALICE, None, "move nothing stride");
+        fake.say(BOB, None, "move nothing stride");
+        let revealed = fake
+            .wait_for_post("the round's reveal", Duration::from_secs(30), |p| {
+                p.channel == thread && p.at > opened.at && p.text().contains("- Computer 1: `move")
+            })
+            .await;
+        let waited = revealed.at.duration_since(opened.at);
+        assert!(
+            waited >= Duration::from_millis(1_900) && waited < Duration::from_secs(4),
+            "round {n} was revealed {waited:?} after it opened"
+        );
+        assert!(revealed.text().contains("- alice: `move nothing stride`"));
+    }
+    assert_eq!(
+        count(&fake, |p| p.channel == thread
+            && p.text().contains("- Computer 1: `bid")),
+        1
+    );
+    assert_eq!(
+        count(&fake, in_channel),
+        0,
+        "nothing of it in the parent channel"
+    );
+    let ended = fake.say(ALICE, Some(thread), "!end");
+    db.settled(&fake, ended).await;
     stopped(bot, &mut db, 1).await;
 }
 
