@@ -11,8 +11,8 @@
 //! on with the others' orders imagined as `normal` imagines them (it never sees theirs), dice
 //! of its own, the game on to its end or a few rounds on; it sends the bid that left it ahead
 //! of most others on average. For moves it weighs every order `normal` weighs, on rounds in
-//! which the others send what a `normal` player would send in their place (worked out from
-//! what every player sees), as many rounds as its time allows.
+//! which the others who could meet it send what a `normal` player would send in their place
+//! (worked out from what every player sees), as many rounds as its time allows.
 
 use super::parse::Order;
 use super::state::{Dir, Mode, Move, MoveOrder, Square, Stage, TagState};
@@ -372,18 +372,35 @@ fn normal_moves(state: &TagState, seat: usize, rng: &mut dyn RngCore) -> MoveOrd
 }
 
 /// `Hard`'s movement order: every candidate `normal` weighs, rated on imagined rounds in which
-/// the others send what `normal` would send in their place (from what every player may see,
-/// with randomness of its own, never their real orders), as many rounds as `budget` allows and
-/// at least one; the one that left it best off on average is sent (an upgrade bought as
-/// `normal` buys it).
+/// the others near enough to meet it (and the it) send what `normal` would send in their place
+/// (from what every player may see, with randomness of its own, never their real orders), as
+/// many rounds as `budget` allows and at least one; the one that left it best off on average
+/// is sent (an upgrade bought as `normal` buys it).
 fn hard_moves(state: &TagState, seat: usize, budget: Budget, rng: &mut dyn RngCore) -> MoveOrder {
     let candidates = candidates(state, seat);
     let mut totals = vec![0.0f64; candidates.len()];
     let mut rounds = 0u32;
-    while rounds == 0 || (rounds < budget.rollouts && !budget.time_up.is_up()) {
+    // Who could meet it this round (and the it, whose square every board is judged by):
+    // imagined as `normal` players; the rest of a crowded board as the easy player, cheaply.
+    let me = &state.players[seat];
+    let near = |other: usize, square: Square| {
+        state.it == Some(other)
+            || me.square.is_some_and(|at| {
+                distance(at, square) as usize <= me.moves + state.players[other].moves + 1
+            })
+    };
+    'rounds: while rounds == 0 || (rounds < budget.rollouts && !budget.time_up.is_up()) {
         let mut orders = BTreeMap::new();
-        for (other, _) in others(state, seat) {
-            orders.insert(other, normal_moves(state, other, rng));
+        for (other, square) in others(state, seat) {
+            // Once one round is weighed, time up leaves the next unfinished.
+            if rounds > 0 && budget.time_up.is_up() {
+                break 'rounds;
+            }
+            let order = match near(other, square) {
+                true => normal_moves(state, other, rng),
+                false => easy_moves(state, other, square, rng, NOISE),
+            };
+            orders.insert(other, order);
         }
         let mut seed = [0u8; 32];
         rng.fill_bytes(&mut seed);
