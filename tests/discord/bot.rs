@@ -160,6 +160,17 @@ impl Drop for Bot {
     }
 }
 
+/// The real bot connected to a fresh fake Discord, on a fresh database: the server, the
+/// database's folder (removed when dropped), the database as the tests read it, and the bot.
+pub async fn connected() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    let fake = FakeDiscord::start().await;
+    let (dir, path) = fresh_database();
+    let db = Db::at(&path);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    (fake, dir, db, bot)
+}
+
 /// A folder for a test's database (removed when the test ends) and the database's path.
 pub fn fresh_database() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

@@ -3,18 +3,13 @@
 //! answered at once while the solver works on another game's impossible call. Every game
 //! replays from its log afterwards.
 
-use crate::bot::{fresh_database, Bot, Db};
-use crate::fake::FakeDiscord;
+use crate::bot::connected;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, ERIN};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forty_player_board_posts_its_picture_and_an_embed_discord_accepts() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let gm = ALICE;
     let players: Vec<(u64, String)> = (0..40)
         .map(|n| (200 + n, format!("player-{n:02}-with-a-long-name-xyz")))

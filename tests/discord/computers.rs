@@ -9,7 +9,7 @@
 //! thought and gets its first move again. Each game replays from its log, and nothing is ever
 //! written to a computer.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{connected, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CHANNEL};
 use std::time::{Duration, Instant};
@@ -590,16 +590,6 @@ async fn computer_placed_after(fake: &FakeDiscord, thread: u64, receipt: &Posted
         "the receipt came while the computer was still thinking"
     );
     placed
-}
-
-/// A bot connected to a fresh fake Discord, on a fresh database.
-async fn connected() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
-    let fake = FakeDiscord::start().await;
-    let (dir, path) = fresh_database();
-    let db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
-    (fake, dir, db, bot)
 }
 
 /// Stops `bot`, then checks that nothing was ever written to a computer and that its `games`

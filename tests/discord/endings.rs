@@ -3,8 +3,8 @@
 //! announced, `!who`, `!lb` and `!board` then answer about the ended game; a TAG draw with two
 //! computer seats, after which `!stats bot1` finds the seat's record. Every game replays.
 
-use crate::bot::{fresh_database, Bot, Db};
-use crate::fake::{FakeDiscord, Posted};
+use crate::bot::connected;
+use crate::fake::Posted;
 use crate::{in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
 
 /// Whether a post went to `channel`.
@@ -14,11 +14,7 @@ fn to(channel: u64) -> impl Fn(&Posted) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_its_players_end_in_a_thread_and_in_a_channel_says_so_everywhere() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
 
     // In a thread: bob concedes, then alice on her own turn; carol is the last one in.
     let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");

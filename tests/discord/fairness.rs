@@ -6,7 +6,7 @@
 //! slash command's answer the database would not mark delivered keeps no one's posts back.
 //! Every game replays from its log.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{connected, fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use referee::dice::Seed;
@@ -28,11 +28,7 @@ fn deadline_in(post: &Posted) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practice_game() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // A seed typed where the table reads it, with `!new` or `/new`, is refused with where to
     // give one; no game is opened.
     let typed = fake.say(ALICE, Some(CHANNEL), "!new tag seed=42");
@@ -159,11 +155,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_parcheesi_turn_that_comes_back_to_its_player_has_a_deadline_of_its_own() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // Seed 59: alice enters a pawn; bob's and carol's turns then play themselves (no 5 to
     // bring a pawn out), and it is alice's turn again.
     let mut ids = crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=59 turn=20s nmr=bot");

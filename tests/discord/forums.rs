@@ -7,7 +7,7 @@
 //! one forum, more than the 500 channels a server may have, each answering `!status`. Every
 //! game replays.
 
-use crate::bot::{fresh_database, typed_line, Bot, Db, Typed, Users};
+use crate::bot::{connected, fresh_database, typed_line, Bot, Db, Typed, Users};
 use crate::fake::{FakeDiscord, Permission};
 use crate::{count, dm_to, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -24,11 +24,7 @@ async fn the_post(fake: &FakeDiscord, forum: u64) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_tag_game_in_a_forum_post_with_its_state_in_tags() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // The forum has a tag for TAG, none for the states: the bot makes them.
     let forum = fake.open_forum(GUILD, &["tag", "chat"]);
     let opened = fake.say(ALICE, Some(CHANNEL), &format!("!new tag forum=<#{forum}>"));
@@ -98,11 +94,7 @@ async fn a_whole_tag_game_in_a_forum_post_with_its_state_in_tags() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     fake.deny(Permission::ManageChannels);
     let forum = fake.open_forum(GUILD, &[]);
     // A forum post holds no private threads.
@@ -142,11 +134,7 @@ async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_whose_answer_was_lost_is_made_once() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let forum = fake.open_forum(GUILD, &[]);
     // Discord makes the post, but its answer is lost: the bot, trying again, finds the post
     // rather than making a second one.
@@ -170,11 +158,7 @@ async fn a_post_whose_answer_was_lost_is_made_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forum_that_is_no_forum_is_told_to_the_gm_with_the_way_home() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // The GM names a text channel as the forum: no post can be made there.
     let elsewhere = CHANNEL + 40;
     let opened = fake.say(

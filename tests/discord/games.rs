@@ -4,7 +4,7 @@
 //! Parcheesi and Carcassonne once more mixing typed commands, `/play` and buttons. The standings posted must be those the console gives for the same transcript,
 //! and every game must replay from its log.
 
-use crate::bot::{fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
+use crate::bot::{connected, fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{for_discord, in_channel, CHANNEL};
 use std::process::Command;
@@ -150,11 +150,7 @@ async fn play(
 /// Plays a transcript on a fresh bot by `way`, checks the standings against the console's
 /// and the replay, and returns the posts.
 async fn game(transcript: &str, way: impl Fn(usize, &str) -> Way) -> Vec<Posted> {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let ranking = play(&fake, &mut db, transcript, way).await;
     let (console, unknown) = on_the_console(transcript);
     assert!(ranking.len() >= 2, "{ranking:?}");

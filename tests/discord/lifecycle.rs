@@ -2,7 +2,7 @@
 //! reconnects, a crash and a restart with messages sent meanwhile, a post that reached
 //! Discord just before the crash, a session lost while deadlines went on.
 
-use crate::bot::{fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, fresh_database, Bot, Db, Settings};
 use crate::fake::{FakeDiscord, TOKEN};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::process::Command;
@@ -453,11 +453,7 @@ async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // serenity takes 5 seconds to give up a session Discord ended, during which it still
     // reports it connected: the deadline comes after that.
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7 deadline=8s");

@@ -5,18 +5,14 @@
 //! time zone writes its deadlines in it, on the posts and on the cards. Every game replays
 //! from its log.
 
-use crate::bot::{fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, in_channel, ALICE, BOB, CHANNEL};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     for id in crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3") {
         db.settled(&fake, id).await;
     }
@@ -168,11 +164,7 @@ fn deadline_in_zone(text: &str, zone: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_with_a_time_zone_writes_its_deadlines_in_it() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     for id in crate::open_game(&fake, ALICE, CHANNEL, "parcheesi seed=7 tz=Europe/Rome") {
         db.settled(&fake, id).await;
     }

@@ -4,7 +4,7 @@
 //! given back at once holds nothing, a paused game keeps its clock but takes secret orders,
 //! and a kicked player is told. Every game replays from its log.
 
-use crate::bot::{fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, fresh_database, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -130,11 +130,7 @@ async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_takes_orders() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // The bids are due in 8 seconds, on the real clock.
     let opened = crate::commands::open_tag(
         &fake,

@@ -8,7 +8,7 @@
 //! in a private thread while the bot was down read back; hints that point the right way for
 //! a player in a thread's game and a channel's. Every game replays.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{connected, fresh_database, Bot, Db};
 use crate::fake::{FakeDiscord, Permission};
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -97,11 +97,7 @@ async fn a_carcassonne_game_in_a_thread_of_a_channel_with_a_game_of_its_own() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thread_archived_mid_game_is_reopened_by_the_next_post() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let thread = fake.open_thread(ALICE, CHANNEL, "tag");
     let opened =
         crate::commands::open_tag(&fake, thread, [ALICE, BOB, CAROL], "seed=7 deadline=6s");
@@ -130,11 +126,7 @@ async fn a_thread_archived_mid_game_is_reopened_by_the_next_post() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     fake.deny(Permission::ManageThreads);
     let thread = fake.open_thread(ALICE, CHANNEL, "tag");
     let opened =
@@ -226,11 +218,7 @@ async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     fake.close_dms(BOB.0);
     // The bids are due in 12 seconds, with a reminder 8 seconds before.
     let opened = crate::commands::open_tag(
@@ -397,11 +385,7 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hints_point_the_right_way_for_a_player_in_a_thread_and_a_channel() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // bob plays Carcassonne #1 in a thread and TAG #2 in the channel.
     let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");
     let mut ids = open_game(&fake, ALICE, thread, "carcassonne seed=3");

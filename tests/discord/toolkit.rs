@@ -3,7 +3,7 @@
 //! command; `!who`; a unanimous `!draw`; quiet hours holding a deadline and a reminder on the
 //! real clock. Every game replays from its log afterwards.
 
-use crate::bot::{fresh_database, Bot, Db};
+use crate::bot::{connected, fresh_database, Bot, Db};
 use crate::commands::{open_tag, start_tag_for_three};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
@@ -109,11 +109,7 @@ fn india_clock(at: DateTime<Utc>) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_clock() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // Quiet hours that began a minute ago and end at a minute boundary at least 30 seconds
     // away (so the test waits 30 to 90 seconds for them).
     let now = Utc::now();
