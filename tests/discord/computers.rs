@@ -275,12 +275,7 @@ async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread(
         p.channel == thread && p.text().contains("the circuit is complete")
     }) > 0;
     assert!(conceded || completed, "{}", over.text());
-    assert_eq!(
-        count(&fake, in_channel),
-        0,
-        "nothing of the match in the parent channel"
-    );
-    stopped(bot, &mut db, 1).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
 /// The GM plays Carcassonne in a thread against a `hard` computer that moves first and
@@ -445,12 +440,7 @@ async fn an_undo_in_a_thread_gets_the_hard_computers_first_move_again() {
             "a remembered move needs no thought: {replies:?}"
         );
     }
-    assert_eq!(
-        count(&fake, in_channel),
-        0,
-        "nothing of it in the parent channel"
-    );
-    stopped(bot, &mut db, 1).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
 /// A GM plays TAG in a thread with bob and a `hard` computer: the computer bids and moves by
@@ -502,14 +492,9 @@ async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
             && p.text().contains("- Computer 1: `bid")),
         1
     );
-    assert_eq!(
-        count(&fake, in_channel),
-        0,
-        "nothing of it in the parent channel"
-    );
     let ended = fake.say(ALICE, Some(thread), "!end");
     db.settled(&fake, ended).await;
-    stopped(bot, &mut db, 1).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
 /// A `hard` computer waiting for a core whose game ends meanwhile thinks no more: the machine's
@@ -590,6 +575,16 @@ async fn computer_placed_after(fake: &FakeDiscord, thread: u64, receipt: &Posted
         "the receipt came while the computer was still thinking"
     );
     placed
+}
+
+/// [`stopped`], for games played in threads: nothing of them reached the parent channel.
+async fn stopped_in_thread(fake: &FakeDiscord, bot: Bot, db: &mut Db, games: usize) {
+    assert_eq!(
+        count(fake, in_channel),
+        0,
+        "nothing of the games in the parent channel"
+    );
+    stopped(bot, db, games).await;
 }
 
 /// Stops `bot`, then checks that nothing was ever written to a computer and that its `games`
