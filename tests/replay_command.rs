@@ -5,6 +5,7 @@
 mod common;
 
 use common::referee;
+use referee::table::audit::replay;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -382,9 +383,11 @@ async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
 }
 
 /// Rewrites game 1's log in `db` as versions before searches ran beside the table wrote it:
-/// the solver's verdict on an impossible call was worked out within the call's own input,
-/// so the verdict's events belong to the call and there is no verdict input.
-async fn as_written_before_searches(db: &std::path::Path) {
+/// the game was opened before rules revisions were kept (revision 0, whose record kept no
+/// answer times nor turns of the round), and the solver's verdict on an impossible call was
+/// worked out within the call's own input, so the verdict's events belong to the call and
+/// there is no verdict input. `revision` false keeps the revision the game was opened under.
+async fn as_written_before_searches(db: &std::path::Path, revision: bool) {
     let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
         .await
         .unwrap();
@@ -394,12 +397,20 @@ async fn as_written_before_searches(db: &std::path::Path) {
             .await
             .unwrap();
     let verdict: i64 = sqlx::Row::get(&row, 0);
-    for statement in [
+    let mut statements = vec![
         "UPDATE events SET input_seq = input_seq - 1 WHERE game_id = 1 AND input_seq >= ?1",
         "DELETE FROM inputs WHERE game_id = 1 AND seq = ?1",
         "UPDATE inputs SET seq = seq + 1000000 WHERE game_id = 1 AND seq > ?1",
         "UPDATE inputs SET seq = seq - 1000001 WHERE game_id = 1 AND seq > 1000000",
-    ] {
+    ];
+    if revision {
+        statements.extend([
+            "UPDATE inputs SET input = replace(input, ' revision=8 ', ' revision=0 ') WHERE game_id = 1 AND ?1 > 0",
+            "UPDATE games SET record = replace(record, '\"revision\":8', '\"revision\":0') WHERE id = 1 AND ?1 > 0",
+            "UPDATE games SET record = json_remove(record, '$.seats[0].attendance.waits', '$.seats[1].attendance.waits', '$.seats[0].attendance.timed', '$.seats[1].attendance.timed', '$.turns_this_round') WHERE id = 1 AND ?1 > 0",
+        ]);
+    }
+    for statement in statements {
         sqlx::query(statement)
             .bind(verdict)
             .execute(&pool)
@@ -409,52 +420,149 @@ async fn as_written_before_searches(db: &std::path::Path) {
     pool.close().await;
 }
 
-#[tokio::test]
-async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("duel.db");
-    let transcript = dir.path().join("duel.txt");
-    // The match without the GM's hints (which older versions did not log).
-    let duel: String = include_str!("transcripts/short_circuit_2p_seed9.txt")
-        .lines()
-        .filter(|line| !line.ends_with("dm: hint"))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    std::fs::write(&transcript, duel).unwrap();
-    let db_arg = db.to_str().unwrap();
-    let (ok, _, err) = referee(
-        &["script", transcript.to_str().unwrap(), "--db", db_arg],
-        None,
-    );
-    assert!(ok, "{err}");
-    // Today the verdict is an input of its own, which the replay reads...
-    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
-    assert!(ok && said.contains("match the log"), "{said}{err}");
-    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
-    assert!(ok && secret.contains("\"Verdict\""), "{secret}");
-    // ...and a log with the verdict inside the call replays by searching again, as the
-    // table did when it was written.
-    as_written_before_searches(&db).await;
-    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
-    assert!(ok && !secret.contains("\"Verdict\""), "{secret}");
-    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
-    assert!(ok && said.contains("match the log"), "{said}{err}");
-}
-
-/// A Short Circuit match in solver mode where bob calls impossible on a position ann can
-/// still complete (a3, b3 and c3 close the loop).
-const SOLVER_DUEL: &str = "\
+/// A Short Circuit match in solver mode on a 4x4 board, ann and bob seated and ann to move.
+macro_rules! solver_match_started {
+    () => {
+        "\
 gm #duel: !new shortcircuit seed=9
 gm dm: setup board=4x4 straight=4 turn=4 cross=0 thunder=0 first=ann impossible=solver turntime=5m reserve=5m
 ann #duel: !join
 bob #duel: !join
 gm #duel: !start
+"
+    };
+}
+
+/// Ann calls impossible at her first turn, on an empty board the supply can still close:
+/// the solver's verdict ends the match, bob the winner.
+const FIRST_TURN_CALL: &str = concat!(solver_match_started!(), "ann #duel: !impossible\n");
+
+#[tokio::test]
+async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("call.txt");
+    std::fs::write(&transcript, FIRST_TURN_CALL).unwrap();
+    let transcript = transcript.to_str().unwrap();
+    let db = dir.path().join("call.db");
+    let db_arg = db.to_str().unwrap();
+    let (ok, out, err) = referee(&["script", transcript, "--db", db_arg], None);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("bob wins: the solver shows the circuit can still be completed"),
+        "{out}"
+    );
+    // Today the verdict is an input of its own, which the replay reads...
+    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
+    assert!(ok && secret.contains("\"Verdict\""), "{secret}");
+    // ...a log of this revision without it is a game still waiting for the verdict, never
+    // judged on replay (a player may concede meanwhile: the verdict never comes)...
+    let copy = dir.path().join("unjudged.db");
+    std::fs::copy(&db, &copy).unwrap();
+    as_written_before_searches(&copy, false).await;
+    let (ok, said, _) = referee(&["replay", "1", "--db", copy.to_str().unwrap()], None);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains("the log says 'bob wins: the solver shows the circuit can still be completed.' (input 6), the replay has no such event"),
+        "{said}"
+    );
+    // ...and the log of a game opened before revisions were kept, with the verdict inside
+    // the call, replays by searching again, as the table did when it was written.
+    as_written_before_searches(&db, true).await;
+    let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
+    assert!(ok && !secret.contains("\"Verdict\""), "{secret}");
+    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+    assert!(said.contains("table rules revision 0"), "{said}");
+}
+
+#[tokio::test]
+async fn a_concession_while_the_solver_judges_a_call_ends_the_game_and_replays() {
+    use referee::local::transcript::{parse_line, Line};
+    use referee::table::{Envelope, Inbound, User};
+    let service = common::service("sqlite::memory:").await;
+    let now = common::start_time();
+    let say = |n: usize, text: &str| {
+        let inbound = match parse_line(text, n).unwrap() {
+            Line::Channel {
+                user,
+                channel,
+                text,
+                ..
+            } => Inbound::Channel {
+                channel,
+                user: User::named(&user),
+                admin: false,
+                text,
+            },
+            Line::Direct { user, text, .. } => Inbound::Direct {
+                user: User::named(&user),
+                text,
+            },
+            other => panic!("not a message: {other:?}"),
+        };
+        (Envelope::id(format!("line-{n}")), inbound)
+    };
+    for (n, line) in FIRST_TURN_CALL.lines().enumerate() {
+        let (envelope, inbound) = say(n, line);
+        service.handle(&envelope, &inbound, now).await.unwrap();
+    }
+    // The solver takes the call beside the table; meanwhile bob concedes.
+    let mut jobs = service.pending_searches().await.unwrap();
+    assert_eq!(jobs.len(), 1, "ann's call waits for the solver");
+    let job = jobs.remove(0);
+    let before = service.store().last_outbox_id().await.unwrap();
+    let (envelope, inbound) = say(99, "bob #duel: !concede");
+    service.handle(&envelope, &inbound, now).await.unwrap();
+    let posted: Vec<String> = service
+        .store()
+        .undelivered_after(before)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| row.body)
+        .collect();
+    assert!(
+        posted.iter().any(|body| body.contains("bob concedes")),
+        "{posted:?}"
+    );
+    assert!(
+        posted.iter().any(|body| body.contains("ann wins")),
+        "{posted:?}"
+    );
+    assert!(service.pending_searches().await.unwrap().is_empty());
+    // The verdict that comes back after the end changes nothing: bob does not win it.
+    let before = service.store().last_outbox_id().await.unwrap();
+    let verdict = (job.work)();
+    assert!(verdict.starts_with("completable"), "{verdict}");
+    service
+        .apply_verdict(job.game, &job.key, verdict, now)
+        .await
+        .unwrap();
+    assert!(service
+        .store()
+        .undelivered_after(before)
+        .await
+        .unwrap()
+        .is_empty());
+    // The log holds the call and the concession, no verdict, and replays as it was played.
+    let report = replay(&service, 1).await.unwrap();
+    assert!(report.matches(), "{:?}", report.differences);
+}
+
+/// A Short Circuit match in solver mode where bob calls impossible on a position ann can
+/// still complete (a3, b3 and c3 close the loop).
+const SOLVER_DUEL: &str = concat!(
+    solver_match_started!(),
+    "\
 ann #duel: !place a1 turn 90 b1 straight 90 c1 turn 180
 bob #duel: !place a2 straight 0
 ann #duel: !place c2 straight 0
 bob #duel: !impossible
 ann #duel: !place a3 turn 0 b3 straight 90 c3 turn 270
-";
+"
+);
 
 /// Runs `referee` with `args`, the solver allowed `steps` search steps (`None`: the
 /// default): whether it succeeded, and what it printed and said.

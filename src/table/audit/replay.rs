@@ -12,6 +12,10 @@ use crate::table::work::Env;
 use crate::table::work::REVISION;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The table's rules revision from which every search's verdict is logged as an input of
+/// its own: searches ran beside the table before revisions were kept (revision 1).
+const SEARCHES_LOGGED_FROM: u32 = 1;
+
 /// What a replay found.
 #[derive(Debug)]
 pub struct ReplayReport {
@@ -165,9 +169,16 @@ impl Iterator for Rebuild<'_> {
 impl Rebuild<'_> {
     /// Whether the input just applied left its game waiting for a search whose verdict the
     /// log keeps in the same input: a log written before searches ran beside the table
-    /// (Short Circuit's impossible call was judged at once then). A newer log has the verdict
-    /// as the next input, or, when it is the last input, the game waits for it still.
+    /// (Short Circuit's impossible call was judged at once then), which is a game opened
+    /// before rules revisions were kept. A newer log has the verdict as an input of its own,
+    /// later; or none, when the game ended (a concession) or the log ended before it came.
     fn verdict_within(&self, applied: &Applied) -> bool {
+        let Some(record) = applied.record.as_ref() else {
+            return false;
+        };
+        if record.settings.revision >= SEARCHES_LOGGED_FROM {
+            return false;
+        }
         let next_is_verdict = matches!(
             self.inputs.as_slice().first(),
             Some(StoredInput {
@@ -179,10 +190,7 @@ impl Rebuild<'_> {
         applied.changed
             && !next_is_verdict
             && !(last && self.waits_at_end)
-            && applied
-                .record
-                .as_ref()
-                .is_some_and(GameRecord::waits_for_search)
+            && record.waits_for_search()
     }
 
     /// Runs the search the game waits for and applies its verdict within the same step, as
