@@ -686,3 +686,44 @@ async fn an_undo_gets_no_second_opinion_on_a_hard_computers_secret_order() {
         .await,
     );
 }
+
+/// A `hard` computer plays 50-Tile Circuit's tiles as weapons: a tile it claims makes
+/// whoever passes it lose a turn, and with its moves it sends the `change` every player may
+/// send, turning the weapon into a toll before its own die can reach it and back once past.
+/// alice never answers, so the deadlines play her turns; the game replays.
+#[tokio::test]
+async fn a_hard_computer_turns_its_circuit_tiles_into_traps_and_keeps_its_own_die_off_them() {
+    let mut transcript = String::from(
+        "alice #c: !new circuit seed=11\n\
+         alice #c: !join\n\
+         alice #c: !join bot hard\n\
+         alice #c: !join bot\n\
+         alice #c: !start\n",
+    );
+    for _ in 0..150 {
+        transcript.push_str("clock +1d\n");
+    }
+    let out = play_with(&transcript, &HARD_ROLLOUTS).await;
+    assert_eq!(count(&out, "Final ranking"), 1, "{out}");
+    // Its first claim, tile 4, is a trap, and alice runs over it on the next turn.
+    let at = |line: &str| {
+        out.match_indices(line)
+            .map(|(index, _)| index)
+            .collect::<Vec<_>>()
+    };
+    let armed = at("#c <- Computer 1 gives tile 4 the effect skip pass.\n");
+    assert!(out.contains(
+        "#c <- Tile 4 (Computer 1's skip pass) acts on alice.\n#c <- alice loses its next turn.\n"
+    ));
+    // Before its own die could reach the tile it made a toll of it, passed it as one (and
+    // collected from itself, landing there), then made it a trap again.
+    let safe = at("#c <- Computer 1 gives tile 4 the effect owner 3 land.\n");
+    let collected = at("#c <- Tile 4 (Computer 1's owner 3 land) acts on Computer 1.\n");
+    assert_eq!(armed.len(), 2, "{out}");
+    assert_eq!((safe.len(), collected.len()), (1, 1), "{out}");
+    assert!(armed[0] < safe[0] && safe[0] < collected[0] && collected[0] < armed[1]);
+    // Its changes ride on its moves, one at a time; the `normal` computer sends none.
+    assert!(count(&out, "- Computer 1: `move change") >= 10, "{out}");
+    assert_eq!(count(&out, "- Computer 2: `move change"), 0);
+    assert_eq!(count(&out, "- Computer 2: `stay change"), 0);
+}

@@ -58,6 +58,7 @@ pub mod picture;
 pub mod resolve;
 pub mod roster;
 pub mod state;
+pub mod traps;
 
 use self::colour::Colour;
 use self::effect::{check_on, wrap};

@@ -1,0 +1,250 @@
+//! `Hard`'s plan in 50-Tile Circuit: its tiles as weapons. A tile that makes whoever passes
+//! it lose its next turn (`skip pass`) costs every runner a turn each lap, and a runner cannot
+//! step round it: staying only puts the passing off. Late in the lap, a tile that sends whoever
+//! lands there back to the start costs a whole lap's way (a runner can stay rather than land
+//! there, but not when it stayed last turn). Its owner is no different, unless it turns the
+//! weapon into a toll before its own die can reach the tile and back once past: a change acts
+//! from the end of the turn it is sent in, and the dice are known before anyone chooses, so
+//! the owner always has a turn to do it in. Everything here is worked out from the public
+//! board; one change a turn, as the rules allow.
+
+use super::effect::{check_on, wrap, Action, Effect, Trigger};
+use super::parse::Change;
+use super::state::{Choice, State, Tiles, LAST_TILE, MAX_ACTIVATIONS};
+use crate::games::Seat;
+use std::collections::BTreeMap;
+
+/// The weapon of a tile before [`SEND_BACK_FROM`]: whoever passes into or over it loses its
+/// next turn.
+const SKIP: Effect = Effect {
+    action: Action::Skip,
+    trigger: Trigger::Pass,
+};
+
+/// The weapon of a tile from here on: whoever lands there goes back to the start, no lap.
+const SEND_BACK: Effect = Effect {
+    action: Action::Start,
+    trigger: Trigger::Land,
+};
+
+/// The first tile whose weapon sends back to the start (the way lost is the tile's number
+/// less one; before it, a lost turn costs more on average than a landing risked now and then).
+const SEND_BACK_FROM: u8 = 40;
+
+/// How near ahead of its owner a weapon is turned into a toll: a die's reach, and as much
+/// again for the tolls that may carry the owner forward before its next turn (10, 12 and 14
+/// won alike in 1,000 four-seat games against `normal` players; 6 let it fall into its own
+/// traps three times as often and won less).
+const SAFE_DISTANCE: u8 = 12;
+
+/// How far ahead of `from` the tile `to` lies, going forward round the loop (1..=50; a tile
+/// is 50 ahead of itself: a whole lap).
+fn ahead(from: u8, to: u8) -> u8 {
+    match (i16::from(to) - i16::from(from)).rem_euclid(i16::from(LAST_TILE)) {
+        0 => LAST_TILE,
+        // In 1..50, so it fits.
+        gap => gap as u8,
+    }
+}
+
+/// The weapon `tile` carries when its owner is away from it.
+fn weapon(tile: u8) -> Effect {
+    match tile >= SEND_BACK_FROM {
+        true => SEND_BACK,
+        false => SKIP,
+    }
+}
+
+/// The largest toll the rules allow on `tile` (whoever lands there, its owner moves on), or
+/// none.
+fn toll_on(tile: u8, tiles: &Tiles) -> Option<Effect> {
+    (1..=3)
+        .rev()
+        .map(|n| Effect {
+            action: Action::Owner(n),
+            trigger: Trigger::Land,
+        })
+        .find(|effect| check_on(tile, *effect, tiles).is_ok())
+}
+
+/// The effect `seat` gives the tile it claimed: its weapon, when the rules allow it there;
+/// otherwise `toll` (what a `normal` player would set).
+pub fn claimed(
+    state: &State,
+    claims: &BTreeMap<Seat, u8>,
+    seat: Seat,
+    toll: Option<Effect>,
+) -> Option<Effect> {
+    match claims.get(&seat) {
+        Some(&tile) if check_on(tile, weapon(tile), &state.tiles).is_ok() => Some(weapon(tile)),
+        _ => toll,
+    }
+}
+
+/// The change of its tiles `seat` sends with `choice` this turn, if any: a weapon within
+/// [`SAFE_DISTANCE`] ahead of where the choice leaves it becomes a toll (the nearest first);
+/// else a tile away from it gets its weapon back (the one farthest ahead first: the one it
+/// has just passed, which the runners behind it reach soonest). Tiles with an effect of
+/// another kind (its player's, before a replacement) and worn-out tiles are left alone.
+pub fn change(state: &State, seat: Seat, choice: Choice) -> Option<Change> {
+    let runner = state.runners.get(seat)?;
+    let at = match choice {
+        Choice::Move => wrap(i16::from(runner.tile) + i16::from(runner.roll.unwrap_or(0))),
+        Choice::Stay => runner.tile,
+    };
+    let near = |tile: u8| ahead(at, tile) <= SAFE_DISTANCE;
+    let wanted = |tile: u8| match near(tile) || check_on(tile, weapon(tile), &state.tiles).is_err()
+    {
+        true => toll_on(tile, &state.tiles),
+        false => Some(weapon(tile)),
+    };
+    let managed = state.tiles.iter().filter(|(&tile, owned)| {
+        owned.owner == seat
+            && owned.uses < MAX_ACTIVATIONS
+            && owned.effect.is_none_or(|effect| {
+                effect == weapon(tile)
+                    || (effect.trigger == Trigger::Land
+                        && matches!(effect.action, Action::Owner(_)))
+            })
+    });
+    managed
+        .filter(|(&tile, owned)| owned.effect != wanted(tile))
+        .min_by_key(|(&tile, owned)| {
+            let armed = owned.effect == Some(weapon(tile));
+            match near(tile) && armed {
+                true => (0, ahead(at, tile)),
+                false => (1, LAST_TILE - ahead(at, tile)),
+            }
+        })
+        .map(|(&tile, _)| Change {
+            tile,
+            effect: wanted(tile),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{Dice, Seed};
+    use crate::games::circuit::colour::Colour;
+    use crate::games::circuit::state::{OwnedTile, Runner};
+
+    const TOLL: Option<Effect> = Some(Effect {
+        action: Action::Owner(3),
+        trigger: Trigger::Land,
+    });
+
+    fn race() -> State {
+        let runners = ["ann", "bob"]
+            .iter()
+            .zip(Colour::palette())
+            .map(|(name, colour)| Runner::new(name.to_string(), colour))
+            .collect();
+        State::start(runners, &mut Dice::new(Seed([3; 32]))).0
+    }
+
+    fn own(state: &mut State, owner: Seat, tile: u8, effect: Option<Effect>) {
+        state.tiles.insert(
+            tile,
+            OwnedTile {
+                owner,
+                effect,
+                uses: 0,
+            },
+        );
+    }
+
+    fn at(state: &mut State, tile: u8, roll: u8) {
+        state.runners[0].tile = tile;
+        state.runners[0].roll = Some(roll);
+    }
+
+    #[test]
+    fn a_weapon_becomes_a_toll_before_its_owner_can_reach_it_and_a_weapon_again_once_past() {
+        let mut state = race();
+        own(&mut state, 0, 30, Some(SKIP));
+        // From 16 (moving 2 from 14) the trap is 14 ahead: out of reach, it stays.
+        at(&mut state, 14, 2);
+        assert_eq!(change(&state, 0, Choice::Move), None);
+        // Moving 5 to 19 it is 11 ahead: a toll from the end of this turn; staying on 14
+        // (16 ahead) it may wait.
+        at(&mut state, 14, 5);
+        assert_eq!(change(&state, 0, Choice::Stay), None);
+        let toll = Some(Change {
+            tile: 30,
+            effect: TOLL,
+        });
+        assert_eq!(change(&state, 0, Choice::Move), toll);
+        // A toll it stays while the owner is near, and is a trap again on the turn the
+        // owner passes it (the change acts once it is past).
+        own(&mut state, 0, 30, TOLL);
+        at(&mut state, 25, 4);
+        assert_eq!(change(&state, 0, Choice::Move), None);
+        at(&mut state, 25, 6);
+        let trap = Some(Change {
+            tile: 30,
+            effect: Some(SKIP),
+        });
+        assert_eq!(change(&state, 0, Choice::Move), trap);
+    }
+
+    #[test]
+    fn the_nearest_weapon_is_made_safe_first_and_the_tile_just_passed_armed_first() {
+        let mut state = race();
+        own(&mut state, 0, 20, Some(SKIP));
+        own(&mut state, 0, 24, Some(SKIP));
+        own(&mut state, 0, 44, TOLL);
+        // At 13 after its move, both traps are near: the nearer goes first.
+        at(&mut state, 10, 3);
+        let safe = |tile| Some(Change { tile, effect: TOLL });
+        assert_eq!(change(&state, 0, Choice::Move), safe(20));
+        own(&mut state, 0, 20, TOLL);
+        assert_eq!(change(&state, 0, Choice::Move), safe(24));
+        // Both safe: tile 44, far ahead, gets the weapon of the lap's late tiles.
+        own(&mut state, 0, 24, TOLL);
+        assert_eq!(
+            change(&state, 0, Choice::Move),
+            Some(Change {
+                tile: 44,
+                effect: Some(SEND_BACK)
+            })
+        );
+        own(&mut state, 0, 44, Some(SEND_BACK));
+        // Past both (at 31, 44 still 13 ahead): 24 was passed last, so the runners behind
+        // reach it first.
+        at(&mut state, 30, 1);
+        assert_eq!(
+            change(&state, 0, Choice::Move),
+            Some(Change {
+                tile: 24,
+                effect: Some(SKIP)
+            })
+        );
+    }
+
+    #[test]
+    fn a_claim_gets_its_weapon_unless_the_rules_forbid_it_there() {
+        let mut state = race();
+        let claims = BTreeMap::from([(0, 30)]);
+        assert_eq!(claimed(&state, &claims, 0, TOLL), Some(SKIP));
+        assert_eq!(
+            claimed(&state, &BTreeMap::from([(0, 45)]), 0, TOLL),
+            Some(SEND_BACK)
+        );
+        // Rule 7: the same action as a neighbour's is not allowed.
+        own(&mut state, 1, 31, Some(SKIP));
+        assert_eq!(claimed(&state, &claims, 0, TOLL), TOLL);
+        // Another player's tiles and tiles of another effect are never changed.
+        own(
+            &mut state,
+            0,
+            12,
+            Some(Effect {
+                action: Action::Boost,
+                trigger: Trigger::Pass,
+            }),
+        );
+        at(&mut state, 2, 1);
+        assert_eq!(change(&state, 0, Choice::Move), None);
+    }
+}
