@@ -443,6 +443,19 @@ async fn an_undo_in_a_thread_gets_the_hard_computers_first_move_again() {
     stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
+/// A game of `words` started in a thread of its own: alice (its GM), bob and a `hard`
+/// computer seated, in that order.
+fn started_beside_a_hard_computer(fake: &FakeDiscord, words: &str) -> u64 {
+    let name = words.split_whitespace().next().unwrap_or(words);
+    let thread = fake.open_thread(ALICE, CHANNEL, name);
+    open_game(fake, ALICE, thread, words);
+    fake.say(ALICE, Some(thread), "!join");
+    fake.say(BOB, Some(thread), "!join");
+    fake.say(ALICE, Some(thread), "!join bot hard");
+    fake.say(ALICE, Some(thread), "!start");
+    thread
+}
+
 /// A GM plays TAG in a thread with bob and a `hard` computer: the computer bids and moves by
 /// itself, each round waiting for its order, which comes after its 2 s of thought (it weighs
 /// its orders against what `normal` players would send in the others' places, never against
@@ -450,12 +463,7 @@ async fn an_undo_in_a_thread_gets_the_hard_computers_first_move_again() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
     let (fake, _dir, mut db, bot) = connected().await;
-    let thread = fake.open_thread(ALICE, CHANNEL, "tag");
-    open_game(&fake, ALICE, thread, "tag");
-    fake.say(ALICE, Some(thread), "!join");
-    fake.say(BOB, Some(thread), "!join");
-    fake.say(ALICE, Some(thread), "!join bot hard");
-    fake.say(ALICE, Some(thread), "!start");
+    let thread = started_beside_a_hard_computer(&fake, "tag");
     fake.wait_post("the bids", |p| {
         p.channel == thread && p.text().contains("Waiting for bids")
     })
@@ -492,6 +500,47 @@ async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
             && p.text().contains("- Computer 1: `bid")),
         1
     );
+    let ended = fake.say(ALICE, Some(thread), "!end");
+    db.settled(&fake, ended).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
+}
+
+/// A `hard` computer plays 50-Tile Circuit's tiles as weapons through the real binary, in a
+/// thread: the tile it claims on the first turn makes whoever passes it lose a turn, and
+/// both people run over it on the second.
+#[tokio::test]
+async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
+    let posted = |label: &'static str, text: &'static str| {
+        let fake = &fake;
+        async move {
+            fake.wait_post(label, |p| p.channel == thread && p.text().contains(text))
+                .await
+        }
+    };
+    posted("turn 1", "Waiting for move or stay for turn 1").await;
+    fake.say(ALICE, None, "move");
+    fake.say(BOB, None, "move");
+    posted("the claims", "Computer 1 claims tile 7.").await;
+    fake.say(ALICE, None, "effect none");
+    fake.say(BOB, None, "effect none");
+    posted("its effect", "- Computer 1: `effect skip pass`").await;
+    posted(
+        "the trap set",
+        "Computer 1 gives tile 7 the effect skip pass.",
+    )
+    .await;
+    posted("turn 2", "Waiting for move or stay for turn 2").await;
+    fake.say(ALICE, None, "move");
+    fake.say(BOB, None, "move");
+    let resolved = posted("turn 2 resolved", "Turn 2 resolves:").await;
+    for caught in [
+        "Tile 7 (Computer 1's skip pass) acts on alice.\nalice loses its next turn.",
+        "Tile 7 (Computer 1's skip pass) acts on bob.\nbob loses its next turn.",
+    ] {
+        assert!(resolved.text().contains(caught), "{}", resolved.text());
+    }
     let ended = fake.say(ALICE, Some(thread), "!end");
     db.settled(&fake, ended).await;
     stopped_in_thread(&fake, bot, &mut db, 1).await;
