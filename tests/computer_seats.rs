@@ -712,16 +712,32 @@ async fn a_hard_computer_turns_its_circuit_tiles_into_traps_and_keeps_its_own_di
             .collect::<Vec<_>>()
     };
     let armed = at("#c <- Computer 1 gives tile 4 the effect skip pass.\n");
-    assert!(out.contains(
-        "#c <- Tile 4 (Computer 1's skip pass) acts on alice.\n#c <- alice loses its next turn.\n"
-    ));
-    // Before its own die could reach the tile it made a toll of it, passed it as one (and
-    // collected from itself, landing there), then made it a trap again.
-    let safe = at("#c <- Computer 1 gives tile 4 the effect owner 3 land.\n");
+    let caught = at(
+        "#c <- Tile 4 (Computer 1's skip pass) acts on alice.\n#c <- alice loses its next turn.\n",
+    );
+    // Before its own die could reach the tile it made a toll of it, which paid it when
+    // Computer 2 landed there and when it landed there itself.
+    let safe = at("#c <- - Computer 1: `move change 4 owner 3 land`");
+    let paid = at("#c <- Tile 4 (Computer 1's owner 3 land) acts on Computer 2.\n");
     let collected = at("#c <- Tile 4 (Computer 1's owner 3 land) acts on Computer 1.\n");
-    assert_eq!(armed.len(), 2, "{out}");
-    assert_eq!((safe.len(), collected.len()), (1, 1), "{out}");
-    assert!(armed[0] < safe[0] && safe[0] < collected[0] && collected[0] < armed[1]);
+    for found in [&armed, &caught, &safe, &paid, &collected] {
+        assert_eq!(found.len(), 1, "{out}");
+    }
+    assert!(armed[0] < caught[0] && caught[0] < safe[0]);
+    assert!(safe[0] < paid[0] && paid[0] < collected[0]);
+    // Tile 22 goes round the cycle twice: a toll while its owner comes near, a trap once
+    // it is past.
+    let cycle: Vec<usize> = [
+        "change 22 owner 2 land`",
+        "change 22 skip pass`",
+        "change 22 owner 2 land`",
+        "change 22 skip pass`",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(n, change)| at(&format!("- Computer 1: `move {change}"))[n / 2])
+    .collect();
+    assert!(cycle.windows(2).all(|pair| pair[0] < pair[1]), "{cycle:?}");
     // Its changes ride on its moves, one at a time; the `normal` computer sends none.
     assert!(count(&out, "- Computer 1: `move change") >= 10, "{out}");
     assert_eq!(count(&out, "- Computer 2: `move change"), 0);

@@ -93,7 +93,8 @@ pub enum Level {
     /// Weighs its choices against what the others might do.
     Normal,
     /// Searches: plays its best candidates on to the end (or a horizon) many times, against
-    /// `normal` players, in games imagined from what its seat may see, within the budget.
+    /// `normal` players, in games imagined from what its seat may see, within the budget; or
+    /// plays a plan of its game's own where that beats a search (50-Tile Circuit's traps).
     Hard(search::Budget),
 }
 

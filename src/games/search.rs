@@ -1,4 +1,5 @@
-//! The `hard` computer player's search, one for every game: Monte Carlo rollouts from what the
+//! The `hard` computer player's search, one for every game that searches (50-Tile Circuit's
+//! plays its tiles instead: `circuit/traps.rs`): Monte Carlo rollouts from what the
 //! seat may see. The game names a few candidates (the moves its `normal` player rates best)
 //! and a rollout: the candidate played on a copy of the game as the seat may imagine it (what
 //! it cannot see drawn anew from the search's own randomness: the face-down tiles' order, the

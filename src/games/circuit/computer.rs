@@ -36,7 +36,11 @@ pub fn decide(state: &State, seat: Seat, level: Level, rng: &mut dyn RngCore) ->
                 Level::Easy => Choice::Move,
                 Level::Normal => normal_choice(state, seat, rng),
                 Level::Hard(_) => {
-                    let choice = normal_choice(state, seat, rng);
+                    // Staying fires the tile stayed on, its own weapon too.
+                    let choice = match normal_choice(state, seat, rng) {
+                        Choice::Stay if traps::stands_on_its_weapon(state, seat) => Choice::Move,
+                        choice => choice,
+                    };
                     return Some(canonical(Order::Turn {
                         choice,
                         change: traps::change(state, seat, choice),

@@ -4,10 +4,10 @@
 //! lands there back to the start costs a whole lap's way (a runner can stay rather than land
 //! there, but not when it stayed last turn). Its owner is no different, unless it turns the
 //! weapon into a toll before its own die can reach the tile and back once past: a change acts
-//! from the end of the turn it is sent in, and the dice are known before anyone chooses, so
-//! the owner always has a turn to do it in. Everything here is worked out from the public
-//! board; one change a turn, as the rules allow.
-
+//! from the end of the turn it is sent in, and the dice are known before anyone chooses. It
+//! can send a change only with a choice of its own (not in a turn it must move, stay or
+//! lose), so a weapon is made safe well before the owner's die could reach it. Everything here
+//! is worked out from the public board; one change a turn, as the rules allow.
 use super::effect::{check_on, wrap, Action, Effect, Trigger};
 use super::parse::Change;
 use super::state::{Choice, State, Tiles, LAST_TILE, MAX_ACTIVATIONS};
@@ -67,35 +67,82 @@ fn toll_on(tile: u8, tiles: &Tiles) -> Option<Effect> {
         .find(|effect| check_on(tile, *effect, tiles).is_ok())
 }
 
-/// The effect `seat` gives the tile it claimed: its weapon, when the rules allow it there;
-/// otherwise `toll` (what a `normal` player would set).
+/// The effect `seat` gives the tile it claimed: its weapon, when the rules allow it there and
+/// nothing holds the seat on the tile next turn (an anchor picked up on the way: staying
+/// fires the tile's effect on whoever stays); otherwise `toll` (what a `normal` player would
+/// set).
 pub fn claimed(
     state: &State,
     claims: &BTreeMap<Seat, u8>,
     seat: Seat,
     toll: Option<Effect>,
 ) -> Option<Effect> {
+    let held = state
+        .runners
+        .get(seat)
+        .is_none_or(|runner| runner.pending.anchor);
     match claims.get(&seat) {
-        Some(&tile) if check_on(tile, weapon(tile), &state.tiles).is_ok() => Some(weapon(tile)),
+        Some(&tile) if !held && check_on(tile, weapon(tile), &state.tiles).is_ok() => {
+            Some(weapon(tile))
+        }
         _ => toll,
     }
 }
 
-/// The change of its tiles `seat` sends with `choice` this turn, if any: a weapon within
-/// [`SAFE_DISTANCE`] ahead of where the choice leaves it becomes a toll (the nearest first);
+/// Where `seat`'s runner stands once `choice` is played, as far as its own tile decides it:
+/// a move ends by the die, and the tile it lands on (or stays on) may send it on (`forward`,
+/// `back`, `start`) or, being its own toll, carry it forward. What the others' moves do to it
+/// meanwhile (their landings on its tolls) is left to [`SAFE_DISTANCE`].
+fn ends_on(state: &State, seat: Seat, choice: Choice) -> Option<u8> {
+    let runner = state.runners.get(seat)?;
+    let tile = match choice {
+        Choice::Move => wrap(i16::from(runner.tile) + i16::from(runner.roll.unwrap_or(0))),
+        Choice::Stay => runner.tile,
+    };
+    let fired = state.tiles.get(&tile).and_then(|owned| {
+        let effect = match choice {
+            Choice::Move => owned.effect_on(Trigger::Land),
+            Choice::Stay => owned.effect,
+        }?;
+        match effect.action {
+            Action::Owner(n) if owned.owner == seat => Some(wrap(i16::from(tile) + i16::from(n))),
+            action => action.destination(tile),
+        }
+    });
+    Some(fired.unwrap_or(tile))
+}
+
+/// Whether `seat` holds a weapon on the tile its runner stands on, so that staying there
+/// would fire it on itself.
+pub fn stands_on_its_weapon(state: &State, seat: Seat) -> bool {
+    state.runners.get(seat).is_some_and(|runner| {
+        state
+            .tiles
+            .get(&runner.tile)
+            .is_some_and(|owned| owned.owner == seat && owned.effect == Some(weapon(runner.tile)))
+    })
+}
+
+/// The change of its tiles `seat` sends with `choice` this turn, if any: a weapon on the tile
+/// where the choice leaves it or within [`SAFE_DISTANCE`] ahead becomes a toll (the nearest
+/// first);
 /// else a tile away from it gets its weapon back (the one farthest ahead first: the one it
 /// has just passed, which the runners behind it reach soonest). Tiles with an effect of
 /// another kind (its player's, before a replacement) and worn-out tiles are left alone.
 pub fn change(state: &State, seat: Seat, choice: Choice) -> Option<Change> {
-    let runner = state.runners.get(seat)?;
-    let at = match choice {
-        Choice::Move => wrap(i16::from(runner.tile) + i16::from(runner.roll.unwrap_or(0))),
-        Choice::Stay => runner.tile,
+    let at = ends_on(state, seat, choice)?;
+    // The tile it ends on is a whole lap ahead, but staying there next turn would fire it.
+    let near = |tile: u8| ahead(at, tile) <= SAFE_DISTANCE || tile == at;
+    let toll_kept = |tile: u8| {
+        let kept = state.tiles.get(&tile).and_then(|owned| owned.effect);
+        kept.filter(|effect| {
+            effect.trigger == Trigger::Land && matches!(effect.action, Action::Owner(_))
+        })
+        .or_else(|| toll_on(tile, &state.tiles))
     };
-    let near = |tile: u8| ahead(at, tile) <= SAFE_DISTANCE;
     let wanted = |tile: u8| match near(tile) || check_on(tile, weapon(tile), &state.tiles).is_err()
     {
-        true => toll_on(tile, &state.tiles),
+        true => toll_kept(tile),
         false => Some(weapon(tile)),
     };
     let managed = state.tiles.iter().filter(|(&tile, owned)| {
@@ -234,7 +281,10 @@ mod tests {
         // Rule 7: the same action as a neighbour's is not allowed.
         own(&mut state, 1, 31, Some(SKIP));
         assert_eq!(claimed(&state, &claims, 0, TOLL), TOLL);
-        // Another player's tiles and tiles of another effect are never changed.
+        // Another player's tiles, tiles of another effect and worn-out tiles are never
+        // changed, though each is a tile it would make a toll or a trap.
+        state.tiles.clear();
+        own(&mut state, 1, 8, Some(SKIP));
         own(
             &mut state,
             0,
@@ -244,7 +294,58 @@ mod tests {
                 trigger: Trigger::Pass,
             }),
         );
+        own(&mut state, 0, 30, None);
+        state.tiles.get_mut(&30).unwrap().uses = MAX_ACTIVATIONS;
         at(&mut state, 2, 1);
         assert_eq!(change(&state, 0, Choice::Move), None);
+        state.tiles.get_mut(&30).unwrap().uses = MAX_ACTIVATIONS - 1;
+        assert_eq!(
+            change(&state, 0, Choice::Move),
+            Some(Change {
+                tile: 30,
+                effect: Some(SKIP)
+            })
+        );
+    }
+
+    #[test]
+    fn where_the_runner_ends_counts_the_tile_it_lands_on_and_the_tile_it_stays_on() {
+        let mut state = race();
+        own(&mut state, 0, 40, Some(SEND_BACK));
+        // Landing on 20, someone's `back 10` sends it to 10: tile 15 ahead is a trap to make
+        // safe although from 20 it would be behind.
+        own(
+            &mut state,
+            1,
+            20,
+            Some(Effect {
+                action: Action::Back(10),
+                trigger: Trigger::Land,
+            }),
+        );
+        own(&mut state, 0, 15, Some(SKIP));
+        at(&mut state, 14, 6);
+        assert_eq!(
+            change(&state, 0, Choice::Move),
+            Some(Change {
+                tile: 15,
+                effect: TOLL
+            })
+        );
+        // Staying on its own trap would fire it: the trap is made safe, and the computer
+        // claims no weapon where an anchor holds it next turn.
+        state.tiles.remove(&20);
+        at(&mut state, 15, 2);
+        assert!(stands_on_its_weapon(&state, 0));
+        assert_eq!(
+            change(&state, 0, Choice::Stay),
+            Some(Change {
+                tile: 15,
+                effect: TOLL
+            })
+        );
+        let claims = BTreeMap::from([(0, 30)]);
+        state.runners[0].pending.anchor = true;
+        assert_eq!(claimed(&state, &claims, 0, TOLL), TOLL);
     }
 }
