@@ -16,8 +16,10 @@
 //! messages. A process holding only some shards thus never reads back what another process
 //! receives live.
 
+use super::events::Collector;
 use super::inbound::{snowflake_at, typed, Held};
-use super::{snowflake, Bot, DiscordError, Place};
+use super::kept_aside::Kept;
+use super::{snowflake, Bot, DiscordError};
 use crate::store::Watched;
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
@@ -41,15 +43,16 @@ struct Source {
 }
 
 /// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`, in
-/// a session that began at `began`, with the messages kept aside meanwhile. The caller holds
-/// the table for the whole catch-up, so live messages arriving meanwhile wait their turn
-/// behind the older ones.
+/// a session that began at `began`, with the messages kept aside until `collector` is in
+/// place. The caller holds the table for the whole catch-up, so live messages arriving
+/// meanwhile wait their turn behind the older ones.
 pub(super) async fn catch_up(
     bot: &Bot,
     http: &serenity::Http,
     shard: u32,
     guilds: &[serenity::GuildId],
     began: DateTime<Utc>,
+    collector: &Collector,
 ) -> Result<(), DiscordError> {
     let store = bot.service.store();
     let now = Utc::now();
@@ -83,13 +86,13 @@ pub(super) async fn catch_up(
             Err(error) => warn!(user, %error, "a player's direct messages could not be read back"),
         }
     }
-    let mut missed: Vec<(serenity::Message, Place)> = Vec::new();
+    let mut missed: Vec<Kept> = Vec::new();
     for source in &sources {
         match read_after(http, source).await {
             Ok(messages) => missed.extend(
                 messages
                     .into_iter()
-                    .map(|m| (m, (source.in_server, source.server))),
+                    .map(|m| (m, (source.in_server, source.server), shard)),
             ),
             Err(error) => {
                 warn!(channel = %source.channel, %error, "a channel's history could not be read")
@@ -98,9 +101,10 @@ pub(super) async fn catch_up(
     }
     // What reached the handlers before the session's collector did is applied in its place
     // (and that copy, as it arrived, rather than the history's, which may be edited since).
-    missed.splice(0..0, bot.take_kept_aside());
-    missed.sort_by_key(|(message, _)| message.id);
-    missed.dedup_by_key(|(message, _)| message.id);
+    collector.in_place().await;
+    missed.splice(0..0, bot.kept_aside.take_opened(shard));
+    missed.sort_by_key(|(message, _, _)| message.id);
+    missed.dedup_by_key(|(message, _, _)| message.id);
     apply_in_order(bot, http, missed).await?;
     Ok(())
 }
@@ -111,14 +115,14 @@ pub(super) async fn catch_up(
 async fn apply_in_order(
     bot: &Bot,
     http: &serenity::Http,
-    messages: Vec<(serenity::Message, Place)>,
+    messages: Vec<Kept>,
 ) -> Result<(), DiscordError> {
     let count = messages.len();
     let mut messages = messages.into_iter();
-    while let Some((message, place)) = messages.next() {
+    while let Some((message, place, shard)) = messages.next() {
         if let Err(error) = typed(bot, http, &message, place, Held::Yes).await {
-            bot.keep_aside(message, place);
-            messages.for_each(|(message, place)| bot.keep_aside(message, place));
+            bot.kept_aside.keep(message, place, shard);
+            messages.for_each(|(message, place, shard)| bot.kept_aside.keep(message, place, shard));
             return Err(error.into());
         }
     }
@@ -131,10 +135,10 @@ async fn apply_in_order(
     Ok(())
 }
 
-/// Applies the messages kept aside (see `events`), in the order sent, the table held by the
-/// caller.
+/// Applies the messages kept aside (see `events`) on shards whose session is open, in the
+/// order sent, the table held by the caller.
 pub(super) async fn apply_kept_aside(bot: &Bot, http: &serenity::Http) -> Result<(), DiscordError> {
-    apply_in_order(bot, http, bot.take_kept_aside()).await
+    apply_in_order(bot, http, bot.kept_aside.take_open()).await
 }
 
 /// The channels and active threads of `guild` without a game to read them for that hold

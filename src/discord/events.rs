@@ -5,19 +5,64 @@
 //! Messages reach the table in the order they were sent from a session's first event on.
 //! serenity runs each event's handler as a task of its own, which may start in any order, so
 //! typed messages are queued by a collector on the shard, which sees the events in the order
-//! the gateway delivered them (`inbound::arrived`). A new session (READY) installs that
-//! collector; until its handler has run, messages still reach the handlers below: those are
-//! never applied on their own, but kept aside and applied in the order sent, with what the
-//! session's catch-up reads back, while the table is held, before anything queued after
-//! them (one whose handler runs later still is applied by the ticker).
+//! the gateway delivered them (`inbound::arrived`). A new session (READY) asks for that
+//! collector, which serenity puts in place between two events; until then messages still
+//! reach the handlers below. Those are never applied on their own: they are kept aside, and
+//! so is what the collector sees until the session's catch-up takes them all, once the
+//! collector is in place and their handlers have had time to run (see [`Collector`]); the
+//! catch-up applies them in the order sent, with what it reads back, while the table is
+//! held, before anything queued after them. One whose handler runs later still is applied by
+//! the ticker.
 
 use super::catch_up::catch_up;
 use super::inbound::{arrived, edited};
 use super::{buttons, Bot, Context, DiscordError};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tracing::warn;
+
+/// The longest a shard's runner waits for the gateway before it looks at what was asked of
+/// it, a new collector included (serenity's read timeout): an added collector is in place
+/// once an event has passed through it, or at the latest after this.
+const RUNNER_WAKES_WITHIN: Duration = Duration::from_millis(600);
+
+/// How long the handlers of messages that came before the collector are given to keep them
+/// aside: serenity started them as tasks before the collector was in place, and they only
+/// have to note the message, but they may start in any order.
+const STRAGGLERS_WITHIN: Duration = Duration::from_millis(250);
+
+/// A session's collector as the catch-up sees it: asked for at `added`, known to be in place
+/// once `seen` (an event passed through it).
+pub(super) struct Collector {
+    added: Instant,
+    seen: Arc<AtomicBool>,
+}
+
+impl Collector {
+    /// A collector asked for now.
+    fn added() -> Collector {
+        Collector {
+            added: Instant::now(),
+            seen: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Waits until every message that reached the handlers instead of the collector has been
+    /// kept aside. serenity adds a collector between two events (or after its read timeout),
+    /// so a message the gateway brought meanwhile goes to its handler, as a task that may run
+    /// after the collector kept later ones: taken only by the ticker, it would come after
+    /// them. So the catch-up takes what was kept aside only once the collector is in place and
+    /// such handlers have had time to run.
+    pub(super) async fn in_place(&self) {
+        while !self.seen.load(Ordering::SeqCst) && self.added.elapsed() < RUNNER_WAKES_WITHIN {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(STRAGGLERS_WITHIN).await;
+    }
+}
 
 /// The handler of the gateway's events other than slash commands (which poise runs).
 pub(super) struct Gateway {
@@ -27,28 +72,36 @@ pub(super) struct Gateway {
 
 #[serenity::async_trait]
 impl serenity::EventHandler for Gateway {
-    /// A new session of a shard (never a RESUME): from now on the shard's messages are queued
-    /// as they arrive, in order; what was sent on that shard while the bot was away, and what
-    /// reached the handlers before the queue was in place, is read back and applied first.
-    /// Deadlines wait until every shard of this process has done so.
+    /// A new session of a shard (never a RESUME): from now on the shard's messages are
+    /// collected as they arrive, in order; what was sent on that shard while the bot was away,
+    /// what reached the handlers before the collector was in place, and what it collected
+    /// until then, is applied first, in the order sent. Deadlines wait until every shard of
+    /// this process has done so.
     async fn ready(&self, ctx: serenity::Context, ready: serenity::Ready) {
         let bot = &self.bot;
         let shard = ctx.shard_id.0;
         bot.shard_behind(shard);
         let began = Utc::now();
-        // Held from before the queue is in place until the catch-up is applied, so nothing
-        // queued meanwhile overtakes a message sent before it.
-        let turn = bot.commits.turn().await;
+        // The collector is asked for first thing, to shorten the time in which messages reach
+        // the handlers instead; what it sees is kept aside with them until the catch-up takes
+        // them all, so nothing it sees overtakes a message sent before it.
+        bot.kept_aside.open(shard);
         let (arrivals, on) = (bot.clone(), ctx.http.clone());
+        let collector = Collector::added();
+        let seen = collector.seen.clone();
         ctx.shard
             .add_collector(serenity::CollectorCallback(Box::new(move |event| {
+                seen.store(true, Ordering::SeqCst);
                 if let serenity::Event::MessageCreate(created) = event {
-                    arrived(&arrivals, &on, &created.message);
+                    arrived(&arrivals, &on, &created.message, shard);
                 }
                 true
             })));
+        // Held until the catch-up is applied: what reaches the queue meanwhile waits behind.
+        let turn = bot.commits.turn().await;
         let guilds: Vec<serenity::GuildId> = ready.guilds.iter().map(|guild| guild.id).collect();
-        let caught_up = catch_up(bot, &ctx.http, shard, &guilds, began).await;
+        let caught_up = catch_up(bot, &ctx.http, shard, &guilds, began, &collector).await;
+        bot.kept_aside.opened(shard);
         drop(turn);
         bot.shard_caught_up(shard);
         if let Err(error) = caught_up {
@@ -61,13 +114,13 @@ impl serenity::EventHandler for Gateway {
     /// the order sent, while the table is held: by the session's catch-up, or, for one whose
     /// handler ran only after that, by the ticker once every shard has caught up. A bot's
     /// message (this one's included) is nobody's command.
-    async fn message(&self, _ctx: serenity::Context, message: serenity::Message) {
+    async fn message(&self, ctx: serenity::Context, message: serenity::Message) {
         let bot = &self.bot;
         if message.author.bot || bot.was_collected(message.id.get()) {
             return;
         }
         let place = (message.guild_id.is_some(), None);
-        bot.keep_aside(message, place);
+        bot.kept_aside.keep(message, place, ctx.shard_id.0);
     }
 
     /// An edited message is answered, not read again.

@@ -123,14 +123,24 @@ fn read_typed(
 /// A message just arrived on the gateway, seen in the order the gateway delivered it (by a
 /// collector on its shard, which serenity calls before it hands the event to a task of its
 /// own, where tasks on several threads may start in any order): it is queued for the table
-/// at once, so messages are applied in their order of arrival, and its answer is awaited on
-/// a task of its own. The message's own event then finds it queued and does nothing more.
-pub(super) fn arrived(bot: &Arc<Bot>, http: &Arc<serenity::Http>, msg: &serenity::Message) {
+/// at once (kept aside instead while its session is opening, see `events`), so messages are
+/// applied in their order of arrival, and its answer is awaited on a task of its own. The
+/// message's own event then finds it collected and does nothing more.
+pub(super) fn arrived(
+    bot: &Arc<Bot>,
+    http: &Arc<serenity::Http>,
+    msg: &serenity::Message,
+    shard: u32,
+) {
     let in_server = msg.guild_id.is_some();
     let Some((envelope, inbound)) = read_typed(bot, msg, in_server, None) else {
         return;
     };
-    if !bot.collect(msg.id.get()) {
+    if !bot.collect(msg.id.get())
+        || bot
+            .kept_aside
+            .keep_while_opening(msg, (in_server, None), shard)
+    {
         return;
     }
     // A table that cannot keep up (its database is away) holds the gateway back here.

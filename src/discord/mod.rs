@@ -10,6 +10,7 @@ mod events;
 mod forums;
 mod health;
 mod inbound;
+mod kept_aside;
 mod outage;
 mod outbox;
 mod pace;
@@ -85,10 +86,9 @@ pub struct Bot {
     /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
     /// own event comes and finds them there.
     collected: std::sync::Mutex<std::collections::HashSet<u64>>,
-    /// Messages that reached the handlers before their session's collector was in place (or
-    /// could not be applied yet), by id (the order sent), each with where it was posted (see
-    /// [`Place`]), until they are applied with the table held.
-    kept_aside: std::sync::Mutex<std::collections::BTreeMap<u64, (serenity::Message, Place)>>,
+    /// Messages that cannot go to the queue yet (a new session's first ones, or ones a
+    /// catch-up could not apply), until they are applied with the table held.
+    kept_aside: kept_aside::KeptAside,
     /// The server of each game channel looked up so far (`None`: not a server channel), to
     /// know which shard's catch-up reads it.
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
@@ -135,27 +135,6 @@ impl Bot {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .remove(&id)
-    }
-
-    /// Keeps aside a message that reached its handler before its session's collector was in
-    /// place (see [`events`]), or one that could not be applied yet.
-    fn keep_aside(&self, message: serenity::Message, place: Place) {
-        self.kept_aside
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(message.id.get(), (message, place));
-    }
-
-    /// The messages kept aside, in the order they were sent; none are kept any longer.
-    fn take_kept_aside(&self) -> Vec<(serenity::Message, Place)> {
-        std::mem::take(
-            &mut *self
-                .kept_aside
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        )
-        .into_values()
-        .collect()
     }
 
     /// Notes that `shard` has a new session whose catch-up is still to come: deadlines wait
@@ -289,7 +268,7 @@ pub async fn run(
         shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
         floodgate: std::sync::Mutex::new(crate::table::Floodgate::new(flood.0, flood.1)),
         collected: std::sync::Mutex::new(std::collections::HashSet::new()),
-        kept_aside: std::sync::Mutex::new(std::collections::BTreeMap::new()),
+        kept_aside: kept_aside::KeptAside::default(),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
         forums: forums::Forums::default(),

@@ -2,7 +2,8 @@
 //! an edit: a seed typed in a channel is refused and one the GM gives by DM makes a practice
 //! game that says so; a Parcheesi turn that comes back to its player after the others' turns
 //! played themselves has its own deadline; an order edited while the bot was away is not
-//! taken; messages sent right after the bot connects are applied in the order sent; and a
+//! taken; messages sent right after the bot connects (in a channel and by DM) are applied in
+//! the order sent; and a
 //! slash command's answer the database would not mark delivered keeps no one's posts back.
 //! Every game replays from its log.
 
@@ -15,6 +16,19 @@ use std::time::Duration;
 
 /// What a practice game says wherever it is shown.
 const PRACTICE: &str = "Practice game: its dice seed was chosen at the table, not drawn by me, so its dice can be known in advance; it is not rated.";
+
+/// Waits for the channel to be told that game #1 is a practice game, in those words.
+async fn told_it_is_practice(fake: &FakeDiscord) {
+    let told = fake
+        .wait_post("the practice notice", |p| {
+            in_channel(p) && p.content.contains("the GM chose the dice seed privately")
+        })
+        .await;
+    assert_eq!(
+        told.content,
+        format!("Game #1: the GM chose the dice seed privately. {PRACTICE}")
+    );
+}
 
 /// The Unix time of the first deadline a post shows (`Deadline: <t:UNIX:R>`).
 fn deadline_in(post: &Posted) -> i64 {
@@ -67,15 +81,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
     ids.push(fake.say(ALICE, Some(CHANNEL), "!start"));
     ids.push(fake.say(BOB, Some(CHANNEL), "!status"));
     db.settled(&fake, *ids.last().unwrap()).await;
-    let told = fake
-        .wait_post("the practice notice", |p| {
-            in_channel(p) && p.content.contains("the GM chose the dice seed privately")
-        })
-        .await;
-    assert_eq!(
-        told.content,
-        format!("Game #1: the GM chose the dice seed privately. {PRACTICE}")
-    );
+    told_it_is_practice(&fake).await;
     assert!(
         fake.posts().iter().any(|p| dm_to(ALICE)(p)
             && p.content
@@ -444,6 +450,46 @@ async fn messages_sent_right_after_connecting_are_applied_in_the_order_sent() {
         fake.wait_disconnected().await;
     }
     assert_eq!(db.replay_all().await, games);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_message_and_a_dm_right_behind_it_as_a_session_begins_apply_in_that_order() {
+    for round in 0..openings() {
+        // A GM opens a game as the bot connects, gives its seed by DM at once, and starts it.
+        // serenity puts the session's collector in place between two events, so any of these
+        // may reach a handler task instead, which keeps it aside until the catch-up takes it:
+        // what the collector sees meanwhile waits behind it.
+        let (fake, _dir, mut db, bot) = connected().await;
+        crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3");
+        fake.say(ALICE, Some(CHANNEL), "!join");
+        fake.say(BOB, Some(CHANNEL), "!join blue");
+        let start = fake.say(ALICE, Some(CHANNEL), "!start");
+        db.settled(&fake, start).await;
+        assert_eq!(
+            count(&fake, |p| dm_to(ALICE)(p)
+                && p.content
+                    .contains("You are not the GM of any game in sign-up")),
+            0,
+            "round {round}: {:#?}",
+            fake.posts()
+        );
+        told_it_is_practice(&fake).await;
+        // The seed-3 game's first tile.
+        fake.wait_post("the seed's first tile", |p| {
+            in_channel(p) && p.text().contains("alice's turn: tile D is drawn")
+        })
+        .await;
+        bot.stop();
+        assert_eq!(db.replay_all().await, 1);
+    }
+}
+
+/// How many times a game is opened as the bot connects (`OPENINGS` for another number).
+fn openings() -> u64 {
+    std::env::var("OPENINGS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(5)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
