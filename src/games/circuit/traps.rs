@@ -123,22 +123,23 @@ pub fn stands_on_its_weapon(state: &State, seat: Seat) -> bool {
     })
 }
 
+/// Whether `effect` is a toll: its owner is paid by whoever lands on the tile.
+fn is_toll(effect: &Effect) -> bool {
+    effect.trigger == Trigger::Land && matches!(effect.action, Action::Owner(_))
+}
+
 /// The change of its tiles `seat` sends with `choice` this turn, if any: a weapon on the tile
 /// where the choice leaves it or within [`SAFE_DISTANCE`] ahead becomes a toll (the nearest
-/// first);
-/// else a tile away from it gets its weapon back (the one farthest ahead first: the one it
-/// has just passed, which the runners behind it reach soonest). Tiles with an effect of
-/// another kind (its player's, before a replacement) and worn-out tiles are left alone.
+/// first); else a tile away from it gets its weapon back (the one farthest ahead first: the
+/// one it has just passed, which the runners behind it reach soonest). Tiles with an effect
+/// of another kind (its player's, before a replacement) and worn-out tiles are left alone.
 pub fn change(state: &State, seat: Seat, choice: Choice) -> Option<Change> {
     let at = ends_on(state, seat, choice)?;
     // The tile it ends on is a whole lap ahead, but staying there next turn would fire it.
     let near = |tile: u8| ahead(at, tile) <= SAFE_DISTANCE || tile == at;
     let toll_kept = |tile: u8| {
         let kept = state.tiles.get(&tile).and_then(|owned| owned.effect);
-        kept.filter(|effect| {
-            effect.trigger == Trigger::Land && matches!(effect.action, Action::Owner(_))
-        })
-        .or_else(|| toll_on(tile, &state.tiles))
+        kept.filter(is_toll).or_else(|| toll_on(tile, &state.tiles))
     };
     let wanted = |tile: u8| match near(tile) || check_on(tile, weapon(tile), &state.tiles).is_err()
     {
@@ -148,11 +149,9 @@ pub fn change(state: &State, seat: Seat, choice: Choice) -> Option<Change> {
     let managed = state.tiles.iter().filter(|(&tile, owned)| {
         owned.owner == seat
             && owned.uses < MAX_ACTIVATIONS
-            && owned.effect.is_none_or(|effect| {
-                effect == weapon(tile)
-                    || (effect.trigger == Trigger::Land
-                        && matches!(effect.action, Action::Owner(_)))
-            })
+            && owned
+                .effect
+                .is_none_or(|effect| effect == weapon(tile) || is_toll(&effect))
     });
     managed
         .filter(|(&tile, owned)| owned.effect != wanted(tile))
