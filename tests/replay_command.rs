@@ -96,7 +96,7 @@ fn a_clock_with_sub_millisecond_times_replays() {
     assert!(ok, "{said}{err}");
     assert_eq!(
         said.trim(),
-        "game #1 (table rules revision 8, tag rules revision 4): replayed 10 inputs; all 18 events, 3 receipts and the final state match the log"
+        "game #1 (table rules revision 9, tag rules revision 4): replayed 10 inputs; all 18 events, 3 receipts and the final state match the log"
     );
 }
 
@@ -164,8 +164,8 @@ async fn a_game_opened_under_an_older_revision_replays_though_later_versions_rew
     );
     assert!(said.contains("the log says 'bob signed up'"), "{said}");
     // Opened under revision 1: the wording may have changed since, the rest may not.
-    run("UPDATE inputs SET input = replace(input, ' revision=8 ', ' revision=1 ') WHERE game_id = 1").await;
-    run("UPDATE games SET record = replace(record, '\"revision\":8', '\"revision\":1') WHERE id = 1").await;
+    run("UPDATE inputs SET input = replace(input, ' revision=9 ', ' revision=1 ') WHERE game_id = 1").await;
+    run("UPDATE games SET record = replace(record, '\"revision\":9', '\"revision\":1') WHERE id = 1").await;
     // A game of revision 1 kept no answer times (revision 5 on) nor the phase last timed.
     run("UPDATE games SET record = json_remove(record, '$.seats[0].attendance.waits', '$.seats[1].attendance.waits', '$.seats[2].attendance.waits', '$.seats[0].attendance.timed', '$.seats[1].attendance.timed', '$.seats[2].attendance.timed') WHERE id = 1").await;
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
@@ -188,7 +188,7 @@ async fn a_game_opened_under_rules_this_binary_lacks_is_said_to_be_so_not_tamper
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(ok, "{err}");
     assert!(
-        said.starts_with("game #1 (table rules revision 8, tag rules revision 4): replayed"),
+        said.starts_with("game #1 (table rules revision 9, tag rules revision 4): replayed"),
         "{said}"
     );
     // As a later version would have opened it: TAG's rules revision 9.
@@ -207,7 +207,7 @@ async fn a_game_opened_under_rules_this_binary_lacks_is_said_to_be_so_not_tamper
     assert!(said.is_empty(), "{said}");
     assert_eq!(
         err.trim(),
-        "referee: game #1 was opened under table rules revision 8, tag rules revision 9, newer than this binary knows (table rules revision 8, tag rules revision 4); replay it with the version that opened it, or a later one"
+        "referee: game #1 was opened under table rules revision 9, tag rules revision 9, newer than this binary knows (table rules revision 9, tag rules revision 4); replay it with the version that opened it, or a later one"
     );
 }
 
@@ -405,8 +405,8 @@ async fn as_written_before_searches(db: &std::path::Path, revision: bool) {
     ];
     if revision {
         statements.extend([
-            "UPDATE inputs SET input = replace(input, ' revision=8 ', ' revision=0 ') WHERE game_id = 1 AND ?1 > 0",
-            "UPDATE games SET record = replace(record, '\"revision\":8', '\"revision\":0') WHERE id = 1 AND ?1 > 0",
+            "UPDATE inputs SET input = replace(input, ' revision=9 ', ' revision=0 ') WHERE game_id = 1 AND ?1 > 0",
+            "UPDATE games SET record = replace(record, '\"revision\":9', '\"revision\":0') WHERE id = 1 AND ?1 > 0",
             "UPDATE games SET record = json_remove(record, '$.seats[0].attendance.waits', '$.seats[1].attendance.waits', '$.seats[0].attendance.timed', '$.seats[1].attendance.timed', '$.turns_this_round') WHERE id = 1 AND ?1 > 0",
         ]);
     }

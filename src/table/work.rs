@@ -273,4 +273,7 @@ impl Work<'_> {
 ///   (left, removed by the GM) shares the last place, whatever the game's own ranking said;
 ///   two computer seats of one level are rated once, as the better of them, never against
 ///   each other.
-pub const REVISION: u32 = 8;
+/// - 9: the GM waits for a computer seat's move: while one is owed, for a minute from the
+///   start of its phase or turn, `!resolve` is refused and so is a deadline sooner than that
+///   (before, a GM who plays could hand the computer the game's default instead of its move).
+pub const REVISION: u32 = 9;

@@ -456,6 +456,19 @@ fn started_beside_a_hard_computer(fake: &FakeDiscord, words: &str) -> u64 {
     thread
 }
 
+/// A TAG game started beside a `hard` computer (see [`started_beside_a_hard_computer`]) in
+/// which alice and bob have sent their bids, 5 each, the computer still to bid: its thread.
+async fn people_bid_beside_a_hard_computer(fake: &FakeDiscord) -> u64 {
+    let thread = started_beside_a_hard_computer(fake, "tag");
+    fake.wait_post("the bids", |p| {
+        p.channel == thread && p.text().contains("Waiting for bids")
+    })
+    .await;
+    fake.say(ALICE, None, "bid 5");
+    fake.say(BOB, None, "bid 5");
+    thread
+}
+
 /// A GM plays TAG in a thread with bob and a `hard` computer: the computer bids and moves by
 /// itself, each round waiting for its order, which comes after its 2 s of thought (it weighs
 /// its orders against what `normal` players would send in the others' places, never against
@@ -463,13 +476,7 @@ fn started_beside_a_hard_computer(fake: &FakeDiscord, words: &str) -> u64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
     let (fake, _dir, mut db, bot) = connected().await;
-    let thread = started_beside_a_hard_computer(&fake, "tag");
-    fake.wait_post("the bids", |p| {
-        p.channel == thread && p.text().contains("Waiting for bids")
-    })
-    .await;
-    fake.say(ALICE, None, "bid 5");
-    fake.say(BOB, None, "bid 5");
+    let thread = people_bid_beside_a_hard_computer(&fake).await;
     let round = |n: u32| {
         let fake = &fake;
         async move {
@@ -499,6 +506,50 @@ async fn a_hard_computer_plays_tag_in_a_thread_beside_its_gm() {
         count(&fake, |p| p.channel == thread
             && p.text().contains("- Computer 1: `bid")),
         1
+    );
+    let ended = fake.say(ALICE, Some(thread), "!end");
+    db.settled(&fake, ended).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
+}
+
+/// A GM who plays cannot hurry a `hard` computer out of its move: while it thinks over its
+/// bid, the GM's `!resolve` and a deadline seconds away are refused, saying how long the
+/// table waits for it; its bid then comes, and the round resolves with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_who_plays_cannot_resolve_the_round_while_a_hard_computer_thinks() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = people_bid_beside_a_hard_computer(&fake).await;
+    fake.say(ALICE, Some(thread), "!resolve");
+    let sooner = fake.say(ALICE, Some(thread), "!deadline 5s");
+    db.settled(&fake, sooner).await;
+    let refused: Vec<String> = fake
+        .posts()
+        .into_iter()
+        .filter(|p| {
+            p.channel == thread && p.content.starts_with("alice: Computer 1 is still deciding")
+        })
+        .map(|p| p.content)
+        .collect();
+    assert_eq!(refused.len(), 2, "{:#?}", fake.posts());
+    assert!(
+        refused[0].contains("the game goes on with its move in a moment. A computer has 1 minute to decide: `!resolve` goes on without it in "),
+        "{}",
+        refused[0]
+    );
+    assert!(
+        refused[1].contains("a computer has 1 minute to decide: give a deadline at least "),
+        "{}",
+        refused[1]
+    );
+    let revealed = fake
+        .wait_for_post("the bids revealed", Duration::from_secs(30), |p| {
+            p.channel == thread && p.text().contains("- Computer 1: `bid")
+        })
+        .await;
+    assert!(
+        revealed.text().contains("- alice: `bid 5`") && !revealed.text().contains("no order"),
+        "{}",
+        revealed.text()
     );
     let ended = fake.say(ALICE, Some(thread), "!end");
     db.settled(&fake, ended).await;

@@ -1,5 +1,6 @@
 //! Deadlines and reminders: scheduled around quiet hours, fired once (said so when late or
-//! missed while the bot was down), forced by the GM's `!resolve`, moved by `!deadline`.
+//! missed while the bot was down), forced by the GM's `!resolve`, moved by `!deadline` (both
+//! wait a while for a computer seat's move).
 
 use super::change::after_change;
 use super::moments;
@@ -11,8 +12,8 @@ use crate::chat::DeadlineSpec;
 use crate::duration::{a_year, format_duration};
 use crate::games::Refusal;
 use crate::games::Seat;
-use crate::records::Phase;
 use crate::records::{EventBody, LogEvent, LogVisibility, NoMoveRule, Status, STAND_IN_APART_FROM};
+use crate::records::{GameRecord, Phase};
 use crate::table::quiet_hours;
 use crate::table::work::{table_time, Live, Work};
 use chrono::{DateTime, Utc};
@@ -58,6 +59,41 @@ fn resolve_now(work: &mut Work<'_>, reason: &str) -> Result<bool, Refusal> {
     Ok(true)
 }
 
+/// How long a computer seat's move is waited for before the GM may go on without it: a
+/// `!resolve`, or a deadline sooner than this, would hand a GM who plays the computer's
+/// default instead of its move.
+const DECIDES_WITHIN: chrono::Duration = chrono::Duration::minutes(1);
+
+/// The table's rules revision from which the GM's `!resolve` and `!deadline` wait for a
+/// computer seat's move ([`still_deciding`]).
+const UNHURRIED_FROM: u32 = 9;
+
+/// The computer seats whose move the game waits for now, as a sentence's subject ("Computer
+/// 1 is", "Computer 1 and Computer 2 are"), and until when the GM waits for them
+/// ([`DECIDES_WITHIN`] from the start of the phase or turn); `None` when none does, or it is
+/// that time already. A silent player the computer stands in for is not one: its deadline
+/// has passed.
+fn still_deciding(record: &GameRecord, now: DateTime<Utc>) -> Option<(String, DateTime<Utc>)> {
+    if record.settings.revision < UNHURRIED_FROM {
+        return None;
+    }
+    let until = record.phase_started?.checked_add_signed(DECIDES_WITHIN)?;
+    let names: Vec<String> = record
+        .computers_owed()
+        .into_iter()
+        .filter(|(seat, _)| {
+            record
+                .seats
+                .get(*seat)
+                .is_some_and(|sat| sat.computer.is_some())
+        })
+        .map(|(seat, _)| record.name(seat))
+        .collect();
+    let verb = if names.len() == 1 { "is" } else { "are" };
+    (now < until && !names.is_empty())
+        .then(|| (format!("{} {verb}", names_in_words(&names)), until))
+}
+
 /// GM `!resolve`.
 pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
     running(work)?;
@@ -65,6 +101,14 @@ pub fn force(work: &mut Work<'_>) -> Result<bool, Refusal> {
         return Err(Refusal::new(
             "The solver is still judging; the game goes on with its verdict in a moment.",
         ));
+    }
+    if let Some((who, until)) = still_deciding(&work.record, work.env.now) {
+        return Err(Refusal::new(format!(
+            "{who} still deciding; the game goes on with its move in a moment. A computer has {} to decide: `{}resolve` goes on without it in {}.",
+            format_duration(DECIDES_WITHIN),
+            work.env.defaults.prefix,
+            format_duration(until - work.env.now),
+        )));
     }
     resolve_now(work, "forced by the GM")
 }
@@ -221,6 +265,15 @@ pub fn set_deadline(work: &mut Work<'_>, spec: DeadlineSpec) -> Result<bool, Ref
             "{} is already past; give a later time.",
             clock_time(at, work.record.settings.tz.as_deref())
         )));
+    }
+    if let Some((who, until)) = still_deciding(&work.record, work.env.now) {
+        if at < until {
+            return Err(Refusal::new(format!(
+                "{who} still deciding, and a computer has {} to decide: give a deadline at least {} away.",
+                format_duration(DECIDES_WITHIN),
+                format_duration(until - work.env.now),
+            )));
+        }
     }
     schedule(work, Some(at));
     // The silent players the computer was playing for have this time again, and the orders
