@@ -88,3 +88,49 @@ impl KeptAside {
         taken.into_values().collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(id: u64) -> serenity::Message {
+        let mut message = serenity::Message::default();
+        message.id = serenity::MessageId::new(id);
+        message
+    }
+
+    fn ids(kept: &[Kept]) -> Vec<u64> {
+        kept.iter()
+            .map(|(message, _, _)| message.id.get())
+            .collect()
+    }
+
+    #[test]
+    fn an_opening_session_keeps_what_its_collector_sees_behind_what_came_before() {
+        let kept = KeptAside::default();
+        let place = (true, None);
+        kept.open(0);
+        // Shard 0's collector sees 7 before the handler of 5, sent first, has run.
+        assert!(kept.keep_while_opening(&message(7), place, 0));
+        kept.keep(message(5), place, 0);
+        // Shard 1 is open: its collector queues; a handler that ran late keeps its message.
+        assert!(!kept.keep_while_opening(&message(6), place, 1));
+        kept.keep(message(9), place, 1);
+        // The ticker takes only what open shards kept.
+        assert_eq!(ids(&kept.take_open()), [9]);
+        // Shard 0's catch-up takes its own, in the order sent, and opens the session.
+        assert_eq!(ids(&kept.take_opened(0)), [5, 7]);
+        assert!(!kept.keep_while_opening(&message(8), place, 0));
+        assert!(kept.take_open().is_empty());
+    }
+
+    #[test]
+    fn a_session_whose_catch_up_failed_is_opened_and_its_messages_left_for_the_ticker() {
+        let kept = KeptAside::default();
+        kept.open(2);
+        assert!(kept.keep_while_opening(&message(3), (false, None), 2));
+        assert!(kept.take_open().is_empty());
+        kept.opened(2);
+        assert_eq!(ids(&kept.take_open()), [3]);
+    }
+}
