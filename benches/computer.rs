@@ -12,7 +12,7 @@
 //! more time only finds it more; a row says its budget).
 //!
 //! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run, 1,000 by default;
-//! `ONLY=carcassonne` for the games whose name holds that word; `HARD_ONLY=1` for the `hard`
+//! `ONLY=carcassonne` for that game alone; `HARD_ONLY=1` for the `hard`
 //! rows alone).
 //! Every game is seeded by its number, so a run gives the same games every time.
 
@@ -482,7 +482,7 @@ fn measure(
     (others, against): (Seat, &str),
 ) {
     let only = std::env::var("ONLY").unwrap_or_default();
-    if !name.contains(only.as_str()) {
+    if !only.is_empty() && name != only {
         return;
     }
     let mut tally = Tally::default();
