@@ -32,6 +32,7 @@ fn board(rolls: &[(u8, u8)]) -> State {
         turn: 1,
         stage: Stage::Choosing,
         effect_words_once: true,
+        changer_spared: true,
     };
     for (runner, (tile, roll)) in state.runners.iter_mut().zip(rolls) {
         runner.tile = *tile;
@@ -1141,6 +1142,92 @@ fn rule_9_a_changed_tile_acts_on_nobody_the_turn_it_changes() {
         "bob is not sent back this turn"
     );
     assert!(game.state.tiles[&12].effect.is_some());
+}
+
+/// ann owns a `skip pass` tile 12; ann moves 3 from 10 and bob 3 from 11, both over it, while
+/// ann changes it.
+fn both_pass_ann_changes(revision_3: bool) -> (CircuitGame, String) {
+    let mut dice = dice();
+    let mut state = board(&[(10, 3), (11, 3)]);
+    state.changer_spared = revision_3;
+    own(&mut state, 12, 0, Some((Action::Skip, Trigger::Pass)));
+    fill(&mut state);
+    let mut game = game(state);
+    let order = game.check_order(0, "move change 12 owner 3 land").unwrap();
+    let events = game
+        .resolve(&[(0, order)].into_iter().collect(), &mut ctx(&mut dice))
+        .unwrap();
+    (game, public_text(&events))
+}
+
+#[test]
+fn rule_9_the_owner_who_changes_a_tile_is_not_affected_by_it_that_turn() {
+    let (game, text) = both_pass_ann_changes(true);
+    assert!(
+        text.contains("Tile 12 does not act on ann, who changes it this turn."),
+        "{text}"
+    );
+    assert!(
+        !game.state.runners[0].pending.skip,
+        "ann keeps her next turn"
+    );
+    assert_eq!(game.state.runners[0].plan, Plan::Free);
+    // The tile's old effect still acts on everyone else this turn.
+    assert!(
+        text.contains("Tile 12 (ann's skip pass) acts on bob."),
+        "{text}"
+    );
+    assert_eq!(
+        game.state.runners[1].plan,
+        Plan::Skipped,
+        "bob loses his turn"
+    );
+    assert_eq!(
+        game.state.tiles[&12].effect,
+        Some(Effect {
+            action: Action::Owner(3),
+            trigger: Trigger::Land
+        }),
+        "the change is made at the end of the turn"
+    );
+}
+
+#[test]
+fn rule_9_before_rules_revision_3_the_old_effect_acted_on_its_owner_too() {
+    let (game, text) = both_pass_ann_changes(false);
+    assert!(
+        text.contains("Tile 12 (ann's skip pass) acts on ann."),
+        "{text}"
+    );
+    // Both lose the next turn, which then resolves on its own.
+    assert!(text.contains("ann loses this turn."), "{text}");
+    assert!(text.contains("bob loses this turn."), "{text}");
+    assert_eq!(game.state.turn, 3);
+}
+
+#[test]
+fn rule_9_a_change_must_give_the_tile_another_effect() {
+    let mut state = board(&[(10, 3), (11, 3)]);
+    own(&mut state, 12, 0, Some((Action::Skip, Trigger::Pass)));
+    own(&mut state, 20, 0, None);
+    fill(&mut state);
+    let mut game = game(state);
+    assert_eq!(
+        game.check_order(0, "move change 12 skip pass")
+            .unwrap_err()
+            .0,
+        "tile 12 already has skip pass; a change gives it another effect"
+    );
+    assert_eq!(
+        game.check_order(0, "stay change 20 none").unwrap_err().0,
+        "tile 20 already has no effect; a change gives it another effect"
+    );
+    // A game of an older revision accepted it (and the tile went on acting on its owner).
+    game.state.changer_spared = false;
+    assert_eq!(
+        game.check_order(0, "move change 12 skip pass").unwrap(),
+        "move change 12 skip pass"
+    );
 }
 
 #[test]

@@ -78,7 +78,7 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
     let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
     assert!(ok, "{out}{err}");
     assert!(
-        out.contains("game #1 (table rules revision 9, circuit rules revision 2): replayed"),
+        out.contains("game #1 (table rules revision 9, circuit rules revision 3): replayed"),
         "{out}"
     );
     assert!(out.contains("match the log"));

@@ -28,7 +28,9 @@
 //! - Rule 9 ("claims or changes"): an owner changes a tile's effect with its turn's order
 //!   (`move change 12 boost pass`, `stay change 12 none`), so only on a turn where it has a
 //!   choice; claimed effects come in the claim prompt after the moves, changes apply at the end
-//!   of the turn they are ordered in: either way the tile acts on nobody that turn. A change
+//!   of the turn they are ordered in: either way the new effect acts on nobody that turn. The
+//!   owner who orders the change is not affected by the tile that turn either (its old effect
+//!   still acts on everyone else), and a change must give the tile another effect. A change
 //!   keeps the tile's activation count (rule 14 counts the tile's activations), and a tile
 //!   whose effect wore out cannot get another.
 //! - Effects (claimed or changed) are checked when ordered (rules 5, 7, 8, 10), so a refusal
@@ -40,6 +42,9 @@
 //!   can pick again in time.
 //! - Rules revisions ([`Rules::revision`]): 2, only the first claim prompt a player gets
 //!   explains every effect word; later ones point to `help effects` (before: every one did).
+//!   3, the owner who changes a tile is not affected by it that turn, and a change to the
+//!   effect the tile has is refused (before: the tile's old effect acted on its owner too,
+//!   and such a change was accepted and did nothing).
 //! - A claimer who lets the claim prompt pass keeps the tile with no effect (and can give it
 //!   one later with a change).
 //! - Rule 14: the 12th activation still acts, then the effect is removed.
@@ -131,7 +136,7 @@ const ORDERS: &[CommandHelp] = &[
     CommandHelp {
         name: "change",
         usage: "[move|stay] change <tile> <action> [N] <land|pass>",
-        about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn",
+        about: "with your move or stay, give a tile you own a new effect (or `none`), checked like a claim; it applies at the end of the turn, so it acts on nobody that turn, and the tile does not act on you that turn",
         aliases: &[],
     },
     CommandHelp {
@@ -146,7 +151,7 @@ const ORDERS: &[CommandHelp] = &[
 pub(crate) const KIT: Kit = Kit {
     name: "circuit",
     title: "circuit",
-    revision: 2,
+    revision: 3,
     about:
         "50-Tile Circuit: race three laps round 50 tiles, claiming tiles and giving them effects",
     summary: include_str!("summary.md"),
@@ -200,6 +205,7 @@ impl Rules for Circuit {
             .collect();
         let (mut state, mut events) = State::start(runners, ctx.dice);
         state.effect_words_once = ctx.revision >= EFFECT_WORDS_ONCE_FROM;
+        state.changer_spared = ctx.revision >= CHANGER_SPARED_FROM;
         let mut intro = vec![format!(
             "50-Tile Circuit begins: everyone on tile 1 with 0 laps; the first to leave the start tile with {LAPS_TO_WIN} laps wins."
         )];
@@ -292,6 +298,14 @@ impl CircuitGame {
                 "tile {tile} lost its effect for good after {MAX_ACTIVATIONS} activations; it cannot get another"
             )));
         }
+        if self.state.changer_spared && owned.effect == change.effect {
+            let has = owned
+                .effect
+                .map_or_else(|| "no effect".to_string(), |effect| effect.to_string());
+            return Err(Refusal::new(format!(
+                "tile {tile} already has {has}; a change gives it another effect"
+            )));
+        }
         if let Some(effect) = change.effect {
             check_on(tile, effect, &self.state.tiles)
                 .map_err(|error| Refusal::new(error.to_string()))?;
@@ -303,6 +317,10 @@ impl CircuitGame {
 /// The rules revision from which a player's first claim prompt alone explains the effect
 /// words.
 const EFFECT_WORDS_ONCE_FROM: u32 = 2;
+
+/// The rules revision from which the owner who changes a tile is not affected by it that
+/// turn (rule 9), and a change must give the tile another effect.
+const CHANGER_SPARED_FROM: u32 = 3;
 
 impl Game for CircuitGame {
     fn phase(&self) -> Phase {

@@ -32,6 +32,7 @@ impl State {
             turn: 0,
             stage: Stage::Choosing,
             effect_words_once: true,
+            changer_spared: true,
         };
         let mut events = Vec::new();
         state.start_turn(dice, &mut events);
@@ -183,9 +184,10 @@ impl State {
             if let Some(runner) = self.runners.get_mut(seat) {
                 runner.stayed_last = choice == Choice::Stay;
             }
+            let spared = self.spared(seat, changes);
             let flow = match choice {
-                Choice::Stay => self.stay(seat, &mut lines),
-                Choice::Move => self.run(seat, &mut arrivals, &mut lines),
+                Choice::Stay => self.stay(seat, spared, &mut lines),
+                Choice::Move => self.run(seat, spared, &mut arrivals, &mut lines),
             };
             if flow == Flow::Won {
                 events.push(Event::public(lines.join("\n")));
@@ -205,16 +207,36 @@ impl State {
         self.stage = Stage::Claiming { claims };
     }
 
+    /// The tile whose effect `seat` changes this turn, which does not affect it meanwhile
+    /// (rule 9, from rules revision 3): only a change to another effect modifies the tile.
+    fn spared(&self, seat: Seat, changes: &BTreeMap<Seat, Change>) -> Option<u8> {
+        let change = changes.get(&seat).filter(|_| self.changer_spared)?;
+        let owned = self.tiles.get(&change.tile)?;
+        (owned.effect != change.effect).then_some(change.tile)
+    }
+
+    /// Activates `tile` on `seat`, unless it is the tile `seat` changes this turn (rule 9).
+    fn touch(&mut self, seat: Seat, tile: u8, spared: Option<u8>, lines: &mut Vec<String>) -> Flow {
+        if spared == Some(tile) {
+            lines.push(format!(
+                "Tile {tile} does not act on {}, who changes it this turn.",
+                self.name(seat)
+            ));
+            return Flow::Continue;
+        }
+        self.activate(seat, tile, lines)
+    }
+
     /// A runner stays: it activates the effect of its tile, whatever its trigger (seed rule
     /// 1B: the land/pass distinction is about moving, not staying).
-    fn stay(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
+    fn stay(&mut self, seat: Seat, spared: Option<u8>, lines: &mut Vec<String>) -> Flow {
         let Some(runner) = self.active(seat) else {
             return Flow::Continue;
         };
         let tile = runner.tile;
         lines.push(format!("{} stays on tile {tile}.", runner.name));
         match self.tiles.get(&tile).and_then(|owned| owned.effect) {
-            Some(_) => self.activate(seat, tile, lines),
+            Some(_) => self.touch(seat, tile, spared, lines),
             None => Flow::Continue,
         }
     }
@@ -224,6 +246,7 @@ impl State {
     fn run(
         &mut self,
         seat: Seat,
+        spared: Option<u8>,
         arrivals: &mut BTreeMap<u8, Vec<Seat>>,
         lines: &mut Vec<String>,
     ) -> Flow {
@@ -249,7 +272,7 @@ impl State {
                 .and_then(|owned| owned.effect_on(Trigger::Pass))
                 .is_some()
             {
-                self.activate(seat, here, lines);
+                self.touch(seat, here, spared, lines);
             }
         }
         let here = self
@@ -262,7 +285,7 @@ impl State {
                 Flow::Continue
             }
             Some(owned) if owned.effect_on(Trigger::Land).is_some() => {
-                self.activate(seat, here, lines)
+                self.touch(seat, here, spared, lines)
             }
             _ => Flow::Continue,
         }

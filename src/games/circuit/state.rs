@@ -158,6 +158,11 @@ pub struct State {
     /// 2 on; before, every prompt did).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub effect_words_once: bool,
+    /// Whether an owner who orders a change of a tile's effect is not affected by that tile
+    /// during the turn (rule 9; rules revision 3 on; before, the tile's old effect acted on
+    /// its owner like on anyone).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changer_spared: bool,
 }
 
 impl State {
