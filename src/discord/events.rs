@@ -19,9 +19,9 @@ use super::inbound::{arrived, edited};
 use super::{buttons, Bot, Context, DiscordError};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tokio::sync::Notify;
 use tracing::warn;
 
 /// The longest a shard's runner waits for the gateway before it looks at what was asked of
@@ -35,10 +35,11 @@ const RUNNER_WAKES_WITHIN: Duration = Duration::from_millis(600);
 const STRAGGLERS_WITHIN: Duration = Duration::from_millis(250);
 
 /// A session's collector as the catch-up sees it: asked for at `added`, known to be in place
-/// once `seen` (an event passed through it).
+/// once `seen` is notified (an event passed through it; the first notice is kept until the
+/// catch-up asks).
 pub(super) struct Collector {
     added: Instant,
-    seen: Arc<AtomicBool>,
+    seen: Arc<Notify>,
 }
 
 impl Collector {
@@ -46,7 +47,7 @@ impl Collector {
     fn added() -> Collector {
         Collector {
             added: Instant::now(),
-            seen: Arc::new(AtomicBool::new(false)),
+            seen: Arc::new(Notify::new()),
         }
     }
 
@@ -57,9 +58,10 @@ impl Collector {
     /// them. So the catch-up takes what was kept aside only once the collector is in place and
     /// such handlers have had time to run.
     pub(super) async fn in_place(&self) {
-        while !self.seen.load(Ordering::SeqCst) && self.added.elapsed() < RUNNER_WAKES_WITHIN {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        let left = RUNNER_WAKES_WITHIN.saturating_sub(self.added.elapsed());
+        // Elapsed means the runner's read timeout passed: the collector is in place all the
+        // same.
+        let _ = tokio::time::timeout(left, self.seen.notified()).await;
         tokio::time::sleep(STRAGGLERS_WITHIN).await;
     }
 }
@@ -91,7 +93,7 @@ impl serenity::EventHandler for Gateway {
         let seen = collector.seen.clone();
         ctx.shard
             .add_collector(serenity::CollectorCallback(Box::new(move |event| {
-                seen.store(true, Ordering::SeqCst);
+                seen.notify_one();
                 if let serenity::Event::MessageCreate(created) = event {
                     arrived(&arrivals, &on, &created.message, shard);
                 }
