@@ -597,6 +597,74 @@ async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
     stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
+/// A GM who plays 50-Tile Circuit beside a `hard` computer, in a thread, types a change of
+/// her own tile by DM: one that gives the tile the effect it has is refused with the reason
+/// and changes nothing; one that modifies it spares her the tile that turn (rule 9), as it
+/// would any player. The game replays.
+#[tokio::test]
+async fn an_owner_who_changes_her_tile_by_dm_is_not_affected_by_it_that_turn_in_a_thread() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
+    let posted = |label: &'static str, text: &'static str| {
+        let fake = &fake;
+        async move {
+            fake.wait_post(label, |p| p.channel == thread && p.text().contains(text))
+                .await
+        }
+    };
+    posted("turn 1", "Waiting for move or stay for turn 1").await;
+    fake.say(ALICE, None, "move");
+    fake.say(BOB, None, "move");
+    posted("the claims", "alice claims tile 3.").await;
+    fake.say(ALICE, None, "effect skip pass");
+    fake.say(BOB, None, "effect none");
+    posted("her trap", "alice gives tile 3 the effect skip pass.").await;
+    posted("turn 2", "Waiting for move or stay for turn 2").await;
+    // A change that modifies nothing cannot buy the exemption.
+    fake.say(ALICE, None, "stay change 3 skip pass");
+    let refused = fake
+        .wait_post("the refusal", |p| {
+            dm_to(ALICE)(p) && p.text().contains("tile 3 already has skip pass")
+        })
+        .await;
+    assert!(
+        refused
+            .text()
+            .contains("tile 3 already has skip pass; a change gives it another effect"),
+        "{}",
+        refused.text()
+    );
+    // Staying fires the tile she stands on; the one she changes spares her this turn.
+    fake.say(ALICE, None, "stay change 3 owner 3 land");
+    fake.say(BOB, None, "move");
+    let resolved = posted("turn 2 resolved", "Turn 2 resolves:").await;
+    let text = resolved.text();
+    assert!(
+        text.contains("- alice: `stay change 3 owner 3 land`"),
+        "{text}"
+    );
+    assert!(!text.contains("stay change 3 skip pass"), "{text}");
+    assert!(
+        text.contains(
+            "alice stays on tile 3.\nTile 3 does not act on alice, who changes it this turn."
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("acts on alice"), "{text}");
+    assert!(
+        text.contains("alice gives tile 3 the effect owner 3 land."),
+        "{text}"
+    );
+    // The computer's trap acts on bob as ever.
+    assert!(
+        text.contains("Tile 7 (Computer 1's skip pass) acts on bob.\nbob loses its next turn."),
+        "{text}"
+    );
+    let ended = fake.say(ALICE, Some(thread), "!end");
+    db.settled(&fake, ended).await;
+    stopped_in_thread(&fake, bot, &mut db, 1).await;
+}
+
 /// A `hard` computer waiting for a core whose game ends meanwhile thinks no more: the machine's
 /// cores are busy with as many `hard` computers, as many more wait, and their GM ends those
 /// games while they wait; a last game started after them gets a core as soon as the first
