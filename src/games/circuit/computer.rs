@@ -41,7 +41,7 @@ pub fn decide(state: &State, seat: Seat, level: Level, rng: &mut dyn RngCore) ->
                     let choice = weighed_choice(state, seat, rng, &plan);
                     return Some(canonical(Order::Turn {
                         choice,
-                        change: traps::change(state, seat, choice),
+                        change: plan(choice),
                     }));
                 }
             };
