@@ -13,7 +13,8 @@
 //!
 //! Run: `cargo bench --bench computer` (`GAMES=200` for a shorter run, 1,000 by default;
 //! `ONLY=carcassonne` for that game alone; `HARD_ONLY=1` for the `hard`
-//! rows alone).
+//! rows alone; `FIRST_GAME=10000` to play games from that number on, a fresh sample to check
+//! a figure on games it was not tuned on).
 //! Every game is seeded by its number, so a run gives the same games every time.
 
 use rand_chacha::ChaCha8Rng;
@@ -485,8 +486,12 @@ fn measure(
     if !only.is_empty() && name != only {
         return;
     }
+    let first: u32 = std::env::var("FIRST_GAME")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     let mut tally = Tally::default();
-    for game in 0..games {
+    for game in first..first.saturating_add(games) {
         let measured = game as usize % seats;
         let mut table = vec![others; seats];
         table[measured] = Seat::Computer(level);
