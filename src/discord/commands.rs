@@ -15,7 +15,7 @@ use crate::store::OutboxRow;
 use crate::table::commands::{
     find, Command as TableCommand, Place, Run, Slash, SlashKind, SlashOption, REGISTRY,
 };
-use crate::table::{Audience, Envelope, Inbound};
+use crate::table::{Audience, Envelope, Inbound, User};
 use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use tracing::{info_span, warn, Instrument};
@@ -208,14 +208,12 @@ async fn channel_command(
     privacy: Privacy,
 ) -> Result<(), DiscordError> {
     let bot = ctx.data().clone();
-    let span = info_span!("command", name = %ctx.command().name, user = %ctx.author().id);
     async move {
         let poise::Context::Application(app) = ctx else {
             return Ok(());
         };
         let interaction = app.interaction;
-        let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
-        let who = user(&interaction.user, nick);
+        let who = invoker(interaction);
         let text = plain_mentions(&text);
         let channel = interaction.channel_id.get().to_string();
         let (inbound, audience) = match interaction.guild_id {
@@ -235,8 +233,19 @@ async fn channel_command(
         };
         interact(ctx, &bot, inbound, &audience, privacy).await
     }
-    .instrument(span)
+    .instrument(command_span(ctx))
     .await
+}
+
+/// The span every slash command runs in: its name and who invoked it.
+fn command_span(ctx: Context<'_>) -> tracing::Span {
+    info_span!("command", name = %ctx.command().name, user = %ctx.author().id)
+}
+
+/// Who invoked an interaction, under their nickname on the server if they have one.
+fn invoker(interaction: &serenity::CommandInteraction) -> User {
+    let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
+    user(&interaction.user, nick)
 }
 
 /// Applies an interaction's input once and answers it: a duplicate delivery of the same
@@ -471,14 +480,11 @@ async fn direct_command(
     game: Option<String>,
 ) -> Result<(), DiscordError> {
     let bot = ctx.data().clone();
-    let span = info_span!("command", name = %ctx.command().name, user = %ctx.author().id);
     async move {
         let poise::Context::Application(app) = ctx else {
             return Ok(());
         };
-        let interaction = app.interaction;
-        let nick = interaction.member.as_ref().and_then(|m| m.nick.as_deref());
-        let who = user(&interaction.user, nick);
+        let who = invoker(app.interaction);
         let text = match game {
             Some(game) => format!("#{game} {}", text.trim()),
             None => text.trim().to_string(),
@@ -487,6 +493,6 @@ async fn direct_command(
         let inbound = Inbound::Direct { user: who, text };
         interact(ctx, &bot, inbound, &audience, Privacy::Private).await
     }
-    .instrument(span)
+    .instrument(command_span(ctx))
     .await
 }

@@ -89,19 +89,25 @@ fn migrating(server: String, error: sqlx::migrate::MigrateError) -> StoreError {
     }
 }
 
-/// Connects to the database (which must exist) and applies the migrations.
-pub(super) async fn open(settings: &StoreSettings) -> Result<PgPool, StoreError> {
-    let options = options(settings)?;
-    check(&options).await?;
-    let pool = PgPoolOptions::new()
-        .max_connections(CONNECTIONS)
+/// A pool of at most `connections` connections to the database `options` name, once the
+/// server answers.
+async fn connect(options: &PgConnectOptions, connections: u32) -> Result<PgPool, StoreError> {
+    check(options).await?;
+    PgPoolOptions::new()
+        .max_connections(connections)
         .acquire_timeout(CONNECT_WAIT)
         // No reaper task (see `sqlite::open`): connections live as long as the pool.
         .idle_timeout(None)
         .max_lifetime(None)
         .connect_with(options.clone())
         .await
-        .map_err(|error| refused(server(&options), error))?;
+        .map_err(|error| refused(server(options), error))
+}
+
+/// Connects to the database (which must exist) and applies the migrations.
+pub(super) async fn open(settings: &StoreSettings) -> Result<PgPool, StoreError> {
+    let options = options(settings)?;
+    let pool = connect(&options, CONNECTIONS).await?;
     migrations::run_postgres(&pool)
         .await
         .map_err(|error| migrating(server(&options), error))?;
@@ -112,15 +118,7 @@ pub(super) async fn open(settings: &StoreSettings) -> Result<PgPool, StoreError>
 /// migrated or written.
 pub(super) async fn open_read_only(settings: &StoreSettings) -> Result<PgPool, StoreError> {
     let options = options(settings)?.options([("default_transaction_read_only", "on")]);
-    check(&options).await?;
-    let pool = PgPoolOptions::new()
-        .max_connections(2)
-        .acquire_timeout(CONNECT_WAIT)
-        .idle_timeout(None)
-        .max_lifetime(None)
-        .connect_with(options.clone())
-        .await
-        .map_err(|error| refused(server(&options), error))?;
+    let pool = connect(&options, 2).await?;
     let tables: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM information_schema.tables \
          WHERE table_schema = current_schema() AND table_name IN ('games', 'inputs', 'events')",

@@ -52,11 +52,10 @@ impl Service {
             user: user.to_string(),
             channel: thread.to_string(),
         };
-        let now = table_time(now);
-        let mut tx = self.store.begin().await?;
-        let records = self.apply_in(&mut tx, &[game], input, now).await?;
+        let (mut tx, records) = self.apply_to_game(game, input, now).await?;
         if let Some(thread) = thread_of(&records, user) {
-            tx.resend_refused_dms(user, &thread, now).await?;
+            tx.resend_refused_dms(user, &thread, table_time(now))
+                .await?;
         }
         tx.commit().await
     }
@@ -75,9 +74,7 @@ impl Service {
             user: user.to_string(),
             channel: thread.to_string(),
         };
-        let now = table_time(now);
-        let mut tx = self.store.begin().await?;
-        self.apply_in(&mut tx, &[game], input, now).await?;
+        let (mut tx, _) = self.apply_to_game(game, input, now).await?;
         tx.readdress(
             &Audience::Channel(thread.to_string()),
             &Audience::Direct(user.to_string()),
@@ -101,6 +98,21 @@ impl Service {
             tx.resend_refused_dms(user, &thread, now).await?;
         }
         tx.commit().await
+    }
+
+    /// Applies `input` to game `game` in a transaction it begins and leaves open for what
+    /// follows; gives back the game's record as it left it.
+    async fn apply_to_game(
+        &self,
+        game: i64,
+        input: Input,
+        now: DateTime<Utc>,
+    ) -> Result<(Tx, Vec<GameRecord>), StoreError> {
+        let mut tx = self.store.begin().await?;
+        let records = self
+            .apply_in(&mut tx, &[game], input, table_time(now))
+            .await?;
+        Ok((tx, records))
     }
 
     /// Applies `input` to each of `games` in `tx`; gives back their records as it left them.
