@@ -14,12 +14,7 @@ fn play(seed: u64) -> (Box<dyn Game>, usize) {
     let mut dice = Dice::new(Seed::parse(&seed.to_string()).unwrap());
     let mut chooser = Dice::new(Seed::parse(&(seed + 1_000_000).to_string()).unwrap());
     let players: Vec<Player> = (0..6)
-        .map(|seat| Player {
-            seat,
-            name: format!("player{seat}"),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, format!("player{seat}")))
         .collect();
     let (mut game, _) = CIRCUIT
         .setup(

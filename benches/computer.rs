@@ -423,12 +423,7 @@ fn short_circuit_game(
         return Ended::Refused("the default setup is refused".to_string());
     };
     let players: Vec<Player> = (0..seats.len())
-        .map(|seat| Player {
-            seat,
-            name: format!("p{seat}"),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, format!("p{seat}")))
         .collect();
     let now = chrono::Utc::now();
     let first = (game / 2 % 2) as usize;

@@ -549,12 +549,7 @@ fn the_expansion_commands_are_offered_refused_with_reasons_and_played() {
 #[test]
 fn bigtop_off_plays_the_base_game_and_bigtop_on_seats_six() {
     let players: Vec<Player> = (0..6)
-        .map(|seat| Player {
-            seat,
-            name: format!("p{seat}"),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, format!("p{seat}")))
         .collect();
     let mut dice = ctx_dice();
     let mut ctx = Ctx {

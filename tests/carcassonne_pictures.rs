@@ -15,12 +15,7 @@ fn board_after(turns: usize, bigtop: &str) -> String {
     let players: Vec<Player> = ["ann", "bob", "cat"]
         .iter()
         .enumerate()
-        .map(|(seat, name)| Player {
-            seat,
-            name: name.to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|(seat, name)| Player::person(seat, *name))
         .collect();
     let mut dice = Dice::new(Seed::parse("21").unwrap());
     let mut ctx = Ctx {

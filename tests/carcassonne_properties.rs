@@ -229,12 +229,7 @@ fn a_saved_game_loads_back_to_the_same_board_and_finishes_by_timeouts() {
     let players: Vec<Player> = ["Ann", "Bob", "Cy"]
         .iter()
         .enumerate()
-        .map(|(seat, name)| Player {
-            seat,
-            name: name.to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|(seat, name)| Player::person(seat, *name))
         .collect();
     let mut dice = Dice::new(Seed([9; 32]));
     let mut ctx = Ctx {

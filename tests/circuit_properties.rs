@@ -90,12 +90,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
     let mut chooser = Dice::new(Seed::parse(&choice_seed.to_string()).unwrap());
     let now = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap();
     let players: Vec<Player> = (0..count)
-        .map(|seat| Player {
-            seat,
-            name: format!("p{seat}"),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, format!("p{seat}")))
         .collect();
     let (mut game, _) = CIRCUIT
         .setup(
@@ -145,12 +140,7 @@ fn play(seed: u64, choice_seed: u64, count: usize) {
         if leavers < 2 && round > 0 && chooser.roll("leave?", 200) == 1 {
             leavers += 1;
             let seat = chooser.pick("who leaves", count);
-            let newcomer = Player {
-                seat,
-                name: format!("w{leavers}"),
-                symbol: None,
-                computer: false,
-            };
+            let newcomer = Player::person(seat, format!("w{leavers}"));
             let replacement = (chooser.roll("replaced?", 2) == 1).then_some(&newcomer);
             game.seat_left(
                 seat,

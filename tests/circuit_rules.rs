@@ -80,12 +80,7 @@ fn players(n: usize) -> Vec<Player> {
         .iter()
         .take(n)
         .enumerate()
-        .map(|(seat, name)| Player {
-            seat,
-            name: (*name).to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|(seat, name)| Player::person(seat, *name))
         .collect()
 }
 
@@ -900,12 +895,7 @@ fn a_six_player_game_with_a_waitlisted_replacement_plays_to_a_winner() {
         turns += 1;
         assert!(turns < 5_000, "the game should have ended");
         if turns == 10 {
-            let newcomer = Player {
-                seat: 2,
-                name: "elephant parade".into(),
-                symbol: None,
-                computer: false,
-            };
+            let newcomer = Player::person(2, "elephant parade");
             game.seat_left(2, Some(&newcomer), &mut ctx(&mut dice));
             assert!(game
                 .private_status(2)

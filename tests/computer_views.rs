@@ -139,7 +139,7 @@ proptest! {
     ) {
         let setup = short_circuit_setup(&Options::new()).unwrap_or_else(|refusal| panic!("{refusal:?}"));
         let players: Vec<Player> = (0..2)
-            .map(|seat| Player { seat, name: format!("p{seat}"), symbol: None , computer: false })
+            .map(|seat| Player::person(seat, format!("p{seat}")))
             .collect();
         let now = Utc::now();
         let mut game = ShortCircuitGame::new(setup, &players, (seed % 2) as usize, now)

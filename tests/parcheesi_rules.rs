@@ -111,12 +111,7 @@ fn spot(game: &Match, colour: Colour, pawn: usize) -> Spot {
 #[test]
 fn rule_01_the_bot_rolls_two_dice_and_posts_the_roll_and_the_legal_steps() {
     let players: Vec<Player> = (0..2)
-        .map(|seat| Player {
-            seat,
-            name: NAMES[seat].to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, NAMES[seat]))
         .collect();
     let mut dice = Dice::new(Seed::parse("7").unwrap());
     let mut ctx = Ctx {
@@ -632,12 +627,7 @@ fn decision_colours_go_in_seat_order_or_as_chosen_at_join() {
     assert!(why.0.contains("red is taken"), "{why}");
     assert!(PARCHEESI.check_symbol(Some("purple"), &[]).is_err());
     let players = vec![
-        Player {
-            seat: 0,
-            name: "alice".into(),
-            symbol: None,
-            computer: false,
-        },
+        Player::person(0, "alice"),
         Player {
             seat: 1,
             name: "bob".into(),
@@ -933,12 +923,7 @@ fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
     let mut dice = Dice::new(Seed::parse("7").unwrap());
     let options = Options::new();
     let players: Vec<Player> = (0..2)
-        .map(|seat| Player {
-            seat,
-            name: NAMES[seat].to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|seat| Player::person(seat, NAMES[seat]))
         .collect();
     let mut ctx = Ctx {
         now: chrono::DateTime::UNIX_EPOCH,

@@ -568,12 +568,7 @@ fn silent_placements(revision: u32) -> Vec<(i32, i32)> {
     let players: Vec<Player> = ["ann", "bob"]
         .iter()
         .enumerate()
-        .map(|(seat, name)| Player {
-            seat,
-            name: name.to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|(seat, name)| Player::person(seat, *name))
         .collect();
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = Ctx {

@@ -38,12 +38,7 @@ fn players() -> Vec<Player> {
     ["alice", "bob"]
         .iter()
         .enumerate()
-        .map(|(seat, name)| Player {
-            seat,
-            name: name.to_string(),
-            symbol: None,
-            computer: false,
-        })
+        .map(|(seat, name)| Player::person(seat, *name))
         .collect()
 }
 

@@ -211,7 +211,7 @@ proptest! {
     #[test]
     fn any_dm_text_gets_an_answer_not_a_panic(text in ".{0,40}", round in 0usize..3) {
         let players: Vec<Player> = (0..4)
-            .map(|seat| Player { seat, name: format!("p{seat}"), symbol: None , computer: false })
+            .map(|seat| Player::person(seat, format!("p{seat}")))
             .collect();
         let mut dice = Dice::new(Seed::parse("3").unwrap_or_else(|_| unreachable!()));
         let mut ctx = Ctx { now: chrono::DateTime::<chrono::Utc>::default(), dice: &mut dice, revision: Ctx::NEWEST };

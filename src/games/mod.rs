@@ -62,6 +62,18 @@ pub struct Player {
     pub computer: bool,
 }
 
+impl Player {
+    /// A person (not a computer) in seat `seat` called `name`, who asked for no symbol.
+    pub fn person(seat: Seat, name: impl Into<String>) -> Player {
+        Player {
+            seat,
+            name: name.into(),
+            symbol: None,
+            computer: false,
+        }
+    }
+}
+
 /// What the game is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {

@@ -592,12 +592,7 @@ mod tests {
         let players: Vec<Player> = ["a", "b"]
             .iter()
             .enumerate()
-            .map(|(seat, name)| Player {
-                seat,
-                name: name.to_string(),
-                symbol: None,
-                computer: false,
-            })
+            .map(|(seat, name)| Player::person(seat, *name))
             .collect();
         ShortCircuitGame::new(setup, &players, first, NOW)
             .unwrap_or_else(|refusal| panic!("{refusal:?}"))

@@ -562,12 +562,7 @@ mod tests {
 
     fn players(n: usize) -> Vec<Player> {
         (0..n)
-            .map(|seat| Player {
-                seat,
-                name: format!("p{seat}"),
-                symbol: None,
-                computer: false,
-            })
+            .map(|seat| Player::person(seat, format!("p{seat}")))
             .collect()
     }
 
