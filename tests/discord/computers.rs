@@ -240,15 +240,10 @@ async fn an_easy_computer_answers_an_impossible_call_piece_by_piece_in_a_thread(
     fake.say(ALICE, None, "setup first=alice");
     fake.say(ALICE, Some(thread), "!join");
     fake.say(ALICE, Some(thread), "!join bot easy");
-    fake.wait_post("the computer seat", |p| {
-        p.channel == thread && p.text().contains("is a computer player (easy level)")
-    })
-    .await;
+    fake.wait_post_in(thread, "is a computer player (easy level)")
+        .await;
     fake.say(ALICE, Some(thread), "!start");
-    fake.wait_post("the start", |p| {
-        p.channel == thread && p.text().contains("alice moves first")
-    })
-    .await;
+    fake.wait_post_in(thread, "alice moves first").await;
     fake.say(ALICE, Some(thread), "!impossible");
     let over = fake
         .wait_for_post("the end of the match", Duration::from_secs(60), |p| {
@@ -290,10 +285,8 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
     let thread = fake.open_thread(ALICE, CHANNEL, "tiles");
     open_game(&fake, ALICE, thread, "carcassonne seed=3");
     fake.say(ALICE, Some(thread), "!join bot hard");
-    fake.wait_post("the computer seat", |p| {
-        p.channel == thread && p.text().contains("is a computer player (hard level)")
-    })
-    .await;
+    fake.wait_post_in(thread, "is a computer player (hard level)")
+        .await;
     fake.say(ALICE, Some(thread), "!join");
     let start = fake.say(ALICE, Some(thread), "!start");
     db.settled(&fake, start).await;
@@ -460,10 +453,7 @@ fn started_beside_a_hard_computer(fake: &FakeDiscord, words: &str) -> u64 {
 /// which alice and bob have sent their bids, 5 each, the computer still to bid: its thread.
 async fn people_bid_beside_a_hard_computer(fake: &FakeDiscord) -> u64 {
     let thread = started_beside_a_hard_computer(fake, "tag");
-    fake.wait_post("the bids", |p| {
-        p.channel == thread && p.text().contains("Waiting for bids")
-    })
-    .await;
+    fake.wait_post_in(thread, "Waiting for bids").await;
     fake.say(ALICE, None, "bid 5");
     fake.say(BOB, None, "bid 5");
     thread
@@ -563,29 +553,22 @@ async fn a_gm_who_plays_cannot_resolve_the_round_while_a_hard_computer_thinks() 
 async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
     let (fake, _dir, mut db, bot) = connected().await;
     let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
-    let posted = |label: &'static str, text: &'static str| {
-        let fake = &fake;
-        async move {
-            fake.wait_post(label, |p| p.channel == thread && p.text().contains(text))
-                .await
-        }
-    };
-    posted("turn 1", "Waiting for move or stay for turn 1").await;
+    fake.wait_post_in(thread, "Waiting for move or stay for turn 1")
+        .await;
     fake.say(ALICE, None, "move");
     fake.say(BOB, None, "move");
-    posted("the claims", "Computer 1 claims tile 7.").await;
+    fake.wait_post_in(thread, "Computer 1 claims tile 7.").await;
     fake.say(ALICE, None, "effect none");
     fake.say(BOB, None, "effect none");
-    posted("its effect", "- Computer 1: `effect skip pass`").await;
-    posted(
-        "the trap set",
-        "Computer 1 gives tile 7 the effect skip pass.",
-    )
-    .await;
-    posted("turn 2", "Waiting for move or stay for turn 2").await;
+    fake.wait_post_in(thread, "- Computer 1: `effect skip pass`")
+        .await;
+    fake.wait_post_in(thread, "Computer 1 gives tile 7 the effect skip pass.")
+        .await;
+    fake.wait_post_in(thread, "Waiting for move or stay for turn 2")
+        .await;
     fake.say(ALICE, None, "move");
     fake.say(BOB, None, "move");
-    let resolved = posted("turn 2 resolved", "Turn 2 resolves:").await;
+    let resolved = fake.wait_post_in(thread, "Turn 2 resolves:").await;
     for caught in [
         "Tile 7 (Computer 1's skip pass) acts on alice.\nalice loses its next turn.",
         "Tile 7 (Computer 1's skip pass) acts on bob.\nbob loses its next turn.",
@@ -605,21 +588,17 @@ async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
 async fn an_owner_who_changes_her_tile_by_dm_is_not_affected_by_it_that_turn_in_a_thread() {
     let (fake, _dir, mut db, bot) = connected().await;
     let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
-    let posted = |label: &'static str, text: &'static str| {
-        let fake = &fake;
-        async move {
-            fake.wait_post(label, |p| p.channel == thread && p.text().contains(text))
-                .await
-        }
-    };
-    posted("turn 1", "Waiting for move or stay for turn 1").await;
+    fake.wait_post_in(thread, "Waiting for move or stay for turn 1")
+        .await;
     fake.say(ALICE, None, "move");
     fake.say(BOB, None, "move");
-    posted("the claims", "alice claims tile 3.").await;
+    fake.wait_post_in(thread, "alice claims tile 3.").await;
     fake.say(ALICE, None, "effect skip pass");
     fake.say(BOB, None, "effect none");
-    posted("her trap", "alice gives tile 3 the effect skip pass.").await;
-    posted("turn 2", "Waiting for move or stay for turn 2").await;
+    fake.wait_post_in(thread, "alice gives tile 3 the effect skip pass.")
+        .await;
+    fake.wait_post_in(thread, "Waiting for move or stay for turn 2")
+        .await;
     // A change that modifies nothing cannot buy the exemption.
     fake.say(ALICE, None, "stay change 3 skip pass");
     let refused = fake
@@ -637,7 +616,7 @@ async fn an_owner_who_changes_her_tile_by_dm_is_not_affected_by_it_that_turn_in_
     // Staying fires the tile she stands on; the one she changes spares her this turn.
     fake.say(ALICE, None, "stay change 3 owner 3 land");
     fake.say(BOB, None, "move");
-    let resolved = posted("turn 2 resolved", "Turn 2 resolves:").await;
+    let resolved = fake.wait_post_in(thread, "Turn 2 resolves:").await;
     let text = resolved.text();
     assert!(
         text.contains("- alice: `stay change 3 owner 3 land`"),

@@ -524,6 +524,12 @@ impl FakeDiscord {
             .await
     }
 
+    /// Waits for a post in `channel` that says `text` (the label a failure names).
+    pub async fn wait_post_in(&self, channel: u64, text: &str) -> Posted {
+        self.wait_post(text, |p| p.channel == channel && p.text().contains(text))
+            .await
+    }
+
     /// Waits up to `limit` for a post matching `pred` and returns it.
     pub async fn wait_for_post(
         &self,

@@ -72,10 +72,7 @@ async fn a_whole_tag_game_in_a_forum_post_with_its_state_in_tags() {
             .await;
         }
     }
-    fake.wait_post("the final ranking", |p| {
-        p.channel == post && p.text().contains("Final ranking:")
-    })
-    .await;
+    fake.wait_post_in(post, "Final ranking:").await;
     fake.wait("the finished tag", || {
         let tags = fake.tags_of(post);
         tags.contains(&"Finished".to_string()) && tags.contains(&"tag".to_string())
@@ -119,10 +116,7 @@ async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
     }
     let started = fake.say(BOB, Some(post), "!start");
     db.settled(&fake, started).await;
-    fake.wait_post("the start", |p| {
-        p.channel == post && p.text().contains("Seed commitment")
-    })
-    .await;
+    fake.wait_post_in(post, "Seed commitment").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(fake.tags_of(post).is_empty());
     let told =
