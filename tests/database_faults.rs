@@ -5,7 +5,7 @@
 mod common;
 
 use common::{referee, service, start_time};
-use referee::local::{Clock, RunError, Runner};
+use referee::local::RunError;
 use referee::store::Pool;
 use sqlx::Connection;
 use std::path::Path;
@@ -110,14 +110,7 @@ async fn a_full_disk_under_the_console_is_one_sentence_naming_the_database() {
         .execute(pool)
         .await
         .unwrap();
-    let mut runner = Runner::new(
-        service.clone(),
-        Clock::Manual(start_time()),
-        Vec::new(),
-        None,
-        Vec::new(),
-    );
-    runner.start().await.unwrap();
+    let mut runner = common::runner_on(&service, start_time(), &[], None).await;
     let mut failed = None;
     for (number, line) in TWO_GAMES.lines().cycle().take(200).enumerate() {
         if let Err(error) = runner.line(line, number + 1).await {

@@ -9,7 +9,6 @@ mod common;
 
 use common::{check_snapshot, start_time};
 use referee::config;
-use referee::local::{Clock, Runner};
 use referee::store::{Store, StoreSettings};
 use referee::table::{Catalogue, Service};
 use sqlx::Row;
@@ -29,14 +28,7 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
     .await
     .unwrap();
     let service = Service::new(store, Catalogue::standard(), config.table.clone());
-    let mut runner = Runner::new(
-        service.clone(),
-        Clock::Manual(start_time()),
-        Vec::new(),
-        None,
-        Vec::new(),
-    );
-    runner.start().await.unwrap();
+    let mut runner = common::runner_on(&service, start_time(), &[], None).await;
     for (index, line) in transcript.lines().enumerate() {
         runner.line(line, index + 1).await.unwrap();
     }

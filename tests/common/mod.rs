@@ -19,7 +19,7 @@ use referee::store::{Store, StoreSettings};
 use referee::table::{Catalogue, Service};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The test game's rules: guess the d6; a right guess scores; then the round's leader rolls
 /// publicly (`!roll`), scoring on a 6. Two points win (`to=<points>` changes that).
@@ -315,14 +315,15 @@ pub fn game_names() -> String {
     names.join(", ")
 }
 
-/// Plays `transcript` on `service` from `start` with `admins`, returning every output line.
-pub async fn play_on(
+/// A console runner on `service`, started, whose clock moves only when a line says so, from
+/// `start`; `admins` are server admins, and pictures are kept in `pictures` (none: drawn but
+/// not kept).
+pub async fn runner_on(
     service: &Service,
-    transcript: &str,
     start: DateTime<Utc>,
     admins: &[&str],
-) -> String {
-    let pictures = Some(std::env::temp_dir().join("referee-test-pictures"));
+    pictures: Option<PathBuf>,
+) -> Runner<Vec<u8>> {
     let mut runner = Runner::new(
         service.clone(),
         Clock::Manual(start),
@@ -331,6 +332,18 @@ pub async fn play_on(
         Vec::new(),
     );
     runner.start().await.unwrap();
+    runner
+}
+
+/// Plays `transcript` on `service` from `start` with `admins`, returning every output line.
+pub async fn play_on(
+    service: &Service,
+    transcript: &str,
+    start: DateTime<Utc>,
+    admins: &[&str],
+) -> String {
+    let pictures = Some(std::env::temp_dir().join("referee-test-pictures"));
+    let mut runner = runner_on(service, start, admins, pictures).await;
     for (index, line) in transcript.lines().enumerate() {
         runner.line(line, index + 1).await.unwrap();
     }
