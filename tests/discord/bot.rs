@@ -163,11 +163,28 @@ impl Drop for Bot {
 /// The real bot connected to a fresh fake Discord, on a fresh database: the server, the
 /// database's folder (removed when dropped), the database as the tests read it, and the bot.
 pub async fn connected() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    connected_with(Settings::default()).await
+}
+
+/// The same, the bot started with `settings`.
+pub async fn connected_with(settings: Settings) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    let (fake, dir, db, bot) = started_with(settings).await;
+    fake.wait_ready().await;
+    (fake, dir, db, bot)
+}
+
+/// The real bot started on a fresh fake Discord and a fresh database, as [`connected`] gives
+/// them, but not waited for: what a test does first may reach Discord before the bot does.
+pub async fn started() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    started_with(Settings::default()).await
+}
+
+/// The same, the bot started with `settings`.
+async fn started_with(settings: Settings) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
     let fake = FakeDiscord::start().await;
     let (dir, path) = fresh_database();
     let db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let bot = Bot::start_with(&fake, &path, settings);
     (fake, dir, db, bot)
 }
 

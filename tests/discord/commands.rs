@@ -1,7 +1,7 @@
 //! Slash commands, buttons and typed text as players meet them: sign-ups, the board's embed
 //! and picture, secret orders by DM and by `/order`, private answers, refusals, duplicates.
 
-use crate::bot::{dm_channel, fresh_database, Bot, Db};
+use crate::bot::{dm_channel, fresh_database, started, Bot, Db};
 use crate::fake::FakeDiscord;
 use crate::fake::Posted;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
@@ -559,10 +559,7 @@ async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_audit_posts_the_page_of_a_finished_game_and_refuses_a_running_one() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     start_tag_for_three(&fake).await;
     // Registered from the registry like every table command.
     assert!(fake.commands().contains(&"audit".to_string()));

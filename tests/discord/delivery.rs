@@ -2,7 +2,7 @@
 //! of arrival kept, rate limits waited out for as long as Discord asks, server errors retried,
 //! permanent refusals given up with a note to the GM.
 
-use crate::bot::{fresh_database, Bot, Db, Settings};
+use crate::bot::{connected_with, fresh_database, started, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use std::time::Duration;
@@ -105,19 +105,13 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rate_limit_is_waited_out_for_as_long_as_discord_asks() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
     // The outbox's own backoff would try again after 100 ms: the 429 asks for 1.5 s.
-    let bot = Bot::start_with(
-        &fake,
-        &path,
-        Settings {
-            retry: "1s",
-            attempts: 8,
-            ..Settings::default()
-        },
-    );
-    fake.wait_ready().await;
+    let (fake, _dir, _db, bot) = connected_with(Settings {
+        retry: "1s",
+        attempts: 8,
+        ..Settings::default()
+    })
+    .await;
     fake.retry_after(Duration::from_millis(1500));
     fake.fail_next_posts(1, 429);
     fake.say(ALICE, Some(CHANNEL), "!games");
@@ -188,10 +182,7 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_refused_as_malformed_is_sent_again_as_plain_text() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     while !db.delivered().await {
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -7,7 +7,7 @@
 //! slash command's answer the database would not mark delivered keeps no one's posts back.
 //! Every game replays from its log.
 
-use crate::bot::{connected, fresh_database, Bot, Db};
+use crate::bot::{connected, fresh_database, started, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use referee::dice::Seed;
@@ -494,10 +494,7 @@ fn openings() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_the_database_would_not_mark_delivered_keeps_no_posts_back() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     // The database refuses, once, to mark bob's `/order` receipt delivered.
     db.execute(

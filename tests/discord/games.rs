@@ -4,7 +4,7 @@
 //! Parcheesi and Carcassonne once more mixing typed commands, `/play` and buttons. The standings posted must be those the console gives for the same transcript,
 //! and every game must replay from its log.
 
-use crate::bot::{connected, fresh_database, typed_line, Bot, Db, Settings, Typed, Users};
+use crate::bot::{connected, connected_with, typed_line, Db, Settings, Typed, Users};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{for_discord, in_channel, CHANNEL};
 use std::process::Command;
@@ -178,16 +178,12 @@ fn typed(_: usize, _: &str) -> Way {
 /// waiting for the bot's answers; checks the standings against the console's, that no line
 /// was refused for its timing, and the replay; returns the posts.
 async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Posted> {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
     // People's pace, within the bot's own limit of commands.
     let own_limit = Settings {
         flood: None,
         ..Settings::default()
     };
-    let bot = Bot::start_with(&fake, &path, own_limit);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected_with(own_limit).await;
     let mut users = Users::default();
     let mut last = None;
     for line in for_discord(transcript).lines() {

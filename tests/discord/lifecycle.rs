@@ -2,7 +2,7 @@
 //! reconnects, a crash and a restart with messages sent meanwhile, a post that reached
 //! Discord just before the crash, a session lost while deadlines went on.
 
-use crate::bot::{connected, fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, connected_with, fresh_database, started, Bot, Db, Settings};
 use crate::fake::{FakeDiscord, TOKEN};
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::process::Command;
@@ -84,19 +84,13 @@ fn run_with_an_unreachable_database_server_ends_with_one_sentence() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
     // A refused post would wait an hour for its retry: only the shutdown flush can send it.
-    let bot = Bot::start_with(
-        &fake,
-        &path,
-        Settings {
-            retry: "1h",
-            attempts: 8,
-            ..Settings::default()
-        },
-    );
-    fake.wait_ready().await;
+    let (fake, _dir, _db, bot) = connected_with(Settings {
+        retry: "1h",
+        attempts: 8,
+        ..Settings::default()
+    })
+    .await;
     fake.fail_next_posts(1, 502);
     fake.say(ALICE, Some(CHANNEL), "!games");
     fake.wait("the refused post", || fake.refused() == 1).await;
@@ -330,10 +324,7 @@ async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_bot
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_start_and_a_bid_sent_while_discord_refused_to_resume_the_session_are_both_taken() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     tag_signed_up(&fake, &mut db, "seed=7").await;
 
     // Discord ends the session (no RESUME) and keeps the bot waiting for a new one; the

@@ -5,8 +5,7 @@
 //! time zone writes its deadlines in it, on the posts and on the cards. Every game replays
 //! from its log.
 
-use crate::bot::{connected, fresh_database, Bot, Db, Settings};
-use crate::fake::FakeDiscord;
+use crate::bot::{connected, connected_with, Settings};
 use crate::{count, in_channel, ALICE, BOB, CHANNEL};
 use std::time::Duration;
 
@@ -99,16 +98,12 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn moves_typed_without_the_prefix_in_a_flood_get_no_more_answers_than_commands() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
     // The bot's own limit: 30 commands at once, 30 more every 20 seconds.
     let limited = Settings {
         flood: None,
         ..Settings::default()
     };
-    let bot = Bot::start_with(&fake, &path, limited);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected_with(limited).await;
     for id in crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3") {
         db.settled(&fake, id).await;
     }

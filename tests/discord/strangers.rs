@@ -4,7 +4,7 @@
 //! given back at once holds nothing, a paused game keeps its clock but takes secret orders,
 //! and a kicked player is told. Every game replays from its log.
 
-use crate::bot::{connected, fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, fresh_database, started, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -71,10 +71,7 @@ async fn a_hundred_commands_in_five_seconds_are_slowed_and_stay_set_aside_after_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     let bid = fake.say(BOB, None, "bid 3");
     db.settled(&fake, bid).await;

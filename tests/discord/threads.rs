@@ -8,7 +8,7 @@
 //! in a private thread while the bot was down read back; hints that point the right way for
 //! a player in a thread's game and a channel's. Every game replays.
 
-use crate::bot::{connected, fresh_database, Bot, Db};
+use crate::bot::{connected, fresh_database, started, Bot, Db};
 use crate::fake::{FakeDiscord, Permission};
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -20,10 +20,7 @@ fn to(channel: u64) -> impl Fn(&crate::fake::Posted) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_carcassonne_game_in_a_thread_of_a_channel_with_a_game_of_its_own() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     // The bot asked Discord for the servers' channels and threads.
     assert_eq!(fake.intents() & 1, 1, "GUILDS intent");

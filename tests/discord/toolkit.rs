@@ -3,18 +3,14 @@
 //! command; `!who`; a unanimous `!draw`; quiet hours holding a deadline and a reminder on the
 //! real clock. Every game replays from its log afterwards.
 
-use crate::bot::{connected, fresh_database, Bot, Db};
+use crate::bot::{connected, started};
 use crate::commands::{open_tag, start_tag_for_three};
-use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use chrono::{DateTime, Duration, DurationRound, Utc};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn undo_vacation_who_and_draw_typed_on_discord() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     for (player, bid) in [(ALICE, "bid 5"), (BOB, "bid 5"), (CAROL, "bid 3")] {
         fake.say(player, None, bid);
@@ -206,10 +202,7 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nudge_writes_to_the_players_awaited_once_a_phase() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     start_tag_for_three(&fake).await;
     assert!(fake.commands().contains(&"nudge".to_string()));
     // Only the GM nudges.
