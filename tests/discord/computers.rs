@@ -546,28 +546,41 @@ async fn a_gm_who_plays_cannot_resolve_the_round_while_a_hard_computer_thinks() 
     stopped_in_thread(&fake, bot, &mut db, 1).await;
 }
 
+/// Once `thread` says `asked`, alice and bob send `orders` (hers, then his) by DM.
+async fn answer_by_dm(fake: &FakeDiscord, thread: u64, asked: &str, orders: [&str; 2]) {
+    fake.wait_post_in(thread, asked).await;
+    fake.say(ALICE, None, orders[0]);
+    fake.say(BOB, None, orders[1]);
+}
+
+/// A Circuit game (seed 11) in a thread, alice and bob beside a `hard` computer, once both
+/// people have moved on turn 1: its thread.
+async fn circuit_after_the_first_moves(fake: &FakeDiscord) -> u64 {
+    let thread = started_beside_a_hard_computer(fake, "circuit seed=11");
+    both_move(fake, thread, 1).await;
+    thread
+}
+
+/// Once `thread` asks for turn `turn`'s orders, alice and bob both move.
+async fn both_move(fake: &FakeDiscord, thread: u64, turn: u32) {
+    let asked = format!("Waiting for move or stay for turn {turn}");
+    answer_by_dm(fake, thread, &asked, ["move", "move"]).await;
+}
+
 /// A `hard` computer plays 50-Tile Circuit's tiles as weapons through the real binary, in a
 /// thread: the tile it claims on the first turn makes whoever passes it lose a turn, and
 /// both people run over it on the second.
 #[tokio::test]
 async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
     let (fake, _dir, mut db, bot) = connected().await;
-    let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
-    fake.wait_post_in(thread, "Waiting for move or stay for turn 1")
-        .await;
-    fake.say(ALICE, None, "move");
-    fake.say(BOB, None, "move");
-    fake.wait_post_in(thread, "Computer 1 claims tile 7.").await;
-    fake.say(ALICE, None, "effect none");
-    fake.say(BOB, None, "effect none");
+    let thread = circuit_after_the_first_moves(&fake).await;
+    let claims = "Computer 1 claims tile 7.";
+    answer_by_dm(&fake, thread, claims, ["effect none", "effect none"]).await;
     fake.wait_post_in(thread, "- Computer 1: `effect skip pass`")
         .await;
     fake.wait_post_in(thread, "Computer 1 gives tile 7 the effect skip pass.")
         .await;
-    fake.wait_post_in(thread, "Waiting for move or stay for turn 2")
-        .await;
-    fake.say(ALICE, None, "move");
-    fake.say(BOB, None, "move");
+    both_move(&fake, thread, 2).await;
     let resolved = fake.wait_post_in(thread, "Turn 2 resolves:").await;
     for caught in [
         "Tile 7 (Computer 1's skip pass) acts on alice.\nalice loses its next turn.",
@@ -587,14 +600,9 @@ async fn a_hard_computer_sets_a_trap_in_circuit_in_a_thread() {
 #[tokio::test]
 async fn an_owner_who_changes_her_tile_by_dm_is_not_affected_by_it_that_turn_in_a_thread() {
     let (fake, _dir, mut db, bot) = connected().await;
-    let thread = started_beside_a_hard_computer(&fake, "circuit seed=11");
-    fake.wait_post_in(thread, "Waiting for move or stay for turn 1")
-        .await;
-    fake.say(ALICE, None, "move");
-    fake.say(BOB, None, "move");
-    fake.wait_post_in(thread, "alice claims tile 3.").await;
-    fake.say(ALICE, None, "effect skip pass");
-    fake.say(BOB, None, "effect none");
+    let thread = circuit_after_the_first_moves(&fake).await;
+    let claims = "alice claims tile 3.";
+    answer_by_dm(&fake, thread, claims, ["effect skip pass", "effect none"]).await;
     fake.wait_post_in(thread, "alice gives tile 3 the effect skip pass.")
         .await;
     fake.wait_post_in(thread, "Waiting for move or stay for turn 2")
