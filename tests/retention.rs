@@ -125,11 +125,12 @@ async fn a_channel_whose_game_ended_is_read_back_while_message_ids_are_kept() {
     .await;
     let channels = |at| async move {
         store
-            .game_channels(at)
+            .catch_up_ties(at)
             .await
             .unwrap()
             .into_iter()
-            .map(|watched| watched.id)
+            .filter(|tie| !tie.person)
+            .map(|tie| tie.watched.id)
             .collect::<Vec<_>>()
     };
     assert_eq!(channels(now).await, ["tag"]);

@@ -8,11 +8,11 @@
 //! the gateway delivered them (`inbound::arrived`). A new session (READY) asks for that
 //! collector, which serenity puts in place between two events; until then messages still
 //! reach the handlers below. Those are never applied on their own: they are kept aside, and
-//! so is what the collector sees until the session's catch-up takes them all, once the
-//! collector is in place and their handlers have had time to run (see [`Collector`]); the
-//! catch-up applies them in the order sent, with what it reads back, while the table is
-//! held, before anything queued after them. One whose handler runs later still is applied by
-//! the ticker.
+//! so is what the collector sees until the session's catch-up has planned, once the
+//! collector is in place and their handlers have had time to run (see [`Collector`]); from
+//! then on only what goes to a place not read back yet is kept aside, and the catch-up
+//! applies it there in the order sent, with what it reads back, before anything the
+//! collector sees there later. One whose handler runs later still is applied by the ticker.
 
 use super::catch_up::catch_up;
 use super::inbound::{arrived, edited};
@@ -22,7 +22,7 @@ use poise::serenity_prelude as serenity;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
-use tracing::warn;
+use tracing::{info, warn};
 
 /// The longest a shard's runner waits for the gateway before it looks at what was asked of
 /// it, a new collector included (serenity's read timeout): an added collector is in place
@@ -51,6 +51,11 @@ impl Collector {
         }
     }
 
+    /// When the collector was asked for: as the session's READY was handled.
+    pub(super) fn asked_at(&self) -> Instant {
+        self.added
+    }
+
     /// Waits until every message that reached the handlers instead of the collector has been
     /// kept aside. serenity adds a collector between two events (or after its read timeout),
     /// so a message the gateway brought meanwhile goes to its handler, as a task that may run
@@ -75,10 +80,10 @@ pub(super) struct Gateway {
 #[serenity::async_trait]
 impl serenity::EventHandler for Gateway {
     /// A new session of a shard (never a RESUME): from now on the shard's messages are
-    /// collected as they arrive, in order; what was sent on that shard while the bot was away,
-    /// what reached the handlers before the collector was in place, and what it collected
-    /// until then, is applied first, in the order sent. Deadlines wait until every shard of
-    /// this process has done so.
+    /// collected as they arrive, in order; what was sent on that shard while the bot was away
+    /// is read back and applied place by place, each place's before what the collector saw
+    /// there meanwhile, in the order sent. Deadlines wait until every shard of this process
+    /// has done so.
     async fn ready(&self, ctx: serenity::Context, ready: serenity::Ready) {
         let bot = &self.bot;
         let shard = ctx.shard_id.0;
@@ -99,16 +104,31 @@ impl serenity::EventHandler for Gateway {
                 }
                 true
             })));
-        // Held until the catch-up is applied: what reaches the queue meanwhile waits behind.
-        let turn = bot.commits.turn().await;
         let guilds: Vec<serenity::GuildId> = ready.guilds.iter().map(|guild| guild.id).collect();
         let caught_up = catch_up(bot, &ctx.http, shard, &guilds, began, &collector).await;
         bot.kept_aside.opened(shard);
-        drop(turn);
         bot.shard_caught_up(shard);
+        let took = collector.asked_at().elapsed();
+        metrics::histogram!("referee_catch_up_seconds").record(took.as_secs_f64());
+        info!(
+            shard,
+            seconds = took.as_secs_f64(),
+            "caught up with the new session"
+        );
         if let Err(error) = caught_up {
             warn!(%error, shard, "the catch-up after a new session failed");
         }
+    }
+
+    /// A server, with its channels and active threads, as the gateway sends it after READY:
+    /// the catch-up lists the server from it instead of asking.
+    async fn guild_create(
+        &self,
+        _ctx: serenity::Context,
+        guild: serenity::Guild,
+        _is_new: Option<bool>,
+    ) {
+        self.bot.listings.note(&guild);
     }
 
     /// A typed message the collector did not queue: it reached the bot before this session's

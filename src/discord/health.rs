@@ -101,6 +101,11 @@ fn describe() {
         Unit::Seconds,
         "Time to draw a board picture from SVG to PNG"
     );
+    describe_histogram!(
+        "referee_catch_up_seconds",
+        Unit::Seconds,
+        "Time a new gateway session took to read back and apply what was sent while the bot was away"
+    );
 }
 
 /// What the listener's answers read.
@@ -196,11 +201,16 @@ async fn in_time<T>(work: impl Future<Output = T>) -> Result<T, String> {
         .map_err(|_| format!("{:.1} seconds", DATABASE_WAIT.as_secs_f64()))
 }
 
-/// The metrics in Prometheus' text format, with the gauges read now: the gateway, the games
-/// by state, the outbox's backlog and its oldest post's age.
+/// The metrics in Prometheus' text format, with the gauges read now: the gateway, whether
+/// every shard has caught up with what was sent while it was away, the games by state, the outbox's backlog and its oldest post's age.
 async fn metrics(State(watch): State<Arc<Watch>>) -> impl IntoResponse {
     let connected = sessions_up(&watch.bot, &watch.shards).await;
     metrics::gauge!("referee_gateway_connected").set(f64::from(u8::from(connected)));
+    let caught_up = watch
+        .bot
+        .caught_up
+        .load(std::sync::atomic::Ordering::SeqCst);
+    metrics::gauge!("referee_caught_up").set(f64::from(u8::from(caught_up)));
     let store = watch.bot.service.store();
     if let Ok(Ok(games)) = in_time(store.games_by_status()).await {
         for state in ["signup", "running", "paused", "over"] {

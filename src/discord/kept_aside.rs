@@ -1,15 +1,67 @@
 //! Messages kept aside until the table can take them in the order sent: what reached its
 //! handler before a new session's collector was in place, what the collector saw while that
-//! session's catch-up had not yet taken what came before it, and what a catch-up could not
-//! apply yet. Each is kept with the shard it came on, so a catch-up takes its own shard's.
+//! session's catch-up had not yet read back what came before it, what the catch-up read back,
+//! and what a catch-up could not apply yet. Each is kept with the shard it came on, so a
+//! catch-up takes its own shard's.
+//!
+//! While a session's catch-up plans (which places may hold missed messages), everything its
+//! collector sees is kept aside. Once planned, the messages kept aside leave in the order
+//! sent, each once what it may depend on is read back ([`Awaited`]) and nothing sent before
+//! it that it is bound to ([`Bond`]: the same games, the same sender) is still kept. A live
+//! message goes to the table's queue at once when it awaits nothing and is bound to nothing
+//! kept, so games whose places were read back go on while the catch-up reads the others.
 
 use super::Place;
 use poise::serenity_prelude as serenity;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// A message kept aside: where it was posted, and the shard it came on.
 pub(super) type Kept = (serenity::Message, Place, u32);
+
+/// Where a message's order is kept, and what a catch-up reads back: a server channel or
+/// thread, or one person's direct messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Source {
+    /// A channel or thread of a server, by id.
+    Channel(u64),
+    /// The direct messages of the user with this id.
+    Person(u64),
+}
+
+impl Source {
+    /// Where `message`, posted at `place`, belongs.
+    pub(super) fn of(message: &serenity::Message, (in_server, _): Place) -> Source {
+        match in_server || message.guild_id.is_some() {
+            true => Source::Channel(message.channel_id.get()),
+            false => Source::Person(message.author.id.get()),
+        }
+    }
+}
+
+/// What a message kept aside during a catch-up waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Awaited {
+    /// Its place, read back.
+    Source(Source),
+    /// Its server's channels, listed.
+    Server(u64),
+    /// Every server's channels listed, and the channels without a game found there read
+    /// back: a direct message may concern a game opened in one of them.
+    Servers,
+}
+
+/// What binds two messages kept aside, so the later waits for the earlier: the group of games
+/// their places belong to (the games tied by a channel or a player), or their sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Bond {
+    /// A group of games, by its index in the catch-up's plan.
+    Group(usize),
+    /// A place in no planned group (a channel without a game, a stranger's DMs).
+    Place(Source),
+    /// The sender, by user id.
+    Sender(u64),
+}
 
 /// The messages kept aside, by id (the order sent), and the shards whose new session is
 /// still opening.
@@ -19,7 +71,59 @@ pub(super) struct KeptAside(Mutex<Inner>);
 #[derive(Default)]
 struct Inner {
     messages: BTreeMap<u64, Kept>,
-    opening: HashSet<u32>,
+    /// The shards whose session is opening: `None` while their catch-up plans.
+    opening: HashMap<u32, Option<Plan>>,
+}
+
+/// What an opening session's catch-up has still to read back.
+#[derive(Default)]
+struct Plan {
+    /// The group of games of each planned place.
+    groups: HashMap<Source, usize>,
+    /// The places not read back yet.
+    pending: HashSet<Source>,
+    /// The servers whose channels are not listed yet.
+    servers: HashSet<u64>,
+    /// The channels without a game found in listed servers, not read back yet.
+    quiet: HashSet<Source>,
+}
+
+impl Plan {
+    /// What `kept` waits for, if anything.
+    fn awaited(&self, kept: &Kept) -> Option<Awaited> {
+        let source = source_of(kept);
+        if self.pending.contains(&source) {
+            return Some(Awaited::Source(source));
+        }
+        match (source, server_of(kept)) {
+            (Source::Channel(_), Some(server)) if self.servers.contains(&server) => {
+                Some(Awaited::Server(server))
+            }
+            (Source::Person(_), _) if !self.servers.is_empty() || !self.quiet.is_empty() => {
+                Some(Awaited::Servers)
+            }
+            _ => None,
+        }
+    }
+
+    /// What binds `kept` to other messages.
+    fn bonds(&self, kept: &Kept) -> [Bond; 2] {
+        let source = source_of(kept);
+        let place = match self.groups.get(&source) {
+            Some(group) => Bond::Group(*group),
+            None => Bond::Place(source),
+        };
+        [place, Bond::Sender(kept.0.author.id.get())]
+    }
+}
+
+/// The server of a kept message, where known.
+fn server_of((message, (_, server), _): &Kept) -> Option<u64> {
+    message.guild_id.map(|guild| guild.get()).or(*server)
+}
+
+fn source_of((message, place, _): &Kept) -> Source {
+    Source::of(message, *place)
 }
 
 impl KeptAside {
@@ -34,14 +138,15 @@ impl KeptAside {
             .insert(message.id.get(), (message, place, shard));
     }
 
-    /// A new session begins on `shard`: until [`KeptAside::take_opened`], what its collector
+    /// A new session begins on `shard`: until its catch-up has planned, what its collector
     /// sees is kept aside too, behind what reached the handlers before the collector did.
     pub(super) fn open(&self, shard: u32) {
-        self.lock().opening.insert(shard);
+        self.lock().opening.insert(shard, None);
     }
 
     /// Keeps `message`, which `shard`'s collector saw, aside while that shard's session is
-    /// opening; `false` once it is open (the message goes to the table's queue).
+    /// opening and something of the shard is kept or the message awaits something; `false`
+    /// otherwise (the message goes to the table's queue).
     pub(super) fn keep_while_opening(
         &self,
         message: &serenity::Message,
@@ -49,13 +154,87 @@ impl KeptAside {
         shard: u32,
     ) -> bool {
         let mut inner = self.lock();
-        if !inner.opening.contains(&shard) {
-            return false;
+        let kept = (message.clone(), place, shard);
+        let held = match inner.opening.get(&shard) {
+            None => false,
+            Some(None) => true,
+            Some(Some(plan)) => {
+                let bonds = plan.bonds(&kept);
+                plan.awaited(&kept).is_some()
+                    || inner
+                        .messages
+                        .values()
+                        .filter(|other| other.2 == shard)
+                        .any(|other| plan.bonds(other).iter().any(|bond| bonds.contains(bond)))
+            }
+        };
+        if held {
+            inner.messages.insert(message.id.get(), kept);
         }
+        held
+    }
+
+    /// `shard`'s catch-up has planned: it reads back the places of `groups` (each with the
+    /// index of its group of games) and lists `servers`. Takes what may go now (see
+    /// [`KeptAside::release`]).
+    pub(super) fn planned(
+        &self,
+        shard: u32,
+        groups: HashMap<Source, usize>,
+        servers: HashSet<u64>,
+    ) -> Vec<Kept> {
+        let mut inner = self.lock();
+        let plan = Plan {
+            pending: groups.keys().copied().collect(),
+            groups,
+            servers,
+            quiet: HashSet::new(),
+        };
+        inner.opening.insert(shard, Some(plan));
+        inner.release(shard)
+    }
+
+    /// What the first message `shard` keeps aside waits for, if anything: where its
+    /// catch-up goes next.
+    pub(super) fn awaited(&self, shard: u32) -> Option<Awaited> {
+        let inner = self.lock();
+        let Some(Some(plan)) = inner.opening.get(&shard) else {
+            return None;
+        };
         inner
             .messages
-            .insert(message.id.get(), (message.clone(), place, shard));
-        true
+            .values()
+            .filter(|kept| kept.2 == shard)
+            .find_map(|kept| plan.awaited(kept))
+    }
+
+    /// `shard`'s catch-up has read back `sources`, finding `read` there: those join what is
+    /// kept (a copy kept as it arrived live is preferred to the history's, which may be edited
+    /// since); takes what may go now.
+    pub(super) fn settle(&self, shard: u32, sources: &[Source], read: Vec<Kept>) -> Vec<Kept> {
+        let mut inner = self.lock();
+        if let Some(Some(plan)) = inner.opening.get_mut(&shard) {
+            for source in sources {
+                plan.pending.remove(source);
+                plan.quiet.remove(source);
+            }
+        }
+        for kept in read {
+            inner.messages.entry(kept.0.id.get()).or_insert(kept);
+        }
+        inner.release(shard)
+    }
+
+    /// `shard`'s catch-up has listed `server`'s channels and reads back `found` among them;
+    /// takes what may go now.
+    pub(super) fn server_listed(&self, shard: u32, server: u64, found: &[Source]) -> Vec<Kept> {
+        let mut inner = self.lock();
+        if let Some(Some(plan)) = inner.opening.get_mut(&shard) {
+            plan.servers.remove(&server);
+            plan.pending.extend(found.iter().copied());
+            plan.quiet.extend(found.iter().copied());
+        }
+        inner.release(shard)
     }
 
     /// Takes what `shard` kept aside, in the order sent, and opens its session: what its
@@ -64,11 +243,7 @@ impl KeptAside {
     pub(super) fn take_opened(&self, shard: u32) -> Vec<Kept> {
         let mut inner = self.lock();
         inner.opening.remove(&shard);
-        let (taken, kept) = std::mem::take(&mut inner.messages)
-            .into_iter()
-            .partition(|(_, (_, _, on))| *on == shard);
-        inner.messages = kept;
-        taken.into_values().collect()
+        inner.take(|kept| kept.2 == shard)
     }
 
     /// Opens `shard`'s session if its catch-up did not (it failed before): what it kept
@@ -80,12 +255,41 @@ impl KeptAside {
     /// Takes what every shard whose session is open kept aside, in the order sent.
     pub(super) fn take_open(&self) -> Vec<Kept> {
         let mut inner = self.lock();
-        let opening = inner.opening.clone();
-        let (kept, taken) = std::mem::take(&mut inner.messages)
+        let opening: HashSet<u32> = inner.opening.keys().copied().collect();
+        inner.take(|kept| !opening.contains(&kept.2))
+    }
+}
+
+impl Inner {
+    /// Takes the messages `which` picks, in the order sent.
+    fn take(&mut self, which: impl Fn(&Kept) -> bool) -> Vec<Kept> {
+        let (taken, kept) = std::mem::take(&mut self.messages)
             .into_iter()
-            .partition(|(_, (_, _, on))| opening.contains(on));
-        inner.messages = kept;
+            .partition(|(_, kept)| which(kept));
+        self.messages = kept;
+        let taken: BTreeMap<u64, Kept> = taken;
         taken.into_values().collect()
+    }
+
+    /// Takes, in the order sent, the messages `shard` keeps aside that await nothing and are
+    /// bound to no message before them still kept (none while its catch-up plans).
+    fn release(&mut self, shard: u32) -> Vec<Kept> {
+        let Some(Some(plan)) = self.opening.get(&shard) else {
+            return Vec::new();
+        };
+        let mut blocked: HashSet<Bond> = HashSet::new();
+        let mut free = Vec::new();
+        for (id, kept) in self.messages.iter().filter(|(_, kept)| kept.2 == shard) {
+            let bonds = plan.bonds(kept);
+            if plan.awaited(kept).is_some() || bonds.iter().any(|bond| blocked.contains(bond)) {
+                blocked.extend(bonds);
+            } else {
+                free.push(*id);
+            }
+        }
+        free.iter()
+            .filter_map(|id| self.messages.remove(id))
+            .collect()
     }
 }
 
@@ -97,6 +301,22 @@ mod tests {
         let mut message = serenity::Message::default();
         message.id = serenity::MessageId::new(id);
         message
+    }
+
+    /// Message `id` typed in `channel` of `server`.
+    fn in_channel(id: u64, channel: u64, server: u64) -> serenity::Message {
+        let mut typed = message(id);
+        typed.channel_id = serenity::ChannelId::new(channel);
+        typed.guild_id = Some(serenity::GuildId::new(server));
+        typed
+    }
+
+    /// Message `id` sent by DM by `user`.
+    fn by_dm(id: u64, user: u64) -> serenity::Message {
+        let mut sent = message(id);
+        sent.channel_id = serenity::ChannelId::new(user + 1_000);
+        sent.author.id = serenity::UserId::new(user);
+        sent
     }
 
     fn ids(kept: &[Kept]) -> Vec<u64> {
@@ -132,5 +352,92 @@ mod tests {
         assert!(kept.take_open().is_empty());
         kept.opened(2);
         assert_eq!(ids(&kept.take_open()), [3]);
+    }
+
+    #[test]
+    fn once_planned_a_live_message_to_a_place_already_read_goes_to_the_queue() {
+        let kept = KeptAside::default();
+        let (game, other, server) = (10, 11, 1);
+        kept.open(0);
+        // While the catch-up plans, everything is kept.
+        assert!(kept.keep_while_opening(&in_channel(5, other, server), (true, None), 0));
+        let pending = HashMap::from([(Source::Channel(game), 0)]);
+        // Planned: the server is listed at once, and 5 (nothing to read before it) goes.
+        assert!(kept.planned(0, pending, HashSet::from([server])).is_empty());
+        assert_eq!(kept.awaited(0), Some(Awaited::Server(server)));
+        assert_eq!(ids(&kept.server_listed(0, server, &[])), [5]);
+        // A message to the game still to be read back is kept, and so is what its sender says
+        // after it anywhere; someone else in a third channel goes on.
+        assert!(kept.keep_while_opening(&in_channel(7, game, server), (true, None), 0));
+        assert!(kept.keep_while_opening(&in_channel(8, other, server), (true, None), 0));
+        let mut stranger = in_channel(10, other + 1, server);
+        stranger.author.id = serenity::UserId::new(77);
+        assert!(!kept.keep_while_opening(&stranger, (true, None), 0));
+        assert_eq!(
+            kept.awaited(0),
+            Some(Awaited::Source(Source::Channel(game)))
+        );
+        // Read back, with a message missed there (6) and the live 7 also in the history: in
+        // the order sent, the live copy of 7 kept.
+        let mut history_seven = in_channel(7, game, server);
+        history_seven.content = "edited".to_string();
+        let read = vec![
+            (in_channel(6, game, server), (true, Some(server)), 0),
+            (history_seven, (true, Some(server)), 0),
+        ];
+        let released = kept.settle(0, &[Source::Channel(game)], read);
+        assert_eq!(ids(&released), [6, 7, 8]);
+        assert_eq!(released[1].0.content, "");
+        // Nothing left to wait for: live messages go to the queue.
+        assert!(!kept.keep_while_opening(&in_channel(11, game, server), (true, None), 0));
+        assert!(kept.take_opened(0).is_empty());
+    }
+
+    #[test]
+    fn a_direct_message_waits_for_the_servers_and_the_new_channels_found_there() {
+        let kept = KeptAside::default();
+        let (fresh, server, gm) = (12, 1, 50);
+        kept.open(0);
+        kept.planned(0, HashMap::new(), HashSet::from([server]));
+        // The GM's seed by DM, sent right after a `!new` typed in a fresh channel while the
+        // bot was away: it waits until that channel is read back.
+        assert!(kept.keep_while_opening(&by_dm(20, gm), (false, None), 0));
+        assert_eq!(kept.awaited(0), Some(Awaited::Servers));
+        assert!(kept
+            .server_listed(0, server, &[Source::Channel(fresh)])
+            .is_empty());
+        assert_eq!(kept.awaited(0), Some(Awaited::Servers));
+        let new_game = (in_channel(19, fresh, server), (true, Some(server)), 0);
+        let released = kept.settle(0, &[Source::Channel(fresh)], vec![new_game]);
+        assert_eq!(ids(&released), [19, 20]);
+        // A stranger's DM now goes to the queue.
+        assert!(!kept.keep_while_opening(&by_dm(21, 60), (false, None), 0));
+    }
+
+    #[test]
+    fn a_message_bound_to_one_still_kept_waits_even_when_its_own_place_is_read() {
+        let kept = KeptAside::default();
+        let (slow, quick, server) = (10, 20, 1);
+        let groups = HashMap::from([(Source::Channel(slow), 0), (Source::Channel(quick), 1)]);
+        kept.open(0);
+        kept.planned(0, groups, HashSet::from([server]));
+        kept.server_listed(0, server, &[]);
+        // Alice writes in the slow game, then in the quick one; bob in the quick one.
+        let mut alice_slow = in_channel(5, slow, server);
+        alice_slow.author.id = serenity::UserId::new(1);
+        let mut alice_quick = in_channel(6, quick, server);
+        alice_quick.author.id = serenity::UserId::new(1);
+        let mut bob_quick = in_channel(7, quick, server);
+        bob_quick.author.id = serenity::UserId::new(2);
+        for message in [&alice_slow, &alice_quick, &bob_quick] {
+            assert!(kept.keep_while_opening(message, (true, None), 0));
+        }
+        // The quick game is read: bob's message is bound to alice's there (same games), which
+        // is bound to hers in the slow game (same sender): all wait.
+        assert!(kept
+            .settle(0, &[Source::Channel(quick)], Vec::new())
+            .is_empty());
+        let released = kept.settle(0, &[Source::Channel(slow)], Vec::new());
+        assert_eq!(ids(&released), [5, 6, 7]);
     }
 }

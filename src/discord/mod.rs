@@ -89,6 +89,8 @@ pub struct Bot {
     /// Messages that cannot go to the queue yet (a new session's first ones, or ones a
     /// catch-up could not apply), until they are applied with the table held.
     kept_aside: kept_aside::KeptAside,
+    /// The servers' channels as the gateway sent them, for the catch-up.
+    listings: catch_up::Listings,
     /// The server of each game channel looked up so far (`None`: not a server channel), to
     /// know which shard's catch-up reads it.
     servers: tokio::sync::Mutex<std::collections::HashMap<u64, Option<u64>>>,
@@ -269,6 +271,7 @@ pub async fn run(
         floodgate: std::sync::Mutex::new(crate::table::Floodgate::new(flood.0, flood.1)),
         collected: std::sync::Mutex::new(std::collections::HashSet::new()),
         kept_aside: kept_aside::KeptAside::default(),
+        listings: catch_up::Listings::default(),
         servers: tokio::sync::Mutex::new(std::collections::HashMap::new()),
         rest,
         forums: forums::Forums::default(),

@@ -394,18 +394,25 @@ async fn send(bot: &Bot, http: &serenity::Http, row: &OutboxRow) -> Result<(), S
     let png = draw(bot, row).await;
     let urgent = matches!(row.audience, Audience::Direct(_));
     let done = usize::try_from(row.parts_sent).unwrap_or(0);
+    let store = bot.service.store();
+    let mut newest = None;
     for (index, part) in messages(row, png).into_iter().enumerate().skip(done) {
         let nonce = serenity::Nonce::String(format!("{}-{}-{index}", bot.instance, row.id));
         let message = part.message.nonce(nonce).enforce_nonce(true);
         bot.delivery.pace.turn(urgent).await;
-        bot.rest
+        newest = bot
+            .rest
             .post(http, channel, message, part.files)
             .await
             .map_err(Sent::Failed)?;
         let sent = i64::try_from(index + 1).unwrap_or(i64::MAX);
-        bot.service
-            .store()
-            .parts_sent(row.id, sent)
+        store.parts_sent(row.id, sent).await.map_err(Sent::Store)?;
+    }
+    // The row's last part is the newest message of the bot's there (a part missed here only
+    // makes a catch-up read that channel).
+    if let Some(message) = newest.and_then(|id| i64::try_from(id).ok()) {
+        store
+            .posted(&channel.get().to_string(), message)
             .await
             .map_err(Sent::Store)?;
     }

@@ -108,14 +108,15 @@ impl Rest {
         }
     }
 
-    /// Creates `message` in `channel`, with `files` attached.
+    /// Creates `message` in `channel`, with `files` attached; returns the id Discord gave
+    /// it, where its answer says.
     pub(super) async fn post(
         &self,
         http: &serenity::Http,
         channel: serenity::ChannelId,
         mut message: serenity::CreateMessage,
         files: Vec<serenity::CreateAttachment>,
-    ) -> Result<(), Failure> {
+    ) -> Result<Option<u64>, Failure> {
         for file in &files {
             message = message.add_file(file.clone());
         }
@@ -151,7 +152,9 @@ impl Rest {
             }
         }?;
         if response.status().is_success() {
-            return Ok(());
+            let bytes = response.bytes().await.unwrap_or_default();
+            let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+            return Ok(body["id"].as_str().and_then(|id| id.parse().ok()));
         }
         let status = response.status().as_u16();
         let headers = response.headers().clone();

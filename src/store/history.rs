@@ -1,7 +1,7 @@
 //! What a catch-up after downtime needs: the channels and people of the games not over (or
 //! lately over), and how far each channel's history was already applied.
 
-use super::sql::{Row, Statement, Value};
+use super::sql::{Statement, Value};
 use super::{Store, StoreError};
 use chrono::{DateTime, Utc};
 
@@ -14,38 +14,57 @@ pub struct Watched {
     pub since: DateTime<Utc>,
 }
 
-fn watched(rows: &[Row]) -> Result<Vec<Watched>, StoreError> {
-    rows.iter()
-        .map(|row| {
-            Ok(Watched {
-                id: row.text(0)?.to_string(),
-                since: DateTime::from_timestamp_millis(row.int(1)?).unwrap_or_default(),
-            })
-        })
-        .collect()
+/// A place a catch-up reads, with the game it concerns: games that share a place (a channel,
+/// a player) are caught up together, in the order their messages were sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tie {
+    /// The game.
+    pub game: i64,
+    /// The place, and from when it matters to that game.
+    pub watched: Watched,
+    /// Whether the place is a person (whose direct messages are read) rather than a channel
+    /// or thread.
+    pub person: bool,
 }
 
 impl Store {
-    /// The channels of the games that are not over, and of those that ended within
+    /// Every place a catch-up at `now` reads, each with the game it concerns: the channels
+    /// of the games that are not over, and of those that ended within
     /// `database.keep_message_ids` before `now` (a `!new` or `!audit` may follow a game's end),
-    /// with the players' private threads of the games not over.
-    pub async fn game_channels(&self, now: DateTime<Utc>) -> Result<Vec<Watched>, StoreError> {
+    /// the players' private threads of the games not over, and the players (seated or
+    /// waiting) and GMs of the games not over, everyone who may send the bot a direct message
+    /// that matters. A place that concerns several games comes once for each.
+    pub async fn catch_up_ties(&self, now: DateTime<Utc>) -> Result<Vec<Tie>, StoreError> {
         let rows = self
             .fetch_all(
                 Statement::new(
-                    "SELECT channel, MIN(created_at) FROM ( \
-                         SELECT channel, created_at FROM games \
-                         WHERE status <> 'over' OR updated_at >= ? \
-                         UNION ALL \
-                         SELECT order_threads.thread, games.created_at FROM order_threads \
-                         JOIN games ON games.id = order_threads.game_id \
-                         WHERE games.status <> 'over' \
-                     ) AS places GROUP BY channel ORDER BY channel",
+                    "SELECT id, channel, 0, created_at FROM games \
+                     WHERE status <> 'over' OR updated_at >= ? \
+                     UNION ALL \
+                     SELECT games.id, order_threads.thread, 0, games.created_at FROM order_threads \
+                     JOIN games ON games.id = order_threads.game_id WHERE games.status <> 'over' \
+                     UNION ALL \
+                     SELECT games.id, seats.user_id, 1, games.created_at FROM seats \
+                     JOIN games ON games.id = seats.game_id WHERE games.status <> 'over' \
+                     UNION ALL \
+                     SELECT id, gm_id, 1, created_at FROM games WHERE status <> 'over' AND gm_id <> '' \
+                     ORDER BY 1, 3, 2",
                 )
                 .int(self.read_back_from(now).timestamp_millis()),
             )
             .await?;
-        watched(&rows)
+        rows.iter()
+            .map(|row| {
+                Ok(Tie {
+                    game: row.int(0)?,
+                    watched: Watched {
+                        id: row.text(1)?.to_string(),
+                        since: DateTime::from_timestamp_millis(row.int(3)?).unwrap_or_default(),
+                    },
+                    person: row.int(2)? != 0,
+                })
+            })
+            .collect()
     }
 
     /// The oldest time a catch-up at `now` reads back to: message ids are kept this long, so
@@ -53,22 +72,6 @@ impl Store {
     pub fn read_back_from(&self, now: DateTime<Utc>) -> DateTime<Utc> {
         now.checked_sub_signed(self.keep_message_ids)
             .unwrap_or_default()
-    }
-
-    /// The players (seated or waiting) and GMs of the games that are not over: everyone who
-    /// may send the bot a direct message that matters.
-    pub async fn open_game_people(&self) -> Result<Vec<Watched>, StoreError> {
-        let rows = self
-            .fetch_all(Statement::new(
-                "SELECT person, MIN(created_at) FROM ( \
-                     SELECT seats.user_id AS person, games.created_at AS created_at FROM seats \
-                     JOIN games ON games.id = seats.game_id WHERE games.status <> 'over' \
-                     UNION ALL \
-                     SELECT gm_id, created_at FROM games WHERE status <> 'over' AND gm_id <> '' \
-                 ) AS people GROUP BY person ORDER BY person",
-            ))
-            .await?;
-        watched(&rows)
     }
 
     /// The GMs of the games that are not over (each once): who runs a game the bot keeps.
@@ -90,6 +93,31 @@ impl Store {
             .fetch_optional(
                 Statement::new("SELECT MAX(position) FROM inbound WHERE channel = ?").text(channel),
             )
+            .await?;
+        match row {
+            Some(row) => row.opt_int(0),
+            None => Ok(None),
+        }
+    }
+
+    /// The newest message the bot posted in `channel` (`None`: none known).
+    pub async fn newest_posted(&self, channel: &str) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .fetch_optional(
+                Statement::new("SELECT message FROM posted WHERE channel = ?").text(channel),
+            )
+            .await?;
+        match row {
+            Some(row) => row.opt_int(0),
+            None => Ok(None),
+        }
+    }
+
+    /// The number of the newest message applied from anywhere (`None`: none yet): the bot
+    /// was applying messages in the order they came until at least then.
+    pub async fn newest_position(&self) -> Result<Option<i64>, StoreError> {
+        let row = self
+            .fetch_optional(Statement::new("SELECT MAX(position) FROM inbound"))
             .await?;
         match row {
             Some(row) => row.opt_int(0),

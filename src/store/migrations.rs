@@ -80,6 +80,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "order threads",
         include_str!("../../migrations/0014_order_threads.sql"),
     ),
+    (
+        15,
+        "posted",
+        include_str!("../../migrations/0015_posted.sql"),
+    ),
 ];
 
 /// PostgreSQL's migrations.
@@ -123,6 +128,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         8,
         "order threads",
         include_str!("../../migrations/postgres/0008_order_threads.sql"),
+    ),
+    (
+        9,
+        "posted",
+        include_str!("../../migrations/postgres/0009_posted.sql"),
     ),
 ];
 

@@ -21,7 +21,7 @@ mod tx;
 mod write;
 
 pub use health::Backlog;
-pub use history::Watched;
+pub use history::{Tie, Watched};
 pub use log::{GameLog, StoredEvent, StoredInput};
 pub use outbox::{OutboxRow, DMS_CLOSED};
 pub use ratings::RatingRow;

@@ -159,6 +159,22 @@ impl Store {
         Ok(())
     }
 
+    /// Notes that the bot posted message `message` in the Discord channel `channel`, so a
+    /// catch-up knows it as the bot's own (the newest of them is kept).
+    pub async fn posted(&self, channel: &str, message: i64) -> Result<(), StoreError> {
+        self.execute(
+            Statement::new(
+                "INSERT INTO posted (channel, message) VALUES (?, ?) \
+                 ON CONFLICT (channel) DO UPDATE SET message = excluded.message \
+                 WHERE excluded.message > posted.message",
+            )
+            .text(channel)
+            .int(message),
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Marks a message delivered: it is never sent again.
     pub async fn delivered(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.execute(

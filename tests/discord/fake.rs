@@ -200,6 +200,15 @@ struct Inner {
     /// How many forum posts to come are made but answered with a 502, as if the answer was
     /// lost on the way.
     lost_post_answers: AtomicUsize,
+    /// The most REST requests answered a second (0: no limit): requests beyond it wait their
+    /// turn, as behind a proxy that keeps Discord's global limit.
+    pace: AtomicU64,
+    /// When the next paced request may be answered.
+    next_turn: Mutex<Option<Instant>>,
+    /// Channels whose history is answered only after a wait, in milliseconds.
+    slow_history: Mutex<HashMap<u64, u64>>,
+    /// REST requests received, by kind (see [`request_kind`]).
+    requests: Mutex<BTreeMap<&'static str, usize>>,
     refused: AtomicUsize,
     identifies: AtomicUsize,
     resumes: AtomicUsize,
@@ -315,6 +324,7 @@ impl FakeDiscord {
                 "/api/v10/applications/:app/guilds/:guild/commands",
                 put(set_commands),
             )
+            .layer(axum::middleware::from_fn_with_state(inner.clone(), paced))
             .with_state(inner.clone());
         tokio::spawn(async move {
             axum::serve(listener, app).await.unwrap();
@@ -323,6 +333,28 @@ impl FakeDiscord {
             inner,
             url: format!("http://{addr}"),
         }
+    }
+
+    /// Answers at most `per_second` REST requests a second from now on, each waiting its
+    /// turn (0: no limit), as behind a proxy that keeps Discord's global limit.
+    pub fn pace(&self, per_second: u64) {
+        self.inner.pace.store(per_second, Ordering::SeqCst);
+    }
+
+    /// Answers every read of `channel`'s history only after `wait`.
+    pub fn slow_history(&self, channel: u64, wait: Duration) {
+        let millis = wait.as_millis() as u64;
+        self.inner
+            .slow_history
+            .lock()
+            .unwrap()
+            .insert(channel, millis);
+    }
+
+    /// The REST requests received so far, by kind ("history", "post", "open dm", "list
+    /// channels", "list threads", "other").
+    pub fn requests(&self) -> BTreeMap<&'static str, usize> {
+        self.inner.requests.lock().unwrap().clone()
     }
 
     /// Everything the bot posted so far (and Discord kept: deleted posts stay listed).
@@ -970,41 +1002,127 @@ async fn get_channel(State(inner): State<Arc<Inner>>, Path(channel): Path<u64>) 
 
 /// The text channels of a server that hold any message, each with its last message's id.
 async fn guild_channels(State(inner): State<Arc<Inner>>, Path(guild): Path<u64>) -> Json<Value> {
-    let history = inner.history.lock().unwrap();
-    let channels: Vec<Value> = history
-        .iter()
-        // Threads are not a server's channels (Discord lists them apart).
-        .filter(|(channel, _)| {
-            dm_user(**channel).is_none()
-                && inner.server_of(**channel) == guild
-                && inner.place(**channel).is_none()
-        })
-        .map(|(channel, messages)| {
-            json!({
-                "id": channel.to_string(),
-                "type": 0,
-                "guild_id": guild.to_string(),
-                "name": format!("channel-{channel}"),
-                "position": 0,
-                "permission_overwrites": [],
-                "nsfw": false,
-                "last_message_id": messages.last().map(|message| message["id"].clone()),
-            })
-        })
-        .collect();
-    Json(Value::Array(channels))
+    let mut by_server = inner.channels_by_server();
+    Json(Value::Array(by_server.remove(&guild).unwrap_or_default()))
 }
 
-async fn dm_channel(Json(body): Json<Value>) -> Json<Value> {
+impl Inner {
+    /// The text channels of every server that hold any message, as Discord lists them, by
+    /// server.
+    fn channels_by_server(&self) -> HashMap<u64, Vec<Value>> {
+        let history = self.history.lock().unwrap();
+        let mut by_server: HashMap<u64, Vec<Value>> = HashMap::new();
+        // Threads are not a server's channels (Discord lists them apart).
+        let channels = history
+            .iter()
+            .filter(|(channel, _)| dm_user(**channel).is_none() && self.place(**channel).is_none());
+        for (channel, messages) in channels {
+            let guild = self.server_of(*channel);
+            by_server.entry(guild).or_default().push(json!({
+                    "id": channel.to_string(),
+                    "type": 0,
+                    "guild_id": guild.to_string(),
+                    "name": format!("channel-{channel}"),
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "nsfw": false,
+                "last_message_id": messages.last().map(|message| message["id"].clone()),
+            }));
+        }
+        by_server
+    }
+
+    /// The GUILD_CREATE Discord sends for `guild` after READY: the server with its
+    /// `channels` and active threads.
+    fn guild_create(&self, guild: u64, channels: Vec<Value>) -> Value {
+        json!({
+            "id": guild.to_string(),
+            "name": format!("server-{guild}"),
+            "owner_id": "1",
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [],
+            "emojis": [],
+            "features": [],
+            "mfa_level": 0,
+            "system_channel_flags": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "stickers": [],
+            "premium_progress_bar_enabled": false,
+            "joined_at": "2024-01-01T00:00:00.000000+00:00",
+            "large": false,
+            "unavailable": false,
+            "member_count": 1,
+            "voice_states": [],
+            "members": [],
+            "channels": channels,
+            "threads": threads::active_of(self, guild),
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        })
+    }
+}
+
+/// What kind of request the fake counts a REST call as.
+fn request_kind(method: &axum::http::Method, path: &str) -> &'static str {
+    let get = method == axum::http::Method::GET;
+    match () {
+        _ if path.ends_with("/messages") && get => "history",
+        _ if path.ends_with("/messages") => "post",
+        _ if path.ends_with("/users/@me/channels") => "open dm",
+        _ if path.contains("/guilds/") && path.ends_with("/channels") => "list channels",
+        _ if path.ends_with("/threads/active") => "list threads",
+        _ => "other",
+    }
+}
+
+/// Counts every REST request and, when a pace is set, answers it only at its turn.
+async fn paced(
+    State(inner): State<Arc<Inner>>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let path = request.uri().path().to_string();
+    if path.starts_with("/api/") {
+        let kind = request_kind(request.method(), &path);
+        *inner.requests.lock().unwrap().entry(kind).or_default() += 1;
+        let pace = inner.pace.load(Ordering::SeqCst);
+        if pace > 0 {
+            let gap = Duration::from_secs_f64(1.0 / pace as f64);
+            let turn = {
+                let mut next_turn = inner.next_turn.lock().unwrap();
+                let now = Instant::now();
+                let turn = next_turn.map_or(now, |at| at.max(now));
+                *next_turn = Some(turn + gap);
+                turn
+            };
+            tokio::time::sleep_until(turn.into()).await;
+        }
+    }
+    next.run(request).await
+}
+
+/// Opens (or finds) a user's DM channel: Discord's answer says its last message too.
+async fn dm_channel(State(inner): State<Arc<Inner>>, Json(body): Json<Value>) -> Json<Value> {
     let user: u64 = body["recipient_id"]
         .as_str()
         .map(|s| s.parse().unwrap())
         .or_else(|| body["recipient_id"].as_u64())
         .unwrap();
+    let last = inner
+        .history
+        .lock()
+        .unwrap()
+        .get(&(user + DM_BASE))
+        .and_then(|messages| messages.last().map(|message| message["id"].clone()));
     Json(json!({
         "id": (user + DM_BASE).to_string(),
         "type": 1,
-        "last_message_id": null,
+        "last_message_id": last,
         "recipients": [user_json(user, &format!("user{user}"), false)]
     }))
 }
@@ -1015,6 +1133,10 @@ async fn channel_history(
     Path(channel): Path<u64>,
     Query(query): Query<HashMap<String, String>>,
 ) -> Json<Value> {
+    let slow = inner.slow_history.lock().unwrap().get(&channel).copied();
+    if let Some(wait) = slow {
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+    }
     let after: u64 = query.get("after").and_then(|a| a.parse().ok()).unwrap_or(0);
     let limit: usize = query
         .get("limit")
@@ -1410,6 +1532,19 @@ async fn run_session(
                     let op = reply["t"].as_str().map(str::to_string);
                     if socket.send(Message::Text(reply.to_string())).await.is_err() {
                         return;
+                    }
+                    if op.as_deref() == Some("READY") {
+                        let mut by_server = inner.channels_by_server();
+                        for guild in reply["d"]["guilds"].as_array().into_iter().flatten() {
+                            let guild: u64 = guild["id"].as_str().unwrap().parse().unwrap();
+                            let channels = by_server.remove(&guild).unwrap_or_default();
+                            let seq = inner.seq.fetch_add(1, Ordering::SeqCst) + 1;
+                            let created = inner.guild_create(guild, channels);
+                            let payload = json!({"op": 0, "t": "GUILD_CREATE", "s": seq, "d": created});
+                            if socket.send(Message::Text(payload.to_string())).await.is_err() {
+                                return;
+                            }
+                        }
                     }
                     if matches!(op.as_deref(), Some("READY") | Some("RESUMED")) {
                         inner.gateways.lock().unwrap().insert(shard, tx.clone());

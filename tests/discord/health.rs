@@ -132,6 +132,12 @@ async fn healthz_says_503_while_discord_does_not_answer_and_200_when_it_is_back(
     );
     assert_eq!(sample(&counted, "referee_messages_applied_total"), 2.0);
     assert_eq!(sample(&counted, "referee_gateway_connected"), 1.0);
+    // The session's catch-up is done, and how long it took is timed.
+    assert_eq!(sample(&counted, "referee_caught_up"), 1.0);
+    assert!(
+        counted.contains("referee_catch_up_seconds_count 1"),
+        "{counted}"
+    );
     assert_eq!(sample(&counted, "referee_games"), 1.0);
     assert!(
         counted.contains("referee_games{state=\"signup\"} 1"),

@@ -5,6 +5,7 @@
 
 mod bot;
 mod busy;
+mod catch_up;
 mod commands;
 mod computers;
 mod delivery;

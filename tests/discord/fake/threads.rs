@@ -520,6 +520,12 @@ pub(super) async fn active_threads(
     State(inner): State<Arc<Inner>>,
     Path(guild): Path<u64>,
 ) -> Json<Value> {
+    let threads = active_of(&inner, guild);
+    Json(json!({"threads": threads, "members": [], "has_more": false}))
+}
+
+/// The threads of `guild` that are neither archived nor deleted, as Discord lists them.
+pub(super) fn active_of(inner: &Inner, guild: u64) -> Vec<Value> {
     let places: Vec<(u64, Place)> = inner
         .places
         .lock()
@@ -527,14 +533,13 @@ pub(super) async fn active_threads(
         .iter()
         .map(|(id, place)| (*id, place.clone()))
         .collect();
-    let threads: Vec<Value> = places
+    places
         .iter()
         .filter(|(_, place)| {
             place.guild == guild && place.kind != Kind::Forum && !place.archived && !place.deleted
         })
         .map(|(id, place)| inner.place_json(*id, place))
-        .collect();
-    Json(json!({"threads": threads, "members": [], "has_more": false}))
+        .collect()
 }
 
 /// Whether a session that asked for `intents` receives `event` about `data`, as Discord
