@@ -701,9 +701,13 @@ async fn a_hard_computer_whose_game_ends_while_it_waits_for_a_core_does_not_thin
     };
     let first = placed(busy[0]).await.at;
     let moved = placed(last[0]).await.at.duration_since(first);
-    // It got the first core that came free, then thought its own 2 s.
+    // It got the first core that came free, then thought its own 2 s: well after the first
+    // move (a core taken at once would have it come with the first ones), and within a round
+    // (a core taken a round later would have it come 4 s after). Each move is timed as it
+    // reaches Discord, so a delivery that was slower for the first move shortens the gap
+    // (1.797 s was seen once).
     assert!(
-        moved >= Duration::from_millis(1_800) && moved < Duration::from_millis(3_000),
+        moved >= Duration::from_millis(1_000) && moved < Duration::from_millis(3_000),
         "the last computer's move came {moved:?} after the first one's"
     );
     for &thread in ended {
