@@ -22,11 +22,14 @@ mod fake;
 #[path = "shared/machine.rs"]
 mod machine;
 
-use fake::{FakeDiscord, Posted, TOKEN};
+#[path = "shared/bot.rs"]
+mod bot;
+
+use bot::{start_bot, tag_games_started, wait_posts};
+use fake::FakeDiscord;
 use machine::load_average;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use std::collections::HashMap;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Players per game.
@@ -49,44 +52,6 @@ fn channel(game: u64) -> u64 {
 fn player(game: u64, seat: u64) -> (u64, String) {
     let id = 10_000 + game * 10 + seat;
     (id, format!("g{game}p{seat}"))
-}
-
-/// The bot on a fresh database, at `pace` requests a second.
-fn start_bot(fake: &FakeDiscord, db: &std::path::Path, pace: u64) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["run", "--db"])
-        .arg(db)
-        .env("DISCORD_TOKEN", TOKEN)
-        .env("REFEREE_DISCORD_API_URL", &fake.url)
-        .env("REFEREE_DISCORD_GUILDS", fake::GUILD.to_string())
-        .env("REFEREE_DISCORD_REQUESTS_PER_SECOND", pace.to_string())
-        .env("REFEREE_TABLE_TICK", "1s")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the release binary runs")
-}
-
-/// Waits until `done` holds of the posts so far (read as they come), or `limit` passes.
-async fn wait_posts(
-    fake: &FakeDiscord,
-    limit: Duration,
-    mut take: impl FnMut(&Posted),
-    done: impl Fn() -> bool,
-) -> bool {
-    let until = Instant::now() + limit;
-    let mut seen = 0;
-    while Instant::now() < until {
-        let fresh = fake.posts_after(seen);
-        seen += fresh.len();
-        fresh.iter().for_each(&mut take);
-        if done() {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    false
 }
 
 /// The bot's CPU seconds so far (user + system), read from /proc.
@@ -125,44 +90,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 async fn run(games: u64, pace: u64, window: Duration) {
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let mut bot = start_bot(&fake, &dir.path().join("referee.db"), pace);
+    let mut bot = start_bot(&fake, &dir.path().join("referee.db"), pace, &[]);
     fake.wait_ready().await;
     let before = load_average();
 
     // Every game opened, joined and started; then the start posts delivered.
-    for game in 0..games {
-        let gm = player(game, 0);
-        fake.say((gm.0, gm.1.as_str()), Some(channel(game)), "!new tag");
-        for seat in 0..SEATS {
-            let who = player(game, seat);
-            fake.say((who.0, who.1.as_str()), Some(channel(game)), "!join");
-        }
-        fake.say((gm.0, gm.1.as_str()), Some(channel(game)), "!start");
-    }
-    let started = std::cell::Cell::new(0);
-    let ready = wait_posts(
-        &fake,
-        Duration::from_secs(600),
-        |post| {
-            if post.text().contains("(bids awaited)") {
-                started.set(started.get() + 1);
-            }
-        },
-        || started.get() == games,
-    )
-    .await;
-    assert!(ready, "only {} of {games} games started", started.get());
-    // The welcomes and boards of the start have gone out before the bids begin: nothing
-    // new for two seconds.
-    let mut posted = fake.post_count();
-    loop {
-        tokio::time::sleep(Duration::from_secs(2)).await;
-        let now = fake.post_count();
-        if now == posted {
-            break;
-        }
-        posted = now;
-    }
+    tag_games_started(&fake, (games, SEATS), channel, player).await;
 
     // Every player bids, spread over the window in a random order.
     let mut order: Vec<(u64, u64)> = (0..games)
@@ -194,7 +127,7 @@ async fn run(games: u64, pace: u64, window: Duration) {
     let boards_in = std::cell::Cell::new(0);
     let all = wait_posts(
         &fake,
-        Duration::from_secs(600),
+        (0, Duration::from_secs(600)),
         |post| {
             if let Some(user) = post.dm_user {
                 if post.content.contains("order received for bids") {
