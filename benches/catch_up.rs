@@ -132,9 +132,10 @@ async fn main() {
         "{servers} servers, {games} running TAG games of {seats} players: set up in {:.0} s",
         setup_started.elapsed().as_secs_f64()
     );
-    // The shard goes on: some chatter well after the games' last posts (a busy shard always
-    // has some), then the bot dies.
-    tokio::time::sleep(Duration::from_secs(12)).await;
+    // The shard goes on for a while (the bot's mark, every message applied until ten seconds
+    // before, moves every ten seconds past the games' last posts), with some chatter, then
+    // the bot dies.
+    tokio::time::sleep(Duration::from_secs(25)).await;
     for server in 0..servers.min(20) {
         say(
             &fake,

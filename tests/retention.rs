@@ -141,6 +141,13 @@ async fn a_channel_whose_game_ended_is_read_back_while_message_ids_are_kept() {
         1
     );
     assert_eq!(channels(ended + Duration::days(29)).await, ["tag"]);
+    // Its GM is tied to it while it is read back, not read: her DMs concern no game now.
+    let ties = store.catch_up_ties(ended).await.unwrap();
+    assert!(
+        ties.iter()
+            .any(|tie| tie.person && tie.watched.id == "ann" && !tie.read),
+        "{ties:?}"
+    );
     assert!(channels(ended + Duration::days(31)).await.is_empty());
     // Where a catch-up knows the bot last saw a server: the last message it applied in any
     // of the server's channels.

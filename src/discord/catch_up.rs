@@ -19,8 +19,10 @@
 //!   asked for only when they do not come;
 //! - a place whose last message is known (from that listing, or from opening a DM channel) is
 //!   not read when nothing came after what was applied there, or when that last message is
-//!   the bot's own post, made well before the newest message it applied (the bot keeps the
-//!   id of its newest post in each channel).
+//!   the bot's own post made before the shard's mark (the bot keeps the id of its newest post
+//!   in each channel, and notes every ten seconds, while nothing waits to be applied, that
+//!   every message sent on a shard until ten seconds before was applied; a catch-up that
+//!   could not read everything stops the mark until one that can).
 //!
 //! With several shards each new session reads what its own shard carries: the channels of
 //! the servers Discord sends on that shard, and (on shard 0, which carries them) the direct
@@ -29,7 +31,7 @@
 
 use super::events::Collector;
 use super::inbound::{snowflake_at, typed, Held};
-use super::kept_aside::{Awaited, Kept, Source};
+use super::kept_aside::{Awaited, Kept, Session, Source};
 use super::{snowflake, Bot, DiscordError};
 use crate::store::Tie;
 use chrono::{DateTime, Utc};
@@ -74,6 +76,8 @@ struct Listed {
     by_server: HashMap<u64, (std::time::Instant, Listing)>,
     /// Each channel's last message, by channel.
     last: HashMap<u64, (std::time::Instant, Option<serenity::MessageId>)>,
+    /// When each shard's latest session's READY was handled.
+    sessions: HashMap<u32, std::time::Instant>,
 }
 
 impl Listings {
@@ -97,6 +101,14 @@ impl Listings {
         listed.by_server.insert(guild.id.get(), (now, places));
     }
 
+    /// A session of `shard` whose READY was handled at `at` begins; whether its listings can
+    /// be told from those of the session before (which began long enough before it).
+    pub(super) fn session_began(&self, shard: u32, at: std::time::Instant) -> bool {
+        let mut listed = self.lock();
+        let before = listed.sessions.insert(shard, at);
+        before.is_none_or(|before| at.duration_since(before) > 2 * LISTING_SKEW)
+    }
+
     /// `guild`'s listing, if it came for the session whose READY was handled at `session`.
     fn get(&self, guild: u64, session: std::time::Instant) -> Option<Listing> {
         let listed = self.lock();
@@ -117,25 +129,24 @@ impl Listings {
     }
 }
 
-/// How long before the newest message the bot applied a post of its own must be for a
-/// channel whose last message it is to need no reading: a message sent before that post
-/// and still on its way to the bot when it stopped would otherwise be missed. The bot applies
-/// messages in the order they come, and Discord delivers them within this of being sent.
-const IN_FLIGHT: chrono::Duration = chrono::Duration::seconds(10);
-
-/// What a catch-up knows before it reads a place: when its session's READY was handled (for
-/// the servers' listings) and the newest message the bot had applied, from anywhere.
+/// What a catch-up knows before it reads a place: when its session's READY was handled,
+/// whether the servers' listings may be trusted for this session (not when the session
+/// before began too short a while ago: a listing may then be that one's), and the shard's
+/// mark (see `inbound::ticker`): every message sent on it before that was applied.
 #[derive(Clone, Copy)]
 struct Known {
     session: std::time::Instant,
-    applied: Option<u64>,
+    listings: bool,
+    mark: Option<u64>,
 }
 
-/// A place to read, with from when it matters.
+/// A place to read, with from when it matters, and whether it is read at all (the people of
+/// a game over are not: they only tie what they send to its channel).
 #[derive(Clone, Copy)]
 struct Planned {
     source: Source,
     since: DateTime<Utc>,
+    read: bool,
 }
 
 /// A channel to read: where, from which message on, whether it is a server channel and on
@@ -156,23 +167,36 @@ enum Step {
     Server(u64),
 }
 
-/// Reads and applies every message the bot missed on `shard`, whose servers are `guilds`, in
-/// a session that began at `began`, with the messages kept aside until `collector` is in
-/// place. The table is not held meanwhile: once the places to read are known, a live message
-/// goes to the table at once unless it, or an earlier one bound to it (the same games, the same
-/// sender), waits for a place still to be read, which is then read next. Places are read in groups: the games tied together by a
-/// channel or a player, whose missed and kept messages are applied together in the order
-/// sent, so each game takes its messages in that order; games apart may take theirs in any
-/// order between them.
+/// Reads and applies every message the bot missed on the shard of `session`, whose servers
+/// are `guilds`, in a session that began at `began`, with the messages kept aside until
+/// `collector` is in place; `listings` says whether the servers' listings may be trusted.
+/// The table is not held meanwhile: once the places to read are known, a live message goes
+/// to the table at once unless it, or an earlier one bound to it (the same games, the same
+/// sender), waits for a place still to be read, which is then read next. Places are read in
+/// groups: the games tied together by a channel or a player, whose missed and kept messages
+/// are applied together in the order sent, so each game takes its messages in that order;
+/// games apart may take theirs in any order between them. Returns whether every planned
+/// place was read (a place that could not be, or a session another replaced, makes it
+/// `false`).
 pub(super) async fn catch_up(
     bot: &Arc<Bot>,
     http: &Arc<serenity::Http>,
-    shard: u32,
+    session: Session,
     guilds: &[serenity::GuildId],
-    began: DateTime<Utc>,
+    (began, listings): (DateTime<Utc>, bool),
     collector: &Collector,
-) -> Result<(), DiscordError> {
+) -> Result<bool, DiscordError> {
     let store = bot.service.store();
+    let shard = session.shard;
+    let total = bot.settings.shards.total;
+    let known = Known {
+        session: collector.asked_at(),
+        listings,
+        mark: store
+            .caught_up_mark(shard, total)
+            .await?
+            .and_then(|mark| u64::try_from(mark).ok()),
+    };
     let mut groups = groups(store.catch_up_ties(Utc::now()).await?, shard);
     // What reached the handlers before the session's collector did is kept aside by now.
     collector.in_place().await;
@@ -189,10 +213,11 @@ pub(super) async fn catch_up(
     }
     let servers = guilds.iter().map(|guild| guild.get()).collect();
     let mut failed = release(bot, http, || {
-        bot.kept_aside.planned(shard, found.clone(), servers)
+        bot.kept_aside.planned(session, found.clone(), servers)
     })
     .await
     .err();
+    let mut whole = true;
     // Servers first: listed from the gateway they cost no request, and direct messages wait
     // for them.
     let mut steps: VecDeque<Step> = guilds
@@ -202,16 +227,9 @@ pub(super) async fn catch_up(
     steps.extend((0..groups.len()).map(Step::Group));
     let mut started = HashSet::new();
     let mut side = JoinSet::new();
-    let session = (began, collector.asked_at());
-    let known = Known {
-        session: collector.asked_at(),
-        applied: store
-            .newest_position()
-            .await?
-            .and_then(|position| u64::try_from(position).ok()),
-    };
     loop {
-        while side.len() < SIDE_BY_SIDE {
+        // A session another replaced reads no more: the new one reads it all again.
+        while side.len() < SIDE_BY_SIDE && bot.kept_aside.is_current(session) {
             let Some(step) = next(bot, shard, &mut steps, &started, &found) else {
                 break;
             };
@@ -223,11 +241,11 @@ pub(super) async fn catch_up(
             };
             side.spawn(async move {
                 match step {
-                    Step::Group(_) => read_group(&bot, &http, (shard, known), &group)
+                    Step::Group(_) => read_group(&bot, &http, (session, known), &group)
                         .await
-                        .map(|()| Vec::new()),
+                        .map(|whole| (Vec::new(), whole)),
                     Step::Server(server) => {
-                        list_server(&bot, &http, (shard, server), &games, session).await
+                        list_server(&bot, &http, (session, server), &games, (began, known)).await
                     }
                 }
             });
@@ -237,7 +255,8 @@ pub(super) async fn catch_up(
         };
         match done {
             // A server's channels with missed messages: each is read back next, on its own.
-            Ok(Ok(quiet)) => {
+            Ok(Ok((quiet, read))) => {
+                whole &= read;
                 for planned in quiet {
                     found.insert(planned.source, groups.len());
                     steps.push_front(Step::Group(groups.len()));
@@ -245,22 +264,26 @@ pub(super) async fn catch_up(
                 }
             }
             Ok(Err(error)) => failed = failed.or(Some(error)),
-            Err(error) => warn!(%error, "a part of the catch-up stopped"),
+            Err(error) => {
+                warn!(%error, "a part of the catch-up stopped");
+                whole = false;
+            }
         }
     }
     // What is still kept (a handler that ran late) goes in the order sent.
-    let last = release(bot, http, || bot.kept_aside.take_opened(shard))
+    let current = bot.kept_aside.is_current(session);
+    let last = release(bot, http, || bot.kept_aside.take_opened(session))
         .await
         .err();
     match failed.or(last) {
         Some(error) => Err(error),
-        None => Ok(()),
+        None => Ok(whole && current),
     }
 }
 
 /// The places to read on `shard`, in groups: the games tied by a shared channel or person
-/// (union of the games' places), each place with the oldest time it matters. Discord sends
-/// direct messages on shard 0 only, so other shards read no person.
+/// (union of the games' places), each place with the oldest time it matters to a game that
+/// reads it. Discord sends direct messages on shard 0 only, so other shards have no person.
 fn groups(ties: Vec<Tie>, shard: u32) -> Vec<Vec<Planned>> {
     let ties: Vec<(i64, Planned)> = ties
         .into_iter()
@@ -276,6 +299,7 @@ fn groups(ties: Vec<Tie>, shard: u32) -> Vec<Vec<Planned>> {
                 Planned {
                     source,
                     since: tie.watched.since,
+                    read: tie.read,
                 },
             ))
         })
@@ -304,22 +328,26 @@ fn groups(ties: Vec<Tie>, shard: u32) -> Vec<Vec<Planned>> {
         let (a, b) = (root(&mut parent, a), root(&mut parent, b));
         parent[a] = b;
     }
-    let mut by_root: HashMap<usize, Vec<Planned>> = HashMap::new();
-    let mut since: HashMap<Source, DateTime<Utc>> = HashMap::new();
+    // A place is read if any of its games reads it, from the oldest of those games on.
+    let mut merged: HashMap<Source, Planned> = HashMap::new();
     for (_, planned) in &ties {
-        since
+        merged
             .entry(planned.source)
-            .and_modify(|at| *at = (*at).min(planned.since))
-            .or_insert(planned.since);
+            .and_modify(|place| match (place.read, planned.read) {
+                (false, true) => *place = *planned,
+                (true, false) => {}
+                _ => place.since = place.since.min(planned.since),
+            })
+            .or_insert(*planned);
     }
+    let mut by_root: HashMap<usize, Vec<Planned>> = HashMap::new();
     let mut sources: Vec<(&Source, &usize)> = index.iter().collect();
     sources.sort();
     for (source, at) in sources {
         let group = root(&mut parent, *at);
-        by_root.entry(group).or_default().push(Planned {
-            source: *source,
-            since: since[source],
-        });
+        if let Some(planned) = merged.get(source) {
+            by_root.entry(group).or_default().push(*planned);
+        }
     }
     let mut groups: Vec<Vec<Planned>> = by_root.into_values().collect();
     groups.sort_by_key(|group| group.first().map(|planned| planned.source));
@@ -353,31 +381,54 @@ fn next(
 }
 
 /// Reads back every place of a group; what was missed there joins what is kept aside, and
-/// what may go then is applied, in the order sent, the table held only for that.
+/// what may go then is applied, in the order sent, the table held only for that. Returns
+/// whether every place was read; the group is settled whatever failed, so nothing waits
+/// for it to the end of the catch-up.
 async fn read_group(
     bot: &Bot,
     http: &serenity::Http,
-    (shard, known): (u32, Known),
+    (session, known): (Session, Known),
     group: &[Planned],
-) -> Result<(), DiscordError> {
+) -> Result<bool, DiscordError> {
     let mut missed: Vec<Kept> = Vec::new();
+    let mut whole = true;
+    let mut failed = None;
     for planned in group {
-        let Some(read) = place(bot, http, (shard, known), planned).await? else {
-            continue;
+        let read = match place(bot, http, (session.shard, known), planned).await {
+            Ok(ToRead::Read(read)) => read,
+            Ok(ToRead::Nothing) => continue,
+            Ok(ToRead::Unreadable) => {
+                whole = false;
+                continue;
+            }
+            Err(error) => {
+                failed = Some(error);
+                break;
+            }
         };
         match read_after(bot, http, &read).await {
             Ok(messages) => missed.extend(
                 messages
                     .into_iter()
-                    .map(|m| (m, (read.in_server, read.server), shard)),
+                    // The bot's own posts are nobody's command.
+                    .filter(|message| !message.author.bot)
+                    .map(|m| (m, (read.in_server, read.server), session.shard)),
             ),
             Err(error) => {
+                whole = false;
                 warn!(channel = %read.channel, %error, "a channel's history could not be read")
             }
         }
     }
     let sources: Vec<Source> = group.iter().map(|planned| planned.source).collect();
-    release(bot, http, || bot.kept_aside.settle(shard, &sources, missed)).await
+    release(bot, http, || {
+        bot.kept_aside.settle(session, &sources, missed)
+    })
+    .await?;
+    match failed {
+        Some(error) => Err(error),
+        None => Ok(whole),
+    }
 }
 
 /// Takes the table, then the messages kept aside that `take` lets go, and applies them in
@@ -424,24 +475,50 @@ pub(super) async fn apply_kept_aside(bot: &Bot, http: &serenity::Http) -> Result
 }
 
 /// Lists `server`'s channels and active threads (as the gateway sent them, or by asking) and
-/// returns those without a game (not among `games`) that hold messages the bot never saw (a `!new` typed while it
-/// was away); what was kept aside in its other channels is applied. The bot claims every
-/// message it sees in a server, so the newest it applied there marks when it last saw the
-/// server: a channel whose last message is newer holds messages it missed, read from that
-/// mark on (and no further back than message ids are kept). A server where the bot never
-/// applied a message is read from a little before the session began (`began`): what was
-/// typed there as the bot connected.
+/// returns those without a game (not among `games`) that hold messages the bot never saw (a
+/// `!new` typed while it was away), with whether the server could be listed; what was kept
+/// aside in its other channels is applied. The bot claims every message it sees in a server,
+/// so the newest it applied there marks when it last saw the server: a channel whose last
+/// message is newer holds messages it missed, read from that mark on (and no further back
+/// than message ids are kept). A server where the bot never applied a message is read from
+/// a little before the session began (`began`): what was typed there as the bot connected.
+/// The server counts as listed whatever failed, so nothing waits for it to the end.
 async fn list_server(
     bot: &Bot,
     http: &serenity::Http,
-    (shard, server): (u32, u64),
+    (session, server): (Session, u64),
     games: &HashSet<Source>,
-    (began, session): (DateTime<Utc>, std::time::Instant),
-) -> Result<Vec<Planned>, DiscordError> {
-    let places = match listed(bot, shard, server, session).await {
-        Some(places) => places,
+    (began, known): (DateTime<Utc>, Known),
+) -> Result<(Vec<Planned>, bool), DiscordError> {
+    let listing = match known.listings {
+        true => listed(bot, session.shard, server, known.session).await,
+        false => None,
+    };
+    let (places, whole) = match listing {
+        Some(places) => (places, true),
         None => asked(bot, http, serenity::GuildId::new(server)).await,
     };
+    let quiet = quiet_channels(bot, places, games, began).await;
+    let sources: Vec<Source> = match &quiet {
+        Ok(quiet) => quiet.iter().map(|planned| planned.source).collect(),
+        Err(_) => Vec::new(),
+    };
+    release(bot, http, || {
+        bot.kept_aside.server_listed(session, server, &sources)
+    })
+    .await?;
+    Ok((quiet?, whole))
+}
+
+/// Among a server's `places`, the channels without a game (not among `games`) whose last
+/// message is newer than the mark of the server (see [`list_server`]), each to be read from
+/// that mark.
+async fn quiet_channels(
+    bot: &Bot,
+    places: Listing,
+    games: &HashSet<Source>,
+    began: DateTime<Utc>,
+) -> Result<Vec<Planned>, DiscordError> {
     let store = bot.service.store();
     let now = Utc::now();
     let ids: Vec<String> = places.iter().map(|(id, _)| id.get().to_string()).collect();
@@ -453,7 +530,7 @@ async fn list_server(
     .max(1);
     let from = super::inbound::sent_at(mark).unwrap_or(began);
     // A game's channel is read with its game, whatever the listing says.
-    let quiet: Vec<Planned> = places
+    Ok(places
         .into_iter()
         .filter(|(channel, last)| {
             !games.contains(&Source::Channel(channel.get()))
@@ -462,14 +539,9 @@ async fn list_server(
         .map(|(channel, _)| Planned {
             source: Source::Channel(channel.get()),
             since: from,
+            read: true,
         })
-        .collect();
-    let sources: Vec<Source> = quiet.iter().map(|planned| planned.source).collect();
-    release(bot, http, || {
-        bot.kept_aside.server_listed(shard, server, &sources)
-    })
-    .await?;
-    Ok(quiet)
+        .collect())
 }
 
 /// `server`'s channels and threads as the gateway sent them for the session whose READY was
@@ -493,36 +565,37 @@ async fn listed(
     }
 }
 
-/// `server`'s channels and active threads, asked of Discord (two requests); what cannot be
-/// listed is left out, with a warning.
-async fn asked(bot: &Bot, http: &serenity::Http, guild: serenity::GuildId) -> Listing {
+/// `server`'s channels and active threads, asked of Discord (two requests), and whether both
+/// answered; what cannot be listed is left out, with a warning.
+async fn asked(bot: &Bot, http: &serenity::Http, guild: serenity::GuildId) -> (Listing, bool) {
     bot.delivery.pace.turn(false).await;
     let channels = match guild.channels(http).await {
         Ok(channels) => channels,
         Err(error) => {
             warn!(%guild, %error, "a server's channels could not be listed; messages typed there in channels without a game are not read back now");
-            return Vec::new();
+            return (Vec::new(), false);
         }
     };
     // Threads are not among a server's channels: its active ones are listed apart (one more
     // request), so a game opened in a thread while the bot was away is read back too.
     bot.delivery.pace.turn(false).await;
-    let threads = match guild.get_active_threads(http).await {
-        Ok(data) => data.threads,
+    let (threads, whole) = match guild.get_active_threads(http).await {
+        Ok(data) => (data.threads, true),
         Err(error) => {
             warn!(%guild, %error, "a server's active threads could not be listed; messages typed in threads without a game are not read back now");
-            Vec::new()
+            (Vec::new(), false)
         }
     };
-    channels
+    let places = channels
         .into_values()
         .chain(threads)
         .map(|channel| (channel.id, channel.last_message_id))
-        .collect()
+        .collect();
+    (places, whole)
 }
 
-/// Whether `channel`'s messages come on `shard`: always when this process holds every shard;
-/// otherwise by its server (asked of Discord once per channel). A channel whose server
+/// Whether `channel`'s messages come on `shard`: always when the bot has one shard; otherwise
+/// by its server (asked of Discord once per channel). A channel whose server
 /// cannot be learnt is left to the next session.
 async fn on_shard(
     bot: &Bot,
@@ -531,7 +604,7 @@ async fn on_shard(
     shard: u32,
 ) -> bool {
     let held = bot.settings.shards;
-    if held.all() {
+    if held.total <= 1 {
         return true;
     }
     let mut servers = bot.servers.lock().await;
@@ -552,23 +625,40 @@ async fn on_shard(
     server.is_some_and(|server| held.of_guild(server) == shard)
 }
 
+/// What a catch-up does with a planned place.
+enum ToRead {
+    /// Reads it.
+    Read(Read),
+    /// Has nothing to read there.
+    Nothing,
+    /// Cannot read it now (its DM channel could not be opened).
+    Unreadable,
+}
+
 /// Where to read a planned place from: its channel (a person's DM channel, known or opened),
-/// after the last message applied from it, or else from the opening of the oldest game it
-/// concerns; `None` when it is not this shard's to read, its DM channel cannot be opened, or
+/// after the last message applied from it, or from the oldest time it matters if that is
+/// later; nothing when it is not read (a person of a game over), not this shard's to read, or
 /// its last message is known and needs no reading (see [`needs_reading`]).
 async fn place(
     bot: &Bot,
     http: &serenity::Http,
     (shard, known): (u32, Known),
     planned: &Planned,
-) -> Result<Option<Read>, DiscordError> {
+) -> Result<ToRead, DiscordError> {
+    if !planned.read {
+        return Ok(ToRead::Nothing);
+    }
     let (channel, in_server, last) = match planned.source {
         Source::Channel(id) => {
             let channel = serenity::ChannelId::new(id);
             if !on_shard(bot, http, channel, shard).await {
-                return Ok(None);
+                return Ok(ToRead::Nothing);
             }
-            (channel, true, bot.listings.last_of(id, known.session))
+            let last = match known.listings {
+                true => bot.listings.last_of(id, known.session),
+                false => None,
+            };
+            (channel, true, last)
         }
         Source::Person(user) => match bot.delivery.dm_channel(&user.to_string()) {
             Some(channel) => (channel, false, None),
@@ -582,7 +672,7 @@ async fn place(
                     }
                     Err(error) => {
                         warn!(user, %error, "a player's direct messages could not be read back");
-                        return Ok(None);
+                        return Ok(ToRead::Unreadable);
                     }
                 }
             }
@@ -594,15 +684,16 @@ async fn place(
         .last_position(&id)
         .await?
         .and_then(|position| u64::try_from(position).ok())
-        .unwrap_or_else(|| snowflake_at(planned.since))
+        .unwrap_or(0)
+        .max(snowflake_at(planned.since))
         .max(1);
     if let Some(last) = last {
         let posted = store
             .newest_posted(&id)
             .await?
             .and_then(|message| u64::try_from(message).ok());
-        if !needs_reading(last.map(|id| id.get()), after, posted, known.applied) {
-            return Ok(None);
+        if !needs_reading(last.map(|id| id.get()), after, posted, known.mark) {
+            return Ok(ToRead::Nothing);
         }
     }
     let server = match in_server {
@@ -615,7 +706,7 @@ async fn place(
             .flatten(),
         false => None,
     };
-    Ok(Some(Read {
+    Ok(ToRead::Read(Read {
         channel,
         after: serenity::MessageId::new(after),
         in_server,
@@ -625,21 +716,18 @@ async fn place(
 
 /// Whether a channel whose last message is `last` (`None`: it has none) must be read after
 /// message `after`: not when nothing came after it, nor when the last message is the bot's
-/// own post (`posted`, the newest it knows there) made at least [`IN_FLIGHT`] before the
-/// newest message it applied from anywhere (`applied`), since what was sent before that
-/// post reached the bot and was applied.
-fn needs_reading(last: Option<u64>, after: u64, posted: Option<u64>, applied: Option<u64>) -> bool {
+/// own post (`posted`, the newest it knows there) made before the shard's `mark` (every
+/// message sent on the shard before the mark reached the bot and was applied, so what was
+/// sent there before that post was).
+fn needs_reading(last: Option<u64>, after: u64, posted: Option<u64>, mark: Option<u64>) -> bool {
     let Some(last) = last else {
         return false;
     };
     if last <= after {
         return false;
     }
-    let flight = u64::try_from(IN_FLIGHT.num_milliseconds()).unwrap_or(0) << 22;
-    match (posted, applied) {
-        (Some(posted), Some(applied)) => {
-            !(last <= posted && posted.saturating_add(flight) < applied)
-        }
+    match (posted, mark) {
+        (Some(posted), Some(mark)) => !(last <= posted && posted < mark),
         _ => true,
     }
 }
@@ -678,6 +766,7 @@ mod tests {
 
     fn tie(game: i64, id: u64, person: bool, minute: i64) -> Tie {
         Tie {
+            read: true,
             game,
             watched: Watched {
                 id: id.to_string(),
@@ -752,22 +841,22 @@ mod tests {
             Some(at(6)),
             Some(at(100))
         ));
-        // The bot's own post last, well before the newest message applied: nothing missed.
+        // The bot's own post last, before the shard's mark: nothing missed.
         assert!(!needs_reading(
             Some(at(6)),
             at(5),
             Some(at(6)),
             Some(at(100))
         ));
-        // The bot's own post last but too recent: a message sent just before it may have been
-        // on its way when the bot stopped.
+        // The bot's own post last but after the mark: a message sent just before it may have
+        // been on its way when the bot stopped.
         assert!(needs_reading(
-            Some(at(95)),
+            Some(at(101)),
             at(5),
-            Some(at(95)),
+            Some(at(101)),
             Some(at(100))
         ));
-        // Nothing known of the bot's posts or of what it applied: read.
+        // Nothing known of the bot's posts or no mark: read.
         assert!(needs_reading(Some(at(6)), at(5), None, Some(at(100))));
         assert!(needs_reading(Some(at(6)), at(5), Some(at(6)), None));
     }

@@ -92,7 +92,7 @@ impl serenity::EventHandler for Gateway {
         // The collector is asked for first thing, to shorten the time in which messages reach
         // the handlers instead; what it sees is kept aside with them until the catch-up takes
         // them all, so nothing it sees overtakes a message sent before it.
-        bot.kept_aside.open(shard);
+        let session = bot.kept_aside.open(shard);
         let (arrivals, on) = (bot.clone(), ctx.http.clone());
         let collector = Collector::added();
         let seen = collector.seen.clone();
@@ -105,9 +105,21 @@ impl serenity::EventHandler for Gateway {
                 true
             })));
         let guilds: Vec<serenity::GuildId> = ready.guilds.iter().map(|guild| guild.id).collect();
-        let caught_up = catch_up(bot, &ctx.http, shard, &guilds, began, &collector).await;
-        bot.kept_aside.opened(shard);
-        bot.shard_caught_up(shard);
+        let listings = bot.listings.session_began(shard, collector.asked_at());
+        let caught_up = catch_up(
+            bot,
+            &ctx.http,
+            session,
+            &guilds,
+            (began, listings),
+            &collector,
+        )
+        .await;
+        // A session another replaced meanwhile: that one's catch-up says when it is done.
+        if !bot.kept_aside.opened(session) {
+            return;
+        }
+        bot.shard_caught_up(shard, matches!(caught_up, Ok(true)));
         let took = collector.asked_at().elapsed();
         metrics::histogram!("referee_catch_up_seconds").record(took.as_secs_f64());
         info!(

@@ -375,11 +375,16 @@ pub(super) async fn ticker(
 ) {
     let mut interval = tokio::time::interval(tick.max(std::time::Duration::from_millis(100)));
     let mut forgotten: Option<std::time::Instant> = None;
+    let mut marked: Option<std::time::Instant> = None;
+    // Since when every shard has been seen up and caught up, tick after tick.
+    let mut up_since: Option<std::time::Instant> = None;
     loop {
         interval.tick().await;
         if !bot.caught_up.load(Ordering::SeqCst) || !sessions_up(&bot, &shards).await {
+            up_since = None;
             continue;
         }
+        let up = *up_since.get_or_insert_with(std::time::Instant::now);
         if forgotten.is_none_or(|at| at.elapsed() >= FORGET_EVERY) {
             forgotten = Some(std::time::Instant::now());
             if let Err(error) = bot.service.store().prune(Utc::now()).await {
@@ -389,8 +394,20 @@ pub(super) async fn ticker(
         let fired = {
             let _turn = bot.commits.turn().await;
             // A message kept aside whose handler ran after its session's catch-up.
-            if let Err(error) = super::catch_up::apply_kept_aside(&bot, &http).await {
+            let kept = super::catch_up::apply_kept_aside(&bot, &http).await;
+            if let Err(error) = &kept {
                 warn!(%error, "a message kept aside could not be applied; it is tried again");
+            }
+            // Nothing queued or kept while the turn is held: every message that reached the
+            // bot is applied, so every one sent IN_FLIGHT ago or earlier is, once the shards
+            // have been up that long (a resumed session's missed events come meanwhile).
+            if kept.is_ok()
+                && bot.commits.is_empty()
+                && up.elapsed() >= IN_FLIGHT.to_std().unwrap_or_default()
+                && marked.is_none_or(|at| at.elapsed() >= MARK_EVERY)
+            {
+                marked = Some(std::time::Instant::now());
+                mark_caught_up(&bot, Utc::now()).await;
             }
             bot.service.fire_due(Utc::now()).await
         };
@@ -398,6 +415,29 @@ pub(super) async fn ticker(
             Ok(0) => {}
             Ok(_) => bot.committed(),
             Err(error) => warn!(%error, "deadlines could not be fired"),
+        }
+    }
+}
+
+/// How long a message may take to reach the bot once sent: Discord's gateway delivers
+/// within this.
+const IN_FLIGHT: chrono::Duration = chrono::Duration::seconds(10);
+
+/// How often the shards' marks move on.
+const MARK_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Moves the mark of every shard of this process whose latest catch-up read everything to
+/// [`IN_FLIGHT`] before `now`: every message sent on it before that reached the bot and was
+/// applied (the caller holds the table, with nothing queued or kept aside). A catch-up reads
+/// no place whose last message is the bot's own post made before the mark.
+async fn mark_caught_up(bot: &Bot, now: DateTime<Utc>) {
+    let Ok(mark) = i64::try_from(snowflake_at(now - IN_FLIGHT)) else {
+        return;
+    };
+    let total = bot.settings.shards.total;
+    for shard in bot.wholly_caught_up() {
+        if let Err(error) = bot.service.store().mark_caught_up(shard, total, mark).await {
+            warn!(%error, shard, "the shard's caught-up mark could not be written");
         }
     }
 }

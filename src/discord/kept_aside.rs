@@ -71,8 +71,20 @@ pub(super) struct KeptAside(Mutex<Inner>);
 #[derive(Default)]
 struct Inner {
     messages: BTreeMap<u64, Kept>,
-    /// The shards whose session is opening: `None` while their catch-up plans.
-    opening: HashMap<u32, Option<Plan>>,
+    /// The shards whose session is opening: which session, and its plan (`None` while its
+    /// catch-up plans).
+    opening: HashMap<u32, (u64, Option<Plan>)>,
+    /// The number of the last session opened.
+    sessions: u64,
+}
+
+/// An opening session of a shard, as its catch-up names it: a session that another one
+/// replaced (a new READY while the catch-up ran) changes nothing any more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Session {
+    /// The shard.
+    pub(super) shard: u32,
+    id: u64,
 }
 
 /// What an opening session's catch-up has still to read back.
@@ -140,8 +152,17 @@ impl KeptAside {
 
     /// A new session begins on `shard`: until its catch-up has planned, what its collector
     /// sees is kept aside too, behind what reached the handlers before the collector did.
-    pub(super) fn open(&self, shard: u32) {
-        self.lock().opening.insert(shard, None);
+    pub(super) fn open(&self, shard: u32) -> Session {
+        let mut inner = self.lock();
+        inner.sessions += 1;
+        let id = inner.sessions;
+        inner.opening.insert(shard, (id, None));
+        Session { shard, id }
+    }
+
+    /// Whether `session` is still its shard's opening session.
+    pub(super) fn is_current(&self, session: Session) -> bool {
+        self.lock().plan_of(session).is_some()
     }
 
     /// Keeps `message`, which `shard`'s collector saw, aside while that shard's session is
@@ -157,8 +178,8 @@ impl KeptAside {
         let kept = (message.clone(), place, shard);
         let held = match inner.opening.get(&shard) {
             None => false,
-            Some(None) => true,
-            Some(Some(plan)) => {
+            Some((_, None)) => true,
+            Some((_, Some(plan))) => {
                 let bonds = plan.bonds(&kept);
                 plan.awaited(&kept).is_some()
                     || inner
@@ -179,26 +200,28 @@ impl KeptAside {
     /// [`KeptAside::release`]).
     pub(super) fn planned(
         &self,
-        shard: u32,
+        session: Session,
         groups: HashMap<Source, usize>,
         servers: HashSet<u64>,
     ) -> Vec<Kept> {
         let mut inner = self.lock();
-        let plan = Plan {
+        let Some(plan) = inner.plan_of(session) else {
+            return Vec::new();
+        };
+        *plan = Some(Plan {
             pending: groups.keys().copied().collect(),
             groups,
             servers,
             quiet: HashSet::new(),
-        };
-        inner.opening.insert(shard, Some(plan));
-        inner.release(shard)
+        });
+        inner.release(session.shard)
     }
 
     /// What the first message `shard` keeps aside waits for, if anything: where its
     /// catch-up goes next.
     pub(super) fn awaited(&self, shard: u32) -> Option<Awaited> {
         let inner = self.lock();
-        let Some(Some(plan)) = inner.opening.get(&shard) else {
+        let Some((_, Some(plan))) = inner.opening.get(&shard) else {
             return None;
         };
         inner
@@ -211,45 +234,67 @@ impl KeptAside {
     /// `shard`'s catch-up has read back `sources`, finding `read` there: those join what is
     /// kept (a copy kept as it arrived live is preferred to the history's, which may be edited
     /// since); takes what may go now.
-    pub(super) fn settle(&self, shard: u32, sources: &[Source], read: Vec<Kept>) -> Vec<Kept> {
+    pub(super) fn settle(
+        &self,
+        session: Session,
+        sources: &[Source],
+        read: Vec<Kept>,
+    ) -> Vec<Kept> {
         let mut inner = self.lock();
-        if let Some(Some(plan)) = inner.opening.get_mut(&shard) {
-            for source in sources {
-                plan.pending.remove(source);
-                plan.quiet.remove(source);
-            }
+        let Some(Some(plan)) = inner.plan_of(session) else {
+            return Vec::new();
+        };
+        for source in sources {
+            plan.pending.remove(source);
+            plan.quiet.remove(source);
         }
         for kept in read {
             inner.messages.entry(kept.0.id.get()).or_insert(kept);
         }
-        inner.release(shard)
+        inner.release(session.shard)
     }
 
     /// `shard`'s catch-up has listed `server`'s channels and reads back `found` among them;
     /// takes what may go now.
-    pub(super) fn server_listed(&self, shard: u32, server: u64, found: &[Source]) -> Vec<Kept> {
+    pub(super) fn server_listed(
+        &self,
+        session: Session,
+        server: u64,
+        found: &[Source],
+    ) -> Vec<Kept> {
         let mut inner = self.lock();
-        if let Some(Some(plan)) = inner.opening.get_mut(&shard) {
-            plan.servers.remove(&server);
-            plan.pending.extend(found.iter().copied());
-            plan.quiet.extend(found.iter().copied());
+        let Some(Some(plan)) = inner.plan_of(session) else {
+            return Vec::new();
+        };
+        plan.servers.remove(&server);
+        plan.pending.extend(found.iter().copied());
+        plan.quiet.extend(found.iter().copied());
+        inner.release(session.shard)
+    }
+
+    /// Takes what `session`'s shard kept aside, in the order sent, and opens the session:
+    /// what its collector sees from now on goes to the queue (where it waits behind the
+    /// caller, who holds the table). Nothing for a session another replaced.
+    pub(super) fn take_opened(&self, session: Session) -> Vec<Kept> {
+        let mut inner = self.lock();
+        if inner.plan_of(session).is_none() {
+            return Vec::new();
         }
-        inner.release(shard)
+        inner.opening.remove(&session.shard);
+        inner.take(|kept| kept.2 == session.shard)
     }
 
-    /// Takes what `shard` kept aside, in the order sent, and opens its session: what its
-    /// collector sees from now on goes to the queue (where it waits behind the caller, who
-    /// holds the table).
-    pub(super) fn take_opened(&self, shard: u32) -> Vec<Kept> {
+    /// Opens `session` if its catch-up did not (it failed before): what it kept stays for
+    /// the ticker. `false` when another session replaced it (whose catch-up opens it).
+    pub(super) fn opened(&self, session: Session) -> bool {
         let mut inner = self.lock();
-        inner.opening.remove(&shard);
-        inner.take(|kept| kept.2 == shard)
-    }
-
-    /// Opens `shard`'s session if its catch-up did not (it failed before): what it kept
-    /// stays for the ticker.
-    pub(super) fn opened(&self, shard: u32) {
-        self.lock().opening.remove(&shard);
+        match inner.opening.get(&session.shard) {
+            Some((id, _)) if *id != session.id => false,
+            _ => {
+                inner.opening.remove(&session.shard);
+                true
+            }
+        }
     }
 
     /// Takes what every shard whose session is open kept aside, in the order sent.
@@ -261,6 +306,15 @@ impl KeptAside {
 }
 
 impl Inner {
+    /// The plan of `session` (`None` inside while it plans), if it is its shard's opening
+    /// session.
+    fn plan_of(&mut self, session: Session) -> Option<&mut Option<Plan>> {
+        match self.opening.get_mut(&session.shard) {
+            Some((id, plan)) if *id == session.id => Some(plan),
+            _ => None,
+        }
+    }
+
     /// Takes the messages `which` picks, in the order sent.
     fn take(&mut self, which: impl Fn(&Kept) -> bool) -> Vec<Kept> {
         let (taken, kept) = std::mem::take(&mut self.messages)
@@ -274,7 +328,7 @@ impl Inner {
     /// Takes, in the order sent, the messages `shard` keeps aside that await nothing and are
     /// bound to no message before them still kept (none while its catch-up plans).
     fn release(&mut self, shard: u32) -> Vec<Kept> {
-        let Some(Some(plan)) = self.opening.get(&shard) else {
+        let Some((_, Some(plan))) = self.opening.get(&shard) else {
             return Vec::new();
         };
         let mut blocked: HashSet<Bond> = HashSet::new();
@@ -329,7 +383,7 @@ mod tests {
     fn an_opening_session_keeps_what_its_collector_sees_behind_what_came_before() {
         let kept = KeptAside::default();
         let place = (true, None);
-        kept.open(0);
+        let session = kept.open(0);
         // Shard 0's collector sees 7 before the handler of 5, sent first, has run.
         assert!(kept.keep_while_opening(&message(7), place, 0));
         kept.keep(message(5), place, 0);
@@ -339,7 +393,7 @@ mod tests {
         // The ticker takes only what open shards kept.
         assert_eq!(ids(&kept.take_open()), [9]);
         // Shard 0's catch-up takes its own, in the order sent, and opens the session.
-        assert_eq!(ids(&kept.take_opened(0)), [5, 7]);
+        assert_eq!(ids(&kept.take_opened(session)), [5, 7]);
         assert!(!kept.keep_while_opening(&message(8), place, 0));
         assert!(kept.take_open().is_empty());
     }
@@ -347,10 +401,10 @@ mod tests {
     #[test]
     fn a_session_whose_catch_up_failed_is_opened_and_its_messages_left_for_the_ticker() {
         let kept = KeptAside::default();
-        kept.open(2);
+        let session = kept.open(2);
         assert!(kept.keep_while_opening(&message(3), (false, None), 2));
         assert!(kept.take_open().is_empty());
-        kept.opened(2);
+        assert!(kept.opened(session));
         assert_eq!(ids(&kept.take_open()), [3]);
     }
 
@@ -358,14 +412,16 @@ mod tests {
     fn once_planned_a_live_message_to_a_place_already_read_goes_to_the_queue() {
         let kept = KeptAside::default();
         let (game, other, server) = (10, 11, 1);
-        kept.open(0);
+        let session = kept.open(0);
         // While the catch-up plans, everything is kept.
         assert!(kept.keep_while_opening(&in_channel(5, other, server), (true, None), 0));
         let pending = HashMap::from([(Source::Channel(game), 0)]);
         // Planned: the server is listed at once, and 5 (nothing to read before it) goes.
-        assert!(kept.planned(0, pending, HashSet::from([server])).is_empty());
+        assert!(kept
+            .planned(session, pending, HashSet::from([server]))
+            .is_empty());
         assert_eq!(kept.awaited(0), Some(Awaited::Server(server)));
-        assert_eq!(ids(&kept.server_listed(0, server, &[])), [5]);
+        assert_eq!(ids(&kept.server_listed(session, server, &[])), [5]);
         // A message to the game still to be read back is kept, and so is what its sender says
         // after it anywhere; someone else in a third channel goes on.
         assert!(kept.keep_while_opening(&in_channel(7, game, server), (true, None), 0));
@@ -385,30 +441,30 @@ mod tests {
             (in_channel(6, game, server), (true, Some(server)), 0),
             (history_seven, (true, Some(server)), 0),
         ];
-        let released = kept.settle(0, &[Source::Channel(game)], read);
+        let released = kept.settle(session, &[Source::Channel(game)], read);
         assert_eq!(ids(&released), [6, 7, 8]);
         assert_eq!(released[1].0.content, "");
         // Nothing left to wait for: live messages go to the queue.
         assert!(!kept.keep_while_opening(&in_channel(11, game, server), (true, None), 0));
-        assert!(kept.take_opened(0).is_empty());
+        assert!(kept.take_opened(session).is_empty());
     }
 
     #[test]
     fn a_direct_message_waits_for_the_servers_and_the_new_channels_found_there() {
         let kept = KeptAside::default();
         let (fresh, server, gm) = (12, 1, 50);
-        kept.open(0);
-        kept.planned(0, HashMap::new(), HashSet::from([server]));
+        let session = kept.open(0);
+        kept.planned(session, HashMap::new(), HashSet::from([server]));
         // The GM's seed by DM, sent right after a `!new` typed in a fresh channel while the
         // bot was away: it waits until that channel is read back.
         assert!(kept.keep_while_opening(&by_dm(20, gm), (false, None), 0));
         assert_eq!(kept.awaited(0), Some(Awaited::Servers));
         assert!(kept
-            .server_listed(0, server, &[Source::Channel(fresh)])
+            .server_listed(session, server, &[Source::Channel(fresh)])
             .is_empty());
         assert_eq!(kept.awaited(0), Some(Awaited::Servers));
         let new_game = (in_channel(19, fresh, server), (true, Some(server)), 0);
-        let released = kept.settle(0, &[Source::Channel(fresh)], vec![new_game]);
+        let released = kept.settle(session, &[Source::Channel(fresh)], vec![new_game]);
         assert_eq!(ids(&released), [19, 20]);
         // A stranger's DM now goes to the queue.
         assert!(!kept.keep_while_opening(&by_dm(21, 60), (false, None), 0));
@@ -419,9 +475,9 @@ mod tests {
         let kept = KeptAside::default();
         let (slow, quick, server) = (10, 20, 1);
         let groups = HashMap::from([(Source::Channel(slow), 0), (Source::Channel(quick), 1)]);
-        kept.open(0);
-        kept.planned(0, groups, HashSet::from([server]));
-        kept.server_listed(0, server, &[]);
+        let session = kept.open(0);
+        kept.planned(session, groups, HashSet::from([server]));
+        kept.server_listed(session, server, &[]);
         // Alice writes in the slow game, then in the quick one; bob in the quick one.
         let mut alice_slow = in_channel(5, slow, server);
         alice_slow.author.id = serenity::UserId::new(1);
@@ -435,9 +491,36 @@ mod tests {
         // The quick game is read: bob's message is bound to alice's there (same games), which
         // is bound to hers in the slow game (same sender): all wait.
         assert!(kept
-            .settle(0, &[Source::Channel(quick)], Vec::new())
+            .settle(session, &[Source::Channel(quick)], Vec::new())
             .is_empty());
-        let released = kept.settle(0, &[Source::Channel(slow)], Vec::new());
+        let released = kept.settle(session, &[Source::Channel(slow)], Vec::new());
         assert_eq!(ids(&released), [5, 6, 7]);
+    }
+
+    #[test]
+    fn a_session_replaced_while_its_catch_up_runs_changes_nothing() {
+        let kept = KeptAside::default();
+        let (game, server) = (10, 1);
+        let first = kept.open(0);
+        kept.planned(first, HashMap::new(), HashSet::from([server]));
+        // A new READY: the first catch-up's steps no longer count.
+        let second = kept.open(0);
+        assert!(!kept.is_current(first));
+        assert!(kept.keep_while_opening(&in_channel(5, game, server), (true, None), 0));
+        let read = vec![(in_channel(4, game, server), (true, Some(server)), 0)];
+        assert!(kept
+            .settle(first, &[Source::Channel(game)], read)
+            .is_empty());
+        assert!(kept.take_opened(first).is_empty());
+        assert!(!kept.opened(first));
+        // The second plans and reads the game itself.
+        let groups = HashMap::from([(Source::Channel(game), 0)]);
+        kept.planned(second, groups, HashSet::new());
+        let read = vec![(in_channel(4, game, server), (true, Some(server)), 0)];
+        assert_eq!(
+            ids(&kept.settle(second, &[Source::Channel(game)], read)),
+            [4, 5]
+        );
+        assert!(kept.opened(second));
     }
 }

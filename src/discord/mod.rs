@@ -79,8 +79,9 @@ pub struct Bot {
     /// Set while every shard of this process has caught up with its latest session (at
     /// start-up and after every new session): deadlines fire only then.
     caught_up: std::sync::atomic::AtomicBool,
-    /// The shards whose latest catch-up is done.
-    shards_caught_up: std::sync::Mutex<std::collections::HashSet<u32>>,
+    /// The shards whose latest catch-up is done, each with whether it read every place it
+    /// planned (only then may its mark move on: see [`inbound::ticker`]).
+    shards_caught_up: std::sync::Mutex<std::collections::HashMap<u32, bool>>,
     /// Each account's limit of commands.
     floodgate: std::sync::Mutex<crate::table::Floodgate>,
     /// Messages queued for the table as they arrived ([`inbound::arrived`]), until their
@@ -150,19 +151,34 @@ impl Bot {
             .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// Notes that `shard` has caught up with its new session; once every shard of this process
-    /// has, deadlines may fire.
-    fn shard_caught_up(&self, shard: u32) {
+    /// Notes that `shard` has caught up with its new session, having read every place it
+    /// planned or not (`whole`); once every shard of this process has, deadlines may fire.
+    fn shard_caught_up(&self, shard: u32, whole: bool) {
         let mut done = self
             .shards_caught_up
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        done.insert(shard);
+        done.insert(shard, whole);
         let held = self.settings.shards;
-        if (held.first..=held.last).all(|shard| done.contains(&shard)) {
+        if (held.first..=held.last).all(|shard| done.contains_key(&shard)) {
             self.caught_up
                 .store(true, std::sync::atomic::Ordering::SeqCst);
         }
+    }
+
+    /// The shards of this process whose latest catch-up read every place it planned.
+    fn wholly_caught_up(&self) -> Vec<u32> {
+        let done = self
+            .shards_caught_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut shards: Vec<u32> = done
+            .iter()
+            .filter(|(_, whole)| **whole)
+            .map(|(shard, _)| *shard)
+            .collect();
+        shards.sort_unstable();
+        shards
     }
 
     /// Hands rows an interaction answered (or failed to) over to the outbox worker (and, on
@@ -267,7 +283,7 @@ pub async fn run(
         searches_wake: tokio::sync::Notify::new(),
         stopping: std::sync::atomic::AtomicBool::new(false),
         caught_up: std::sync::atomic::AtomicBool::new(false),
-        shards_caught_up: std::sync::Mutex::new(std::collections::HashSet::new()),
+        shards_caught_up: std::sync::Mutex::new(std::collections::HashMap::new()),
         floodgate: std::sync::Mutex::new(crate::table::Floodgate::new(flood.0, flood.1)),
         collected: std::sync::Mutex::new(std::collections::HashSet::new()),
         kept_aside: kept_aside::KeptAside::default(),

@@ -25,6 +25,14 @@ pub struct Tie {
     /// Whether the place is a person (whose direct messages are read) rather than a channel
     /// or thread.
     pub person: bool,
+    /// Whether the place is read back: not for the people of a game over, who are tied to
+    /// it only so that what they send waits for its channel (a `!new` typed there).
+    pub read: bool,
+}
+
+/// The key of a shard's mark in `meta`: a mark holds for one way of sharding only.
+fn mark_key(shard: u32, total: u32) -> String {
+    format!("caught-up-{shard}-of-{total}")
 }
 
 impl Store {
@@ -33,7 +41,8 @@ impl Store {
     /// `database.keep_message_ids` before `now` (a `!new` or `!audit` may follow a game's end),
     /// the players' private threads of the games not over, and the players (seated or
     /// waiting) and GMs of the games not over, everyone who may send the bot a direct message
-    /// that matters. A place that concerns several games comes once for each.
+    /// that matters; and, not to be read, the players and GMs of those that ended. A place
+    /// that concerns several games comes once for each.
     pub async fn catch_up_ties(&self, now: DateTime<Utc>) -> Result<Vec<Tie>, StoreError> {
         let rows = self
             .fetch_all(
@@ -48,8 +57,17 @@ impl Store {
                      JOIN games ON games.id = seats.game_id WHERE games.status <> 'over' \
                      UNION ALL \
                      SELECT id, gm_id, 1, created_at FROM games WHERE status <> 'over' AND gm_id <> '' \
+                     UNION ALL \
+                     SELECT games.id, seats.user_id, 2, games.created_at FROM seats \
+                     JOIN games ON games.id = seats.game_id \
+                     WHERE games.status = 'over' AND games.updated_at >= ? \
+                     UNION ALL \
+                     SELECT id, gm_id, 2, created_at FROM games \
+                     WHERE status = 'over' AND updated_at >= ? AND gm_id <> '' \
                      ORDER BY 1, 3, 2",
                 )
+                .int(self.read_back_from(now).timestamp_millis())
+                .int(self.read_back_from(now).timestamp_millis())
                 .int(self.read_back_from(now).timestamp_millis()),
             )
             .await?;
@@ -62,6 +80,7 @@ impl Store {
                         since: DateTime::from_timestamp_millis(row.int(3)?).unwrap_or_default(),
                     },
                     person: row.int(2)? != 0,
+                    read: row.int(2)? != 2,
                 })
             })
             .collect()
@@ -113,16 +132,39 @@ impl Store {
         }
     }
 
-    /// The number of the newest message applied from anywhere (`None`: none yet): the bot
-    /// was applying messages in the order they came until at least then.
-    pub async fn newest_position(&self) -> Result<Option<i64>, StoreError> {
+    /// The mark of gateway shard `shard` of `total`: every message sent on it before this
+    /// message number reached the bot and was applied (`None`: no such mark yet).
+    pub async fn caught_up_mark(&self, shard: u32, total: u32) -> Result<Option<i64>, StoreError> {
+        let key = mark_key(shard, total);
         let row = self
-            .fetch_optional(Statement::new("SELECT MAX(position) FROM inbound"))
+            .fetch_optional(
+                Statement::new("SELECT value FROM meta WHERE key = ?").text(key.as_str()),
+            )
             .await?;
         match row {
-            Some(row) => row.opt_int(0),
+            Some(row) => Ok(row.text(0)?.parse().ok()),
             None => Ok(None),
         }
+    }
+
+    /// Sets the mark of shard `shard` of `total` (see [`Store::caught_up_mark`]).
+    pub async fn mark_caught_up(
+        &self,
+        shard: u32,
+        total: u32,
+        mark: i64,
+    ) -> Result<(), StoreError> {
+        let (key, value) = (mark_key(shard, total), mark.to_string());
+        self.execute(
+            Statement::new(
+                "INSERT INTO meta (key, value) VALUES (?, ?) \
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )
+            .text(key.as_str())
+            .text(value.as_str()),
+        )
+        .await?;
+        Ok(())
     }
 
     /// The number of the last message applied from any of `channels` (`None`: none yet),

@@ -316,6 +316,12 @@ impl GroupCommit {
         self.lock_stall().clone()
     }
 
+    /// Whether nothing is queued: to a caller holding the turn, every message queued so far
+    /// has been applied.
+    pub fn is_empty(&self) -> bool {
+        self.lock_queue().is_empty()
+    }
+
     /// Whether the queue is full ([`MAX_QUEUED`]): who queues should wait for room.
     pub fn is_full(&self) -> bool {
         self.lock_queue().len() >= MAX_QUEUED

@@ -65,3 +65,39 @@ async fn a_game_read_back_slowly_holds_up_neither_another_game_nor_its_own_order
     bot.stop();
     assert_eq!(db.replay_all().await, 2);
 }
+
+/// After a restart the bot reads no channel whose last message is its own post made before
+/// its mark (it notes every ten seconds that what was sent until ten seconds before was
+/// applied), and reads the one where a player wrote while it was down.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_reads_only_the_channels_with_something_new() {
+    let (fake, dir, mut db, bot) = connected().await;
+    let path = dir.path().join("referee.db");
+    let other = CHANNEL + 1;
+    open_game(&fake, CAROL, CHANNEL, "tag");
+    let last = *open_game(&fake, DAVE, other, "tag").last().unwrap();
+    db.settled(&fake, last).await;
+    // The bot runs on until its mark has passed its last posts.
+    let marked = "SELECT COUNT(*) FROM meta WHERE key = 'caught-up-0-of-1' \
+                  AND CAST(value AS INTEGER) > (SELECT MAX(message) FROM posted)";
+    for _ in 0..300 {
+        if db.number(marked).await == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(db.number(marked).await, 1, "no mark past the bot's posts");
+    bot.kill();
+    fake.wait_disconnected().await;
+    let joined = fake.say(ALICE, Some(other), "!join");
+    let read_before = fake.requests().get("history").copied().unwrap_or(0);
+    let bot = Bot::start(&fake, &path);
+    fake.wait_ready().await;
+    db.settled(&fake, joined).await;
+    fake.wait_post_in(other, "alice joins game #2").await;
+    // Only the channel alice wrote in was read: carol's game, and both GMs' DMs, were not.
+    let read = fake.requests().get("history").copied().unwrap_or(0) - read_before;
+    assert_eq!(read, 1, "{:?}", fake.requests());
+    bot.stop();
+    assert_eq!(db.replay_all().await, 2);
+}
