@@ -15,7 +15,8 @@
 //! `cargo bench --bench catch_up` runs 2,500 servers and 1,000 games of 3 players (the GM
 //! plays). CATCH_UP_SERVERS, CATCH_UP_GAMES, CATCH_UP_SEATS and CATCH_UP_PACE change them;
 //! CATCH_UP_MISSED the number of games with a missed bid (and as many with a missed status,
-//! and a tenth as many new games typed in channels without one).
+//! and a tenth as many new games typed in channels without one); CATCH_UP_LIMIT the seconds
+//! waited after the restart (900).
 
 #[allow(dead_code)]
 #[path = "../tests/discord/fake.rs"]
@@ -111,6 +112,7 @@ async fn main() {
     let seats = setting("CATCH_UP_SEATS", 3).max(3);
     let pace = setting("CATCH_UP_PACE", 50);
     let missed_games = setting("CATCH_UP_MISSED", 100).min(games / 2);
+    let limit = Duration::from_secs(setting("CATCH_UP_LIMIT", 900));
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("referee.db");
@@ -203,7 +205,7 @@ async fn main() {
     let total = awaited.len();
     let all = wait_posts(
         &fake,
-        (skip, Duration::from_secs(900)),
+        (skip, limit),
         |post| {
             if let Some(what) = answer(post) {
                 if let Some(count) = awaited.get_mut(&what) {
@@ -215,7 +217,7 @@ async fn main() {
         || answered.borrow().len() == total,
     )
     .await;
-    let caught_up = tokio::time::timeout(Duration::from_secs(900), catching_up)
+    let caught_up = tokio::time::timeout(limit.saturating_sub(up.elapsed()), catching_up)
         .await
         .ok()
         .and_then(Result::ok)
