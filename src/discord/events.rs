@@ -81,17 +81,18 @@ pub(super) struct Gateway {
 impl serenity::EventHandler for Gateway {
     /// A new session of a shard (never a RESUME): from now on the shard's messages are
     /// collected as they arrive, in order; what was sent on that shard while the bot was away
-    /// is read back and applied place by place, each place's before what the collector saw
-    /// there meanwhile, in the order sent. Deadlines wait until every shard of this process
-    /// has done so.
+    /// is read back and applied group by group (the games tied by a channel or a player),
+    /// each group's before what the collector saw there meanwhile, in the order sent.
+    /// Deadlines wait until every shard of this process has done so.
     async fn ready(&self, ctx: serenity::Context, ready: serenity::Ready) {
         let bot = &self.bot;
         let shard = ctx.shard_id.0;
         bot.shard_behind(shard);
         let began = Utc::now();
         // The collector is asked for first thing, to shorten the time in which messages reach
-        // the handlers instead; what it sees is kept aside with them until the catch-up takes
-        // them all, so nothing it sees overtakes a message sent before it.
+        // the handlers instead; what it sees is kept aside with them until the catch-up has
+        // planned, and then while it waits for a place still to be read, so nothing it sees
+        // overtakes a message sent before it in the same games.
         let session = bot.kept_aside.open(shard);
         let (arrivals, on) = (bot.clone(), ctx.http.clone());
         let collector = Collector::added();

@@ -166,8 +166,8 @@ impl KeptAside {
     }
 
     /// Keeps `message`, which `shard`'s collector saw, aside while that shard's session is
-    /// opening and something of the shard is kept or the message awaits something; `false`
-    /// otherwise (the message goes to the table's queue).
+    /// opening and the message awaits something or is bound to a message kept (see [`Bond`]);
+    /// `false` otherwise (the message goes to the table's queue).
     pub(super) fn keep_while_opening(
         &self,
         message: &serenity::Message,
