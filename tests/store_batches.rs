@@ -1,12 +1,13 @@
-//! The store's batched write, its direct-message lookup and what the health check reads, on
-//! a real database: an in-memory SQLite database, and PostgreSQL when a test server is set.
+//! The store's batched writes (a change, posts noted delivered together), its direct-message
+//! lookup and what the health check reads, on a real database: an in-memory SQLite database,
+//! and PostgreSQL when a test server is set.
 
 mod common;
 
 use chrono::Utc;
 use referee::config;
 use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, User};
-use referee::store::{GameChange, OutboxPost, Store, StoreSettings, UserGames};
+use referee::store::{Delivered, GameChange, OutboxPost, Store, StoreSettings, UserGames};
 use referee::table::{Catalogue, Envelope, Inbound, Service};
 
 async fn table_with_one_game(url: &str) -> Service {
@@ -80,6 +81,54 @@ async fn thousands_of_rows(url: &str) {
     let bodies: Vec<&str> = queued.iter().map(|row| row.body.as_str()).collect();
     let expected: Vec<&str> = texts.iter().map(String::as_str).collect();
     assert_eq!(bodies, expected);
+    store.close().await;
+}
+
+#[tokio::test]
+async fn posts_noted_delivered_together_go_out_once_and_keep_the_newest_own_message() {
+    for database in common::databases("sqlite::memory:").await {
+        noted_together(&database.url).await;
+    }
+}
+
+async fn noted_together(url: &str) {
+    let service = table_with_one_game(url).await;
+    let store = service.store();
+    let before = store.last_outbox_id().await.unwrap();
+    let to = Audience::Channel("tag-channel".to_string());
+    let texts = ["first", "second", "third"];
+    let posts: Vec<OutboxPost> = texts.iter().map(|t| OutboxPost::text(&to, t)).collect();
+    let mut tx = store.begin().await.unwrap();
+    let ids = tx.write(None, &posts, Utc::now()).await.unwrap();
+    tx.commit().await.unwrap();
+
+    // Two of the three sent, the later one noted first: the newer message id is kept.
+    let sent = [
+        Delivered {
+            id: ids[1],
+            parts: 2,
+            posted: Some(("9001".to_string(), 77)),
+        },
+        Delivered {
+            id: ids[0],
+            parts: 1,
+            posted: Some(("9001".to_string(), 70)),
+        },
+    ];
+    store.delivered_together(&sent, Utc::now()).await.unwrap();
+    store.delivered_together(&[], Utc::now()).await.unwrap();
+
+    let left: Vec<String> = store
+        .undelivered_after(before)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| row.body)
+        .collect();
+    assert_eq!(left, ["third"]);
+    assert_eq!(store.newest_posted("9001").await.unwrap(), Some(77));
+    let noted = store.outbox_row(ids[1]).await.unwrap().unwrap();
+    assert_eq!((noted.parts_sent, noted.attempts), (2, 1));
     store.close().await;
 }
 

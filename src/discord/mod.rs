@@ -5,6 +5,7 @@
 mod buttons;
 mod catch_up;
 mod commands;
+mod delivered;
 mod embeds;
 mod events;
 mod forums;

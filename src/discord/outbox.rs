@@ -1,7 +1,9 @@
 //! The outbox deliverers: committed rows go out side by side across audiences (a lane for
 //! each channel and each player's direct messages), in order within an audience, so no
 //! channel's posts wait for another's (nor for its picture: each is drawn on the blocking
-//! pool). All lanes together keep the bot's pace ([`Pace`]), direct messages first. A lane
+//! pool, one per core but one, while its lane gives its room to others). The rows sent are
+//! noted delivered together ([`Notes`]). All lanes together keep the bot's pace ([`Pace`]),
+//! direct messages first. A lane
 //! retries errors that can pass (5xx, network) with a doubling wait and rate limits after
 //! the wait Discord names, sends a post Discord refused as malformed again as plain text,
 //! gives up on permanent errors with a log line and a note to the GM, and marks each row
@@ -17,13 +19,14 @@
 //! and an answer given on an interaction cannot carry a nonce, so if the bot dies between
 //! answering a slash command and marking its rows, those rows are posted again by the worker.
 
+use super::delivered::Notes;
 use super::embeds::messages;
 use super::forums;
 use super::pace::Pace;
 use super::rest::{classify, Failure};
 use super::{snowflake, Bot};
 use crate::picture::png_from_svg;
-use crate::store::{OutboxPost, OutboxRow, StoreError, DMS_CLOSED};
+use crate::store::{Delivered, OutboxPost, OutboxRow, StoreError, DMS_CLOSED};
 use crate::table::{gave_up_channel, gave_up_direct, Audience};
 use chrono::{DateTime, Utc};
 use poise::serenity_prelude as serenity;
@@ -39,6 +42,11 @@ use tracing::{info_span, warn, Instrument};
 const MAX_WAIT: Duration = Duration::from_secs(600);
 /// The most audiences delivered to side by side.
 const LANES: usize = 64;
+/// How many times as long as its last look for due posts the worker waits before the next.
+const SCAN_GAPS: u32 = 3;
+/// The longest the worker waits between two looks: a look that waited for the database
+/// behind a long batch of the table's is no measure of its own cost.
+const MAX_SCAN_GAP: Duration = Duration::from_millis(50);
 /// How many of its posts a lane reads at once.
 const LANE_BATCH: i64 = 20;
 
@@ -50,8 +58,11 @@ pub(super) struct Delivery {
     busy: Mutex<HashSet<Audience>>,
     /// Room for the lanes that run at once.
     lanes: Semaphore,
-    /// Room for the pictures drawn at once: one per core, so drawing never starves the rest.
+    /// Room for the pictures drawn at once: one per core but one, so drawing leaves a core
+    /// to the rest (a receipt waits for no board).
     drawing: Semaphore,
+    /// The posts sent, noted delivered together.
+    notes: Notes,
     /// The bot's pace towards Discord.
     pub(super) pace: Pace,
 }
@@ -64,7 +75,8 @@ impl Delivery {
             dm_channels: Mutex::new(HashMap::new()),
             busy: Mutex::new(HashSet::new()),
             lanes: Semaphore::new(LANES),
-            drawing: Semaphore::new(cores),
+            drawing: Semaphore::new(cores.saturating_sub(1).max(1)),
+            notes: Notes::default(),
             pace: Pace::new(requests_per_second),
         }
     }
@@ -88,20 +100,30 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Runs until shutdown: opens lanes whenever something was queued, and at least every second
 /// (for retries that come due); at shutdown waits for the lanes running.
+///
+/// Looking for the audiences with posts due reads every queued post. Under a burst the wakes
+/// come faster than that read of thousands of posts takes, and reads back to back would hold
+/// the one database connection the lanes and the table need; so a read waits
+/// [`SCAN_GAPS`] times as long as the last one took, up to [`MAX_SCAN_GAP`] (the wakes
+/// meanwhile make one).
 pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
     let mut lanes = JoinSet::new();
+    let mut gap = Duration::ZERO;
     loop {
         tokio::select! {
             () = bot.wake.notified() => {}
             () = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
+        tokio::time::sleep(gap).await;
         while lanes.try_join_next().is_some() {}
         if bot.stopping.load(Ordering::SeqCst) {
             break;
         }
+        let started = std::time::Instant::now();
         if let Err(error) = open_lanes(&bot, &http, &mut lanes, Some(Utc::now())).await {
             warn!(%error, "the outbox could not be read");
         }
+        gap = (started.elapsed() * SCAN_GAPS).min(MAX_SCAN_GAP);
     }
     while lanes.join_next().await.is_some() {}
 }
@@ -163,25 +185,48 @@ async fn lane(
     audience: &Audience,
     now_or_never: bool,
 ) -> Result<(), StoreError> {
-    let Ok(_room) = bot.delivery.lanes.acquire().await else {
+    let Ok(mut room) = bot.delivery.lanes.acquire().await else {
         return Ok(());
     };
     let store = bot.service.store();
-    loop {
+    'rows: loop {
         let rows = store.undelivered_of(audience, LANE_BATCH).await?;
+        // Fewer rows than asked for are all there were: once they are out the lane ends
+        // without reading again (a post queued meanwhile wakes the worker at its end).
+        let all = rows.len() < usize::try_from(LANE_BATCH).unwrap_or(usize::MAX);
         if rows.is_empty() {
             return Ok(());
         }
         for row in rows {
             let waiting = row.next_attempt > Utc::now() && !now_or_never;
-            if bot.commits.is_held(row.id) || waiting || !store.renew_lease(audience).await? {
+            if bot.commits.is_held(row.id) || waiting {
                 return Ok(());
             }
-            match deliver(bot, http, row).await? {
+            // The picture is drawn with the lane's room given back: lanes waiting for their
+            // turn to draw hold up no other audience's posts (a receipt waits for no board).
+            let png = match row.svg {
+                Some(_) => {
+                    drop(room);
+                    let png = draw(bot, &row).await;
+                    let Ok(again) = bot.delivery.lanes.acquire().await else {
+                        return Ok(());
+                    };
+                    room = again;
+                    png
+                }
+                None => None,
+            };
+            if !store.renew_lease(audience).await? {
+                return Ok(());
+            }
+            match deliver(bot, http, row, png).await? {
                 Flow::Next => {}
-                Flow::Reread => break,
+                Flow::Reread => continue 'rows,
                 Flow::Stop => return Ok(()),
             }
+        }
+        if all {
+            return Ok(());
         }
     }
 }
@@ -196,8 +241,14 @@ enum Flow {
     Stop,
 }
 
-/// Delivers one row, or schedules it again, or gives it up.
-async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flow, StoreError> {
+/// Delivers one row (with its picture drawn, if it has one), or schedules it again, or gives
+/// it up.
+async fn deliver(
+    bot: &Bot,
+    http: &serenity::Http,
+    row: OutboxRow,
+    png: Option<Vec<u8>>,
+) -> Result<Flow, StoreError> {
     let store = bot.service.store();
     let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
     let forum = match &row.audience {
@@ -210,16 +261,16 @@ async fn deliver(bot: &Bot, http: &serenity::Http, row: OutboxRow) -> Result<Flo
             .instrument(span)
             .await
         {
-            Ok(made) => made.map_err(Sent::Failed),
+            Ok(made) => made.map(|()| None).map_err(Sent::Failed),
             Err(error) => Err(Sent::Store(error)),
         },
-        None => send(bot, http, &row).instrument(span).await,
+        None => send(bot, http, &row, png).instrument(span).await.map(Some),
     };
     match sent {
         // The game's posts, this one with them, went to its new post: none is left here.
-        Ok(()) if forum.is_some() => Ok(Flow::Reread),
-        Ok(()) => {
-            store.delivered(row.id, Utc::now()).await?;
+        Ok(None) => Ok(Flow::Reread),
+        Ok(Some(post)) => {
+            bot.delivery.notes.note(store, post).await?;
             if let Audience::Channel(channel) = &row.audience {
                 forums::follow_state(bot, http, channel).await?;
             }
@@ -362,8 +413,8 @@ async fn target(
     }
 }
 
-/// The board picture of a row as PNG, drawn on the blocking pool (one picture per core at a
-/// time); `None` when it cannot be drawn, and the post goes without it.
+/// The board picture of a row as PNG, drawn on the blocking pool (see [`Delivery::drawing`]
+/// for how many at a time); `None` when it cannot be drawn, and the post goes without it.
 pub(super) async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
@@ -386,17 +437,24 @@ pub(super) async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     }
 }
 
-/// Posts the parts of `row` not sent yet, each with its nonce, recording each part sent.
-async fn send(bot: &Bot, http: &serenity::Http, row: &OutboxRow) -> Result<(), Sent> {
+/// Posts the parts of `row` not sent yet, each with its nonce, recording each part sent but
+/// the last; returns what to note of the row once it is sent whole.
+async fn send(
+    bot: &Bot,
+    http: &serenity::Http,
+    row: &OutboxRow,
+    png: Option<Vec<u8>>,
+) -> Result<Delivered, Sent> {
     let channel = target(bot, http, &row.audience)
         .await
         .map_err(Sent::Failed)?;
-    let png = draw(bot, row).await;
     let urgent = matches!(row.audience, Audience::Direct(_));
     let done = usize::try_from(row.parts_sent).unwrap_or(0);
     let store = bot.service.store();
+    let parts = messages(row, png);
+    let count = parts.len();
     let mut newest = None;
-    for (index, part) in messages(row, png).into_iter().enumerate().skip(done) {
+    for (index, part) in parts.into_iter().enumerate().skip(done) {
         let nonce = serenity::Nonce::String(format!("{}-{}-{index}", bot.instance, row.id));
         let message = part.message.nonce(nonce).enforce_nonce(true);
         bot.delivery.pace.turn(urgent).await;
@@ -405,18 +463,21 @@ async fn send(bot: &Bot, http: &serenity::Http, row: &OutboxRow) -> Result<(), S
             .post(http, channel, message, part.files)
             .await
             .map_err(Sent::Failed)?;
-        let sent = i64::try_from(index + 1).unwrap_or(i64::MAX);
-        store.parts_sent(row.id, sent).await.map_err(Sent::Store)?;
+        // The last part is noted with the row's delivery.
+        if index + 1 < count {
+            let sent = i64::try_from(index + 1).unwrap_or(i64::MAX);
+            store.parts_sent(row.id, sent).await.map_err(Sent::Store)?;
+        }
     }
     // The row's last part is the newest message of the bot's there (a part missed here only
     // makes a catch-up read that channel).
-    if let Some(message) = newest.and_then(|id| i64::try_from(id).ok()) {
-        store
-            .posted(&channel.get().to_string(), message)
-            .await
-            .map_err(Sent::Store)?;
-    }
-    Ok(())
+    Ok(Delivered {
+        id: row.id,
+        parts: i64::try_from(count).unwrap_or(i64::MAX).max(row.parts_sent),
+        posted: newest
+            .and_then(|id| i64::try_from(id).ok())
+            .map(|message| (channel.get().to_string(), message)),
+    })
 }
 
 /// Gives a row up: a log line, and what follows for the people concerned. A DM refused

@@ -23,7 +23,7 @@ mod write;
 pub use health::Backlog;
 pub use history::{Tie, Watched};
 pub use log::{GameLog, StoredEvent, StoredInput};
-pub use outbox::{OutboxRow, DMS_CLOSED};
+pub use outbox::{Delivered, OutboxRow, DMS_CLOSED};
 pub use ratings::RatingRow;
 pub use sql::Dialect;
 pub use tx::{GameRow, Tx, UserGames};

@@ -34,6 +34,22 @@ pub struct OutboxRow {
     pub file: Option<Attachment>,
 }
 
+/// A post sent whole, as [`Store::delivered_together`] notes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    /// The post's number.
+    pub id: i64,
+    /// How many parts it went out in.
+    pub parts: i64,
+    /// The Discord channel and the id of its last part there, when Discord told it.
+    pub posted: Option<(String, i64)>,
+}
+
+/// Keeps the newest message of the bot's in a channel (an older one, noted late, is ignored).
+const POSTED: &str = "INSERT INTO posted (channel, message) VALUES (?, ?) \
+     ON CONFLICT (channel) DO UPDATE SET message = excluded.message \
+     WHERE excluded.message > posted.message";
+
 /// A post's columns, read from [`ROWS`].
 pub(super) const COLUMNS: &str = "o.id, o.audience, o.body, f.svg, o.attempts, o.card, \
      o.next_attempt, o.parts_sent, f.attachment_name, f.attachment";
@@ -159,22 +175,6 @@ impl Store {
         Ok(())
     }
 
-    /// Notes that the bot posted message `message` in the Discord channel `channel`, so a
-    /// catch-up knows it as the bot's own (the newest of them is kept).
-    pub async fn posted(&self, channel: &str, message: i64) -> Result<(), StoreError> {
-        self.execute(
-            Statement::new(
-                "INSERT INTO posted (channel, message) VALUES (?, ?) \
-                 ON CONFLICT (channel) DO UPDATE SET message = excluded.message \
-                 WHERE excluded.message > posted.message",
-            )
-            .text(channel)
-            .int(message),
-        )
-        .await?;
-        Ok(())
-    }
-
     /// Marks a message delivered: it is never sent again.
     pub async fn delivered(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.execute(
@@ -186,6 +186,39 @@ impl Store {
         )
         .await?;
         Ok(())
+    }
+
+    /// Marks posts delivered in one transaction, so a burst of posts sent side by side
+    /// costs one durable write rather than one each: every part of each is sent, it is never
+    /// sent again, and the newest message of the bot's in its channel is noted.
+    pub async fn delivered_together(
+        &self,
+        posts: &[Delivered],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if posts.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.begin().await?;
+        for post in posts {
+            Statement::new(
+                "UPDATE outbox SET delivered_at = ?, parts_sent = ?, attempts = attempts + 1 \
+                 WHERE id = ?",
+            )
+            .int(now.timestamp_millis())
+            .int(post.parts)
+            .int(post.id)
+            .execute(tx.connection())
+            .await?;
+            if let Some((channel, message)) = &post.posted {
+                Statement::new(POSTED)
+                    .text(channel.as_str())
+                    .int(*message)
+                    .execute(tx.connection())
+                    .await?;
+            }
+        }
+        tx.commit().await
     }
 
     /// Marks several messages delivered at once (a page the console printed).
