@@ -9,7 +9,7 @@
 use super::buttons::components;
 use super::embeds::{answer_embed, split_text, MESSAGE_LIMIT};
 use super::inbound::{plain_mentions, sent_at, submit, user, Held};
-use super::outbox::draw;
+use super::outbox::draw_at_once;
 use super::{Bot, Context, DiscordError};
 use crate::store::OutboxRow;
 use crate::table::commands::{
@@ -327,7 +327,7 @@ async fn answer(
         if !plain {
             if Some(at) == last_row && is_record(row) {
                 let png = match &row.svg {
-                    Some(_) => draw(bot, row).await,
+                    Some(_) => draw_at_once(row).await,
                     None => None,
                 };
                 if row.svg.is_none() || png.is_some() {

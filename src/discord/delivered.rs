@@ -2,12 +2,14 @@
 //! lane sent is noted delivered before the lane goes on. Noted one by one, every post cost
 //! durable writes of its own, and under a burst of receipts those writes, not Discord, set
 //! the pace: every lane waited for the one database connection and its disk. So a lane hands
-//! its note here and waits; whoever writes next takes every note waiting, in one transaction.
+//! its note here and waits for the turn to write; whoever takes the turn writes every note
+//! waiting, in one transaction (a lane whose note someone else wrote finds none left).
 
 use crate::store::{Delivered, Store, StoreError};
 use chrono::Utc;
 use std::sync::{Mutex, PoisonError};
 use tokio::sync::oneshot;
+use tracing::warn;
 
 /// The notes waiting to be written, and the turn to write them.
 #[derive(Default)]
@@ -30,7 +32,13 @@ impl Notes {
             let taken = std::mem::take(&mut *self.lock());
             if !taken.is_empty() {
                 let (posts, tells): (Vec<_>, Vec<_>) = taken.into_iter().unzip();
-                let written = store.delivered_together(&posts, Utc::now()).await.is_ok();
+                let written = match store.delivered_together(&posts, Utc::now()).await {
+                    Ok(()) => true,
+                    Err(error) => {
+                        warn!(%error, posts = posts.len(), "posts sent could not be noted together; noting each alone");
+                        false
+                    }
+                };
                 for tell in tells {
                     let _ = tell.send(written);
                 }

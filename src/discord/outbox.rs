@@ -58,8 +58,8 @@ pub(super) struct Delivery {
     busy: Mutex<HashSet<Audience>>,
     /// Room for the lanes that run at once.
     lanes: Semaphore,
-    /// Room for the pictures drawn at once: one per core but one, so drawing leaves a core
-    /// to the rest (a receipt waits for no board).
+    /// Room for the lanes' pictures drawn at once: one per core but one (at least one), so
+    /// on a machine of several cores drawing leaves one to the rest.
     drawing: Semaphore,
     /// The posts sent, noted delivered together.
     notes: Notes,
@@ -98,7 +98,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Runs until shutdown: opens lanes whenever something was queued, and at least every second
+/// Runs until shutdown: opens lanes whenever something was queued, and about every second
 /// (for retries that come due); at shutdown waits for the lanes running.
 ///
 /// Looking for the audiences with posts due reads every queued post. Under a burst the wakes
@@ -176,9 +176,15 @@ async fn open_lanes(
     Ok(opened)
 }
 
-/// Delivers `audience`'s posts in order until none is left or the next must wait (for a
-/// retry unless `now_or_never`, for an interaction answering it, or because another process
-/// took the audience's lease meanwhile).
+/// Delivers `audience`'s posts in order until those it read are out (a post queued after its
+/// last read wakes the worker, which opens the lane again once this one ends) or the next
+/// must wait (for a retry unless `now_or_never`, for an interaction answering it, or because
+/// another process took the audience's lease meanwhile).
+///
+/// A post with a picture is drawn with the lane's room given back, so lanes waiting for
+/// their turn to draw hold up no other audience's posts (a receipt waits for no board); the
+/// lane then reads its posts again, since they may have changed meanwhile (a game moved to
+/// another channel takes its posts along), and keeps only the drawn picture.
 async fn lane(
     bot: &Bot,
     http: &serenity::Http,
@@ -189,6 +195,8 @@ async fn lane(
         return Ok(());
     };
     let store = bot.service.store();
+    // The picture drawn for the post numbered so, while the lane read its posts again.
+    let mut drawn: Option<(i64, Option<Vec<u8>>)> = None;
     'rows: loop {
         let rows = store.undelivered_of(audience, LANE_BATCH).await?;
         // Fewer rows than asked for are all there were: once they are out the lane ends
@@ -197,24 +205,26 @@ async fn lane(
         if rows.is_empty() {
             return Ok(());
         }
-        for row in rows {
+        let mut rows = rows.into_iter();
+        while let Some(row) = rows.next() {
             let waiting = row.next_attempt > Utc::now() && !now_or_never;
             if bot.commits.is_held(row.id) || waiting {
                 return Ok(());
             }
-            // The picture is drawn with the lane's room given back: lanes waiting for their
-            // turn to draw hold up no other audience's posts (a receipt waits for no board).
-            let png = match row.svg {
-                Some(_) => {
+            let png = match drawn.take() {
+                Some((id, png)) if id == row.id => png,
+                _ if row.svg.is_none() || forum_of_row(&row).is_some() => None,
+                _ => {
+                    // Nothing read is kept while the picture waits its turn to be drawn.
+                    drop(rows);
                     drop(room);
-                    let png = draw(bot, &row).await;
+                    drawn = Some((row.id, draw(bot, &row).await));
                     let Ok(again) = bot.delivery.lanes.acquire().await else {
                         return Ok(());
                     };
                     room = again;
-                    png
+                    continue 'rows;
                 }
-                None => None,
             };
             if !store.renew_lease(audience).await? {
                 return Ok(());
@@ -228,6 +238,15 @@ async fn lane(
         if all {
             return Ok(());
         }
+    }
+}
+
+/// The forum whose game post `row` opens, if it opens one (that first message carries no
+/// picture).
+fn forum_of_row(row: &OutboxRow) -> Option<u64> {
+    match &row.audience {
+        Audience::Channel(place) => crate::table::forum_of_place(place),
+        Audience::Direct(_) => None,
     }
 }
 
@@ -251,10 +270,7 @@ async fn deliver(
 ) -> Result<Flow, StoreError> {
     let store = bot.service.store();
     let span = info_span!("deliver", row = row.id, attempt = row.attempts + 1);
-    let forum = match &row.audience {
-        Audience::Channel(place) => crate::table::forum_of_place(place),
-        Audience::Direct(_) => None,
-    };
+    let forum = forum_of_row(&row);
     let sent = match forum {
         // A game opened as a forum post: its first post makes the post.
         Some(forum) => match forums::open_post(bot, http, &row, forum)
@@ -413,11 +429,23 @@ async fn target(
     }
 }
 
-/// The board picture of a row as PNG, drawn on the blocking pool (see [`Delivery::drawing`]
-/// for how many at a time); `None` when it cannot be drawn, and the post goes without it.
-pub(super) async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
+/// The board picture of a row as PNG, drawn on the blocking pool when its turn comes (see
+/// [`Delivery::drawing`]); `None` when it cannot be drawn, and the post goes without it.
+async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
+    render(row.id, svg).await
+}
+
+/// The board picture of a row as PNG, drawn at once on the blocking pool: for a slash
+/// command's answer, which Discord waits only seconds for, so it never queues behind the
+/// lanes' pictures. `None` when it cannot be drawn.
+pub(super) async fn draw_at_once(row: &OutboxRow) -> Option<Vec<u8>> {
+    render(row.id, row.svg.clone()?).await
+}
+
+/// Draws the picture of row `id` on the blocking pool, timing it.
+async fn render(id: i64, svg: String) -> Option<Vec<u8>> {
     let drawing = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();
         let png = png_from_svg(&svg);
@@ -427,11 +455,11 @@ pub(super) async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     match drawing.await {
         Ok(Ok(png)) => Some(png),
         Ok(Err(error)) => {
-            warn!(row = row.id, %error, "the board picture could not be drawn; sent without it");
+            warn!(row = id, %error, "the board picture could not be drawn; sent without it");
             None
         }
         Err(error) => {
-            warn!(row = row.id, %error, "drawing the board picture failed; sent without it");
+            warn!(row = id, %error, "drawing the board picture failed; sent without it");
             None
         }
     }
