@@ -173,6 +173,17 @@ pub async fn connected_with(settings: Settings) -> (FakeDiscord, tempfile::TempD
     (fake, dir, db, bot)
 }
 
+/// The same, the bot started with the default settings and, on top of them, those `env`
+/// gives as environment variables (see [`Bot::start_with_env`]).
+pub async fn connected_with_env(env: &[(&str, &str)]) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+    let fake = FakeDiscord::start().await;
+    let (dir, path) = fresh_database();
+    let db = Db::at(&path);
+    let bot = Bot::start_with_env(&fake, &path, Settings::default(), env);
+    fake.wait_ready().await;
+    (fake, dir, db, bot)
+}
+
 /// The real bot started on a fresh fake Discord and a fresh database, as [`connected`] gives
 /// them, but not waited for: what a test does first may reach Discord before the bot does.
 pub async fn started() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {

@@ -9,7 +9,7 @@
 //! thought and gets its first move again. Each game replays from its log, and nothing is ever
 //! written to a computer.
 
-use crate::bot::{connected, fresh_database, Bot, Db, Settings};
+use crate::bot::{connected, connected_with_env, Bot, Db};
 use crate::fake::{FakeDiscord, Posted};
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CHANNEL};
 use std::time::{Duration, Instant};
@@ -661,16 +661,8 @@ async fn an_owner_who_changes_her_tile_by_dm_is_not_affected_by_it_that_turn_in_
 async fn a_hard_computer_whose_game_ends_while_it_waits_for_a_core_does_not_think() {
     const THINK: Duration = Duration::from_secs(6);
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start_with_env(
-        &fake,
-        &path,
-        Settings::default(),
-        &[("REFEREE_TABLE_COMPUTER_THINK", "6s")],
-    );
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) =
+        connected_with_env(&[("REFEREE_TABLE_COMPUTER_THINK", "6s")]).await;
     let opened: Vec<u64> = (0..2 * cores + 1)
         .map(|n| {
             let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));

@@ -2,7 +2,7 @@
 //! of arrival kept, rate limits waited out for as long as Discord asks, server errors retried,
 //! permanent refusals given up with a note to the GM.
 
-use crate::bot::{connected_with, fresh_database, started, Bot, Db, Settings};
+use crate::bot::{connected_with, connected_with_env, fresh_database, started, Bot, Db, Settings};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use std::time::Duration;
@@ -215,16 +215,8 @@ async fn a_post_refused_as_malformed_is_sent_again_as_plain_text() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_whose_answer_never_comes_is_sent_again_and_the_channel_goes_on() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start_with_env(
-        &fake,
-        &path,
-        Settings::default(),
-        &[("REFEREE_DISCORD_REQUEST_TIMEOUT", "2s")],
-    );
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) =
+        connected_with_env(&[("REFEREE_DISCORD_REQUEST_TIMEOUT", "2s")]).await;
 
     // Discord makes the sign-up post but its answer never comes (a half-open connection):
     // after the request's time runs out the post is sent again under its nonce, Discord

@@ -7,7 +7,7 @@
 //! one forum, more than the 500 channels a server may have, each answering `!status`. Every
 //! game replays.
 
-use crate::bot::{connected, fresh_database, typed_line, Bot, Db, Typed, Users};
+use crate::bot::{connected, connected_with_env, typed_line, Typed, Users};
 use crate::fake::{FakeDiscord, Permission};
 use crate::{count, dm_to, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
@@ -206,16 +206,8 @@ fn forum_games() -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_hundred_games_in_posts_of_one_forum_each_answer_their_status() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start_with_env(
-        &fake,
-        &path,
-        Default::default(),
-        &[("REFEREE_DISCORD_REQUESTS_PER_SECOND", "2000")],
-    );
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) =
+        connected_with_env(&[("REFEREE_DISCORD_REQUESTS_PER_SECOND", "2000")]).await;
     let forum = fake.open_forum(GUILD, &["Sign-ups", "Running", "Finished"]);
     let games = forum_games();
     // Each game by a GM of its own (one account runs at most a few games).
