@@ -12,8 +12,10 @@
 //! (`DISCORD_LOAD_PACE`, 2000 by default): the first shows what a bot under Discord's
 //! default limit can give, the second what the bot itself can. DISCORD_LOAD_GAMES="50 200"
 //! and DISCORD_LOAD_PACES="50 2000" choose the runs; DISCORD_LOAD_WINDOW the seconds the
-//! bids are spread over (5). Also printed: the bot's CPU time over the bids (user + system,
-//! from /proc) and its resident memory at the end and at its peak.
+//! bids are spread over (5). Also printed: the receipts' p50 and p99 by the second of the
+//! window the bid was sent in (a delay that grows shows a throughput the bot lacks), the
+//! bot's CPU time over the bids (user + system, from /proc) and its resident memory at the
+//! end and at its peak.
 
 #[allow(dead_code)]
 #[path = "../tests/discord/fake.rs"]
@@ -177,6 +179,35 @@ async fn run(games: u64, pace: u64, window: Duration) {
             ms(latencies[latencies.len() - 1])
         );
     }
+    // The same by the second of the window the bid was sent in: a delay that grows through
+    // the window is a throughput the bot lacks, one that comes and goes a stall.
+    let mut by_second: Vec<Vec<Duration>> = Vec::new();
+    for (user, at) in &sent {
+        let Some(receipt) = receipts.get(user).and_then(|times| times.first()) else {
+            continue;
+        };
+        let second = at.duration_since(begun).as_secs() as usize;
+        if by_second.len() <= second {
+            by_second.resize(second + 1, Vec::new());
+        }
+        by_second[second].push(receipt.duration_since(*at));
+    }
+    let seconds: Vec<String> = by_second
+        .iter_mut()
+        .filter(|latencies| !latencies.is_empty())
+        .map(|latencies| {
+            latencies.sort();
+            format!(
+                "{:.0}/{:.0}",
+                ms(percentile(latencies, 0.5)),
+                ms(percentile(latencies, 0.99))
+            )
+        })
+        .collect();
+    println!(
+        "  p50/p99 ms by the second the bid was sent in: {}",
+        seconds.join(", ")
+    );
     if let (Some(first), Some(last)) = (boards.iter().min(), boards.iter().max()) {
         let span = last.duration_since(begun).max(Duration::from_millis(1));
         println!(
