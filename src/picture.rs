@@ -76,13 +76,20 @@ fn encode(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, PictureError>
     Ok(data)
 }
 
-/// One bundled font as text is measured with it: the font, and its glyphs' advances in font
-/// units with the size of its em.
+/// One bundled font as text is measured with it: its character map, its glyphs' advances in
+/// font units with the size of its em, and the advances of the first [`AT_HAND`] characters
+/// worked out once (the table measures every line of every board it lays out, and looking
+/// a character up in the font's tables each time cost it more than the rest of a move).
 struct Measure {
-    font: skrifa::FontRef<'static>,
+    charmap: skrifa::charmap::Charmap<'static>,
     advances: skrifa::metrics::GlyphMetrics<'static>,
     em: f32,
+    at_hand: Vec<Option<f32>>,
 }
+
+/// How many characters from U+0000 on each [`Measure`] keeps the advance of: Latin, with its
+/// accents, and the box-drawing and block characters of the boards.
+const AT_HAND: u32 = 0x2600;
 
 impl Measure {
     fn of(data: &'static [u8]) -> Option<Measure> {
@@ -93,14 +100,29 @@ impl Measure {
             font.metrics(skrifa::instance::Size::unscaled(), location)
                 .units_per_em,
         );
-        let advances = font.glyph_metrics(skrifa::instance::Size::unscaled(), location);
-        Some(Measure { font, advances, em })
+        let mut measure = Measure {
+            charmap: font.charmap(),
+            advances: font.glyph_metrics(skrifa::instance::Size::unscaled(), location),
+            em,
+            at_hand: Vec::new(),
+        };
+        measure.at_hand = (0..AT_HAND)
+            .map(|code| char::from_u32(code).and_then(|c| measure.look_up(c)))
+            .collect();
+        Some(measure)
     }
 
     /// The advance of `c` in ems, if the font has it.
     fn advance(&self, c: char) -> Option<f32> {
-        use skrifa::MetadataProvider;
-        let glyph = self.font.charmap().map(c)?;
+        match self.at_hand.get(c as usize) {
+            Some(advance) => *advance,
+            None => self.look_up(c),
+        }
+    }
+
+    /// The advance of `c` in ems as the font's tables give it.
+    fn look_up(&self, c: char) -> Option<f32> {
+        let glyph = self.charmap.map(c)?;
         Some(self.advances.advance_width(glyph)? / self.em.max(1.0))
     }
 }
@@ -261,5 +283,28 @@ mod tests {
         assert!((text_width("abc", 28.0) - 2.0 * text_width("abc", 14.0)).abs() < 1e-3);
         let frog = text_width("🐸", 14.0);
         assert!(frog > 10.0 && frog < 20.0, "{frog}");
+    }
+
+    #[test]
+    fn the_advances_kept_at_hand_are_the_fonts_own() {
+        let measures = measures();
+        assert_eq!(measures.len(), 2, "both bundled fonts read");
+        for measure in measures {
+            // Every character kept at hand, and some past them (symbols, emoji, CJK).
+            let beyond = [
+                '\u{2600}',
+                '\u{2654}',
+                '\u{1F438}',
+                '\u{4E2D}',
+                '\u{10FFFF}',
+            ];
+            for c in (0..AT_HAND).filter_map(char::from_u32).chain(beyond) {
+                assert_eq!(measure.advance(c), measure.look_up(c), "{c:?}");
+            }
+        }
+        // DejaVu has the board's box drawing and Latin; Twemoji has the frog, kept apart.
+        let (text, emoji) = (&measures[0], &measures[1]);
+        assert!(text.advance('\u{2500}').is_some() && text.advance('é').is_some());
+        assert!(emoji.advance('\u{1F438}').is_some() && text.advance('\u{1F438}').is_none());
     }
 }
