@@ -52,11 +52,7 @@ impl Bot {
 
     /// Starts the bot on `db` with `settings`; deadlines are checked every second.
     pub fn start_with(fake: &FakeDiscord, db: &Path, settings: Settings) -> Bot {
-        let mut command = Bot::command(fake, settings);
-        command.args(["run", "--db"]).arg(db);
-        Bot {
-            child: command.spawn().unwrap(),
-        }
+        Bot::start_with_env(fake, db, settings, &[])
     }
 
     /// Starts the bot on `db` with `settings` and, on top of them, the settings `env` gives
@@ -168,7 +164,7 @@ pub async fn connected() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
 
 /// The same, the bot started with `settings`.
 pub async fn connected_with(settings: Settings) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
-    let (fake, dir, db, bot) = started_with(settings).await;
+    let (fake, dir, db, bot) = started_with(settings, &[]).await;
     fake.wait_ready().await;
     (fake, dir, db, bot)
 }
@@ -176,10 +172,7 @@ pub async fn connected_with(settings: Settings) -> (FakeDiscord, tempfile::TempD
 /// The same, the bot started with the default settings and, on top of them, those `env`
 /// gives as environment variables (see [`Bot::start_with_env`]).
 pub async fn connected_with_env(env: &[(&str, &str)]) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
-    let fake = FakeDiscord::start().await;
-    let (dir, path) = fresh_database();
-    let db = Db::at(&path);
-    let bot = Bot::start_with_env(&fake, &path, Settings::default(), env);
+    let (fake, dir, db, bot) = started_with(Settings::default(), env).await;
     fake.wait_ready().await;
     (fake, dir, db, bot)
 }
@@ -187,15 +180,18 @@ pub async fn connected_with_env(env: &[(&str, &str)]) -> (FakeDiscord, tempfile:
 /// The real bot started on a fresh fake Discord and a fresh database, as [`connected`] gives
 /// them, but not waited for: what a test does first may reach Discord before the bot does.
 pub async fn started() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
-    started_with(Settings::default()).await
+    started_with(Settings::default(), &[]).await
 }
 
-/// The same, the bot started with `settings`.
-async fn started_with(settings: Settings) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
+/// The same, the bot started with `settings` and the settings `env` gives on top of them.
+async fn started_with(
+    settings: Settings,
+    env: &[(&str, &str)],
+) -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
     let fake = FakeDiscord::start().await;
     let (dir, path) = fresh_database();
     let db = Db::at(&path);
-    let bot = Bot::start_with(&fake, &path, settings);
+    let bot = Bot::start_with_env(&fake, &path, settings, env);
     (fake, dir, db, bot)
 }
 
