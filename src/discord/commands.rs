@@ -326,10 +326,7 @@ async fn answer(
         }
         if !plain {
             if Some(at) == last_row && is_record(row) {
-                let png = match &row.svg {
-                    Some(_) => draw_at_once(row).await,
-                    None => None,
-                };
+                let png = draw_at_once(row).await;
                 if row.svg.is_none() || png.is_some() {
                     embed = answer_embed(row, png);
                     if embed.is_some() {
