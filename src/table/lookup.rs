@@ -1,10 +1,10 @@
 //! What the read-only side of the table looks up besides a transaction: the database, the
-//! games on offer, the defaults, and the audit page (built from a replay, so above the
-//! commands that post it). The commands' answers, the audit page and replay take it; the
-//! service provides it.
+//! games on offer, the defaults, where an undo returns and the audit page (both built from a
+//! replay, so above the commands that use them). The commands' answers and preparations, the
+//! audit page and replay take it; the service provides it.
 
 use super::catalogue::Catalogue;
-use super::work::TableDefaults;
+use super::work::{TableDefaults, UndoTarget};
 use crate::records::GameRecord;
 use crate::store::{Store, StoredEvent, StoredInput};
 
@@ -18,6 +18,14 @@ pub trait Lookup: Sync {
 
     /// The table's defaults.
     fn defaults(&self) -> &TableDefaults;
+
+    /// Whether the table plays on Discord (else on the console).
+    fn on_discord(&self) -> bool;
+
+    /// Where `!undo` would return in `game`: its logged `inputs` are applied again, and the
+    /// last resolution or turn not yet undone is found (its first input's number, and the game
+    /// before it). `None`: nothing has been played yet.
+    fn undo_target(&self, game: &GameRecord, inputs: &[StoredInput]) -> Option<(i64, UndoTarget)>;
 
     /// The audit page of a game, from its record, events and inputs: one HTML file in which
     /// a browser checks the seed and every roll.

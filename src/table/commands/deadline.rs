@@ -1,6 +1,7 @@
 //! `!deadline <duration|time>`: the GM sets the current deadline.
 
-use super::{unreadable, Command, Run, Said, SlashOption, Who};
+use super::{Applies, Command, Said, SlashOption, Who, Words};
+use crate::chat::deadline::DeadlineSpec;
 use crate::chat::parse::parse_deadline;
 use crate::chat::parse::ParseError;
 use crate::games::Refusal;
@@ -8,22 +9,26 @@ use crate::table::rounds;
 use crate::table::work::Work;
 
 /// `!deadline`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::applying::<When>(
     "deadline",
     Who::Gm,
     "deadline <duration|time>",
     "GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC",
-    Run::Apply(run),
 )
-.reads(check)
 .slash(&[SlashOption::text("when", "A duration like 48h, or a time").required()])
 .looks_back();
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse_deadline(args, prefix).map(drop)
+/// When the deadline falls.
+struct When(DeadlineSpec);
+
+impl Words for When {
+    fn read(args: &str, prefix: &str) -> Result<When, ParseError> {
+        parse_deadline(args, prefix).map(When)
+    }
 }
 
-fn run(work: &mut Work<'_>, _said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
-    let spec = parse_deadline(args, &work.env.defaults.prefix).map_err(unreadable)?;
-    rounds::set_deadline(work, spec)
+impl Applies for When {
+    fn apply(self, work: &mut Work<'_>, _said: &Said<'_>) -> Result<bool, Refusal> {
+        rounds::set_deadline(work, self.0)
+    }
 }

@@ -2,7 +2,7 @@
 //! `vacation 5d`), which messages are it, and what it does; and the reader that turns a
 //! direct message into its command. Whatever is not one of these words is an order.
 
-use super::{Check, Command, BY_DM};
+use super::{checked, unreadable, Check, Command, Words, BY_DM};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
 use crate::records::User;
@@ -44,6 +44,14 @@ impl Direct {
         )
     }
 
+    /// A form by DM whose words are read into `T` and applied to the sender's game.
+    pub(crate) const fn applying<T: DirectApplies>(usage: &'static str, help: DmHelp) -> Direct {
+        Direct {
+            check: Some(checked::<T>),
+            ..Direct::new(usage, help, applied::<T>)
+        }
+    }
+
     /// A form by DM answered before any game is looked for.
     pub(crate) const fn answer(usage: &'static str, help: DmHelp, early: Early) -> Direct {
         Direct::running(usage, help, DirectRun::Answer(early))
@@ -72,14 +80,6 @@ impl Direct {
     /// The same, taking only the messages `takes` allows.
     pub(crate) const fn takes(self, takes: Takes) -> Direct {
         Direct { takes, ..self }
-    }
-
-    /// The same, reading its words with `check`.
-    pub(crate) const fn reads(self, check: Check) -> Direct {
-        Direct {
-            check: Some(check),
-            ..self
-        }
     }
 
     /// The same, for the games in sign-up the sender runs.
@@ -118,6 +118,21 @@ impl Direct {
             Takes::Anything => true,
         }
     }
+}
+
+/// Words said by DM that are applied to the sender's game.
+pub(crate) trait DirectApplies: Words {
+    /// Applies them for `user`: `Ok(true)` when the game changed.
+    fn apply(self, work: &mut Work<'_>, user: &User) -> Result<bool, Refusal>;
+}
+
+/// A [`DirectApply`] handler reading its words into `T`.
+fn applied<T: DirectApplies>(
+    work: &mut Work<'_>,
+    user: &User,
+    args: &str,
+) -> Result<bool, Refusal> {
+    T::read(args, "").map_err(unreadable)?.apply(work, user)
 }
 
 /// A handler of a form by DM that is answered without a game: `None` when this message is

@@ -1,6 +1,6 @@
 //! `!draw [no]`: a vote for a draw, or taking it back.
 
-use super::{unreadable, Command, Run, Said, SlashOption, Who};
+use super::{Applies, Command, Said, SlashOption, Who, Words};
 use crate::chat::parse::quote;
 use crate::chat::parse::ParseError;
 use crate::games::Refusal;
@@ -8,34 +8,33 @@ use crate::table::endings;
 use crate::table::work::Work;
 
 /// `!draw`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::applying::<Vote>(
     "draw",
     Who::Player,
     "draw [no]",
     "votes for a draw (`!draw no` takes it back); the game ends in a draw when every player still in has voted",
-    Run::Apply(run),
 )
-.reads(check)
 .slash(&[SlashOption::text("vote", "no: take your vote back")])
 .looks_back();
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse(args, prefix).map(drop)
-}
-
 /// `true`: a vote for the draw; `false`: the vote taken back.
-fn parse(args: &str, prefix: &str) -> Result<bool, ParseError> {
-    match args.to_lowercase().as_str() {
-        "" | "yes" => Ok(true),
-        "no" | "off" => Ok(false),
-        _ => Err(ParseError(format!(
-            "`{prefix}draw` votes for a draw and `{prefix}draw no` takes the vote back; got '{}'",
-            quote(args)
-        ))),
+struct Vote(bool);
+
+impl Words for Vote {
+    fn read(args: &str, prefix: &str) -> Result<Vote, ParseError> {
+        match args.to_lowercase().as_str() {
+            "" | "yes" => Ok(Vote(true)),
+            "no" | "off" => Ok(Vote(false)),
+            _ => Err(ParseError(format!(
+                "`{prefix}draw` votes for a draw and `{prefix}draw no` takes the vote back; got '{}'",
+                quote(args)
+            ))),
+        }
     }
 }
 
-fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
-    let vote = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
-    endings::draw(work, said.user, vote)
+impl Applies for Vote {
+    fn apply(self, work: &mut Work<'_>, said: &Said<'_>) -> Result<bool, Refusal> {
+        endings::draw(work, said.user, self.0)
+    }
 }

@@ -6,7 +6,7 @@ use super::{
     dm_help, Asked, Command, Direct, DmHelp, Place, Reply, Run, SlashOption, Takes, Who, REGISTRY,
 };
 use crate::chat::help::{game_help, list};
-use crate::chat::parse::{quote, ParseError};
+use crate::chat::parse::quote;
 use crate::games::{CommandHelp, Refusal, Rules};
 use crate::records::User;
 use crate::table::lookup::Lookup;
@@ -21,7 +21,7 @@ pub const COMMAND: Command = Command::new(
     "lists the commands, explains one, or lists a game's commands and orders",
     Run::Answer(answer),
 )
-.reads(check)
+.takes_any_words()
 .slash(&[SlashOption::text("command", "A command, or a game")])
 .private()
 .by_dm(
@@ -30,11 +30,6 @@ pub const COMMAND: Command = Command::new(
         .answering(with_a_game, in_no_game)
         .listed(2),
 );
-
-/// Any word is a topic (an unknown one is answered with what there is).
-fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
-    Ok(())
-}
 
 fn answer(asked: Asked<'_>) -> Reply<'_> {
     Box::pin(async move {

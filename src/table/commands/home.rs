@@ -2,11 +2,14 @@
 //! own was deleted, or locked for good (a thread a moderator closed). The game goes on there
 //! as it stood: its posts, deadlines and orders are unchanged.
 
-use super::{Command, Run, Said, SlashOption, Who};
+use super::{
+    checked, Command, Preparation, Prepared, Preparing, Run, Said, SlashOption, Who, Words,
+};
 use crate::chat::mention;
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
-use crate::records::{Status, User};
+use crate::records::{Audience, Status, User};
+use crate::store::StoreError;
 use crate::table::rounds;
 use crate::table::work::Work;
 
@@ -18,26 +21,69 @@ pub const COMMAND: Command = Command::new(
     "GM: brings your game of that number to this channel or thread (when its own was deleted or locked); it goes on here as it stood",
     Run::Home(run),
 )
-.reads(check)
+.reads(checked::<Number>)
+.prepared(prepare)
 .slash(&[SlashOption::text("game", "Your game's number, like 12").required()]);
 
 /// The game's number (`12` or `#12`).
-pub fn number(args: &str, prefix: &str) -> Result<i64, ParseError> {
-    args.trim()
-        .trim_start_matches('#')
-        .parse::<i64>()
-        .ok()
-        .filter(|id| *id > 0)
-        .ok_or_else(|| {
-            ParseError(format!(
-                "`{prefix}home` takes your game's number, like `{prefix}home 12`; got '{}'",
-                quote(args.trim())
-            ))
-        })
+struct Number(i64);
+
+impl Words for Number {
+    fn read(args: &str, prefix: &str) -> Result<Number, ParseError> {
+        args.trim()
+            .trim_start_matches('#')
+            .parse::<i64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .map(Number)
+            .ok_or_else(|| {
+                ParseError(format!(
+                    "`{prefix}home` takes your game's number, like `{prefix}home 12`; got '{}'",
+                    quote(args.trim())
+                ))
+            })
+    }
 }
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    number(args, prefix).map(drop)
+/// The game of that number, to a channel that has none, on its own server; what was still
+/// to be posted at its old home follows it.
+fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
+    Box::pin(async move {
+        let prefix = &preparing.table.defaults().prefix;
+        if let Some(here) = &preparing.game {
+            return Ok(Err(format!(
+                "this channel has its own game (#{}); `{prefix}home` brings a game to a channel or thread that has none.",
+                here.id
+            )));
+        }
+        let id = match Number::read(preparing.args, prefix) {
+            Ok(Number(id)) => id,
+            Err(error) => return Ok(Err(error.0)),
+        };
+        let record = match preparing.tx.game(id).await {
+            Ok(Some(game)) => game.record,
+            Ok(None) => return Ok(Err(format!("there is no game #{id}."))),
+            Err(StoreError::Corrupt { what, reason }) => {
+                return Ok(Err(format!(
+                    "the saved {what} is unreadable ({reason}); nothing was changed."
+                )))
+            }
+            Err(error) => return Err(error),
+        };
+        let here = preparing.server().await?;
+        if record.server.as_ref().is_some_and(|home| *home != here) {
+            return Ok(Err(format!(
+                "game #{id} belongs to another server; it can only move within its own."
+            )));
+        }
+        let moved_from = Some(Audience::Channel(record.channel.clone()));
+        Ok(Ok(Prepared {
+            input: preparing.said(format!("{} {id}", COMMAND.name)),
+            game: Some(record),
+            undo: None,
+            moved_from,
+        }))
+    })
 }
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {

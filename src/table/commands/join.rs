@@ -4,7 +4,6 @@
 use super::start::start;
 use super::{Command, Run, Said, SlashOption, Who};
 use crate::chat::mention;
-use crate::chat::parse::ParseError;
 use crate::games::{Refusal, Rules};
 use crate::records::ComputerLevel;
 use crate::records::{SeatRecord, Status, User};
@@ -20,13 +19,8 @@ pub const COMMAND: Command = Command::new(
     "signs you up for the game in this channel; the GM's `!join bot` seats a computer player",
     Run::Apply(run),
 )
-.reads(check)
+.takes_any_words()
 .slash(&[SlashOption::text("symbol", "A symbol or colour to play")]);
-
-/// Any words name the symbol or colour asked for.
-fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
-    Ok(())
-}
 
 fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
     let (first, rest) = args.split_once(' ').unwrap_or((args, ""));

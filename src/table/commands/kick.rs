@@ -1,6 +1,6 @@
 //! `!kick @player`: the GM removes a player from the game.
 
-use super::{unreadable, Command, Run, Said, SlashOption, Who};
+use super::{Applies, Command, Said, SlashOption, Who, Words};
 use crate::chat::mention;
 use crate::chat::parse::mentions;
 use crate::chat::parse::ParseError;
@@ -10,33 +10,32 @@ use crate::table::seats::remove;
 use crate::table::work::Work;
 
 /// `!kick`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::applying::<Kicked>(
     "kick",
     Who::Gm,
     "kick @player",
     "GM: removes a player from the game",
-    Run::Apply(run),
 )
-.reads(check)
 .slash(&[SlashOption::user("player", "The player")]);
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse(args, prefix).map(drop)
-}
-
 /// The player named.
-fn parse(args: &str, prefix: &str) -> Result<String, ParseError> {
-    match mentions(args).as_slice() {
-        [who] => Ok(who.clone()),
-        _ => Err(ParseError(format!(
-            "`{prefix}kick` takes one player, like `{prefix}kick @bob`"
-        ))),
+struct Kicked(String);
+
+impl Words for Kicked {
+    fn read(args: &str, prefix: &str) -> Result<Kicked, ParseError> {
+        match mentions(args).as_slice() {
+            [who] => Ok(Kicked(who.clone())),
+            _ => Err(ParseError(format!(
+                "`{prefix}kick` takes one player, like `{prefix}kick @bob`"
+            ))),
+        }
     }
 }
 
-fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
-    let who = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
-    kick(work, &who, said.user)
+impl Applies for Kicked {
+    fn apply(self, work: &mut Work<'_>, said: &Said<'_>) -> Result<bool, Refusal> {
+        kick(work, &self.0, said.user)
+    }
 }
 
 /// `!kick @player`: out of the game (or its sign-up or waitlist), and told so by DM.

@@ -2,7 +2,7 @@
 //! game if none is named), among those with enough rated games (`table.leaderboard_games`),
 //! as an embed with a small bar chart.
 
-use super::{Asked, Command, Reply, Run, SlashOption, Who};
+use super::{Answers, Asked, Command, Reply, SlashOption, Who, Words};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::count;
 use crate::picture::escape;
@@ -12,15 +12,13 @@ use crate::table::outcome::{Outcome, Post};
 use crate::table::ratings::figure;
 
 /// `!leaderboard`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::answering::<Named>(
     "leaderboard",
     Who::Anyone,
     "leaderboard [game]",
     "the ten best-rated players of a game on this server, with a chart",
-    Run::Answer(answer),
 )
 .aliases(&["lb", "top"])
-.reads(check)
 .looks_back()
 .slash(&[SlashOption::game(
     "game",
@@ -30,12 +28,18 @@ pub const COMMAND: Command = Command::new(
 /// How many players the board lists.
 const TOP: usize = 10;
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    match args.split_whitespace().count() {
-        0 | 1 => Ok(()),
-        _ => Err(ParseError(format!(
-            "`{prefix}leaderboard` takes one game at most, like `{prefix}leaderboard tag`"
-        ))),
+/// The game named, in lowercase (`None`: the channel's).
+struct Named(Option<String>);
+
+impl Words for Named {
+    fn read(args: &str, prefix: &str) -> Result<Named, ParseError> {
+        match args.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [] => Ok(Named(None)),
+            [game] => Ok(Named(Some(game.to_lowercase()))),
+            _ => Err(ParseError(format!(
+                "`{prefix}leaderboard` takes one game at most, like `{prefix}leaderboard tag`"
+            ))),
+        }
     }
 }
 
@@ -102,66 +106,69 @@ fn chart(game: &str, rows: &[RatingRow]) -> String {
     svg
 }
 
-fn answer(asked: Asked<'_>) -> Reply<'_> {
-    Box::pin(async move {
-        let prefix = asked.prefix().to_string();
-        let named = asked.args.split_whitespace().next().map(str::to_lowercase);
-        let Some(name) = named.or_else(|| asked.game.map(|game| game.record.game.clone())) else {
-            return Ok(asked.refuse(format!(
-                "name a game, like `{prefix}leaderboard tag` (`{prefix}games` lists them)."
-            )));
-        };
-        let Some(rules) = asked.table.catalogue().find(&name) else {
-            return Ok(asked.refuse(format!(
-                "'{}' is not a game this bot hosts; `{prefix}games` lists them.",
-                quote(&name)
-            )));
-        };
-        let game = rules.name();
-        let least = asked.table.defaults().leaderboard_games;
-        let rows = top(asked.tx.ratings_on(asked.server, Some(game)).await?, least);
-        let mut outcome = Outcome::default();
-        if rows.is_empty() {
-            outcome.channel(
-                asked.channel,
-                format!(
-                    "Nobody has {} of {game} on this server yet: the leaderboard lists players once they have.",
-                    count(least as usize, "rated game")
-                ),
-            );
-            return Ok(outcome);
-        }
-        let mut lines = vec![format!(
-            "Leaderboard of {game} on this server (players with at least {}; `{prefix}help stats` says how a rating is counted):",
-            count(least as usize, "rated game")
-        )];
-        for (index, row) in rows.iter().enumerate() {
-            lines.push(format!(
-                "{}. {} {} ({})",
-                index + 1,
-                row.name,
-                figure(&row.rating),
-                count(row.rating.games as usize, "rated game")
-            ));
-        }
-        if rows.iter().any(|row| is_computer_id(&row.player)) {
-            lines.push(
-                "A computer's line stands for every computer seat of its level on this server: they are rated as one player.".to_string(),
-            );
-        }
-        outcome.posts.push(Post {
-            to: Audience::Channel(asked.channel.to_string()),
-            text: lines.join("\n"),
-            svg: Some(chart(game, &rows)),
-            // Shown as an embed: the title, the text as its description, the chart in it.
-            card: Some(Card {
-                title: Some(format!("{game} leaderboard")),
-                ..Card::default()
-            }),
-            file: None,
-        });
-        Ok(outcome)
-    })
+impl Answers for Named {
+    fn answer(self, asked: Asked<'_>) -> Reply<'_> {
+        let named = self.0;
+        Box::pin(async move {
+            let prefix = asked.prefix().to_string();
+            let Some(name) = named.or_else(|| asked.game.map(|game| game.record.game.clone()))
+            else {
+                return Ok(asked.refuse(format!(
+                    "name a game, like `{prefix}leaderboard tag` (`{prefix}games` lists them)."
+                )));
+            };
+            let Some(rules) = asked.table.catalogue().find(&name) else {
+                return Ok(asked.refuse(format!(
+                    "'{}' is not a game this bot hosts; `{prefix}games` lists them.",
+                    quote(&name)
+                )));
+            };
+            let game = rules.name();
+            let least = asked.table.defaults().leaderboard_games;
+            let rows = top(asked.tx.ratings_on(asked.server, Some(game)).await?, least);
+            let mut outcome = Outcome::default();
+            if rows.is_empty() {
+                outcome.channel(
+                    asked.channel,
+                    format!(
+                        "Nobody has {} of {game} on this server yet: the leaderboard lists players once they have.",
+                        count(least as usize, "rated game")
+                    ),
+                );
+                return Ok(outcome);
+            }
+            let mut lines = vec![format!(
+                "Leaderboard of {game} on this server (players with at least {}; `{prefix}help stats` says how a rating is counted):",
+                count(least as usize, "rated game")
+            )];
+            for (index, row) in rows.iter().enumerate() {
+                lines.push(format!(
+                    "{}. {} {} ({})",
+                    index + 1,
+                    row.name,
+                    figure(&row.rating),
+                    count(row.rating.games as usize, "rated game")
+                ));
+            }
+            if rows.iter().any(|row| is_computer_id(&row.player)) {
+                lines.push(
+                    "A computer's line stands for every computer seat of its level on this server: they are rated as one player.".to_string(),
+                );
+            }
+            outcome.posts.push(Post {
+                to: Audience::Channel(asked.channel.to_string()),
+                text: lines.join("\n"),
+                svg: Some(chart(game, &rows)),
+                // Shown as an embed: the title, the text as its description, the chart in it.
+                card: Some(Card {
+                    title: Some(format!("{game} leaderboard")),
+                    ..Card::default()
+                }),
+                file: None,
+            });
+            Ok(outcome)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -1,55 +1,52 @@
 //! `!log [round]`: the public audit log of a round (the current one by default): every roll
 //! and resolution that is public now.
 
-use super::{Asked, Command, Reply, Run, SlashOption, Who};
+use super::{Answers, Asked, Command, Reply, SlashOption, Who, Words};
 use crate::chat::parse::{quote, ParseError};
 use crate::records::{GameRecord, LogVisibility};
 use crate::store::{StoreError, Tx};
 use crate::table::outcome::Outcome;
 
 /// `!log`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::answering::<Round>(
     "log",
     Who::Anyone,
     "log [round]",
     "shows the audit log of a round: every roll and resolution",
-    Run::Answer(answer),
 )
-.reads(check)
 .slash(&[SlashOption::text("round", "The round")]);
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse(args, prefix).map(drop)
-}
-
 /// The round asked for (`None`: the current one).
-fn parse(args: &str, prefix: &str) -> Result<Option<u64>, ParseError> {
-    match args {
-        "" => Ok(None),
-        round => round.parse::<u64>().map(Some).map_err(|_| {
-            ParseError(format!(
-                "`{prefix}log` takes a round number like 3, or nothing for the current round; got '{}'",
-                quote(round)
-            ))
-        }),
+struct Round(Option<u64>);
+
+impl Words for Round {
+    fn read(args: &str, prefix: &str) -> Result<Round, ParseError> {
+        match args {
+            "" => Ok(Round(None)),
+            round => round.parse::<u64>().map(|round| Round(Some(round))).map_err(|_| {
+                ParseError(format!(
+                    "`{prefix}log` takes a round number like 3, or nothing for the current round; got '{}'",
+                    quote(round)
+                ))
+            }),
+        }
     }
 }
 
-fn answer(mut asked: Asked<'_>) -> Reply<'_> {
-    Box::pin(async move {
-        let round = match parse(asked.args, asked.prefix()) {
-            Ok(round) => round,
-            Err(error) => return Ok(asked.refuse(error)),
-        };
-        let record = match asked.channel_game().await? {
-            Ok(record) => record,
-            Err(refusal) => return Ok(refusal),
-        };
-        let mut outcome = Outcome::default();
-        let text = log_text(asked.tx, &record, round).await?;
-        outcome.channel(asked.channel, text);
-        Ok(outcome)
-    })
+impl Answers for Round {
+    fn answer(self, mut asked: Asked<'_>) -> Reply<'_> {
+        let round = self.0;
+        Box::pin(async move {
+            let record = match asked.channel_game().await? {
+                Ok(record) => record,
+                Err(refusal) => return Ok(refusal),
+            };
+            let mut outcome = Outcome::default();
+            let text = log_text(asked.tx, &record, round).await?;
+            outcome.channel(asked.channel, text);
+            Ok(outcome)
+        })
+    }
 }
 
 /// `!log`'s text: the public events of `round` (the current one, or the one before

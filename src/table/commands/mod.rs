@@ -22,7 +22,7 @@ mod kick;
 mod leaderboard;
 mod leave;
 mod log;
-pub(super) mod new;
+mod new;
 mod nudge;
 mod order;
 mod pause;
@@ -40,19 +40,18 @@ mod vacation;
 mod who;
 
 pub use direct::{dm_help, game_named, read_direct, Among, Direct, DmHelp, ReadDirect, Takes};
-pub(crate) use direct::{only_by_dm, DirectRun};
+pub(crate) use direct::{only_by_dm, DirectApplies, DirectRun};
 pub(crate) use home::homed;
-pub use home::number as home_number;
 pub use order::COMMAND as ORDER;
 pub use setup::{salted, COMMAND as SETUP};
 pub use undo::COMMAND as UNDO;
 
 use super::lookup::Lookup;
 use super::outcome::Outcome;
-use super::work::{Env, Work};
+use super::work::{Env, UndoTarget, Work};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::Refusal;
-use crate::records::{Audience, GameRecord, Phase, User};
+use crate::records::{Audience, GameRecord, Input, Phase, User};
 use crate::store::{GameRow, StoreError, Tx};
 use std::future::Future;
 use std::pin::Pin;
@@ -129,6 +128,9 @@ pub struct Command {
     pub once_a_phase: bool,
     /// Reads the words after it (`None`: it takes none).
     pub(crate) check: Option<Check>,
+    /// What it reads before it is applied in the channel: the game it goes to and the input
+    /// logged (`None`: the channel's game, the words as said).
+    pub(crate) prepare: Option<Prepare>,
     /// What it does in the channel.
     pub(crate) run: Run,
     /// Its form by direct message, if it is said there.
@@ -140,6 +142,75 @@ pub struct Command {
 /// Reads the words after a command: a refusal says what was wrong and what would be
 /// accepted.
 pub type Check = fn(args: &str, prefix: &str) -> Result<(), ParseError>;
+
+/// A command's words read into a value of their own, in one place: the parser reads them when
+/// they are said, so what does not read is refused before anything is logged, and the handler
+/// is given the value (read again from the log whenever the game is applied or replayed).
+pub(crate) trait Words: Sized {
+    /// Reads the words after the command: a refusal says what was wrong and what would be
+    /// accepted.
+    fn read(args: &str, prefix: &str) -> Result<Self, ParseError>;
+}
+
+/// Words that are applied to the channel's game.
+pub(crate) trait Applies: Words {
+    /// Applies them: `Ok(true)` when the game changed.
+    fn apply(self, work: &mut Work<'_>, said: &Said<'_>) -> Result<bool, Refusal>;
+}
+
+/// Words answered from what is stored, changing nothing.
+pub(crate) trait Answers: Words + Send + 'static {
+    /// The answer.
+    fn answer(self, asked: Asked<'_>) -> Reply<'_>;
+}
+
+/// Words that open a game in a channel that has none.
+pub(crate) trait Opens: Words {
+    /// The game opened as game `id` in `channel` by `user`, and what is said of it.
+    fn open(
+        self,
+        id: i64,
+        channel: &str,
+        user: &User,
+        env: &Env<'_>,
+    ) -> Result<(GameRecord, Outcome), Refusal>;
+}
+
+/// [`Words::read`] as the parser calls it, the value dropped.
+pub(super) fn checked<T: Words>(args: &str, prefix: &str) -> Result<(), ParseError> {
+    T::read(args, prefix).map(drop)
+}
+
+/// An [`Apply`] handler reading its words into `T`.
+fn applied<T: Applies>(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
+    T::read(args, &work.env.defaults.prefix)
+        .map_err(unreadable)?
+        .apply(work, said)
+}
+
+/// An [`Answer`] reading its words into `T`.
+fn answered<T: Answers>(asked: Asked<'_>) -> Reply<'_> {
+    match T::read(asked.args, asked.prefix()) {
+        Ok(words) => words.answer(asked),
+        Err(error) => {
+            let refusal = asked.refuse(error.0);
+            Box::pin(async move { Ok(refusal) })
+        }
+    }
+}
+
+/// An [`Open`] handler reading its words into `T`.
+fn opened<T: Opens>(
+    id: i64,
+    channel: &str,
+    user: &User,
+    args: &str,
+    env: &Env<'_>,
+) -> Result<(GameRecord, Outcome), Refusal> {
+    T::read(args, &env.defaults.prefix)
+        .map_err(unreadable)?
+        .open(id, channel, user, env)
+}
 
 impl Command {
     /// A command that takes nothing after it, answers in the open, with a slash command of
@@ -165,10 +236,55 @@ impl Command {
             buttons: false,
             once_a_phase: false,
             check: None,
+            prepare: None,
             run,
             direct: None,
             explained: "",
         }
+    }
+
+    /// A command whose words are read into `T` and applied to the channel's game.
+    pub(crate) const fn applying<T: Applies>(
+        name: &'static str,
+        who: Who,
+        usage: &'static str,
+        about: &'static str,
+    ) -> Command {
+        Command::new(name, who, usage, about, Run::Apply(applied::<T>)).reads(checked::<T>)
+    }
+
+    /// A read-only command whose words are read into `T`, which answers.
+    pub(crate) const fn answering<T: Answers>(
+        name: &'static str,
+        who: Who,
+        usage: &'static str,
+        about: &'static str,
+    ) -> Command {
+        Command::new(name, who, usage, about, Run::Answer(answered::<T>)).reads(checked::<T>)
+    }
+
+    /// A command whose words are read into `T`, which opens a game.
+    pub(crate) const fn opening<T: Opens>(
+        name: &'static str,
+        who: Who,
+        usage: &'static str,
+        about: &'static str,
+    ) -> Command {
+        Command::new(name, who, usage, about, Run::Open(opened::<T>)).reads(checked::<T>)
+    }
+
+    /// The same, prepared by `prepare` before it is applied.
+    pub(crate) const fn prepared(self, prepare: Prepare) -> Command {
+        Command {
+            prepare: Some(prepare),
+            ..self
+        }
+    }
+
+    /// The same, taking any words after it (the handler reads them: a symbol to play, a
+    /// topic of help).
+    pub(crate) const fn takes_any_words(self) -> Command {
+        self.reads(any_words)
     }
 
     /// The same, with what `!help <command>` adds to its line.
@@ -212,7 +328,8 @@ impl Command {
         Command { aliases, ..self }
     }
 
-    /// The same, reading the words after it with `check`.
+    /// The same, reading the words after it with `check` (for words another part reads, as
+    /// the game reads its own actions).
     pub(crate) const fn reads(self, check: Check) -> Command {
         Command {
             check: Some(check),
@@ -321,6 +438,11 @@ impl Command {
             },
         }
     }
+}
+
+/// Any words, read by the handler.
+fn any_words(_args: &str, _prefix: &str) -> Result<(), ParseError> {
+    Ok(())
 }
 
 /// Where a command is said.
@@ -509,6 +631,88 @@ pub(crate) type Answer = for<'a> fn(Asked<'a>) -> Reply<'a>;
 
 /// A read-only answer under way.
 pub(crate) type Reply<'a> = Pin<Box<dyn Future<Output = Result<Outcome, StoreError>> + Send + 'a>>;
+
+/// What a command reads before it is applied: the game it goes to and the input logged.
+pub(crate) type Prepare = for<'a> fn(Preparing<'a>) -> Preparation<'a>;
+
+/// A command's preparation under way: what to apply, or else the sentence it is refused with
+/// (nothing is logged).
+pub(crate) type Preparation<'a> =
+    Pin<Box<dyn Future<Output = Result<Result<Prepared, String>, StoreError>> + Send + 'a>>;
+
+/// A command said in a channel, being prepared.
+pub(crate) struct Preparing<'a> {
+    /// The table, as read-only answers see it.
+    pub table: &'a dyn Lookup,
+    /// The transaction it reads in.
+    pub tx: &'a mut Tx,
+    /// The channel.
+    pub channel: &'a str,
+    /// Who said it.
+    pub user: &'a User,
+    /// Whether they are a server admin.
+    pub admin: bool,
+    /// The channel's game (open, or its last one for a command that looks back).
+    pub game: Option<GameRecord>,
+    /// The words after the command.
+    pub args: &'a str,
+    /// The server it was said on, if the platform said.
+    pub server: Option<&'a str>,
+}
+
+impl Preparing<'_> {
+    /// The server it was said on, as the platform said or else as the channel's last game
+    /// says (empty: the console, or a channel whose server is not known).
+    pub async fn server(&mut self) -> Result<String, StoreError> {
+        if let Some(server) = self.server {
+            return Ok(server.to_string());
+        }
+        Ok(self
+            .tx
+            .last_game_in_channel(self.channel)
+            .await?
+            .and_then(|last| last.record.server)
+            .unwrap_or_default())
+    }
+
+    /// The input said in the channel, with these words after the prefix.
+    pub fn said(&self, text: String) -> Input {
+        Input::Channel {
+            channel: self.channel.to_string(),
+            user: self.user.clone(),
+            admin: self.admin,
+            text,
+            command: None,
+            mentioned: Vec::new(),
+            computer: false,
+        }
+    }
+}
+
+/// What a command prepared does: `input` is applied to `game` (`None`: the game it opens).
+pub(crate) struct Prepared {
+    /// The game.
+    pub game: Option<GameRecord>,
+    /// The input logged.
+    pub input: Input,
+    /// Where an undo takes the game back to.
+    pub undo: Option<UndoTarget>,
+    /// Where the game lived: what was still to be posted there follows it to the channel,
+    /// once it is applied.
+    pub moved_from: Option<Audience>,
+}
+
+impl Prepared {
+    /// `input` applied to `game`, nothing more.
+    pub fn apply(game: Option<GameRecord>, input: Input) -> Prepared {
+        Prepared {
+            game,
+            input,
+            undo: None,
+            moved_from: None,
+        }
+    }
+}
 
 /// Who said a command, as a handler sees it.
 pub(crate) struct Said<'a> {
@@ -739,6 +943,7 @@ pub fn readme_table(prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::records::ComputerLevel;
 
     fn parsed(line: &str) -> Result<Option<(String, String)>, ParseError> {
         parse_line(line, "!")
@@ -752,40 +957,41 @@ mod tests {
             Ok(Some(("new".into(), "Tag seed=7".into())))
         );
         assert_eq!(
-            new::parse("Tag seed=7", "!"),
-            Ok(("tag".into(), vec![("seed".into(), "7".into())]))
+            new::Opening::read("Tag seed=7", "!"),
+            Ok(new::Opening {
+                game: "tag".into(),
+                options: vec![("seed".into(), "7".into())]
+            })
         );
         assert_eq!(
             parsed("!deadline tomorow").unwrap_err().0,
             "`!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'"
         );
         assert!(parsed("!deadline 48h").is_ok());
+        let replacement = |args: &str| replace::Replacement::read(args, "!");
+        let by = |taker| {
+            Ok(replace::Replacement {
+                old: "42".into(),
+                taker,
+            })
+        };
         assert_eq!(
-            replace::parse("<@!42> @carol", "!"),
-            Ok(("42".into(), replace::Taker::Player("carol".into())))
+            replacement("<@!42> @carol"),
+            by(replace::Taker::Player("carol".into()))
         );
         assert_eq!(
-            replace::parse("<@!42> bot", "!"),
-            Ok((
-                "42".into(),
-                replace::Taker::Computer(crate::records::ComputerLevel::Normal)
-            ))
+            replacement("<@!42> bot"),
+            by(replace::Taker::Computer(ComputerLevel::Normal))
         );
         assert_eq!(
-            replace::parse("<@!42> BOT easy", "!"),
-            Ok((
-                "42".into(),
-                replace::Taker::Computer(crate::records::ComputerLevel::Easy)
-            ))
+            replacement("<@!42> BOT easy"),
+            by(replace::Taker::Computer(ComputerLevel::Easy))
         );
         assert_eq!(
-            replace::parse("<@!42> bot hard", "!"),
-            Ok((
-                "42".into(),
-                replace::Taker::Computer(crate::records::ComputerLevel::Hard)
-            ))
+            replacement("<@!42> bot hard"),
+            by(replace::Taker::Computer(ComputerLevel::Hard))
         );
-        assert!(replace::parse("<@!42> bot brilliant", "!").is_err());
+        assert!(replacement("<@!42> bot brilliant").is_err());
         assert_eq!(
             parsed("!move 2 5 around"),
             Ok(Some(("move".into(), "2 5 around".into())))

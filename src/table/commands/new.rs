@@ -1,14 +1,14 @@
 //! `!new <game> [key=value ...]`: opens sign-ups for a game in a channel that has none. The
 //! table adds the seed (when none is given) and the rules revisions to what is logged.
 
-use super::{Command, Run, SlashOption, Who};
+use super::{Command, Opens, Preparation, Prepared, Preparing, SlashOption, Who, Words};
 use crate::chat::mention;
 use crate::chat::parse::{parse_options, ParseError};
 use crate::dice::Seed;
 use crate::duration::{duration_as_typed, format_duration, parse_duration};
 use crate::games::{Options, Refusal, Rules};
 use crate::records::{AwayRule, GameRecord, NoMoveRule, Settings, Status, User};
-use crate::table::options::{duration_option, switch};
+use crate::table::options::{duration_option, seed_in_public, switch};
 use crate::table::outcome::Outcome;
 use crate::table::rounds;
 use crate::table::seats::seats_allowed;
@@ -16,53 +16,127 @@ use crate::table::work::{Env, REVISION};
 use std::collections::BTreeMap;
 
 /// `!new`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::opening::<Opening>(
     "new",
     Who::Anyone,
     "new <game> [key=value ...]",
     "opens sign-ups for a game in this channel (one game per channel); `!rules <game>` lists the options",
-    Run::Open(run),
 )
-.reads(check)
+.prepared(prepare)
 .slash(&[
     SlashOption::game("game", "Which game (see /games)").required(),
     SlashOption::text("options", "Options, like deadline=48h"),
 ]);
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse(args, prefix).map(drop)
+/// The game asked for and its options.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Opening {
+    /// The game's name, in lowercase.
+    pub game: String,
+    /// The options, in the order given.
+    pub options: Vec<(String, String)>,
 }
 
-/// The game's name (lowercase) and the options in the order given.
-pub fn parse(args: &str, prefix: &str) -> Result<(String, Vec<(String, String)>), ParseError> {
-    let mut words = args.split_whitespace();
-    let Some(game) = words.next() else {
-        return Err(ParseError(format!(
-            "`{prefix}new` needs a game, like `{prefix}new tag`; `{prefix}games` lists them"
-        )));
-    };
-    let options = parse_options(words, &format!("{prefix}new"))?;
-    Ok((game.to_lowercase(), options))
+impl Words for Opening {
+    fn read(args: &str, prefix: &str) -> Result<Opening, ParseError> {
+        let mut words = args.split_whitespace();
+        let Some(game) = words.next() else {
+            return Err(ParseError(format!(
+                "`{prefix}new` needs a game, like `{prefix}new tag`; `{prefix}games` lists them"
+            )));
+        };
+        let options = parse_options(words, &format!("{prefix}new"))?;
+        Ok(Opening {
+            game: game.to_lowercase(),
+            options,
+        })
+    }
+}
+
+impl Opens for Opening {
+    fn open(
+        self,
+        id: i64,
+        channel: &str,
+        user: &User,
+        env: &Env<'_>,
+    ) -> Result<(GameRecord, Outcome), Refusal> {
+        new_game(id, channel, user, &self.game, &self.options, env)
+    }
+}
+
+/// What `!new` is logged with: the game and its options as asked, but for what is the bot's
+/// to say, which it adds (the seed when none is given, the rules revisions, the server); or
+/// why it is refused (an account running as many games as it may, a seed typed in the open on
+/// Discord, a forum post on the console). The game it opens in a forum does not live here, so
+/// this channel's own game does not stand in its way.
+fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
+    Box::pin(async move {
+        let table = preparing.table;
+        let prefix = &table.defaults().prefix;
+        if !preparing.admin {
+            let running = preparing.tx.open_games_of_gm(&preparing.user.id).await?;
+            let most = table.defaults().games_per_gm;
+            if running.len() >= most {
+                let listed: Vec<String> = running.iter().map(|id| format!("#{id}")).collect();
+                return Ok(Err(format!(
+                    "you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
+                    running.len(),
+                    listed.join(", ")
+                )));
+            }
+        }
+        // Read when said (`parse_line`), so a refusal here only guards the log.
+        let Opening { game, mut options } = match Opening::read(preparing.args, prefix) {
+            Ok(opening) => opening,
+            Err(error) => return Ok(Err(error.0)),
+        };
+        // The rules revisions, the table's and the game's, are the bot's to say, and the log
+        // keeps them; so are the server it is opened on (ratings are per server) and whether
+        // its seed was chosen at the table (a practice game).
+        options.retain(|(key, _)| {
+            !matches!(
+                key.as_str(),
+                "revision" | "game_revision" | "server" | "practice"
+            )
+        });
+        let forum = options.iter().any(|(key, _)| key == "forum");
+        if forum && !table.on_discord() {
+            return Ok(Err(
+                "`forum=` opens the game as a post of a Discord forum; the console has none, so open it here.".to_string(),
+            ));
+        }
+        match options.iter().any(|(key, _)| key == "seed") {
+            // Typed where everyone reads it, a seed would let the whole table foresee every
+            // die: it is given only where it stays private.
+            true if table.on_discord() => return Ok(Err(seed_in_public(prefix))),
+            true => options.push(("practice".to_string(), "on".to_string())),
+            false => options.push(("seed".to_string(), Seed::random().to_hex())),
+        }
+        options.push(("revision".to_string(), REVISION.to_string()));
+        let server = preparing.server().await?;
+        if !server.is_empty() {
+            options.push(("server".to_string(), server));
+        }
+        if let Some(rules) = table.catalogue().find(&game) {
+            options.push(("game_revision".to_string(), rules.revision().to_string()));
+        }
+        let input = preparing.said(words(&game, &options));
+        let here = match forum {
+            true => None,
+            false => preparing.game.take(),
+        };
+        Ok(Ok(Prepared::apply(here, input)))
+    })
 }
 
 /// The words `!new` is logged with: the game and its options.
-pub fn words(game: &str, options: &[(String, String)]) -> String {
+fn words(game: &str, options: &[(String, String)]) -> String {
     let mut text = format!("{} {game}", COMMAND.name);
     for (key, value) in options {
         text.push_str(&format!(" {key}={value}"));
     }
     text
-}
-
-fn run(
-    id: i64,
-    channel: &str,
-    user: &User,
-    args: &str,
-    env: &Env<'_>,
-) -> Result<(GameRecord, Outcome), Refusal> {
-    let (game, options) = parse(args, &env.defaults.prefix).map_err(super::unreadable)?;
-    new_game(id, channel, user, &game, &options, env)
 }
 
 /// `!new <game> [options]`: a new game in sign-up, with this user as GM.

@@ -1,11 +1,10 @@
 //! `!replace @old @new|bot [level]`: the GM gives a player's seat to someone else, or to a
 //! computer player.
 
-use super::{unreadable, Command, Run, Said, SlashOption, Who};
+use super::{Applies, Command, Said, SlashOption, Who, Words};
+use crate::chat::mention;
 use crate::chat::parse::mentions;
 use crate::chat::parse::ParseError;
-
-use crate::chat::mention;
 use crate::games::Refusal;
 use crate::records::ComputerLevel;
 use crate::records::Phase;
@@ -16,14 +15,12 @@ use crate::table::seats::{depart, not_playing};
 use crate::table::work::Work;
 
 /// `!replace`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::applying::<Replacement>(
     "replace",
     Who::Gm,
     "replace @old @new|bot [easy|normal|hard]",
     "GM: gives a player's seat to someone else, or to a computer player (`bot`)",
-    Run::Apply(run),
 )
-.reads(check)
 .slash(&[
     SlashOption::user("old", "The player leaving"),
     SlashOption::user("new", "The player taking the seat (or give computer)").optional(),
@@ -32,10 +29,6 @@ pub const COMMAND: Command = Command::new(
         "A computer player takes the seat instead, at this level: easy, normal or hard",
     ),
 ]);
-
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    parse(args, prefix).map(drop)
-}
 
 /// Who takes a seat over.
 #[derive(Debug, PartialEq, Eq)]
@@ -47,37 +40,51 @@ pub(super) enum Taker {
 }
 
 /// The player leaving and who takes the seat.
-pub(super) fn parse(args: &str, prefix: &str) -> Result<(String, Taker), ParseError> {
-    let is_bot = |word: &str| word.eq_ignore_ascii_case("bot");
-    match mentions(args).as_slice() {
-        [old, bot] if is_bot(bot) => Ok((old.clone(), Taker::Computer(ComputerLevel::Normal))),
-        [old, bot, level] if is_bot(bot) => match ComputerLevel::parse(level) {
-            Some(level) => Ok((old.clone(), Taker::Computer(level))),
-            None => Err(ParseError(format!(
-                "`{level}` is not a computer level; use easy, normal (the default) or hard, like `{prefix}replace @bob bot easy`"
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Replacement {
+    /// The player leaving.
+    pub old: String,
+    /// Who takes the seat.
+    pub taker: Taker,
+}
+
+impl Words for Replacement {
+    fn read(args: &str, prefix: &str) -> Result<Replacement, ParseError> {
+        let is_bot = |word: &str| word.eq_ignore_ascii_case("bot");
+        let named = mentions(args);
+        let (old, taker) = match named.as_slice() {
+            [old, bot] if is_bot(bot) => (old, Taker::Computer(ComputerLevel::Normal)),
+            [old, bot, level] if is_bot(bot) => match ComputerLevel::parse(level) {
+                Some(level) => (old, Taker::Computer(level)),
+                None => return Err(ParseError(format!(
+                    "`{level}` is not a computer level; use easy, normal (the default) or hard, like `{prefix}replace @bob bot easy`"
+                ))),
+            },
+            [old, new] => (old, Taker::Player(new.clone())),
+            _ => return Err(ParseError(format!(
+                "`{prefix}replace` takes two players, the one leaving and the one taking the seat, like `{prefix}replace @bob @carol`, or `bot` for a computer player: `{prefix}replace @bob bot`"
             ))),
-        },
-        [old, new] => Ok((old.clone(), Taker::Player(new.clone()))),
-        _ => Err(ParseError(format!(
-            "`{prefix}replace` takes two players, the one leaving and the one taking the seat, like `{prefix}replace @bob @carol`, or `bot` for a computer player: `{prefix}replace @bob bot`"
-        ))),
+        };
+        Ok(Replacement {
+            old: old.clone(),
+            taker,
+        })
     }
 }
 
-fn run(work: &mut Work<'_>, said: &Said<'_>, args: &str) -> Result<bool, Refusal> {
-    let (old, taker) = parse(args, &work.env.defaults.prefix).map_err(unreadable)?;
-    match taker {
-        Taker::Computer(level) if computers::known(work) => {
-            replace_by_computer(work, &old, said.user, level)
-        }
-        Taker::Computer(_) => {
-            let new = User::named("bot");
-            replace(work, &old, &new, said.user)
-        }
-        Taker::Player(new) => {
-            let named = said.mentioned.iter().find(|user| user.id == new);
-            let new = named.cloned().unwrap_or_else(|| User::named(&new));
-            replace(work, &old, &new, said.user)
+impl Applies for Replacement {
+    fn apply(self, work: &mut Work<'_>, said: &Said<'_>) -> Result<bool, Refusal> {
+        let old = &self.old;
+        match self.taker {
+            Taker::Computer(level) if computers::known(work) => {
+                replace_by_computer(work, old, said.user, level)
+            }
+            Taker::Computer(_) => replace(work, old, &User::named("bot"), said.user),
+            Taker::Player(new) => {
+                let named = said.mentioned.iter().find(|user| user.id == new);
+                let new = named.cloned().unwrap_or_else(|| User::named(&new));
+                replace(work, old, &new, said.user)
+            }
         }
     }
 }

@@ -4,7 +4,6 @@
 use super::{Asked, Command, Direct, DmHelp, Reply, Run, SlashOption, Takes, Who};
 use crate::chat::help::{rules_text, table_options_text, TABLE_OPTIONS};
 use crate::chat::parse::quote;
-use crate::chat::parse::ParseError;
 use crate::table::lookup::Lookup;
 use crate::table::options::table_option_help;
 use crate::table::outcome::Outcome;
@@ -17,7 +16,7 @@ pub const COMMAND: Command = Command::new(
     "the rules of a game and its options (`!rules options`: the options every game takes)",
     Run::Answer(answer),
 )
-.reads(check)
+.takes_any_words()
 .slash(&[SlashOption::game(
     "game",
     "Which game (the one in this channel if none)",
@@ -28,11 +27,6 @@ pub const COMMAND: Command = Command::new(
         .takes(Takes::AtMostOneWord)
         .listed(3),
 );
-
-/// Any game name is read (an unknown one is answered with the list).
-fn check(_args: &str, _prefix: &str) -> Result<(), ParseError> {
-    Ok(())
-}
 
 fn answer(asked: Asked<'_>) -> Reply<'_> {
     Box::pin(async move {

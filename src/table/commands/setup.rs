@@ -2,7 +2,7 @@
 //! players must not see before the start), and the one place a GM may choose the dice's seed
 //! on Discord (which makes the game a practice game).
 
-use super::{Among, Command, Direct, DmHelp, SlashOption, Who};
+use super::{Among, Command, Direct, DirectApplies, DmHelp, SlashOption, Who, Words};
 use crate::chat::parse::{parse_options, ParseError};
 use crate::dice::Seed;
 use crate::games::Refusal;
@@ -16,14 +16,12 @@ pub const COMMAND: Command = Command::by_dm_only(
     "setup",
     Who::Gm,
     "GM: sets a game's secret options before the start: `setup board=7x7`; `setup seed=7` chooses its dice (a practice game, not rated)",
-    Direct::new(
+    Direct::applying::<Secret>(
         "setup <key=value> ...",
         DmHelp::BeforePlay(
             "Running a game in sign-up? `setup key=value ...` sets its secret options.",
         ),
-        run,
     )
-    .reads(check)
     .among(Among::MySignUps)
     .secret()
     .listed(5),
@@ -55,24 +53,25 @@ pub fn salted(text: &str) -> String {
     logged
 }
 
-/// The options, at least one.
-fn options(args: &str) -> Result<Vec<(String, String)>, ParseError> {
-    let options = parse_options(args.split_whitespace(), "setup")?;
-    if options.is_empty() {
-        return Err(ParseError(
-            "`setup` takes the game's secret options as key=value, like `setup board=7x7 straight=8`".into(),
-        ));
+/// The secret options, at least one.
+struct Secret(Vec<(String, String)>);
+
+impl Words for Secret {
+    fn read(args: &str, _prefix: &str) -> Result<Secret, ParseError> {
+        let options = parse_options(args.split_whitespace(), "setup")?;
+        if options.is_empty() {
+            return Err(ParseError(
+                "`setup` takes the game's secret options as key=value, like `setup board=7x7 straight=8`".into(),
+            ));
+        }
+        Ok(Secret(options))
     }
-    Ok(options)
 }
 
-fn check(args: &str, _prefix: &str) -> Result<(), ParseError> {
-    options(args).map(drop)
-}
-
-fn run(work: &mut Work<'_>, user: &User, args: &str) -> Result<bool, Refusal> {
-    let options = options(args).map_err(super::unreadable)?;
-    secret_setup(work, user, &options)
+impl DirectApplies for Secret {
+    fn apply(self, work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {
+        secret_setup(work, user, &self.0)
+    }
 }
 
 /// The GM's secret setup by DM, before the start.

@@ -3,7 +3,7 @@
 //! share of orders and turns in on time and the rating; the median time to answer; the last
 //! games, each with the command that posts its audit page.
 
-use super::{Asked, Command, Reply, Run, SlashKind, SlashOption, Who};
+use super::{Answers, Asked, Command, Reply, SlashKind, SlashOption, Who, Words};
 use crate::chat::mention;
 use crate::chat::parse::{mentions, quote, ParseError};
 use crate::duration::{format_duration, rounded};
@@ -17,16 +17,14 @@ use crate::table::outcome::{Outcome, Post};
 use crate::table::ratings::{computer_id, computer_name, figure};
 
 /// `!stats`.
-pub const COMMAND: Command = Command::new(
+pub const COMMAND: Command = Command::answering::<Whose>(
     "stats",
     Who::Anyone,
     "stats [@player]",
     "a player's record on this server (yours if none is named): games, wins, deadlines kept, ratings",
-    Run::Answer(answer),
 )
 .looks_back()
 .explains("A rating is a cautious estimate of a player's skill in one game on this server: the skill their results show, less three times how unsure it still is. It starts at 0 and rises as you play more, even with middling results, since every game makes it surer; the leaderboard and the game-over post show it to one decimal.")
-.reads(check)
 .slash(&[SlashOption {
     name: "player",
     about: "Whose record (yours if none)",
@@ -64,16 +62,22 @@ fn is_computer_name(args: &str) -> bool {
 /// How many of the last games are listed.
 const LAST_GAMES: usize = 5;
 
-fn check(args: &str, prefix: &str) -> Result<(), ParseError> {
-    // A computer seat by its name, which has a space ("Computer 2").
-    if is_computer_name(args) {
-        return Ok(());
-    }
-    match mentions(args).len() {
-        0 | 1 => Ok(()),
-        _ => Err(ParseError(format!(
-            "`{prefix}stats` takes one player at most, like `{prefix}stats @bob`"
-        ))),
+/// The player named: a mention, a name, or a computer seat's name (`None`: the asker).
+struct Whose(Option<String>);
+
+impl Words for Whose {
+    fn read(args: &str, prefix: &str) -> Result<Whose, ParseError> {
+        // A computer seat by its name, which has a space ("Computer 2").
+        if is_computer_name(args) {
+            return Ok(Whose(Some(args.trim().to_string())));
+        }
+        match mentions(args).as_slice() {
+            [] => Ok(Whose(None)),
+            [named] => Ok(Whose(Some(named.clone()))),
+            _ => Err(ParseError(format!(
+                "`{prefix}stats` takes one player at most, like `{prefix}stats @bob`"
+            ))),
+        }
     }
 }
 
@@ -196,104 +200,103 @@ fn median(mut values: Vec<u64>) -> Option<u64> {
     values.get(middle).copied()
 }
 
-fn answer(asked: Asked<'_>) -> Reply<'_> {
-    Box::pin(async move {
-        let named = match is_computer_name(asked.args) {
-            true => Some(asked.args.trim().to_string()),
-            false => mentions(asked.args).into_iter().next(),
-        };
-        let (id, mut name) = match named {
-            None => (asked.user.id.clone(), asked.user.name.clone()),
-            Some(id) => match computer_named(asked.game.map(|game| &game.record), &id) {
-                Some(level) => (computer_id(level), computer_name(level)),
-                None => {
-                    let name = asked
-                        .mentioned
-                        .iter()
-                        .find(|user| user.id == id)
-                        .map_or_else(|| quote(&id), |user| user.name.clone());
-                    (id, name)
-                }
-            },
-        };
-        let results = asked.tx.results_of_player(asked.server, &id).await?;
-        let ratings = asked.tx.ratings_of_player(asked.server, &id).await?;
-        let prefix = asked.prefix().to_string();
-        if results.is_empty() {
-            let mut outcome = Outcome::default();
-            outcome.channel(
-                asked.channel,
-                format!("{name} has not finished a game on this server yet."),
-            );
-            return Ok(outcome);
-        }
-        let mut games: Vec<String> = results.iter().map(|r| r.game.clone()).collect();
-        games.sort_unstable();
-        games.dedup();
-        let mut waits = Vec::new();
-        let mut lines = Vec::new();
-        for game in &games {
-            let mut tally = Tally::default();
-            for result in results.iter().filter(|r| &r.game == game) {
-                if let Some(part) = part(result, &id) {
-                    tally.add(result, &part);
-                    waits.extend(part.waits.iter().copied());
-                }
+impl Answers for Whose {
+    fn answer(self, asked: Asked<'_>) -> Reply<'_> {
+        let named = self.0;
+        Box::pin(async move {
+            let (id, mut name) = match named {
+                None => (asked.user.id.clone(), asked.user.name.clone()),
+                Some(id) => match computer_named(asked.game.map(|game| &game.record), &id) {
+                    Some(level) => (computer_id(level), computer_name(level)),
+                    None => {
+                        let name = asked
+                            .mentioned
+                            .iter()
+                            .find(|user| user.id == id)
+                            .map_or_else(|| quote(&id), |user| user.name.clone());
+                        (id, name)
+                    }
+                },
+            };
+            let results = asked.tx.results_of_player(asked.server, &id).await?;
+            let ratings = asked.tx.ratings_of_player(asked.server, &id).await?;
+            let prefix = asked.prefix().to_string();
+            if results.is_empty() {
+                let mut outcome = Outcome::default();
+                outcome.channel(
+                    asked.channel,
+                    format!("{name} has not finished a game on this server yet."),
+                );
+                return Ok(outcome);
             }
-            let line = tally.line(ratings.iter().find(|row| &row.game == game));
-            lines.push(format!("- {game}: {line}"));
-        }
-        if let Some(part) = results.last().and_then(|r| part(r, &id)) {
-            name = part.name;
-        }
-        let answers = match median(waits) {
-            Some(seconds) => format!(
-                "Median time to answer: {}.",
-                format_duration(rounded(chrono::Duration::seconds(
-                    i64::try_from(seconds).unwrap_or(i64::MAX)
-                )))
-            ),
-            None => "No answer timed yet.".to_string(),
-        };
-        let last: Vec<String> = results
-            .iter()
-            .rev()
-            .take(LAST_GAMES)
-            .filter_map(|result| {
-                let part = part(result, &id)?;
-                Some(format!(
-                    "#{} {} in {}: {} (`{prefix}audit {}` there)",
-                    result.game_id,
-                    result.game,
-                    mention::channel(&result.channel),
-                    finish_words(result, &part),
-                    result.game_id
-                ))
-            })
-            .collect();
-        let mut text = vec![format!("{name}'s record on this server:")];
-        text.extend(lines);
-        text.push(answers);
-        text.push(format!("Last games: {}.", last.join("; ")));
-        if is_computer_id(&id) {
-            text.push(
-                "Every computer seat of this level on this server counts here: they are rated as one player.".to_string(),
-            );
-        }
-        let mut outcome = Outcome::default();
-        outcome.posts.push(Post {
-            to: Audience::Channel(asked.channel.to_string()),
-            text: text.join("\n"),
-            svg: None,
-            // Shown as an embed: the title, and the text as its description.
-            card: Some(Card {
-                title: Some(format!("{name}'s record on this server")),
-                ..Card::default()
-            }),
-            file: None,
-        });
-        Ok(outcome)
-    })
+            let mut games: Vec<String> = results.iter().map(|r| r.game.clone()).collect();
+            games.sort_unstable();
+            games.dedup();
+            let mut waits = Vec::new();
+            let mut lines = Vec::new();
+            for game in &games {
+                let mut tally = Tally::default();
+                for result in results.iter().filter(|r| &r.game == game) {
+                    if let Some(part) = part(result, &id) {
+                        tally.add(result, &part);
+                        waits.extend(part.waits.iter().copied());
+                    }
+                }
+                let line = tally.line(ratings.iter().find(|row| &row.game == game));
+                lines.push(format!("- {game}: {line}"));
+            }
+            if let Some(part) = results.last().and_then(|r| part(r, &id)) {
+                name = part.name;
+            }
+            let answers = match median(waits) {
+                Some(seconds) => format!(
+                    "Median time to answer: {}.",
+                    format_duration(rounded(chrono::Duration::seconds(
+                        i64::try_from(seconds).unwrap_or(i64::MAX)
+                    )))
+                ),
+                None => "No answer timed yet.".to_string(),
+            };
+            let last: Vec<String> = results
+                .iter()
+                .rev()
+                .take(LAST_GAMES)
+                .filter_map(|result| {
+                    let part = part(result, &id)?;
+                    Some(format!(
+                        "#{} {} in {}: {} (`{prefix}audit {}` there)",
+                        result.game_id,
+                        result.game,
+                        mention::channel(&result.channel),
+                        finish_words(result, &part),
+                        result.game_id
+                    ))
+                })
+                .collect();
+            let mut text = vec![format!("{name}'s record on this server:")];
+            text.extend(lines);
+            text.push(answers);
+            text.push(format!("Last games: {}.", last.join("; ")));
+            if is_computer_id(&id) {
+                text.push(
+                    "Every computer seat of this level on this server counts here: they are rated as one player.".to_string(),
+                );
+            }
+            let mut outcome = Outcome::default();
+            outcome.posts.push(Post {
+                to: Audience::Channel(asked.channel.to_string()),
+                text: text.join("\n"),
+                svg: None,
+                // Shown as an embed: the title, and the text as its description.
+                card: Some(Card {
+                    title: Some(format!("{name}'s record on this server")),
+                    ..Card::default()
+                }),
+                file: None,
+            });
+            Ok(outcome)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -473,6 +473,16 @@ impl Lookup for Service {
         &self.defaults
     }
 
+    fn on_discord(&self) -> bool {
+        self.on_discord
+    }
+
+    fn undo_target(&self, game: &GameRecord, inputs: &[StoredInput]) -> Option<(i64, UndoTarget)> {
+        let mut rebuilt = super::audit::rebuild(self, game, inputs);
+        rebuilt.by_ref().for_each(drop);
+        rebuilt.history().last()
+    }
+
     fn audit_page(
         &self,
         record: &GameRecord,

@@ -4,17 +4,12 @@
 
 use super::{At, Handled, Service};
 use crate::chat::parse::{mentions as parse_mentions, quote};
-use crate::dice::Seed;
 use crate::games;
-use crate::records::{Audience, GameRecord, Input, Status, User};
+use crate::records::{Audience, Input, Status, User};
 use crate::store::{StoreError, Tx, UserGames};
-use crate::table::audit;
 use crate::table::chatter::{is_exposed_order, missing_prefix};
-use crate::table::commands::{self, Among, Asked, DirectRun, Run};
-use crate::table::options::seed_in_public;
+use crate::table::commands::{self, Among, Asked, DirectRun, Prepared, Preparing, Run};
 use crate::table::outcome::Outcome;
-use crate::table::work::UndoTarget;
-use crate::table::work::REVISION;
 
 /// A channel message as the table reads it.
 pub(super) struct Said<'a> {
@@ -112,6 +107,35 @@ impl Service {
             }
             Err(error) => return Err(error),
         };
+        if let Some(prepare) = command.and_then(|command| command.prepare) {
+            let preparing = Preparing {
+                table: self,
+                tx,
+                channel,
+                user,
+                admin,
+                game: game.map(|game| game.record),
+                args: &args,
+                server,
+            };
+            return match prepare(preparing).await? {
+                Err(text) => refuse(text),
+                Ok(Prepared {
+                    game,
+                    input,
+                    undo,
+                    moved_from,
+                }) => {
+                    let handled = self.apply_input(tx, game, input, at, undo.as_ref()).await?;
+                    if let (Some(from), Some(_)) = (moved_from, &handled.change) {
+                        // What was still to be posted at the old home follows the game.
+                        tx.readdress(&from, &Audience::Channel(channel.to_string()))
+                            .await?;
+                    }
+                    Ok(handled)
+                }
+            };
+        }
         match command.map(|command| &command.run) {
             Some(Run::Answer(answer)) => {
                 let server = match server {
@@ -129,145 +153,6 @@ impl Service {
                     server: &server,
                 };
                 Ok(answer(asked).await?.into())
-            }
-            Some(Run::Rebuild(_)) => {
-                let Some(game) = game else {
-                    return refuse("there is no game in this channel.".to_string());
-                };
-                // Only the GM's undo is worth rebuilding the game for; anyone else's is
-                // refused by the table as for every GM power.
-                let gm = admin || user.id == game.record.gm.id;
-                let target = match gm && game.record.status != Status::Over {
-                    true => self.undo_target(tx, &game.record).await?,
-                    false => None,
-                };
-                let input = Input::Undo {
-                    user: user.clone(),
-                    admin,
-                    back_to: target.as_ref().map_or(0, |(back_to, _)| *back_to),
-                };
-                let target = target.map(|(_, target)| target);
-                self.apply_input(tx, Some(game.record), input, at, target.as_ref())
-                    .await
-            }
-            Some(Run::Home(_)) => {
-                if let Some(here) = game {
-                    return refuse(format!(
-                        "this channel has its own game (#{}); `{prefix}home` brings a game to a channel or thread that has none.",
-                        here.record.id
-                    ));
-                }
-                let id = match commands::home_number(&args, prefix) {
-                    Ok(id) => id,
-                    Err(error) => return refuse(error.0),
-                };
-                let record = match tx.game(id).await {
-                    Ok(Some(game)) => game.record,
-                    Ok(None) => return refuse(format!("there is no game #{id}.")),
-                    Err(StoreError::Corrupt { what, reason }) => {
-                        return refuse(format!(
-                            "the saved {what} is unreadable ({reason}); nothing was changed."
-                        ))
-                    }
-                    Err(error) => return Err(error),
-                };
-                let here = match server {
-                    Some(server) => server.to_string(),
-                    None => self.channel_server(tx, channel).await?,
-                };
-                if record.server.as_ref().is_some_and(|home| *home != here) {
-                    return refuse(format!(
-                        "game #{id} belongs to another server; it can only move within its own."
-                    ));
-                }
-                let from = Audience::Channel(record.channel.clone());
-                let input = Input::Channel {
-                    channel: channel.to_string(),
-                    user: user.clone(),
-                    admin,
-                    text: format!("{word} {id}"),
-                    command: None,
-                    mentioned: Vec::new(),
-                    computer: false,
-                };
-                let handled = self.apply_input(tx, Some(record), input, at, None).await?;
-                if handled.change.is_some() {
-                    // What was still to be posted at the old home follows the game.
-                    tx.readdress(&from, &Audience::Channel(channel.to_string()))
-                        .await?;
-                }
-                Ok(handled)
-            }
-            Some(Run::Open(_)) => {
-                if !admin {
-                    let running = tx.open_games_of_gm(&user.id).await?;
-                    let most = self.defaults.games_per_gm;
-                    if running.len() >= most {
-                        let listed: Vec<String> =
-                            running.iter().map(|id| format!("#{id}")).collect();
-                        return refuse(format!(
-                            "you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
-                            running.len(),
-                            listed.join(", ")
-                        ));
-                    }
-                }
-                // Read when said (`parse_line`), so a refusal here only guards the log.
-                let (game_name, mut options) = match commands::new::parse(&args, prefix) {
-                    Ok(read) => read,
-                    Err(error) => return refuse(error.0),
-                };
-                // The rules revisions, the table's and the game's, are the bot's to say, and
-                // the log keeps them; so are the server it is opened on (ratings are per
-                // server) and whether its seed was chosen at the table (a practice game).
-                options.retain(|(key, _)| {
-                    !matches!(
-                        key.as_str(),
-                        "revision" | "game_revision" | "server" | "practice"
-                    )
-                });
-                if !self.on_discord && options.iter().any(|(key, _)| key == "forum") {
-                    return refuse(
-                        "`forum=` opens the game as a post of a Discord forum; the console has none, so open it here.".to_string(),
-                    );
-                }
-                match options.iter().any(|(key, _)| key == "seed") {
-                    // Typed where everyone reads it, a seed would let the whole table
-                    // foresee every die: it is given only where it stays private.
-                    true if self.on_discord => {
-                        return refuse(seed_in_public(prefix));
-                    }
-                    true => options.push(("practice".to_string(), "on".to_string())),
-                    false => options.push(("seed".to_string(), Seed::random().to_hex())),
-                }
-                options.push(("revision".to_string(), REVISION.to_string()));
-                let server = match server {
-                    Some(server) => server.to_string(),
-                    None => self.channel_server(tx, channel).await?,
-                };
-                if !server.is_empty() {
-                    options.push(("server".to_string(), server));
-                }
-                if let Some(rules) = self.catalogue.find(&game_name) {
-                    options.push(("game_revision".to_string(), rules.revision().to_string()));
-                }
-                let text = commands::new::words(&game_name, &options);
-                let input = Input::Channel {
-                    channel: channel.to_string(),
-                    user: user.clone(),
-                    admin,
-                    text,
-                    command: None,
-                    mentioned: Vec::new(),
-                    computer: false,
-                };
-                // A game opened as a forum post does not live here: this channel's own game
-                // does not stand in its way.
-                let here = match options.iter().any(|(key, _)| key == "forum") {
-                    true => None,
-                    false => game.map(|g| g.record),
-                };
-                self.apply_input(tx, here, input, at, None).await
             }
             // A table command applied to the game, or else the game's own action, unless it
             // is a secret order typed in the open.
@@ -293,7 +178,8 @@ impl Service {
                 Some(command) => refuse(commands::only_by_dm(command, prefix)),
                 None => Ok(outcome.into()),
             },
-            None | Some(Run::Apply(_) | Run::Action) => {
+            None
+            | Some(Run::Apply(_) | Run::Action | Run::Rebuild(_) | Run::Home(_) | Run::Open(_)) => {
                 // A command for a game after the channel's game ended: one answer for all.
                 if game.is_none() {
                     match tx.last_game_in_channel(channel).await {
@@ -436,20 +322,6 @@ impl Service {
         };
         self.apply_input(tx, Some(game.record), input, at, None)
             .await
-    }
-
-    /// Where `!undo` would return in game `game`: its inputs are applied again from the log,
-    /// and the last resolution or turn not yet undone is found (its first input's number, and
-    /// the game before it). `None`: nothing has been played yet.
-    pub(super) async fn undo_target(
-        &self,
-        tx: &mut Tx,
-        game: &GameRecord,
-    ) -> Result<Option<(i64, UndoTarget)>, StoreError> {
-        let inputs = tx.inputs(game.id).await?;
-        let mut rebuilt = audit::rebuild(self, game, &inputs);
-        rebuilt.by_ref().for_each(drop);
-        Ok(rebuilt.history().last())
     }
 }
 
