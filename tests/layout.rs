@@ -780,3 +780,52 @@ fn discord_reads_no_words_or_records_directly_and_the_table_reads_no_clock() {
         broken.join("\n")
     );
 }
+
+/// The methods of `impl Service` blocks in `text` that are public (declared `pub fn` or
+/// `pub async fn`), by name.
+fn public_service_methods(text: &str) -> Vec<String> {
+    let mut inside = false;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("impl Service {") {
+            inside = true;
+        } else if line == "}" {
+            inside = false;
+        } else if inside {
+            let declared = line
+                .strip_prefix("    pub async fn ")
+                .or_else(|| line.strip_prefix("    pub fn "));
+            if let Some(rest) = declared {
+                found.push(rest.split('(').next().unwrap_or(rest).to_string());
+            }
+        }
+    }
+    found
+}
+
+/// The service has one public face: every method a caller may use is declared in
+/// `service/mod.rs`, and the files behind it keep their work private to the service.
+#[test]
+fn the_service_declares_its_public_methods_in_one_place() {
+    let service = root().join("table/service");
+    let mut elsewhere = Vec::new();
+    for file in sources(&service) {
+        if file.file_name().is_some_and(|name| name == "mod.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        for method in public_service_methods(&text) {
+            elsewhere.push(format!("{}: {method}", file.display()));
+        }
+    }
+    assert!(
+        elsewhere.is_empty(),
+        "public methods of the service outside service/mod.rs:\n{}",
+        elsewhere.join("\n")
+    );
+    let face = std::fs::read_to_string(service.join("mod.rs")).unwrap();
+    assert!(public_service_methods(&face).contains(&"handle_batch".to_string()));
+    // The check sees a public method, and only in the service's own blocks.
+    let text = "impl Service {\n    pub async fn handle(\n    fn quiet() {}\n}\nimpl Other {\n    pub fn not_it() {}\n}\n";
+    assert_eq!(public_service_methods(text), ["handle"]);
+}

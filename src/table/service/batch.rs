@@ -77,63 +77,6 @@ pub(super) fn sent_time(envelope: &Envelope, now: DateTime<Utc>) -> Option<DateT
 }
 
 impl Service {
-    /// Handles one inbound message exactly once: a message id seen before changes nothing.
-    pub async fn handle(
-        &self,
-        envelope: &Envelope,
-        inbound: &Inbound,
-        now: DateTime<Utc>,
-    ) -> Result<Receipt, StoreError> {
-        let submission = Submission {
-            envelope: envelope.clone(),
-            inbound: inbound.clone(),
-            answers_itself: false,
-            admission: Admission::Taken,
-        };
-        let mut results = self
-            .handle_batch(std::slice::from_ref(&submission), now)
-            .await;
-        match results.pop() {
-            Some(result) => result.map(|applied| applied.receipt),
-            None => Err(StoreError::Batch("no message was applied".to_string())),
-        }
-    }
-
-    /// Handles several inbound messages in order, in one transaction with one commit (group
-    /// commit): each message in its own savepoint. A message the database does not take (a
-    /// statement fails: a full disk, a constraint) is taken back alone with its error, and
-    /// every later message of the batch comes back as not written ([`StoreError::Batch`]),
-    /// for the caller to try them again, in order, while the ones before it commit; a
-    /// message that fails for another reason (its game's data cannot be written) is taken
-    /// back and the batch goes on. Each is applied exactly once (a message id seen before, in an
-    /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
-    /// commit: a receipt means the message's effects are durable. A batch that lost a race
-    /// with another process sharing the database (a deadlock) is taken back whole and applied
-    /// again.
-    pub async fn handle_batch(
-        &self,
-        batch: &[Submission],
-        now: DateTime<Utc>,
-    ) -> Vec<Result<Committed, StoreError>> {
-        let now = table_time(now);
-        let span = info_span!("commit", messages = batch.len());
-        async {
-            let mut attempt = 1;
-            loop {
-                match self.try_batch(batch, now).await {
-                    Err(conflict) if attempt < BATCH_ATTEMPTS => {
-                        warn!(%conflict, attempt, "the batch met another process's; applying it again");
-                        attempt += 1;
-                    }
-                    Err(conflict) => return failed_batch(batch.len(), &conflict),
-                    Ok(results) => return results,
-                }
-            }
-        }
-        .instrument(span)
-        .await
-    }
-
     /// One attempt at a batch: its results, or the conflict with another process for which
     /// the whole transaction was taken back.
     pub(super) async fn try_batch(
@@ -275,37 +218,6 @@ impl Service {
         .await
     }
 
-    /// Sets aside a message that cannot be applied (`error`: its game's data cannot be
-    /// written, or the database kept refusing it for reasons that do not pass): its id is
-    /// claimed, so it is neither applied later, out of its order, nor read back again, and
-    /// its sender is told it was not taken and why (unless the platform answers the message
-    /// itself, as it does an interaction's error). Nothing else changes.
-    pub async fn set_aside(
-        &self,
-        submission: &Submission,
-        error: &StoreError,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let now = table_time(now);
-        let envelope = &submission.envelope;
-        warn!(%error, message = %envelope.id, "a message failed alone; it is set aside and its sender told");
-        let mut tx = self.store.begin().await?;
-        let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
-        if tx.claim(&envelope.id, place, now).await? && !submission.answers_itself {
-            let why = match error {
-                StoreError::Database(_) => "the database kept refusing it",
-                _ => "the game's saved data could not be written",
-            };
-            let said = format!(
-                "I could not apply your message '{}': {why} (the details are in my log), so nothing changed. Tell the GM: the bot's operator must look into it.",
-                quote(&clean(submission.inbound.text()))
-            );
-            let (to, said) = reply_to(&submission.inbound, &said);
-            tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
-        }
-        tx.commit().await
-    }
-
     /// A message set aside because its sender is over their limit: the first such gets an
     /// answer saying so, the next ones nothing.
     pub(super) async fn slowed(
@@ -362,38 +274,110 @@ impl Service {
         tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
         Ok(refused_with(Vec::new()))
     }
+}
 
-    /// Says `text` to `to` once for the platform's event `id` (an edited message): the id is
-    /// claimed with the post, so the same event twice says it once.
-    pub async fn answer_once(
-        &self,
-        id: &str,
-        to: &Audience,
-        text: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let now = table_time(now);
-        let mut tx = self.store.begin().await?;
-        if tx.claim(id, None, now).await? {
-            tx.write(None, &[OutboxPost::text(to, text)], now).await?;
+/// The work of [`Service::handle`].
+pub(super) async fn handle(
+    service: &Service,
+    envelope: &Envelope,
+    inbound: &Inbound,
+    now: DateTime<Utc>,
+) -> Result<Receipt, StoreError> {
+    let submission = Submission {
+        envelope: envelope.clone(),
+        inbound: inbound.clone(),
+        answers_itself: false,
+        admission: Admission::Taken,
+    };
+    let mut results = service
+        .handle_batch(std::slice::from_ref(&submission), now)
+        .await;
+    match results.pop() {
+        Some(result) => result.map(|applied| applied.receipt),
+        None => Err(StoreError::Batch("no message was applied".to_string())),
+    }
+}
+
+/// The work of [`Service::handle_batch`].
+pub(super) async fn handle_batch(
+    service: &Service,
+    batch: &[Submission],
+    now: DateTime<Utc>,
+) -> Vec<Result<Committed, StoreError>> {
+    let now = table_time(now);
+    let span = info_span!("commit", messages = batch.len());
+    async {
+        let mut attempt = 1;
+        loop {
+            match service.try_batch(batch, now).await {
+                Err(conflict) if attempt < BATCH_ATTEMPTS => {
+                    warn!(%conflict, attempt, "the batch met another process's; applying it again");
+                    attempt += 1;
+                }
+                Err(conflict) => return failed_batch(batch.len(), &conflict),
+                Ok(results) => return results,
+            }
         }
-        tx.commit().await
     }
+    .instrument(span)
+    .await
+}
 
-    /// Warns the channel about a secret order posted there ([`Receipt::exposed_order`]),
-    /// once the platform has deleted it or found it could not.
-    pub async fn warn_exposed_order(
-        &self,
-        channel: &str,
-        user: &User,
-        deleted: bool,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let text = exposed_order_warning(&user.name, deleted);
-        let to = Audience::Channel(channel.to_string());
-        let mut tx = self.store.begin().await?;
-        tx.write(None, &[OutboxPost::text(&to, &text)], table_time(now))
-            .await?;
-        tx.commit().await
+/// The work of [`Service::set_aside`].
+pub(super) async fn set_aside(
+    service: &Service,
+    submission: &Submission,
+    error: &StoreError,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let now = table_time(now);
+    let envelope = &submission.envelope;
+    warn!(%error, message = %envelope.id, "a message failed alone; it is set aside and its sender told");
+    let mut tx = service.store.begin().await?;
+    let place = envelope.place.as_ref().map(|(c, p)| (c.as_str(), *p));
+    if tx.claim(&envelope.id, place, now).await? && !submission.answers_itself {
+        let why = match error {
+            StoreError::Database(_) => "the database kept refusing it",
+            _ => "the game's saved data could not be written",
+        };
+        let said = format!(
+            "I could not apply your message '{}': {why} (the details are in my log), so nothing changed. Tell the GM: the bot's operator must look into it.",
+            quote(&clean(submission.inbound.text()))
+        );
+        let (to, said) = reply_to(&submission.inbound, &said);
+        tx.write(None, &[OutboxPost::text(&to, &said)], now).await?;
     }
+    tx.commit().await
+}
+
+/// The work of [`Service::answer_once`].
+pub(super) async fn answer_once(
+    service: &Service,
+    id: &str,
+    to: &Audience,
+    text: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let now = table_time(now);
+    let mut tx = service.store.begin().await?;
+    if tx.claim(id, None, now).await? {
+        tx.write(None, &[OutboxPost::text(to, text)], now).await?;
+    }
+    tx.commit().await
+}
+
+/// The work of [`Service::warn_exposed_order`].
+pub(super) async fn warn_exposed_order(
+    service: &Service,
+    channel: &str,
+    user: &User,
+    deleted: bool,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let text = exposed_order_warning(&user.name, deleted);
+    let to = Audience::Channel(channel.to_string());
+    let mut tx = service.store.begin().await?;
+    tx.write(None, &[OutboxPost::text(&to, &text)], table_time(now))
+        .await?;
+    tx.commit().await
 }

@@ -42,80 +42,6 @@ pub enum Played {
 }
 
 impl Service {
-    /// Every move a computer seat owes now, with its decision ready to take.
-    pub async fn pending_moves(&self) -> Result<Vec<MoveJob>, StoreError> {
-        let mut jobs = Vec::new();
-        for row in self.store.searching_games().await? {
-            for (seat, strength) in row.record.computers_owed() {
-                let Some(game) = self.catalogue.load(&row.record) else {
-                    warn!(
-                        game = row.id,
-                        "a game with a computer seat could not be loaded"
-                    );
-                    break;
-                };
-                let (seed, position) = (row.record.settings.seed, computers::position(&row.record));
-                let at = position.clone();
-                let think = computers::Think {
-                    time: self.defaults.computer_think,
-                    rollouts: self.defaults.computer_rollouts,
-                };
-                let recalled = computers::recalled(&row.record, game.as_ref(), seat);
-                jobs.push(MoveJob {
-                    game: row.id,
-                    seat,
-                    position,
-                    thinks: strength == ComputerLevel::Hard && recalled.is_none(),
-                    work: match recalled {
-                        Some(decision) => Box::new(move || Some(decision)),
-                        None => Box::new(move || {
-                            computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
-                        }),
-                    },
-                });
-            }
-        }
-        Ok(jobs)
-    }
-
-    /// Whether the computer in `seat` of game `game` still owes a move at `position`: a
-    /// decision waiting for a core is not worth thinking once the game has moved on (an undo,
-    /// a deadline, the GM's `end`).
-    pub async fn owes_move(
-        &self,
-        game: i64,
-        seat: Seat,
-        position: &str,
-    ) -> Result<bool, StoreError> {
-        let row = self.store.game(game).await?;
-        Ok(row.is_some_and(|row| owes(&row.record, seat, position)))
-    }
-
-    /// Applies what the computer in `seat` of game `game` decided at `position`, as the seat's
-    /// own input sent now, after any deadline due by now (as a message sent now would be).
-    pub async fn apply_move(
-        &self,
-        game: i64,
-        seat: Seat,
-        position: &str,
-        decision: Option<Decision>,
-        now: DateTime<Utc>,
-    ) -> Result<Played, StoreError> {
-        let now = table_time(now);
-        let span = info_span!("computer", game, seat);
-        async {
-            let mut tx = self.store.begin().await?;
-            self.fire_due_within(&mut tx, now, now).await?;
-            let played = self
-                .play_in(&mut tx, game, seat, position, decision, now)
-                .await?;
-            tx.commit().await?;
-            Ok(played)
-        }
-        .instrument(span)
-        .await
-    }
-
     /// [`Service::apply_move`] within `tx`. A decision the game refuses (or none at all: a
     /// fault of the game's computer player) is said in the channel, with what the GM can do.
     async fn play_in(
@@ -172,4 +98,75 @@ fn owes(record: &GameRecord, seat: Seat, position: &str) -> bool {
         .iter()
         .any(|(owing, _)| *owing == seat)
         && computers::position(record) == position
+}
+
+/// The work of [`Service::pending_moves`].
+pub(super) async fn pending_moves(service: &Service) -> Result<Vec<MoveJob>, StoreError> {
+    let mut jobs = Vec::new();
+    for row in service.store.searching_games().await? {
+        for (seat, strength) in row.record.computers_owed() {
+            let Some(game) = service.catalogue.load(&row.record) else {
+                warn!(
+                    game = row.id,
+                    "a game with a computer seat could not be loaded"
+                );
+                break;
+            };
+            let (seed, position) = (row.record.settings.seed, computers::position(&row.record));
+            let at = position.clone();
+            let think = computers::Think {
+                time: service.defaults.computer_think,
+                rollouts: service.defaults.computer_rollouts,
+            };
+            let recalled = computers::recalled(&row.record, game.as_ref(), seat);
+            jobs.push(MoveJob {
+                game: row.id,
+                seat,
+                position,
+                thinks: strength == ComputerLevel::Hard && recalled.is_none(),
+                work: match recalled {
+                    Some(decision) => Box::new(move || Some(decision)),
+                    None => Box::new(move || {
+                        computers::decide(game.as_ref(), &seed, seat, (strength, think), &at)
+                    }),
+                },
+            });
+        }
+    }
+    Ok(jobs)
+}
+
+/// The work of [`Service::owes_move`].
+pub(super) async fn owes_move(
+    service: &Service,
+    game: i64,
+    seat: Seat,
+    position: &str,
+) -> Result<bool, StoreError> {
+    let row = service.store.game(game).await?;
+    Ok(row.is_some_and(|row| owes(&row.record, seat, position)))
+}
+
+/// The work of [`Service::apply_move`].
+pub(super) async fn apply_move(
+    service: &Service,
+    game: i64,
+    seat: Seat,
+    position: &str,
+    decision: Option<Decision>,
+    now: DateTime<Utc>,
+) -> Result<Played, StoreError> {
+    let now = table_time(now);
+    let span = info_span!("computer", game, seat);
+    async {
+        let mut tx = service.store.begin().await?;
+        service.fire_due_within(&mut tx, now, now).await?;
+        let played = service
+            .play_in(&mut tx, game, seat, position, decision, now)
+            .await?;
+        tx.commit().await?;
+        Ok(played)
+    }
+    .instrument(span)
+    .await
 }

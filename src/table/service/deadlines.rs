@@ -10,23 +10,6 @@ use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
 impl Service {
-    /// Fires every deadline and reminder due at `now`, each in its own transaction, each
-    /// exactly once: the game is claimed in the transaction that resolves it (on PostgreSQL a
-    /// game another process is resolving is left to it). Returns how many fired.
-    pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
-        let now = table_time(now);
-        let mut fired = 0;
-        loop {
-            let mut tx = self.store.begin().await?;
-            let Some(game) = tx.claim_due(now).await? else {
-                return Ok(fired);
-            };
-            self.fire(&mut tx, game, now, now).await?;
-            tx.commit().await?;
-            fired += 1;
-        }
-    }
-
     /// Fires, inside the batch's transaction `tx`, every deadline and reminder due at or
     /// before `by` (when a message about to be applied was sent), each in a savepoint of its
     /// own: a deadline that fails is taken back alone and left to the ticker.
@@ -104,4 +87,19 @@ async fn clear_due(tx: &mut Tx, id: i64, now: DateTime<Utc>) -> Result<(), Store
         tx.write(Some(&change), &[], now).await?;
     }
     Ok(())
+}
+
+/// The work of [`Service::fire_due`].
+pub(super) async fn fire_due(service: &Service, now: DateTime<Utc>) -> Result<usize, StoreError> {
+    let now = table_time(now);
+    let mut fired = 0;
+    loop {
+        let mut tx = service.store.begin().await?;
+        let Some(game) = tx.claim_due(now).await? else {
+            return Ok(fired);
+        };
+        service.fire(&mut tx, game, now, now).await?;
+        tx.commit().await?;
+        fired += 1;
+    }
 }

@@ -3,11 +3,14 @@
 //! applies the input with the pure core, and writes the new record, the replay and audit
 //! logs, the outbox rows and the message id (the idempotency key) together.
 //!
-//! One idea per module: [`messages`] (what a platform hands the table and gets back),
-//! [`batch`] (queued messages in one transaction, a savepoint each, one commit), [`route`]
-//! (a message to its game, as the input it becomes), [`deadlines`] (firing what came due), and
-//! [`verdicts`] (searches run beside the table); here, applying an input with the pure core
-//! and writing what it produced. The read-only answers see it as a [`Lookup`].
+//! This file is the service's one public face: every method a caller uses is declared on
+//! [`Service`] here, and its work is done in the private module of its idea: [`messages`]
+//! (what a platform hands the table and gets back), [`batch`] (queued messages in one
+//! transaction, a savepoint each, one commit), [`route`] (a message to its game, as the input
+//! it becomes), [`deadlines`] (firing what came due), [`computers`] (the computer seats'
+//! moves), [`threads`] (private threads), [`verdicts`] (searches run beside the table) and
+//! [`ratings`] (rebuilt from the logs). Here too, applying an input with the pure core and
+//! writing what it produced. The read-only answers see the service as a [`Lookup`].
 
 mod batch;
 mod computers;
@@ -34,8 +37,9 @@ use super::outcome::{Outcome, Post, RATINGS_LINE};
 use super::work::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
+use crate::games::{Decision, Seat};
 use crate::records::Phase;
-use crate::records::{is_computer_id, Audience, Card, EventBody, GameRecord, Input, Status};
+use crate::records::{is_computer_id, Audience, Card, EventBody, GameRecord, Input, Status, User};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, StoredEvent, StoredInput, Tx};
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
@@ -298,6 +302,178 @@ impl Service {
     /// The configured defaults.
     pub fn defaults(&self) -> &TableDefaults {
         &self.defaults
+    }
+
+    /// Handles one inbound message exactly once: a message id seen before changes nothing.
+    pub async fn handle(
+        &self,
+        envelope: &Envelope,
+        inbound: &Inbound,
+        now: DateTime<Utc>,
+    ) -> Result<Receipt, StoreError> {
+        batch::handle(self, envelope, inbound, now).await
+    }
+
+    /// Handles several inbound messages in order, in one transaction with one commit (group
+    /// commit): each message in its own savepoint. A message the database does not take (a
+    /// statement fails: a full disk, a constraint) is taken back alone with its error, and
+    /// every later message of the batch comes back as not written ([`StoreError::Batch`]),
+    /// for the caller to try them again, in order, while the ones before it commit; a
+    /// message that fails for another reason (its game's data cannot be written) is taken
+    /// back and the batch goes on. Each is applied exactly once (a message id seen before, in an
+    /// earlier batch or earlier in this one, changes nothing). Nothing is returned before the
+    /// commit: a receipt means the message's effects are durable. A batch that lost a race
+    /// with another process sharing the database (a deadlock) is taken back whole and applied
+    /// again.
+    pub async fn handle_batch(
+        &self,
+        batch: &[Submission],
+        now: DateTime<Utc>,
+    ) -> Vec<Result<Committed, StoreError>> {
+        batch::handle_batch(self, batch, now).await
+    }
+
+    /// Sets aside a message that cannot be applied (`error`: its game's data cannot be
+    /// written, or the database kept refusing it for reasons that do not pass): its id is
+    /// claimed, so it is neither applied later, out of its order, nor read back again, and
+    /// its sender is told it was not taken and why (unless the platform answers the message
+    /// itself, as it does an interaction's error). Nothing else changes.
+    pub async fn set_aside(
+        &self,
+        submission: &Submission,
+        error: &StoreError,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        batch::set_aside(self, submission, error, now).await
+    }
+
+    /// Says `text` to `to` once for the platform's event `id` (an edited message): the id is
+    /// claimed with the post, so the same event twice says it once.
+    pub async fn answer_once(
+        &self,
+        id: &str,
+        to: &Audience,
+        text: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        batch::answer_once(self, id, to, text, now).await
+    }
+
+    /// Warns the channel about a secret order posted there ([`Receipt::exposed_order`]),
+    /// once the platform has deleted it or found it could not.
+    pub async fn warn_exposed_order(
+        &self,
+        channel: &str,
+        user: &User,
+        deleted: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        batch::warn_exposed_order(self, channel, user, deleted, now).await
+    }
+
+    /// Every move a computer seat owes now, with its decision ready to take.
+    pub async fn pending_moves(&self) -> Result<Vec<MoveJob>, StoreError> {
+        computers::pending_moves(self).await
+    }
+
+    /// Whether the computer in `seat` of game `game` still owes a move at `position`: a
+    /// decision waiting for a core is not worth thinking once the game has moved on (an undo,
+    /// a deadline, the GM's `end`).
+    pub async fn owes_move(
+        &self,
+        game: i64,
+        seat: Seat,
+        position: &str,
+    ) -> Result<bool, StoreError> {
+        computers::owes_move(self, game, seat, position).await
+    }
+
+    /// Applies what the computer in `seat` of game `game` decided at `position`, as the seat's
+    /// own input sent now, after any deadline due by now (as a message sent now would be).
+    pub async fn apply_move(
+        &self,
+        game: i64,
+        seat: Seat,
+        position: &str,
+        decision: Option<Decision>,
+        now: DateTime<Utc>,
+    ) -> Result<Played, StoreError> {
+        computers::apply_move(self, game, seat, position, decision, now).await
+    }
+
+    /// Fires every deadline and reminder due at `now`, each in its own transaction, each
+    /// exactly once: the game is claimed in the transaction that resolves it (on PostgreSQL a
+    /// game another process is resolving is left to it). Returns how many fired.
+    pub async fn fire_due(&self, now: DateTime<Utc>) -> Result<usize, StoreError> {
+        deadlines::fire_due(self, now).await
+    }
+
+    /// `referee ratings --rebuild`: replays every finished game's log (this version of the
+    /// rules, as `referee replay` does), works its result out from the record the ending
+    /// input left as the live table did, and rates every server's games of each kind in the
+    /// order they ended; every result and rating kept before is replaced, in one transaction.
+    /// A game whose log does not replay keeps the result kept live and is reported. Meant
+    /// for a database no bot is playing on (a game ending meanwhile is not counted).
+    pub async fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
+        ratings::rebuild_ratings(self).await
+    }
+
+    /// Every private thread owed now: to the players of games opened with `orders=thread`,
+    /// and to players whose DMs are closed.
+    pub async fn pending_threads(&self) -> Result<Vec<ThreadJob>, StoreError> {
+        threads::pending_threads(self).await
+    }
+
+    /// The private thread `thread` of `user` in game `game` was opened: what the game says
+    /// to them alone goes there from now on, and the direct messages they were refused
+    /// (their DMs closed) go there now.
+    pub async fn thread_opened(
+        &self,
+        game: i64,
+        user: &str,
+        thread: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        threads::thread_opened(self, game, user, thread, now).await
+    }
+
+    /// The private thread `thread` of `user` in game `game` can no longer be posted in: what
+    /// was still to be posted there goes by direct message (and, if their DMs are closed, to
+    /// the new thread they are owed).
+    pub async fn thread_lost(
+        &self,
+        game: i64,
+        user: &str,
+        thread: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        threads::thread_lost(self, game, user, thread, now).await
+    }
+
+    /// The platform refused a direct message to `user` (their DMs are closed): each game not
+    /// over they sit or wait in owes them a private thread; where they have one already, the
+    /// refused message goes there.
+    pub async fn dms_closed(&self, user: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
+        threads::dms_closed(self, user, now).await
+    }
+
+    /// Every search asked and not answered yet (a game waits for it, or its GM does), oldest
+    /// first, with its work ready to run.
+    pub async fn pending_searches(&self) -> Result<Vec<SearchJob>, StoreError> {
+        verdicts::pending_searches(self).await
+    }
+
+    /// Applies the verdict of search `key` in game `game`, found beside the table, as an
+    /// input of its own (logged: replay reads it instead of searching again). A verdict the
+    /// game no longer waits for changes nothing.
+    pub async fn apply_verdict(
+        &self,
+        game: i64,
+        key: &str,
+        verdict: String,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        verdicts::apply_verdict(self, game, key, verdict, now).await
     }
 }
 

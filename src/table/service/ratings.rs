@@ -103,63 +103,56 @@ pub(super) async fn keep_ended(
     Ok((!changes.is_empty()).then(|| changes_line(&result.game, &changes)))
 }
 
-impl Service {
-    /// `referee ratings --rebuild`: replays every finished game's log (this version of the
-    /// rules, as `referee replay` does), works its result out from the record the ending
-    /// input left as the live table did, and rates every server's games of each kind in the
-    /// order they ended; every result and rating kept before is replaced, in one transaction.
-    /// A game whose log does not replay keeps the result kept live and is reported. Meant
-    /// for a database no bot is playing on (a game ending meanwhile is not counted).
-    pub async fn rebuild_ratings(&self) -> Result<Rebuilt, StoreError> {
-        let mut rebuilt = Rebuilt::default();
-        let mut results: Vec<GameResult> = Vec::new();
-        for id in self.store().finished_games().await? {
-            rebuilt.games += 1;
-            let replayed = match self.store().game_log(id).await {
-                Ok(Some(log)) => rebuild_final(self, &log.game.record, &log.inputs),
-                Ok(None) => continue,
-                Err(error) => Err(error.to_string()),
-            };
-            match replayed {
-                // A game ended by the GM before it began has no result, live or here; nor
-                // has a practice game.
-                Ok((record, _)) if record.state.is_none() || record.settings.practice => {}
-                Ok((record, ended_at)) => results.push(result_of(&record, ended_at)),
-                Err(why) => {
-                    let mut tx = self.store().begin().await?;
-                    if let Some(kept) = tx.result_of_game(id).await? {
-                        results.push(kept);
-                    }
-                    tx.rollback().await?;
-                    rebuilt.unreadable.push((id, why));
+/// The work of [`Service::rebuild_ratings`].
+pub(super) async fn rebuild_ratings(service: &Service) -> Result<Rebuilt, StoreError> {
+    let mut rebuilt = Rebuilt::default();
+    let mut results: Vec<GameResult> = Vec::new();
+    for id in service.store().finished_games().await? {
+        rebuilt.games += 1;
+        let replayed = match service.store().game_log(id).await {
+            Ok(Some(log)) => rebuild_final(service, &log.game.record, &log.inputs),
+            Ok(None) => continue,
+            Err(error) => Err(error.to_string()),
+        };
+        match replayed {
+            // A game ended by the GM before it began has no result, live or here; nor
+            // has a practice game.
+            Ok((record, _)) if record.state.is_none() || record.settings.practice => {}
+            Ok((record, ended_at)) => results.push(result_of(&record, ended_at)),
+            Err(why) => {
+                let mut tx = service.store().begin().await?;
+                if let Some(kept) = tx.result_of_game(id).await? {
+                    results.push(kept);
                 }
+                tx.rollback().await?;
+                rebuilt.unreadable.push((id, why));
             }
         }
-        results.sort_by(|a, b| {
-            (&a.server, &a.game, a.ended_at, a.game_id)
-                .cmp(&(&b.server, &b.game, b.ended_at, b.game_id))
-        });
-        let mut by_kind: BTreeMap<(String, String), Ratings> = BTreeMap::new();
-        for result in &results {
-            if result.ranked() {
-                rebuilt.rated += 1;
-            }
-            by_kind
-                .entry((result.server.clone(), result.game.clone()))
-                .or_default()
-                .add(result);
-        }
-        let mut tx = self.store().begin().await?;
-        tx.clear_all_ratings().await?;
-        for result in &results {
-            tx.put_result(result).await?;
-        }
-        for ((server, game), ratings) in &by_kind {
-            let rows = rows(game, ratings);
-            rebuilt.ratings += rows.len();
-            tx.put_ratings(server, &rows).await?;
-        }
-        tx.commit().await?;
-        Ok(rebuilt)
     }
+    results.sort_by(|a, b| {
+        (&a.server, &a.game, a.ended_at, a.game_id)
+            .cmp(&(&b.server, &b.game, b.ended_at, b.game_id))
+    });
+    let mut by_kind: BTreeMap<(String, String), Ratings> = BTreeMap::new();
+    for result in &results {
+        if result.ranked() {
+            rebuilt.rated += 1;
+        }
+        by_kind
+            .entry((result.server.clone(), result.game.clone()))
+            .or_default()
+            .add(result);
+    }
+    let mut tx = service.store().begin().await?;
+    tx.clear_all_ratings().await?;
+    for result in &results {
+        tx.put_result(result).await?;
+    }
+    for ((server, game), ratings) in &by_kind {
+        let rows = rows(game, ratings);
+        rebuilt.ratings += rows.len();
+        tx.put_ratings(server, &rows).await?;
+    }
+    tx.commit().await?;
+    Ok(rebuilt)
 }

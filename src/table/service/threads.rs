@@ -22,84 +22,6 @@ pub struct ThreadJob {
 }
 
 impl Service {
-    /// Every private thread owed now: to the players of games opened with `orders=thread`,
-    /// and to players whose DMs are closed.
-    pub async fn pending_threads(&self) -> Result<Vec<ThreadJob>, StoreError> {
-        let mut jobs = Vec::new();
-        for row in self.store.searching_games().await? {
-            let record: &GameRecord = &row.record;
-            jobs.extend(record.threads_owed().into_iter().map(|seat| ThreadJob {
-                game: row.id,
-                channel: record.channel.clone(),
-                user: seat.user.clone(),
-                dms_closed: seat.dms_closed,
-            }));
-        }
-        Ok(jobs)
-    }
-
-    /// The private thread `thread` of `user` in game `game` was opened: what the game says
-    /// to them alone goes there from now on, and the direct messages they were refused
-    /// (their DMs closed) go there now.
-    pub async fn thread_opened(
-        &self,
-        game: i64,
-        user: &str,
-        thread: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let input = Input::ThreadOpened {
-            user: user.to_string(),
-            channel: thread.to_string(),
-        };
-        let (mut tx, records) = self.apply_to_game(game, input, now).await?;
-        if let Some(thread) = thread_of(&records, user) {
-            tx.resend_refused_dms(user, &thread, table_time(now))
-                .await?;
-        }
-        tx.commit().await
-    }
-
-    /// The private thread `thread` of `user` in game `game` can no longer be posted in: what
-    /// was still to be posted there goes by direct message (and, if their DMs are closed, to
-    /// the new thread they are owed).
-    pub async fn thread_lost(
-        &self,
-        game: i64,
-        user: &str,
-        thread: &str,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let input = Input::ThreadLost {
-            user: user.to_string(),
-            channel: thread.to_string(),
-        };
-        let (mut tx, _) = self.apply_to_game(game, input, now).await?;
-        tx.readdress(
-            &Audience::Channel(thread.to_string()),
-            &Audience::Direct(user.to_string()),
-        )
-        .await?;
-        tx.commit().await
-    }
-
-    /// The platform refused a direct message to `user` (their DMs are closed): each game not
-    /// over they sit or wait in owes them a private thread; where they have one already, the
-    /// refused message goes there.
-    pub async fn dms_closed(&self, user: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
-        let now = table_time(now);
-        let mut tx = self.store.begin().await?;
-        let games = tx.games_of_user(user).await?;
-        let input = Input::DmsClosed {
-            user: user.to_string(),
-        };
-        let records = self.apply_in(&mut tx, &games, input, now).await?;
-        if let Some(thread) = thread_of(&records, user) {
-            tx.resend_refused_dms(user, &thread, now).await?;
-        }
-        tx.commit().await
-    }
-
     /// Applies `input` to game `game` in a transaction it begins and leaves open for what
     /// follows; gives back the game's record as it left it.
     async fn apply_to_game(
@@ -152,4 +74,79 @@ fn thread_of(records: &[GameRecord], user: &str) -> Option<String> {
             .find(|(player, _)| *player == user)
             .map(|(_, thread)| thread.to_string())
     })
+}
+
+/// The work of [`Service::pending_threads`].
+pub(super) async fn pending_threads(service: &Service) -> Result<Vec<ThreadJob>, StoreError> {
+    let mut jobs = Vec::new();
+    for row in service.store.searching_games().await? {
+        let record: &GameRecord = &row.record;
+        jobs.extend(record.threads_owed().into_iter().map(|seat| ThreadJob {
+            game: row.id,
+            channel: record.channel.clone(),
+            user: seat.user.clone(),
+            dms_closed: seat.dms_closed,
+        }));
+    }
+    Ok(jobs)
+}
+
+/// The work of [`Service::thread_opened`].
+pub(super) async fn thread_opened(
+    service: &Service,
+    game: i64,
+    user: &str,
+    thread: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let input = Input::ThreadOpened {
+        user: user.to_string(),
+        channel: thread.to_string(),
+    };
+    let (mut tx, records) = service.apply_to_game(game, input, now).await?;
+    if let Some(thread) = thread_of(&records, user) {
+        tx.resend_refused_dms(user, &thread, table_time(now))
+            .await?;
+    }
+    tx.commit().await
+}
+
+/// The work of [`Service::thread_lost`].
+pub(super) async fn thread_lost(
+    service: &Service,
+    game: i64,
+    user: &str,
+    thread: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let input = Input::ThreadLost {
+        user: user.to_string(),
+        channel: thread.to_string(),
+    };
+    let (mut tx, _) = service.apply_to_game(game, input, now).await?;
+    tx.readdress(
+        &Audience::Channel(thread.to_string()),
+        &Audience::Direct(user.to_string()),
+    )
+    .await?;
+    tx.commit().await
+}
+
+/// The work of [`Service::dms_closed`].
+pub(super) async fn dms_closed(
+    service: &Service,
+    user: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let now = table_time(now);
+    let mut tx = service.store.begin().await?;
+    let games = tx.games_of_user(user).await?;
+    let input = Input::DmsClosed {
+        user: user.to_string(),
+    };
+    let records = service.apply_in(&mut tx, &games, input, now).await?;
+    if let Some(thread) = thread_of(&records, user) {
+        tx.resend_refused_dms(user, &thread, now).await?;
+    }
+    tx.commit().await
 }

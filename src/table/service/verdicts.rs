@@ -19,71 +19,66 @@ pub struct SearchJob {
     pub work: Box<dyn FnOnce() -> String + Send>,
 }
 
-impl Service {
-    /// Every search asked and not answered yet (a game waits for it, or its GM does), oldest
-    /// first, with its work ready to run.
-    pub async fn pending_searches(&self) -> Result<Vec<SearchJob>, StoreError> {
-        let mut jobs = Vec::new();
-        for row in self.store.searching_games().await? {
-            let Some(game) = self.catalogue.load(&row.record) else {
-                warn!(
-                    game = row.id,
-                    "a game with a search asked could not be loaded"
-                );
-                continue;
+/// The work of [`Service::pending_searches`].
+pub(super) async fn pending_searches(service: &Service) -> Result<Vec<SearchJob>, StoreError> {
+    let mut jobs = Vec::new();
+    for row in service.store.searching_games().await? {
+        let Some(game) = service.catalogue.load(&row.record) else {
+            warn!(
+                game = row.id,
+                "a game with a search asked could not be loaded"
+            );
+            continue;
+        };
+        for asked in &row.record.searches {
+            let search = match asked.by_gm {
+                true => game.gm_query(&asked.key),
+                false => game.pending_search(),
             };
-            for asked in &row.record.searches {
-                let search = match asked.by_gm {
-                    true => game.gm_query(&asked.key),
-                    false => game.pending_search(),
-                };
-                match search.filter(|search| search.key == asked.key) {
-                    Some(search) => {
-                        let (work, steps) = (search.work, self.defaults.search_steps);
-                        jobs.push(SearchJob {
-                            game: row.id,
-                            key: search.key,
-                            work: Box::new(move || work(steps)),
-                        })
-                    }
-                    None => {
-                        warn!(game = row.id, key = %asked.key, "a search asked is not the game's to run")
-                    }
+            match search.filter(|search| search.key == asked.key) {
+                Some(search) => {
+                    let (work, steps) = (search.work, service.defaults.search_steps);
+                    jobs.push(SearchJob {
+                        game: row.id,
+                        key: search.key,
+                        work: Box::new(move || work(steps)),
+                    })
+                }
+                None => {
+                    warn!(game = row.id, key = %asked.key, "a search asked is not the game's to run")
                 }
             }
         }
-        Ok(jobs)
     }
+    Ok(jobs)
+}
 
-    /// Applies the verdict of search `key` in game `game`, found beside the table, as an
-    /// input of its own (logged: replay reads it instead of searching again). A verdict the
-    /// game no longer waits for changes nothing.
-    pub async fn apply_verdict(
-        &self,
-        game: i64,
-        key: &str,
-        verdict: String,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let now = table_time(now);
-        let span = info_span!("verdict", game, key);
-        async {
-            let mut tx = self.store.begin().await?;
-            let Some(row) = tx.game(game).await? else {
-                return Ok(());
-            };
-            let input = Input::Verdict {
-                key: key.to_string(),
-                verdict,
-            };
-            let at = At { now, sent: None };
-            let handled = self
-                .apply_input(&mut tx, Some(row.record), input, at, None)
-                .await?;
-            write(&mut tx, &handled, &self.defaults.prefix, now).await?;
-            tx.commit().await
-        }
-        .instrument(span)
-        .await
+/// The work of [`Service::apply_verdict`].
+pub(super) async fn apply_verdict(
+    service: &Service,
+    game: i64,
+    key: &str,
+    verdict: String,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let now = table_time(now);
+    let span = info_span!("verdict", game, key);
+    async {
+        let mut tx = service.store.begin().await?;
+        let Some(row) = tx.game(game).await? else {
+            return Ok(());
+        };
+        let input = Input::Verdict {
+            key: key.to_string(),
+            verdict,
+        };
+        let at = At { now, sent: None };
+        let handled = service
+            .apply_input(&mut tx, Some(row.record), input, at, None)
+            .await?;
+        write(&mut tx, &handled, &service.defaults.prefix, now).await?;
+        tx.commit().await
     }
+    .instrument(span)
+    .await
 }
