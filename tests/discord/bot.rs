@@ -217,6 +217,11 @@ impl Db {
         }
     }
 
+    /// Where it is: a test that restarts the bot starts it there again.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     async fn pool(&mut self) -> &SqlitePool {
         if self.pool.is_none() {
             let options = SqliteConnectOptions::new()

@@ -1,7 +1,7 @@
 //! Slash commands, buttons and typed text as players meet them: sign-ups, the board's embed
 //! and picture, secret orders by DM and by `/order`, private answers, refusals, duplicates.
 
-use crate::bot::{dm_channel, fresh_database, started, Bot, Db};
+use crate::bot::{connected, dm_channel, fresh_database, started, Bot, Db};
 use crate::fake::FakeDiscord;
 use crate::fake::Posted;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
@@ -10,10 +10,7 @@ use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_board_embed_picture_and_buttons() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     assert!(fake.commands().contains(&"join".to_string()));
     assert!(fake.commands().contains(&"order".to_string()));
     // Autocompletion offers the games this bot hosts for /new.
@@ -145,7 +142,7 @@ async fn sign_up_board_embed_picture_and_buttons() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.posts().len(), posts_before);
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 /// Opens a TAG game in `channel` with the options `options` (like `seed=7`, sent by DM) and
@@ -173,11 +170,7 @@ pub const OTHER_CHANNEL: u64 = 701;
 /// [`tag_bids_open_elsewhere`] open (game #1): the fake, the database's directory (kept
 /// while it lives), the database and the bot.
 pub async fn bot_beside_tag_bids() -> (FakeDiscord, tempfile::TempDir, Db, Bot) {
-    let fake = FakeDiscord::start().await;
-    let (dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, dir, mut db, bot) = connected().await;
     tag_bids_open_elsewhere(&fake, &mut db).await;
     (fake, dir, db, bot)
 }
@@ -307,9 +300,7 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_order_typed_in_the_channel_is_deleted_and_warned_about() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
 
     // Typed without the prefix: the bot deletes it and says why; it was not taken.
@@ -355,15 +346,12 @@ async fn a_secret_order_typed_in_the_channel_is_deleted_and_warned_about() {
         "{status:?}"
     );
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slash_commands_require_their_arguments_and_take_users() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // The registered commands: an argument that is needed is required, players are users.
     let option = |command: &str, name: &str| {
         let definition = fake.command_definition(command);
@@ -463,15 +451,12 @@ async fn slash_commands_require_their_arguments_and_take_users() {
         "{answer:?}"
     );
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
     // bob may not start the game: the private refusal has no Join button under it.
@@ -486,15 +471,12 @@ async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
     assert!(!answer.ephemeral, "{answer:?}");
     assert!(!answer.components.is_empty(), "{answer:?}");
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     let opened = fake
         .wait_post("the sign-up", |p| in_channel(p) && !p.buttons().is_empty())
@@ -536,14 +518,12 @@ async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
         "{status:?}"
     );
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     // Someone outside the game gets a specific refusal by DM, and nothing changes.
     fake.say(DAVE, None, "bid 4");
@@ -554,7 +534,7 @@ async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
     );
     assert_eq!(refusal.channel, dm_channel(DAVE.0));
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -595,9 +575,7 @@ async fn slash_audit_posts_the_page_of_a_finished_game_and_refuses_a_running_one
 /// from the same declarations, and `help` by DM names every word said there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_words_said_by_dm_come_from_the_registry() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     let registered = fake.commands();
     for name in [
@@ -711,5 +689,5 @@ async fn the_words_said_by_dm_come_from_the_registry() {
         .await;
     assert!(help.content.contains("`setup key=value ...`"), "{help:?}");
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }

@@ -2,17 +2,17 @@
 //! of arrival kept, rate limits waited out for as long as Discord asks, server errors retried,
 //! permanent refusals given up with a note to the GM.
 
-use crate::bot::{connected_with, connected_with_env, fresh_database, started, Bot, Db, Settings};
+use crate::bot::{
+    connected, connected_with, connected_with_env, fresh_database, started, Bot, Db, Settings,
+};
 use crate::fake::FakeDiscord;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
-    fake.wait_ready().await;
+    let (fake, _dir, db, bot) = connected().await;
+    let path = db.path().to_path_buf();
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
 

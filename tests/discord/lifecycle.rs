@@ -103,9 +103,7 @@ async fn sigterm_flushes_the_outbox_and_exits_cleanly() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
     crate::commands::start_tag_for_three(&fake).await;
     let welcomes = count(&fake, dm_to(ALICE));
     let bid = fake.message(fake.id(), ALICE, None, "bid 5");
@@ -138,15 +136,13 @@ async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
     })
     .await;
     bot.stop();
-    assert_eq!(Db::at(&path).replay_all().await, 1);
+    assert_eq!(db.replay_all().await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_restart() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     crate::commands::start_tag_for_three(&fake).await;
     let bid = fake.say(ALICE, None, "bid 5");
     db.settled(&fake, bid).await;
@@ -300,10 +296,8 @@ async fn bobs_bid_is_taken(fake: &FakeDiscord) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_both_taken() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     tag_signed_up(&fake, &mut db, "seed=7").await;
 
     bot.kill();
@@ -346,10 +340,8 @@ async fn a_start_and_a_bid_sent_while_discord_refused_to_resume_the_session_are_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_taken() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     tag_signed_up(&fake, &mut db, "seed=7 deadline=5s").await;
     let start = fake.say(ALICE, Some(CHANNEL), "!start");
     db.settled(&fake, start).await;
@@ -406,10 +398,8 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     fake.wait_ready().await;
     let opened = crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     db.settled(&fake, *opened.last().unwrap()).await;
@@ -486,10 +476,8 @@ async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_during_a_burst_loses_no_acknowledged_message_and_applies_each_once() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     crate::commands::start_tag_for_three(&fake).await;
     let ready = fake.say(ALICE, Some(CHANNEL), "!status");
     db.settled(&fake, ready).await;

@@ -4,7 +4,7 @@
 //! is applied once when the database answers again, in order, and every game replays. Those
 //! kept waiting, the GM and the admins hear of it when it lasts.
 
-use crate::bot::{fresh_database, Bot, Db, Settings, ADMIN};
+use crate::bot::{fresh_database, started, Bot, Db, Settings, ADMIN};
 use crate::fake::FakeDiscord;
 use crate::pg_server::PrivateServer;
 use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
@@ -104,10 +104,8 @@ async fn an_order_sent_while_another_program_holds_the_database_is_applied_when_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_order_waiting_for_the_database_when_the_bot_is_killed_is_applied_after_the_restart() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     crate::commands::start_tag_for_three(&fake).await;
     let ready = fake.say(ALICE, Some(CHANNEL), "!status");
     db.settled(&fake, ready).await;

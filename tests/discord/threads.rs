@@ -8,8 +8,8 @@
 //! in a private thread while the bot was down read back; hints that point the right way for
 //! a player in a thread's game and a channel's. Every game replays.
 
-use crate::bot::{connected, fresh_database, started, Bot, Db};
-use crate::fake::{FakeDiscord, Permission};
+use crate::bot::{connected, started, Bot};
+use crate::fake::Permission;
 use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
 use std::time::Duration;
 
@@ -168,10 +168,8 @@ async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     fake.wait_ready().await;
     // A Parcheesi game in a thread (seed 7): alice's first move is in.
     let thread = fake.open_thread(ALICE, CHANNEL, "parcheesi");
@@ -298,10 +296,8 @@ async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there_is_lost() {
-    let fake = FakeDiscord::start().await;
-    let (_dir, path) = fresh_database();
-    let mut db = Db::at(&path);
-    let bot = Bot::start(&fake, &path);
+    let (fake, _dir, mut db, bot) = started().await;
+    let path = db.path().to_path_buf();
     fake.wait_ready().await;
     let opened = crate::commands::open_tag(
         &fake,
