@@ -781,8 +781,8 @@ fn discord_reads_no_words_or_records_directly_and_the_table_reads_no_clock() {
     );
 }
 
-/// The methods of `impl Service` blocks in `text` that are public (declared `pub fn` or
-/// `pub async fn`), by name.
+/// The methods of `impl Service` blocks in `text` that are public beyond the service (`pub`,
+/// `pub(crate)`, `pub(in ...)`; not `pub(super)`), by name.
 fn public_service_methods(text: &str) -> Vec<String> {
     let mut inside = false;
     let mut found = Vec::new();
@@ -792,11 +792,20 @@ fn public_service_methods(text: &str) -> Vec<String> {
         } else if line == "}" {
             inside = false;
         } else if inside {
-            let declared = line
-                .strip_prefix("    pub async fn ")
-                .or_else(|| line.strip_prefix("    pub fn "));
-            if let Some(rest) = declared {
-                found.push(rest.split('(').next().unwrap_or(rest).to_string());
+            // Public to the crate or beyond: `pub`, or `pub(...)` but the service's own.
+            let Some(rest) = line.strip_prefix("    pub") else {
+                continue;
+            };
+            if rest.starts_with("(super)") || rest.starts_with("(self)") {
+                continue;
+            }
+            let rest = rest.split_once(')').map_or(rest, |(_, after)| after);
+            let declared = rest
+                .trim_start()
+                .strip_prefix("async fn ")
+                .or_else(|| rest.trim_start().strip_prefix("fn "));
+            if let Some(name) = declared {
+                found.push(name.split('(').next().unwrap_or(name).to_string());
             }
         }
     }
@@ -826,6 +835,6 @@ fn the_service_declares_its_public_methods_in_one_place() {
     let face = std::fs::read_to_string(service.join("mod.rs")).unwrap();
     assert!(public_service_methods(&face).contains(&"handle_batch".to_string()));
     // The check sees a public method, and only in the service's own blocks.
-    let text = "impl Service {\n    pub async fn handle(\n    fn quiet() {}\n}\nimpl Other {\n    pub fn not_it() {}\n}\n";
-    assert_eq!(public_service_methods(text), ["handle"]);
+    let text = "impl Service {\n    pub async fn handle(\n    pub(crate) fn wide(\n    pub(super) fn inner(\n    fn quiet() {}\n}\nimpl Other {\n    pub fn not_it() {}\n}\n";
+    assert_eq!(public_service_methods(text), ["handle", "wide"]);
 }

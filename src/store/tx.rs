@@ -161,6 +161,16 @@ impl Tx {
         row.as_ref().map(game_row).transpose()
     }
 
+    /// The server a channel is on, as its last game says (empty: no game there says, as on
+    /// the console).
+    pub async fn channel_server(&mut self, channel: &str) -> Result<String, StoreError> {
+        Ok(self
+            .last_game_in_channel(channel)
+            .await?
+            .and_then(|last| last.record.server)
+            .unwrap_or_default())
+    }
+
     /// A game by number.
     pub async fn game(&mut self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let row = self

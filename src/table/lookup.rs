@@ -8,7 +8,7 @@ use super::work::{TableDefaults, UndoTarget};
 use crate::records::GameRecord;
 use crate::store::{Store, StoredEvent, StoredInput};
 
-/// The table as its read-only answers see it.
+/// The table as its read-only answers and the commands' preparations see it.
 pub trait Lookup: Sync {
     /// The database.
     fn store(&self) -> &Store;
@@ -19,8 +19,8 @@ pub trait Lookup: Sync {
     /// The table's defaults.
     fn defaults(&self) -> &TableDefaults;
 
-    /// Whether the table plays on Discord (else on the console).
-    fn on_discord(&self) -> bool;
+    /// Whether the table serves Discord (else the console).
+    fn serves_discord(&self) -> bool;
 
     /// Where `!undo` would return in `game`: its logged `inputs` are applied again, and the
     /// last resolution or turn not yet undone is found (its first input's number, and the game

@@ -11,8 +11,7 @@ use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
-    let (fake, _dir, db, bot) = connected().await;
-    let path = db.path().to_path_buf();
+    let (fake, _dir, mut db, bot) = connected().await;
     crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     fake.wait_post("the sign-up", in_channel).await;
 
@@ -47,7 +46,6 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
 
     // Discord answers 429 once: the post is retried and arrives exactly once, and the
     // channel's next post waits for it.
-    let mut db = Db::at(&path);
     while !db.delivered().await {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }

@@ -142,7 +142,6 @@ async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_restart() {
     let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
     crate::commands::start_tag_for_three(&fake).await;
     let bid = fake.say(ALICE, None, "bid 5");
     db.settled(&fake, bid).await;
@@ -159,7 +158,7 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
     let status = fake.say(CAROL, Some(CHANNEL), "!status");
     tokio::time::sleep(Duration::from_millis(200)).await;
 
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     db.settled(&fake, status).await;
     // Bob's bid was applied and receipted; then the status (answered after it) counts it.
@@ -297,7 +296,6 @@ async fn bobs_bid_is_taken(fake: &FakeDiscord) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_both_taken() {
     let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
     tag_signed_up(&fake, &mut db, "seed=7").await;
 
     bot.kill();
@@ -308,7 +306,7 @@ async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_bot
     tokio::time::sleep(Duration::from_secs(2)).await;
     let bid = fake.say(BOB, None, "bid 3");
 
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     db.settled(&fake, bid).await;
     bobs_bid_is_taken(&fake).await;
@@ -341,7 +339,6 @@ async fn a_start_and_a_bid_sent_while_discord_refused_to_resume_the_session_are_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_taken() {
     let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
     tag_signed_up(&fake, &mut db, "seed=7 deadline=5s").await;
     let start = fake.say(ALICE, Some(CHANNEL), "!start");
     db.settled(&fake, start).await;
@@ -360,7 +357,7 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
     tokio::time::sleep(Duration::from_secs(6)).await;
     let moved = fake.say(CAROL, None, "move nothing");
 
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     db.settled(&fake, moved).await;
     let missed = fake
@@ -398,9 +395,7 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
-    let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let opened = crate::open_game(&fake, ALICE, CHANNEL, "tag seed=7");
     db.settled(&fake, *opened.last().unwrap()).await;
 
@@ -414,7 +409,7 @@ async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
 
     // After the restart the post is sent again with the same nonce: Discord hands back the
     // message it has, and the channel holds it once.
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     fake.wait("the retried post", || fake.deduplicated() == 1)
         .await;
@@ -477,7 +472,6 @@ async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kill_during_a_burst_loses_no_acknowledged_message_and_applies_each_once() {
     let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
     crate::commands::start_tag_for_three(&fake).await;
     let ready = fake.say(ALICE, Some(CHANNEL), "!status");
     db.settled(&fake, ready).await;
@@ -514,7 +508,7 @@ async fn a_kill_during_a_burst_loses_no_acknowledged_message_and_applies_each_on
 
     // After the restart the rest is read back from the channel's history: every message is
     // answered exactly once, in the order it was sent.
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     db.settled(&fake, ids[BURST - 1]).await;
     let answered: Vec<usize> = fake

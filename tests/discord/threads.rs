@@ -168,9 +168,7 @@ async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
-    let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     // A Parcheesi game in a thread (seed 7): alice's first move is in.
     let thread = fake.open_thread(ALICE, CHANNEL, "parcheesi");
     let mut ids = open_game(&fake, ALICE, thread, "parcheesi seed=7");
@@ -194,7 +192,7 @@ async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
     let fresh = fake.open_thread(CAROL, CHANNEL, "another");
     let opened = fake.say(CAROL, Some(fresh), "!new tag");
     let joined = fake.say(BOB, Some(fresh), "!join");
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     for id in [moved, opened, joined] {
         db.settled(&fake, id).await;
@@ -296,9 +294,7 @@ async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there_is_lost() {
-    let (fake, _dir, mut db, bot) = started().await;
-    let path = db.path().to_path_buf();
-    fake.wait_ready().await;
+    let (fake, _dir, mut db, bot) = connected().await;
     let opened = crate::commands::open_tag(
         &fake,
         CHANNEL,
@@ -365,7 +361,7 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
     bot.kill();
     fake.wait_disconnected().await;
     let late = fake.say(CAROL, Some(carols), "bid 3");
-    let bot = Bot::start(&fake, &path);
+    let bot = Bot::start(&fake, db.path());
     fake.wait_ready().await;
     db.settled(&fake, late).await;
     fake.wait_post("carol's receipt after the restart", |p| {

@@ -3,7 +3,7 @@
 //! as it stood: its posts, deadlines and orders are unchanged.
 
 use super::{
-    checked, Command, Preparation, Prepared, Preparing, Run, Said, SlashOption, Who, Words,
+    unreadable_save, Command, Preparation, Prepared, Preparing, Run, Said, SlashOption, Who, Words,
 };
 use crate::chat::mention;
 use crate::chat::parse::{quote, ParseError};
@@ -19,9 +19,9 @@ pub const COMMAND: Command = Command::new(
     Who::Gm,
     "home <number>",
     "GM: brings your game of that number to this channel or thread (when its own was deleted or locked); it goes on here as it stood",
-    Run::Home(run),
+    Run::Apply(run),
 )
-.reads(checked::<Number>)
+.reading::<Number>()
 .prepared(prepare)
 .slash(&[SlashOption::text("game", "Your game's number, like 12").required()]);
 
@@ -64,9 +64,7 @@ fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
             Ok(Some(game)) => game.record,
             Ok(None) => return Ok(Err(format!("there is no game #{id}."))),
             Err(StoreError::Corrupt { what, reason }) => {
-                return Ok(Err(format!(
-                    "the saved {what} is unreadable ({reason}); nothing was changed."
-                )))
+                return Ok(Err(unreadable_save(&what, &reason)))
             }
             Err(error) => return Err(error),
         };

@@ -166,6 +166,10 @@ pub(crate) trait Answers: Words + Send + 'static {
 
 /// Words that open a game in a channel that has none.
 pub(crate) trait Opens: Words {
+    /// What opening reads and adds before it is applied (what the bot says for the game, as
+    /// its seed), or why it is refused.
+    fn prepare(preparing: Preparing<'_>) -> Preparation<'_>;
+
     /// The game opened as game `id` in `channel` by `user`, and what is said of it.
     fn open(
         self,
@@ -263,14 +267,22 @@ impl Command {
         Command::new(name, who, usage, about, Run::Answer(answered::<T>)).reads(checked::<T>)
     }
 
-    /// A command whose words are read into `T`, which opens a game.
+    /// A command whose words are read into `T`, which opens a game once prepared.
     pub(crate) const fn opening<T: Opens>(
         name: &'static str,
         who: Who,
         usage: &'static str,
         about: &'static str,
     ) -> Command {
-        Command::new(name, who, usage, about, Run::Open(opened::<T>)).reads(checked::<T>)
+        Command::new(name, who, usage, about, Run::Open(opened::<T>))
+            .reads(checked::<T>)
+            .prepared(T::prepare)
+    }
+
+    /// The same, its words read into `T` when said (the handler or its preparation reads
+    /// them again).
+    pub(crate) const fn reading<T: Words>(self) -> Command {
+        self.reads(checked::<T>)
     }
 
     /// The same, prepared by `prepare` before it is applied.
@@ -328,8 +340,7 @@ impl Command {
         Command { aliases, ..self }
     }
 
-    /// The same, reading the words after it with `check` (for words another part reads, as
-    /// the game reads its own actions).
+    /// The same, its words checked by `check` when said (the game reads its own actions).
     pub(crate) const fn reads(self, check: Check) -> Command {
         Command {
             check: Some(check),
@@ -610,9 +621,6 @@ pub(crate) enum Run {
     Rebuild(Apply),
     /// Applied to the channel's game.
     Apply(Apply),
-    /// Applied to another game, named by its number, from a channel that has none (`!home`
-    /// brings it there).
-    Home(Apply),
     /// The game's own action named after it (`!play move 1 5` is `!move 1 5`).
     Action,
     /// Said only by direct message: in the channel it is refused with where to say it.
@@ -664,15 +672,10 @@ impl Preparing<'_> {
     /// The server it was said on, as the platform said or else as the channel's last game
     /// says (empty: the console, or a channel whose server is not known).
     pub async fn server(&mut self) -> Result<String, StoreError> {
-        if let Some(server) = self.server {
-            return Ok(server.to_string());
+        match self.server {
+            Some(server) => Ok(server.to_string()),
+            None => self.tx.channel_server(self.channel).await,
         }
-        Ok(self
-            .tx
-            .last_game_in_channel(self.channel)
-            .await?
-            .and_then(|last| last.record.server)
-            .unwrap_or_default())
     }
 
     /// The input said in the channel, with these words after the prefix.
@@ -700,18 +703,6 @@ pub(crate) struct Prepared {
     /// Where the game lived: what was still to be posted there follows it to the channel,
     /// once it is applied.
     pub moved_from: Option<Audience>,
-}
-
-impl Prepared {
-    /// `input` applied to `game`, nothing more.
-    pub fn apply(game: Option<GameRecord>, input: Input) -> Prepared {
-        Prepared {
-            game,
-            input,
-            undo: None,
-            moved_from: None,
-        }
-    }
 }
 
 /// Who said a command, as a handler sees it.
@@ -786,7 +777,7 @@ pub(crate) fn apply(
 ) -> Result<bool, Refusal> {
     let prefix = work.env.defaults.prefix.clone();
     let run = match command.run {
-        Run::Apply(run) | Run::Home(run) => run,
+        Run::Apply(run) => run,
         Run::Open(_) => {
             return Err(Refusal::new(format!(
                 "There is already a game in this channel (#{}, {}). One game per channel: \
@@ -896,6 +887,11 @@ pub fn parse_line(line: &str, prefix: &str) -> Result<Option<(String, String)>, 
         }
         None => Ok(Some((word, args.to_string()))),
     }
+}
+
+/// Why a command is refused when its game's saved `what` does not read back (`reason`).
+pub(crate) fn unreadable_save(what: &str, reason: &str) -> String {
+    format!("the saved {what} is unreadable ({reason}); nothing was changed.")
 }
 
 /// The refusal of a handler whose words do not read (they were checked when said, so this

@@ -1,5 +1,6 @@
-//! `!new <game> [key=value ...]`: opens sign-ups for a game in a channel that has none. The
-//! table adds the seed (when none is given) and the rules revisions to what is logged.
+//! `!new <game> [key=value ...]`: opens sign-ups for a game in a channel that has none. Its
+//! preparation adds the seed (when none is given), the rules revisions, the server and whether
+//! it is a practice game to what is logged.
 
 use super::{Command, Opens, Preparation, Prepared, Preparing, SlashOption, Who, Words};
 use crate::chat::mention;
@@ -22,7 +23,6 @@ pub const COMMAND: Command = Command::opening::<Opening>(
     "new <game> [key=value ...]",
     "opens sign-ups for a game in this channel (one game per channel); `!rules <game>` lists the options",
 )
-.prepared(prepare)
 .slash(&[
     SlashOption::game("game", "Which game (see /games)").required(),
     SlashOption::text("options", "Options, like deadline=48h"),
@@ -54,6 +54,76 @@ impl Words for Opening {
 }
 
 impl Opens for Opening {
+    /// What `!new` is logged with: the game and its options as asked, but for what is the bot's
+    /// to say, which it adds (the seed when none is given, the rules revisions, the server); or
+    /// why it is refused (an account running as many games as it may, a seed typed in the open on
+    /// Discord, a forum post on the console). The game it opens in a forum does not live here, so
+    /// this channel's own game does not stand in its way.
+    fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
+        Box::pin(async move {
+            let table = preparing.table;
+            let prefix = &table.defaults().prefix;
+            if !preparing.admin {
+                let running = preparing.tx.open_games_of_gm(&preparing.user.id).await?;
+                let most = table.defaults().games_per_gm;
+                if running.len() >= most {
+                    let listed: Vec<String> = running.iter().map(|id| format!("#{id}")).collect();
+                    return Ok(Err(format!(
+                        "you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
+                        running.len(),
+                        listed.join(", ")
+                    )));
+                }
+            }
+            // Read when said (`parse_line`), so a refusal here only guards the log.
+            let Opening { game, mut options } = match Opening::read(preparing.args, prefix) {
+                Ok(opening) => opening,
+                Err(error) => return Ok(Err(error.0)),
+            };
+            // The rules revisions, the table's and the game's, are the bot's to say, and the log
+            // keeps them; so are the server it is opened on (ratings are per server) and whether
+            // its seed was chosen at the table (a practice game).
+            options.retain(|(key, _)| {
+                !matches!(
+                    key.as_str(),
+                    "revision" | "game_revision" | "server" | "practice"
+                )
+            });
+            let forum = options.iter().any(|(key, _)| key == "forum");
+            if forum && !table.serves_discord() {
+                return Ok(Err(
+                    "`forum=` opens the game as a post of a Discord forum; the console has none, so open it here.".to_string(),
+                ));
+            }
+            match options.iter().any(|(key, _)| key == "seed") {
+                // Typed where everyone reads it, a seed would let the whole table foresee every
+                // die: it is given only where it stays private.
+                true if table.serves_discord() => return Ok(Err(seed_in_public(prefix))),
+                true => options.push(("practice".to_string(), "on".to_string())),
+                false => options.push(("seed".to_string(), Seed::random().to_hex())),
+            }
+            options.push(("revision".to_string(), REVISION.to_string()));
+            let server = preparing.server().await?;
+            if !server.is_empty() {
+                options.push(("server".to_string(), server));
+            }
+            if let Some(rules) = table.catalogue().find(&game) {
+                options.push(("game_revision".to_string(), rules.revision().to_string()));
+            }
+            let input = preparing.said(words(&game, &options));
+            let here = match forum {
+                true => None,
+                false => preparing.game.take(),
+            };
+            Ok(Ok(Prepared {
+                game: here,
+                input,
+                undo: None,
+                moved_from: None,
+            }))
+        })
+    }
+
     fn open(
         self,
         id: i64,
@@ -63,71 +133,6 @@ impl Opens for Opening {
     ) -> Result<(GameRecord, Outcome), Refusal> {
         new_game(id, channel, user, &self.game, &self.options, env)
     }
-}
-
-/// What `!new` is logged with: the game and its options as asked, but for what is the bot's
-/// to say, which it adds (the seed when none is given, the rules revisions, the server); or
-/// why it is refused (an account running as many games as it may, a seed typed in the open on
-/// Discord, a forum post on the console). The game it opens in a forum does not live here, so
-/// this channel's own game does not stand in its way.
-fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
-    Box::pin(async move {
-        let table = preparing.table;
-        let prefix = &table.defaults().prefix;
-        if !preparing.admin {
-            let running = preparing.tx.open_games_of_gm(&preparing.user.id).await?;
-            let most = table.defaults().games_per_gm;
-            if running.len() >= most {
-                let listed: Vec<String> = running.iter().map(|id| format!("#{id}")).collect();
-                return Ok(Err(format!(
-                    "you already run {} games not over ({}), the most one account may run at once; end one with `{prefix}end` in its channel before opening another.",
-                    running.len(),
-                    listed.join(", ")
-                )));
-            }
-        }
-        // Read when said (`parse_line`), so a refusal here only guards the log.
-        let Opening { game, mut options } = match Opening::read(preparing.args, prefix) {
-            Ok(opening) => opening,
-            Err(error) => return Ok(Err(error.0)),
-        };
-        // The rules revisions, the table's and the game's, are the bot's to say, and the log
-        // keeps them; so are the server it is opened on (ratings are per server) and whether
-        // its seed was chosen at the table (a practice game).
-        options.retain(|(key, _)| {
-            !matches!(
-                key.as_str(),
-                "revision" | "game_revision" | "server" | "practice"
-            )
-        });
-        let forum = options.iter().any(|(key, _)| key == "forum");
-        if forum && !table.on_discord() {
-            return Ok(Err(
-                "`forum=` opens the game as a post of a Discord forum; the console has none, so open it here.".to_string(),
-            ));
-        }
-        match options.iter().any(|(key, _)| key == "seed") {
-            // Typed where everyone reads it, a seed would let the whole table foresee every
-            // die: it is given only where it stays private.
-            true if table.on_discord() => return Ok(Err(seed_in_public(prefix))),
-            true => options.push(("practice".to_string(), "on".to_string())),
-            false => options.push(("seed".to_string(), Seed::random().to_hex())),
-        }
-        options.push(("revision".to_string(), REVISION.to_string()));
-        let server = preparing.server().await?;
-        if !server.is_empty() {
-            options.push(("server".to_string(), server));
-        }
-        if let Some(rules) = table.catalogue().find(&game) {
-            options.push(("game_revision".to_string(), rules.revision().to_string()));
-        }
-        let input = preparing.said(words(&game, &options));
-        let here = match forum {
-            true => None,
-            false => preparing.game.take(),
-        };
-        Ok(Ok(Prepared::apply(here, input)))
-    })
 }
 
 /// The words `!new` is logged with: the game and its options.

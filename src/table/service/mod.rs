@@ -9,7 +9,8 @@
 //! transaction, a savepoint each, one commit), [`route`] (a message to its game, as the input
 //! it becomes), [`deadlines`] (firing what came due), [`computers`] (the computer seats'
 //! moves), [`threads`] (private threads), [`verdicts`] (searches run beside the table) and
-//! [`ratings`] (rebuilt from the logs). Here too, applying an input with the pure core and
+//! [`ratings`] (rebuilt from the logs); new public work is declared here the same way, and done
+//! in a `pub(super)` function of its module. Here too, applying an input with the pure core and
 //! writing what it produced. The read-only answers see the service as a [`Lookup`].
 
 mod batch;
@@ -649,7 +650,7 @@ impl Lookup for Service {
         &self.defaults
     }
 
-    fn on_discord(&self) -> bool {
+    fn serves_discord(&self) -> bool {
         self.on_discord
     }
 

@@ -101,9 +101,7 @@ impl Service {
         let game = match found {
             Ok(game) => game,
             Err(StoreError::Corrupt { what, reason }) => {
-                return refuse(format!(
-                    "the saved {what} is unreadable ({reason}); nothing was changed."
-                ));
+                return refuse(commands::unreadable_save(&what, &reason));
             }
             Err(error) => return Err(error),
         };
@@ -140,7 +138,7 @@ impl Service {
             Some(Run::Answer(answer)) => {
                 let server = match server {
                     Some(server) => server.to_string(),
-                    None => self.channel_server(tx, channel).await?,
+                    None => tx.channel_server(channel).await?,
                 };
                 let asked = Asked {
                     table: self,
@@ -178,8 +176,7 @@ impl Service {
                 Some(command) => refuse(commands::only_by_dm(command, prefix)),
                 None => Ok(outcome.into()),
             },
-            None
-            | Some(Run::Apply(_) | Run::Action | Run::Rebuild(_) | Run::Home(_) | Run::Open(_)) => {
+            None | Some(Run::Apply(_) | Run::Action | Run::Rebuild(_) | Run::Open(_)) => {
                 // A command for a game after the channel's game ended: one answer for all.
                 if game.is_none() {
                     match tx.last_game_in_channel(channel).await {
@@ -383,17 +380,4 @@ fn dm_text(text: &str) -> String {
         None => text,
     };
     said.trim_start_matches(['!', '/']).to_string()
-}
-
-impl Service {
-    /// The server of a channel message that does not say it (one read back from history
-    /// does not): the server of the channel's last game; empty when no game says one (the
-    /// console, or a channel whose games all began before the server was kept).
-    async fn channel_server(&self, tx: &mut Tx, channel: &str) -> Result<String, StoreError> {
-        Ok(tx
-            .last_game_in_channel(channel)
-            .await?
-            .and_then(|last| last.record.server)
-            .unwrap_or_default())
-    }
 }
