@@ -93,8 +93,16 @@ impl Colour {
 
     /// How many squares a pawn of this colour on ring square `square` moves along the ring
     /// before it turns into its home row (0 on the turn-off square itself).
+    #[inline]
     pub fn squares_to_turn_off(self, square: u8) -> u8 {
-        (self.turn_off() + RING - square % RING) % RING
+        // The engine asks this for every move it tries: a comparison, not two divisions.
+        let square = if square < RING { square } else { square % RING };
+        let turn_off = self.turn_off();
+        if turn_off >= square {
+            turn_off - square
+        } else {
+            turn_off + RING - square
+        }
     }
 }
 
@@ -409,6 +417,29 @@ fn ring_span(from: u8, len: u8) -> u128 {
     ((first << from) | (first >> (u32::from(RING) - from))) & WHOLE_RING
 }
 
+/// The 64 ring squares from `from` on, in the order of travel, as a mask of `mask`'s squares:
+/// bit `k` is square `from + k` (wrapping after 67). `mask` holds ring squares only.
+#[inline]
+fn ring_ahead(mask: u128, from: u8) -> u64 {
+    let from = u32::from(from % RING);
+    ((mask >> from) | (mask << (u32::from(RING) - from))) as u64
+}
+
+/// The first square of `mask` met in the `len` ring squares from `from` on, in the order of
+/// travel.
+#[inline]
+fn first_ahead(mask: u128, from: u8, len: u8) -> Option<u8> {
+    if len == 0 {
+        return None;
+    }
+    if len > 64 {
+        let passed = ring_span(from, len) & mask;
+        return (passed != 0).then(|| first_in_travel(passed, from));
+    }
+    let hits = ring_ahead(mask, from) & (u64::MAX >> (64 - u32::from(len)));
+    (hits != 0).then(|| ((u32::from(from % RING) + hits.trailing_zeros()) % u32::from(RING)) as u8)
+}
+
 /// The lowest set square of a ring mask, in the order of travel from `from`.
 fn first_in_travel(mask: u128, from: u8) -> u8 {
     let from = from % RING;
@@ -594,9 +625,7 @@ pub fn try_move(
                 if around && count <= to_turn_off {
                     return Err(StepError::NotPastTurnOff);
                 }
-                let passed = ring_span(square + 1, count.saturating_sub(1)) & occ.blockades;
-                if passed != 0 {
-                    let at = first_in_travel(passed, square + 1);
+                if let Some(at) = first_ahead(occ.blockades, square + 1, count.saturating_sub(1)) {
                     return Err(StepError::Blockade { at: Spot::Ring(at) });
                 }
                 land_on_ring(pos, occ, colour, (square + count) % RING, false)
@@ -608,9 +637,7 @@ pub fn try_move(
                         in_row: false,
                     });
                 }
-                let passed = ring_span(square + 1, to_turn_off) & occ.blockades;
-                if passed != 0 {
-                    let at = first_in_travel(passed, square + 1);
+                if let Some(at) = first_ahead(occ.blockades, square + 1, to_turn_off) {
                     return Err(StepError::Blockade { at: Spot::Ring(at) });
                 }
                 row_move(occ, me, 0, step)
@@ -671,7 +698,7 @@ pub struct Run {
 /// to its nest), which lie behind the squares its later moves pass and land on. So the whole
 /// run is one pass over its path: no blockade on the ring squares it passes or lands on, no
 /// opposing pawn on a safe square it lands on, no own blockade in its home row, and no
-/// overshoot of HOME. A die of 0 is no move: no run.
+/// overshoot of HOME. Only dice of a roll make a run: at most four, each 1 to 6.
 #[inline]
 pub fn try_run(
     pos: &Position,
@@ -680,13 +707,11 @@ pub fn try_run(
     pawn: usize,
     dice: &[u8],
 ) -> Option<Run> {
-    if dice.contains(&0) {
+    if dice.len() > 4 || dice.iter().any(|die| !(1..=6).contains(die)) {
         return None;
     }
     let me = colour.index();
-    let total = dice
-        .iter()
-        .try_fold(0u8, |sum, die| sum.checked_add(*die))?;
+    let total: u8 = dice.iter().sum();
     // The end of `steps` squares in the home row from step `from`, if every square passed or
     // landed on (HOME aside) is free of an own blockade.
     let row_path = |from: u8, steps: u8| -> Option<Spot> {
@@ -710,18 +735,23 @@ pub fn try_run(
         Spot::Ring(square) => {
             let to_turn_off = colour.squares_to_turn_off(square);
             let on_ring = total.min(to_turn_off);
-            if ring_span(square + 1, on_ring) & occ.blockades != 0 {
-                return None;
+            // Bit `k`: the square `k` ahead of the pawn (a run goes at most 24 squares).
+            if on_ring > 0 {
+                let passed = (u64::MAX >> (64 - u32::from(on_ring))) << 1;
+                if ring_ahead(occ.blockades, square) & passed != 0 {
+                    return None;
+                }
             }
-            let mut landings = 0u128;
+            let mut landings = 0u64;
             let mut sum = 0u8;
             for &die in dice {
                 sum += die;
                 if sum <= to_turn_off {
-                    landings |= 1u128 << ((square + sum) % RING);
+                    landings |= 1u64 << sum;
                 }
             }
-            if landings & SAFE_MASK & occ.any & !occ.squares_of(me) != 0 {
+            let taken_safe = SAFE_MASK & occ.any & !occ.squares_of(me);
+            if landings & ring_ahead(taken_safe, square) != 0 {
                 return None;
             }
             let (end, row) = if total <= to_turn_off {
@@ -853,6 +883,40 @@ mod tests {
             runs > 10_000 && refusals > 10_000,
             "{runs} runs, {refusals} refusals"
         );
+    }
+
+    #[test]
+    fn the_first_blockade_ahead_is_the_first_met_in_the_span_travelled() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let whole_ring = (1u128 << RING) - 1;
+        let mut found = 0;
+        for _ in 0..300 {
+            // Sparse masks, like the blockades of a board, and dense ones.
+            let mut mask = (u128::from(next()) << 64 | u128::from(next())) & whole_ring;
+            if next() % 2 == 0 {
+                mask &= (u128::from(next()) << 64 | u128::from(next())) & whole_ring;
+                mask &= u128::from(next()) << 64 | u128::from(next());
+            }
+            for from in 0..=RING {
+                for len in 0..=RING {
+                    let span = ring_span(from, len) & mask;
+                    let slow = (span != 0).then(|| first_in_travel(span, from));
+                    assert_eq!(
+                        first_ahead(mask, from, len),
+                        slow,
+                        "{mask:#x} from {from} len {len}"
+                    );
+                    found += usize::from(slow.is_some());
+                }
+            }
+        }
+        assert!(found > 300_000, "{found} spans met a square");
     }
 
     #[test]
