@@ -13,6 +13,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::fmt;
 use thiserror::Error;
 
@@ -120,8 +121,9 @@ impl TryFrom<String> for Seed {
 /// One die roll, as the audit log shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Draw {
-    /// What the roll was for, in words ("minimum bids", "red die 1").
-    pub purpose: String,
+    /// What the roll was for, in words ("minimum bids", "red die 1"). A fixed purpose is
+    /// kept without a copy: a shuffled deck of 71 tiles draws 70 times for "tile order".
+    pub purpose: Cow<'static, str>,
     /// Number of sides of the die (at least 1).
     pub sides: u32,
     /// The result, from 1 to `sides`.
@@ -160,11 +162,11 @@ impl Dice {
     }
 
     /// Rolls a die with `sides` sides (0 is read as 1) and records the draw.
-    pub fn roll(&mut self, purpose: impl Into<String>, sides: u32) -> u32 {
+    pub fn roll(&mut self, purpose: impl Into<Cow<'static, str>>, sides: u32) -> u32 {
         self.draw(purpose.into(), sides, false)
     }
 
-    fn draw(&mut self, purpose: String, sides: u32, sealed: bool) -> u32 {
+    fn draw(&mut self, purpose: Cow<'static, str>, sides: u32, sealed: bool) -> u32 {
         let sides = sides.max(1);
         let limit = (u64::from(u32::MAX) + 1) / u64::from(sides) * u64::from(sides);
         let result = loop {
@@ -183,13 +185,13 @@ impl Dice {
     }
 
     /// Picks an index in `0..count` (a roll of a `count`-sided die, minus one).
-    pub fn pick(&mut self, purpose: impl Into<String>, count: usize) -> usize {
+    pub fn pick(&mut self, purpose: impl Into<Cow<'static, str>>, count: usize) -> usize {
         let sides = u32::try_from(count.max(1)).unwrap_or(u32::MAX);
         self.roll(purpose, sides) as usize - 1
     }
 
     /// Shuffles `items` in place (Fisher-Yates from the back, one draw per position).
-    pub fn shuffle<T>(&mut self, purpose: &str, items: &mut [T]) {
+    pub fn shuffle<T>(&mut self, purpose: &'static str, items: &mut [T]) {
         for last in (1..items.len()).rev() {
             let other = self.pick(purpose, last + 1);
             items.swap(last, other);
@@ -198,13 +200,13 @@ impl Dice {
 
     /// Rolls like [`Dice::roll`] but seals the draw: a secret (a face-down token) that stays
     /// out of the public log until the game tells it or the seed is revealed.
-    pub fn roll_sealed(&mut self, purpose: impl Into<String>, sides: u32) -> u32 {
+    pub fn roll_sealed(&mut self, purpose: impl Into<Cow<'static, str>>, sides: u32) -> u32 {
         self.draw(purpose.into(), sides, true)
     }
 
     /// Shuffles `items` like [`Dice::shuffle`] but seals the draws: the order stays secret
     /// (a deck of tiles) until the seed is revealed.
-    pub fn shuffle_sealed<T>(&mut self, purpose: &str, items: &mut [T]) {
+    pub fn shuffle_sealed<T>(&mut self, purpose: &'static str, items: &mut [T]) {
         for last in (1..items.len()).rev() {
             let other = self.roll_sealed(purpose, (last + 1) as u32) as usize - 1;
             items.swap(last, other);

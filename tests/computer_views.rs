@@ -221,7 +221,7 @@ proptest! {
             let drawn: Vec<(String, u32)> = dice
                 .take_draws()
                 .into_iter()
-                .map(|draw| (draw.purpose, draw.result))
+                .map(|draw| (draw.purpose.into_owned(), draw.result))
                 .collect();
             (drawn, moves)
         };

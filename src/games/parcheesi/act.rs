@@ -215,8 +215,8 @@ impl Match {
     fn roll_for_turn(&mut self, roller: &mut dyn Roller, out: &mut Vec<Event>) {
         for _ in 0..MAX_CHAIN {
             let name = self.colour().name();
-            let a = roller.die(&format!("{name} roll, die 1")).clamp(1, 6);
-            let b = roller.die(&format!("{name} roll, die 2")).clamp(1, 6);
+            let a = roller.die(format!("{name} roll, die 1")).clamp(1, 6);
+            let b = roller.die(format!("{name} roll, die 2")).clamp(1, 6);
             if self.begin_roll(a, b, out) {
                 return;
             }

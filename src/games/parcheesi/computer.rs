@@ -187,7 +187,7 @@ fn easy(game: &Match, options: &[String]) -> Option<String> {
 struct Imagined<'a>(&'a mut dyn RngCore);
 
 impl Roller for Imagined<'_> {
-    fn die(&mut self, _purpose: &str) -> u8 {
+    fn die(&mut self, _purpose: String) -> u8 {
         (self.0.next_u32() % 6) as u8 + 1
     }
 }

@@ -5,11 +5,11 @@ use crate::dice::Dice;
 /// A source of die rolls: the game's seeded dice, or fixed faces in tests.
 pub trait Roller {
     /// One six-sided die, rolled for `purpose`.
-    fn die(&mut self, purpose: &str) -> u8;
+    fn die(&mut self, purpose: String) -> u8;
 }
 
 impl Roller for Dice {
-    fn die(&mut self, purpose: &str) -> u8 {
+    fn die(&mut self, purpose: String) -> u8 {
         self.roll(purpose, 6) as u8
     }
 }
@@ -33,7 +33,7 @@ impl FixedRolls {
 }
 
 impl Roller for FixedRolls {
-    fn die(&mut self, _purpose: &str) -> u8 {
+    fn die(&mut self, _purpose: String) -> u8 {
         let face = match self.faces.get(self.next) {
             Some(face) if (1..=6).contains(face) => *face,
             Some(_) => 1,

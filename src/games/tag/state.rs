@@ -357,7 +357,7 @@ pub fn random_free_square(
     if let Ok(count) = usize::try_from(cells) {
         if count <= u32::MAX as usize {
             for _ in 0..64 {
-                let index = dice.pick(purpose, count) as u64;
+                let index = dice.pick(purpose.to_owned(), count) as u64;
                 let square = pick_from(index);
                 if !taken.contains(&square) {
                     return Some(square);
@@ -371,7 +371,7 @@ pub fn random_free_square(
         .collect();
     sorted.sort_unstable();
     let free = usize::try_from(cells - sorted.len() as u64).unwrap_or(usize::MAX);
-    let mut index = dice.pick(purpose, free) as u64;
+    let mut index = dice.pick(purpose.to_owned(), free) as u64;
     for occupied in sorted {
         if occupied <= index {
             index += 1;
