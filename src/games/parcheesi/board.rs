@@ -425,8 +425,8 @@ fn ring_ahead(mask: u128, from: u8) -> u64 {
     ((mask >> from) | (mask << (u32::from(RING) - from))) as u64
 }
 
-/// The first square of `mask` met in the `len` ring squares from `from` on, in the order of
-/// travel.
+/// The first square of `mask` (ring squares only) met in the `len` ring squares from `from`
+/// on, in the order of travel.
 #[inline]
 fn first_ahead(mask: u128, from: u8, len: u8) -> Option<u8> {
     if len == 0 {
@@ -698,7 +698,8 @@ pub struct Run {
 /// to its nest), which lie behind the squares its later moves pass and land on. So the whole
 /// run is one pass over its path: no blockade on the ring squares it passes or lands on, no
 /// opposing pawn on a safe square it lands on, no own blockade in its home row, and no
-/// overshoot of HOME. Only dice of a roll make a run: at most four, each 1 to 6.
+/// overshoot of HOME. Only dice of a roll make a run (at most four, each 1 to 6); other dice
+/// give none.
 #[inline]
 pub fn try_run(
     pos: &Position,
@@ -735,7 +736,8 @@ pub fn try_run(
         Spot::Ring(square) => {
             let to_turn_off = colour.squares_to_turn_off(square);
             let on_ring = total.min(to_turn_off);
-            // Bit `k`: the square `k` ahead of the pawn (a run goes at most 24 squares).
+            // Bit `k`: the square `k` ahead of the pawn. The dice checked above (at most four,
+            // each 1 to 6) keep a run within 24 squares, so every shift below fits 64 bits.
             if on_ring > 0 {
                 let passed = (u64::MAX >> (64 - u32::from(on_ring))) << 1;
                 if ring_ahead(occ.blockades, square) & passed != 0 {

@@ -666,7 +666,7 @@ impl TagState {
             for i in teleporters {
                 let seat = seats[i];
                 let purpose = format!("teleport of {}", self.players[seat].name);
-                if let Some(to) = random_free_square(self.side, &taken, dice, &purpose) {
+                if let Some(to) = random_free_square(self.side, &taken, dice, purpose.into()) {
                     taken.insert(to);
                     self.players[seat].square = Some(to);
                     self.players[seat].points -= TELEPORT_COST;

@@ -3,6 +3,7 @@
 
 use crate::dice::Dice;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use thiserror::Error;
@@ -342,7 +343,7 @@ pub fn random_free_square(
     side: u32,
     taken: &HashSet<Square>,
     dice: &mut Dice,
-    purpose: &str,
+    purpose: Cow<'static, str>,
 ) -> Option<Square> {
     let cells = u64::from(side) * u64::from(side);
     if taken.len() as u64 >= cells {
@@ -357,7 +358,7 @@ pub fn random_free_square(
     if let Ok(count) = usize::try_from(cells) {
         if count <= u32::MAX as usize {
             for _ in 0..64 {
-                let index = dice.pick(purpose.to_owned(), count) as u64;
+                let index = dice.pick(purpose.clone(), count) as u64;
                 let square = pick_from(index);
                 if !taken.contains(&square) {
                     return Some(square);
@@ -371,7 +372,7 @@ pub fn random_free_square(
         .collect();
     sorted.sort_unstable();
     let free = usize::try_from(cells - sorted.len() as u64).unwrap_or(usize::MAX);
-    let mut index = dice.pick(purpose.to_owned(), free) as u64;
+    let mut index = dice.pick(purpose, free) as u64;
     for occupied in sorted {
         if occupied <= index {
             index += 1;
@@ -527,7 +528,7 @@ impl TagState {
         }
         let mut taken = HashSet::new();
         for seat in self.living() {
-            let square = random_free_square(self.side, &taken, dice, "placement");
+            let square = random_free_square(self.side, &taken, dice, "placement".into());
             if let Some(sq) = square {
                 taken.insert(sq);
             }
