@@ -126,15 +126,6 @@ pub enum Spot {
 }
 
 impl Spot {
-    /// The spot as ring and home-row bit masks (nothing for the nest and HOME).
-    pub fn bits(self) -> (u128, u16) {
-        match self {
-            Spot::Ring(square) if square < RING => (1 << square, 0),
-            Spot::Row(step) if step <= HOME_STEP => (0, 1 << step),
-            _ => (0, 0),
-        }
-    }
-
     /// Steps this pawn of `colour` still has to make to reach HOME.
     pub fn distance_left(self, colour: Colour) -> u32 {
         match self {
@@ -678,16 +669,38 @@ fn row_move(occ: &Occupancy, me: usize, from: u8, count: u8) -> Result<Landing, 
 }
 
 /// One pawn playing several dice in a row, forward only (never round again): where it ends and
-/// the squares its moves depend on, as ring and home-row masks (the union of
-/// [`Position::footprint`] over its moves).
+/// the squares its moves depend on (the union of [`Position::footprint`] over its moves). On
+/// the ring they are one stretch, kept as its first square and length: the engine asks of a
+/// few squares whether they lie in it, which is cheaper than building a mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
-    /// Ring squares the moves depend on.
-    pub ring: u128,
+    /// The first ring square the moves depend on (the pawn's own)...
+    pub ring_from: u8,
+    /// ...and how many, in the order of travel (0 for a pawn in its home row).
+    pub ring_len: u8,
     /// Home-row squares the moves depend on.
     pub row: u16,
     /// Where the pawn ends.
     pub end: Spot,
+}
+
+impl Run {
+    /// Whether the moves depend on what stands on `spot` (nothing in a nest or at HOME).
+    #[inline]
+    pub fn depends_on(&self, spot: Spot) -> bool {
+        match spot {
+            Spot::Ring(square) if square < RING => {
+                let ahead = if square >= self.ring_from {
+                    square - self.ring_from
+                } else {
+                    square + RING - self.ring_from
+                };
+                ahead < self.ring_len
+            }
+            Spot::Row(step) if step <= HOME_STEP => self.row & (1 << step) != 0,
+            _ => false,
+        }
+    }
 }
 
 /// Whether pawn `pawn` of `colour` can play `dice` one after another in this order, each move
@@ -729,7 +742,8 @@ pub fn try_run(
     };
     match pos.spot(colour, pawn) {
         Spot::Row(from) => Some(Run {
-            ring: 0,
+            ring_from: 0,
+            ring_len: 0,
             row: WHOLE_ROW,
             end: row_path(from, total)?,
         }),
@@ -762,7 +776,8 @@ pub fn try_run(
                 (row_path(0, total - to_turn_off)?, WHOLE_ROW)
             };
             Some(Run {
-                ring: ring_span(square, on_ring + 1),
+                ring_from: square % RING,
+                ring_len: on_ring + 1,
                 row,
                 end,
             })
@@ -800,6 +815,20 @@ mod tests {
         assert!(!is_safe(6));
     }
 
+    /// The ring squares a run depends on, as a mask.
+    fn ring_squares(run: &Run) -> u128 {
+        ring_span(run.ring_from, run.ring_len)
+    }
+
+    /// A spot as ring and home-row bit masks (nothing for the nest and HOME).
+    fn bits(spot: Spot) -> (u128, u16) {
+        match spot {
+            Spot::Ring(square) if square < RING => (1 << square, 0),
+            Spot::Row(step) if step <= HOME_STEP => (0, 1 << step),
+            _ => (0, 0),
+        }
+    }
+
     /// `try_run` the slow way: one `try_move` after another (each judged on the occupancy
     /// before the run, as `try_run` says is exact), the footprints of the moves joined.
     fn run_step_by_step(
@@ -808,7 +837,7 @@ mod tests {
         colour: Colour,
         pawn: usize,
         dice: &[u8],
-    ) -> Option<Run> {
+    ) -> Option<(u128, u16, Spot)> {
         let mut pos = *pos;
         let (mut ring, mut row) = (0u128, 0u16);
         for &die in dice {
@@ -818,11 +847,7 @@ mod tests {
             let landing = try_move(&pos, occ, colour, pawn, die, false).ok()?;
             apply(&mut pos, colour, pawn, landing);
         }
-        Some(Run {
-            ring,
-            row,
-            end: pos.spot(colour, pawn),
-        })
+        Some((ring, row, pos.spot(colour, pawn)))
     }
 
     #[test]
@@ -869,10 +894,22 @@ mod tests {
             for pawn in 0..PAWNS {
                 let fast = try_run(&pos, &occ, colour, pawn, &dice);
                 assert_eq!(
-                    fast,
+                    fast.map(|run| (ring_squares(&run), run.row, run.end)),
                     run_step_by_step(&pos, &occ, colour, pawn, &dice),
                     "case {case}: {colour} pawn {pawn} dice {dice:?} in {pos:?}"
                 );
+                // Asking of a spot gives what the masks give, for every spot on the board.
+                if let Some(run) = fast {
+                    let spots = pos.pawns.iter().flatten().copied();
+                    for spot in spots.chain([Spot::Nest, Spot::Home, Spot::Row(HOME_STEP)]) {
+                        let (ring, row) = bits(spot);
+                        assert_eq!(
+                            run.depends_on(spot),
+                            ring_squares(&run) & ring != 0 || run.row & row != 0,
+                            "case {case}: {spot:?} against {run:?}"
+                        );
+                    }
+                }
                 if fast.is_some() {
                     runs += 1;
                 } else {

@@ -441,7 +441,8 @@ impl Runs {
             distinct += 1;
         }
         let nowhere = Run {
-            ring: 0,
+            ring_from: 0,
+            ring_len: 0,
             row: 0,
             end: Spot::Nest,
         };
@@ -505,14 +506,12 @@ impl Search<'_> {
         }
         let face = runs.faces.iter().position(|f| *f == die)?;
         let (pawn, colour) = (usize::from(pawn), self.colour);
-        let (from_ring, from_row) = pos.spot(colour, pawn).bits();
-        let (to_ring, to_row) = landing.to.bits();
-        let (ring, row) = (from_ring | to_ring, from_row | to_row);
+        let from = pos.spot(colour, pawn);
         for other in (0..PAWNS).filter(|other| *other != pawn) {
             let Some(run) = runs.get(pos, occ, colour, other, face) else {
                 continue;
             };
-            if run.ring & ring != 0 || run.row & row != 0 {
+            if run.depends_on(from) || run.depends_on(landing.to) {
                 continue;
             }
             if self.ends_well(pos, &[(pawn, landing.to), (other, run.end)]) {
