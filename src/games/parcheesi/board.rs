@@ -672,9 +672,9 @@ fn row_move(occ: &Occupancy, me: usize, from: u8, count: u8) -> Result<Landing, 
 /// the squares its moves depend on (the union of [`Position::footprint`] over its moves). On
 /// the ring they are one stretch, kept as its first square and length: the engine asks of a
 /// few squares whether they lie in it, which is cheaper than building a mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Run {
-    /// The first ring square the moves depend on (the pawn's own)...
+    /// The first ring square the moves depend on (the pawn's own, 0 to 67)...
     pub ring_from: u8,
     /// ...and how many, in the order of travel (0 for a pawn in its home row).
     pub ring_len: u8,
@@ -898,10 +898,11 @@ mod tests {
                     run_step_by_step(&pos, &occ, colour, pawn, &dice),
                     "case {case}: {colour} pawn {pawn} dice {dice:?} in {pos:?}"
                 );
-                // Asking of a spot gives what the masks give, for every spot on the board.
+                // Asking of a spot gives what the masks give, for every spot there is.
                 if let Some(run) = fast {
-                    let spots = pos.pawns.iter().flatten().copied();
-                    for spot in spots.chain([Spot::Nest, Spot::Home, Spot::Row(HOME_STEP)]) {
+                    let ring = (0..RING).map(Spot::Ring);
+                    let row = (0..=HOME_STEP).map(Spot::Row);
+                    for spot in ring.chain(row).chain([Spot::Nest, Spot::Home]) {
                         let (ring, row) = bits(spot);
                         assert_eq!(
                             run.depends_on(spot),
