@@ -192,6 +192,7 @@ impl Dice {
 
     /// Shuffles `items` in place (Fisher-Yates from the back, one draw per position).
     pub fn shuffle<T>(&mut self, purpose: &'static str, items: &mut [T]) {
+        self.draws.reserve(items.len());
         for last in (1..items.len()).rev() {
             let other = self.pick(purpose, last + 1);
             items.swap(last, other);
@@ -207,6 +208,7 @@ impl Dice {
     /// Shuffles `items` like [`Dice::shuffle`] but seals the draws: the order stays secret
     /// (a deck of tiles) until the seed is revealed.
     pub fn shuffle_sealed<T>(&mut self, purpose: &'static str, items: &mut [T]) {
+        self.draws.reserve(items.len());
         for last in (1..items.len()).rev() {
             let other = self.roll_sealed(purpose, (last + 1) as u32) as usize - 1;
             items.swap(last, other);

@@ -235,10 +235,12 @@ impl Map {
             tiles: Vec::with_capacity(72),
             parent: Vec::with_capacity(300),
             features: Vec::with_capacity(300),
-            followers: Vec::new(),
+            // Room for every meeple and a ringmaster each, and for a game's usual scorings:
+            // a usual game grows neither list.
+            followers: Vec::with_capacity(players * (usize::from(FOLLOWERS) + 1)),
             supply: vec![FOLLOWERS; players],
             scores: vec![0; players],
-            history: Vec::new(),
+            history: Vec::with_capacity(64),
             circus: None,
         }
     }
