@@ -46,6 +46,29 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
         .collect()
 }
 
+/// Checks that the game's picture under the band draws nothing outside its own size: the
+/// band nests it without clipping (clipping cost a third to half of drawing it), so the
+/// PNG must be the very one a clipped nesting draws.
+fn drawn_within_its_size(framed: &str) {
+    let unclipped = " overflow=\"visible\"";
+    let nested = framed
+        .match_indices("<svg")
+        .nth(1)
+        .map(|(at, _)| at)
+        .unwrap();
+    assert_eq!(&framed[nested + 4..nested + 4 + unclipped.len()], unclipped);
+    let clipped = format!(
+        "{}{}",
+        &framed[..nested + 4],
+        &framed[nested + 4 + unclipped.len()..]
+    );
+    let png = |svg: &str| referee::picture::png_from_svg(svg).unwrap();
+    assert!(
+        png(framed) == png(&clipped),
+        "the game's picture spills out of its size"
+    );
+}
+
 /// Checks the start, middle and end pictures of `game` against their snapshots, and what
 /// each says in its band.
 async fn three_pictures(game: &str, transcript: &str, players: &[&str], winner: &str) {
@@ -73,6 +96,9 @@ async fn three_pictures(game: &str, transcript: &str, players: &[&str], winner: 
         for name in players {
             assert!(picture.contains(name), "the legend names {name}");
         }
+    }
+    for picture in [start, middle, end] {
+        drawn_within_its_size(picture);
     }
     check_snapshot(&format!("{game}_game_start.svg"), start);
     check_snapshot(&format!("{game}_game_middle.svg"), middle);
