@@ -50,18 +50,15 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
 /// band nests it without clipping (clipping cost a third to half of drawing it), so the
 /// PNG must be the very one a clipped nesting draws.
 fn drawn_within_its_size(framed: &str) {
-    let unclipped = " overflow=\"visible\"";
     let nested = framed
         .match_indices("<svg")
         .nth(1)
         .map(|(at, _)| at)
-        .unwrap();
-    assert_eq!(&framed[nested + 4..nested + 4 + unclipped.len()], unclipped);
-    let clipped = format!(
-        "{}{}",
-        &framed[..nested + 4],
-        &framed[nested + 4 + unclipped.len()..]
-    );
+        .expect("the game's picture nested under the band");
+    let unclipped = framed[nested..]
+        .strip_prefix("<svg overflow=\"visible\"")
+        .expect("the game's picture nested without clipping");
+    let clipped = format!("{}<svg{unclipped}", &framed[..nested]);
     let png = |svg: &str| referee::picture::png_from_svg(svg).unwrap();
     assert!(
         png(framed) == png(&clipped),
@@ -238,6 +235,7 @@ async fn circuit_colours_are_drawn_as_named() {
     // Navy and gold, each its own colour, and the palette's values.
     assert!(start.contains("#1b2a6b"), "navy");
     assert!(start.contains("#d4a017"), "gold");
+    drawn_within_its_size(start);
     check_snapshot("circuit_navy_and_gold.svg", start);
 }
 
@@ -249,5 +247,6 @@ async fn the_follower_prompt_shows_the_letters_on_the_tile_just_placed() {
     .await;
     let prompt = pictures.last().expect("the follower prompt's picture");
     assert!(prompt.contains("font-weight=\"bold\">a</text>"), "letters");
+    drawn_within_its_size(prompt);
     check_snapshot("carcassonne_follower_prompt.svg", prompt);
 }

@@ -9,7 +9,6 @@ use crate::games::Mark;
 use crate::picture::{self, escape};
 use crate::records::Phase;
 use crate::records::{GameRecord, Status};
-use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The height of one line of the band, in pixels.
@@ -92,11 +91,9 @@ pub fn framed(svg: &str, record: &GameRecord, marks: &[Mark]) -> String {
             escape(entry)
         );
     }
-    let _ = write!(
-        out,
-        "<g transform=\"translate(0,{band})\">{}</g></svg>",
-        inner(svg)
-    );
+    let _ = write!(out, "<g transform=\"translate(0,{band})\">");
+    nest(&mut out, svg);
+    out.push_str("</g></svg>");
     out
 }
 
@@ -214,21 +211,25 @@ fn size_of(svg: &str) -> Option<(u32, u32)> {
     Some((number("width")?, number("height")?))
 }
 
-/// The document without an XML declaration, to nest it, its root drawn without clipping to
-/// its size (`overflow="visible"`). resvg clips a nested `svg` through a mask drawn off the
-/// picture, which cost a third to half of drawing a framed board; the games draw within
-/// their own size, so the picture is the same without it (`tests/pictures.rs` compares).
-fn inner(svg: &str) -> Cow<'_, str> {
+/// Writes the document `svg` into `out` to nest it: without its XML declaration, and its
+/// root drawn without clipping to its size (`overflow="visible"`). resvg clips a nested
+/// `svg` through a mask drawn off the picture, which cost a third to half of drawing a framed
+/// board. The games draw within their own size, so the picture is the same
+/// (`tests/pictures.rs` compares them for a whole game of each); text that ran past a game's
+/// width under a wider band would now show whole instead of cut off at the edge. A root that
+/// speaks of overflow itself is left as it is.
+fn nest(out: &mut String, svg: &str) {
     let svg = match (svg.starts_with("<?xml"), svg.find("?>")) {
         (true, Some(end)) => svg[end + 2..].trim_start(),
         _ => svg,
     };
     let root = svg.find('>').map_or(svg, |end| &svg[..end]);
     match svg.strip_prefix("<svg ") {
-        Some(rest) if !root.contains("overflow=") => {
-            Cow::Owned(format!("<svg overflow=\"visible\" {rest}"))
+        Some(rest) if !root.contains("overflow") => {
+            out.push_str("<svg overflow=\"visible\" ");
+            out.push_str(rest);
         }
-        _ => Cow::Borrowed(svg),
+        _ => out.push_str(svg),
     }
 }
 

@@ -235,8 +235,9 @@ impl Map {
             tiles: Vec::with_capacity(72),
             parent: Vec::with_capacity(300),
             features: Vec::with_capacity(300),
-            // Room for every meeple and a ringmaster each, and for a game's usual scorings:
-            // a usual game grows neither list.
+            // Room for every meeple and a ringmaster each (one more than the base game
+            // needs), and for 64 scorings, reserved with the map: the followers' list never
+            // grows, and the scorings' past 64 only.
             followers: Vec::with_capacity(players * (usize::from(FOLLOWERS) + 1)),
             supply: vec![FOLLOWERS; players],
             scores: vec![0; players],
