@@ -206,13 +206,13 @@ impl Grid {
             return;
         };
         // Where the cell stands (or would stand) among the open ones: the cells around it
-        // stand close by, so they are looked for from there.
-        let mut near = match self.open.binary_search(&(c as u16)) {
-            Ok(i) => {
-                self.open.remove(i);
-                i
-            }
-            Err(i) => i,
+        // stand close by, so they are looked for from there. Its own place in the list, if
+        // it was open, is taken by its east or west neighbour if one opens (nothing can stand
+        // between a cell and the next one in a row), else removed at the end: one shift of
+        // the list the fewer.
+        let (mut near, mut vacant) = match self.open.binary_search(&(c as u16)) {
+            Ok(i) => (i, Some(i)),
+            Err(i) => (i, None),
         };
         if let Some(slot) = self.cells.get_mut(c) {
             *slot = (index + 1) as u16;
@@ -225,14 +225,28 @@ impl Grid {
             match self.cells.get_mut(n) {
                 Some(v) if *v == 0 => {
                     *v = OPEN | need;
-                    if let Err(i) = search_near(&self.open, n as u16, near) {
-                        self.open.insert(i, n as u16);
-                        near = i;
+                    let beside = *dy == 0;
+                    match vacant.and_then(|i| Some(i).zip(self.open.get_mut(i))) {
+                        Some((i, slot)) if beside => {
+                            *slot = n as u16;
+                            near = i;
+                            vacant = None;
+                        }
+                        _ => {
+                            if let Err(i) = search_near(&self.open, n as u16, near) {
+                                self.open.insert(i, n as u16);
+                                near = i;
+                                vacant = vacant.map(|v| if i <= v { v + 1 } else { v });
+                            }
+                        }
                     }
                 }
                 Some(v) if *v & OPEN != 0 => *v |= need,
                 _ => {}
             }
+        }
+        if let Some(i) = vacant {
+            self.open.remove(i);
         }
     }
 
