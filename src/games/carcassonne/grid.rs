@@ -208,8 +208,8 @@ impl Grid {
         // Where the cell stands (or would stand) among the open ones: the cells around it
         // stand close by, so they are looked for from there. Its own place in the list, if
         // it was open, is taken by its east or west neighbour if one opens (nothing can stand
-        // between a cell and the next one in a row), else removed at the end: one shift of
-        // the list the fewer.
+        // between a cell and the next one in its row, and `cell` gives no neighbour past the
+        // row's end), else removed at the end: one shift of the list the fewer.
         let (mut near, mut vacant) = match self.open.binary_search(&(c as u16)) {
             Ok(i) => (i, Some(i)),
             Err(i) => (i, None),
@@ -226,7 +226,7 @@ impl Grid {
                 Some(v) if *v == 0 => {
                     *v = OPEN | need;
                     let beside = *dy == 0;
-                    match vacant.and_then(|i| Some(i).zip(self.open.get_mut(i))) {
+                    match vacant.and_then(|i| self.open.get_mut(i).map(|slot| (i, slot))) {
                         Some((i, slot)) if beside => {
                             *slot = n as u16;
                             near = i;
@@ -236,7 +236,7 @@ impl Grid {
                             if let Err(i) = search_near(&self.open, n as u16, near) {
                                 self.open.insert(i, n as u16);
                                 near = i;
-                                vacant = vacant.map(|v| if i <= v { v + 1 } else { v });
+                                vacant = vacant.map(|at| if i <= at { at + 1 } else { at });
                             }
                         }
                     }
