@@ -42,12 +42,9 @@ fn main() {
         .max(1);
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
     let mut boards: Vec<_> = std::fs::read_dir(&folder)
-        .map(|entries| {
-            entries
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .collect()
-        })
-        .unwrap_or_default();
+        .unwrap_or_else(|error| panic!("{} cannot be read: {error}", folder.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
     boards.retain(|path| {
         path.file_name()
             .and_then(|name| name.to_str())

@@ -225,9 +225,9 @@ impl Grid {
             match self.cells.get_mut(n) {
                 Some(v) if *v == 0 => {
                     *v = OPEN | need;
-                    let beside = *dy == 0;
-                    match vacant.and_then(|i| self.open.get_mut(i).map(|slot| (i, slot))) {
-                        Some((i, slot)) if beside => {
+                    let beside = vacant.filter(|_| *dy == 0);
+                    match beside.and_then(|i| self.open.get_mut(i).map(|slot| (i, slot))) {
+                        Some((i, slot)) => {
                             *slot = n as u16;
                             near = i;
                             vacant = None;

@@ -170,12 +170,8 @@ impl Map {
     pub fn final_scoring(&mut self) -> Vec<Scored> {
         let start = self.history.len();
         let mut roots: Vec<u32> = Vec::new();
-        for i in 0..self.followers.len() {
-            let Some(f) = self.followers.get(i).copied() else {
-                continue;
-            };
-            let seg = self.follower_segment(&f);
-            let root = self.find(seg);
+        for f in &self.followers {
+            let root = self.root(self.follower_segment(f));
             if !roots.contains(&root) {
                 roots.push(root);
             }
