@@ -86,7 +86,7 @@ fn a_shared_city_pays_both_players_in_full() {
     let last = put(&mut m, 'G', 1, -1, 0);
     let scored = m.score_completed(last);
     assert_eq!(scored.len(), 1);
-    assert_eq!(scored[0].winners, vec![0, 1]);
+    assert_eq!(scored[0].winners.to_vec(), vec![0, 1]);
     assert_eq!(m.scores(), &[8, 8], "4 tiles, no pennant, 8 each");
     assert_eq!(m.supply(), &[7, 7]);
 }
@@ -113,7 +113,7 @@ fn two_knights_beat_one() {
     let last = put(&mut m, 'G', 1, -1, 0);
     let scored = m.score_completed(last);
     assert_eq!(scored.len(), 1);
-    assert_eq!(scored[0].winners, vec![0]);
+    assert_eq!(scored[0].winners.to_vec(), vec![0]);
     assert_eq!(
         m.scores(),
         &[10, 0],

@@ -192,11 +192,66 @@ pub struct Scored {
     /// Points to each winner.
     pub points: u32,
     /// The seats with the most followers on it (empty: nobody scored).
-    pub winners: Vec<usize>,
+    pub winners: Seats,
     /// A tile of the feature, to say where it is.
     pub at: (i32, i32),
     /// The ringmasters on the feature and what each earned after the feature scored.
     pub ringmasters: Vec<RingmasterBonus>,
+}
+
+/// A set of seats (0 to 63), such as a scoring's winners: held in one word, so that scoring a
+/// feature allocates nothing (random playouts score dozens of features a game).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Seats(u64);
+
+impl Seats {
+    /// How many seats a set can hold; a seat beyond is never in a set.
+    pub const ROOM: usize = 64;
+
+    /// The set with `seat` added (unchanged when `seat` is beyond [`Seats::ROOM`]).
+    pub fn with(self, seat: usize) -> Seats {
+        match u32::try_from(seat).ok().and_then(|s| 1u64.checked_shl(s)) {
+            Some(bit) => Seats(self.0 | bit),
+            None => self,
+        }
+    }
+
+    /// How many seats are in the set.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The seats in the set, lowest first.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        let mut rest = self.0;
+        std::iter::from_fn(move || {
+            let seat = rest.trailing_zeros();
+            rest &= rest.checked_sub(1)?;
+            Some(seat as usize)
+        })
+    }
+
+    /// The seats in the set, lowest first, as a list.
+    pub fn to_vec(self) -> Vec<usize> {
+        self.iter().collect()
+    }
+}
+
+impl FromIterator<usize> for Seats {
+    fn from_iter<I: IntoIterator<Item = usize>>(seats: I) -> Seats {
+        seats.into_iter().fold(Seats::default(), Seats::with)
+    }
+}
+
+impl fmt::Debug for Seats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 /// A ringmaster's points when its feature is scored: 2 per circus and acrobat tile among its

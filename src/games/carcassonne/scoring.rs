@@ -3,13 +3,13 @@
 //! completed city each touches, every field on its own). A ringmaster on a scored feature
 //! earns its bonus right after the feature's points, whoever won the feature.
 
-use super::map::{Figure, Follower, Map, RingmasterBonus, Scored};
+use super::map::{Figure, Follower, Map, RingmasterBonus, Scored, Seats};
 use super::tiles::{Kind, NONE};
 
 impl Map {
     /// The seats with most followers on feature `root` (monastery: its own segment).
-    fn majority(&self, root: u32) -> Vec<usize> {
-        let mut counts = vec![0u32; self.scores.len()];
+    fn majority(&self, root: u32) -> Seats {
+        let mut counts = [0u32; Seats::ROOM];
         for f in &self.followers {
             if self.root(self.follower_segment(f)) == root {
                 if let Some(c) = counts.get_mut(f.seat) {
@@ -17,9 +17,10 @@ impl Map {
                 }
             }
         }
+        let counts = &counts[..self.scores.len().min(Seats::ROOM)];
         let best = counts.iter().copied().max().unwrap_or(0);
         if best == 0 {
-            return Vec::new();
+            return Seats::default();
         }
         (0..counts.len()).filter(|&s| counts[s] == best).collect()
     }
@@ -46,7 +47,7 @@ impl Map {
         at: (i32, i32),
     ) {
         let winners = self.majority(root);
-        for &w in &winners {
+        for w in winners.iter() {
             if let Some(s) = self.scores.get_mut(w) {
                 *s += points;
             }

@@ -4,7 +4,7 @@
 
 use super::act::{Choices, Finale, Happening, Stage};
 use super::circus::{Show, ShowKind};
-use super::map::Scored;
+use super::map::{Scored, Seats};
 use super::tiles::{tile_kind, Centre, Kind};
 use super::CarcassonneGame;
 use super::{circus, parse};
@@ -98,10 +98,10 @@ impl CarcassonneGame {
             .unwrap_or_else(|| format!("seat {seat}"))
     }
 
-    pub(super) fn names_of(&self, seats: &[usize]) -> String {
+    pub(super) fn names_of(&self, seats: Seats) -> String {
         seats
             .iter()
-            .map(|&s| self.name(s))
+            .map(|s| self.name(s))
             .collect::<Vec<_>>()
             .join(" and ")
     }
@@ -133,9 +133,9 @@ impl CarcassonneGame {
             ),
         };
         let who = if s.winners.len() > 1 {
-            format!("{} each", self.names_of(&s.winners))
+            format!("{} each", self.names_of(s.winners))
         } else {
-            self.names_of(&s.winners)
+            self.names_of(s.winners)
         };
         let mut text = format!(
             "{what}: {} point{} for {who}.",
@@ -249,7 +249,7 @@ impl CarcassonneGame {
                 Kind::Monastery => "unfinished monasteries",
                 Kind::Field => "fields",
             };
-            for &seat in &s.winners {
+            for seat in s.winners.iter() {
                 add(seat, what, s.points);
             }
             for r in &s.ringmasters {
