@@ -180,24 +180,13 @@ impl Match {
     }
 
     fn on_map(mut map: Map, deck: Vec<u8>) -> (Match, Vec<Happening>) {
-        let players = map.scores().len();
         // The empty map accepts the start tile at the origin.
         let _ = map.place(START, 0, 0, 0);
-        let mut m = Match {
-            map,
-            deck,
-            next: 0,
-            seat: 0,
-            stage: Stage::Over,
-            gone: vec![false; players],
-            discarded: Vec::new(),
-        };
-        let mut out = Vec::new();
-        m.draw(&mut out);
-        (m, out)
+        Match::from_map(map, deck, 0)
     }
 
-    /// A match on a prepared map (tests): `seat` to play, drawing from `deck`.
+    /// A match on a prepared map (a new game's, or a test's): `seat` to play, drawing from
+    /// `deck`.
     pub fn from_map(map: Map, deck: Vec<u8>, seat: usize) -> (Match, Vec<Happening>) {
         let players = map.scores().len();
         let mut m = Match {

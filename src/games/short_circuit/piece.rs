@@ -243,18 +243,10 @@ impl Piece {
 
     /// Reads a glyph of the position text format.
     pub fn from_glyph(glyph: char) -> Option<Piece> {
-        [
-            Piece::Vertical,
-            Piece::Horizontal,
-            Piece::NorthEast,
-            Piece::EastSouth,
-            Piece::SouthWest,
-            Piece::WestNorth,
-            Piece::Cross,
-            Piece::Thunder,
-        ]
-        .into_iter()
-        .find(|piece| piece.glyph() == glyph)
+        Piece::SHAPES
+            .into_iter()
+            .chain([Piece::Thunder])
+            .find(|piece| piece.glyph() == glyph)
     }
 
     /// Kind and rotation in words (`turn 90`), as the `place` command takes them.
