@@ -276,14 +276,36 @@ mod tests {
     #[test]
     fn the_text_font_kerns_through_gpos_alone() {
         use skrifa::raw::TableProvider;
+        let kern = skrifa::Tag::new(b"kern");
         let font = skrifa::FontRef::new(FONT).unwrap();
-        assert!(font.table_data(skrifa::Tag::new(b"kern")).is_none());
+        assert!(font.table_data(kern).is_none(), "no legacy kern table");
+        // Every script and language the font knows applies a GPOS kern feature, so all text
+        // is kerned through GPOS (where it is, a shaper never reads a kern table).
         let gpos = font.gpos().unwrap();
-        let features = gpos.feature_list().unwrap();
-        assert!(features
-            .feature_records()
-            .iter()
-            .any(|record| record.feature_tag() == skrifa::Tag::new(b"kern")));
+        let features = gpos.feature_list().unwrap().feature_records();
+        let kerns = |system: skrifa::raw::tables::layout::LangSys| {
+            system.feature_indices().iter().any(|index| {
+                features
+                    .get(usize::from(index.get()))
+                    .is_some_and(|feature| feature.feature_tag() == kern)
+            })
+        };
+        let scripts = gpos.script_list().unwrap();
+        assert!(!scripts.script_records().is_empty());
+        for record in scripts.script_records() {
+            let tag = record.script_tag();
+            let script = record.script(scripts.offset_data()).unwrap();
+            let default = script.default_lang_sys().unwrap().unwrap();
+            assert!(kerns(default), "script {tag}");
+            for language in script.lang_sys_records() {
+                let system = language.lang_sys(script.offset_data()).unwrap();
+                assert!(
+                    kerns(system),
+                    "script {tag}, language {}",
+                    language.lang_sys_tag()
+                );
+            }
+        }
     }
 
     #[test]

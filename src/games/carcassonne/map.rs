@@ -191,7 +191,8 @@ pub struct Scored {
     pub size: u32,
     /// Points to each winner.
     pub points: u32,
-    /// The seats with the most followers on it (empty: nobody scored).
+    /// The seats with the most followers on it (empty: nobody scored). A game seats at most 6,
+    /// well within what [`Seats`] holds.
     pub winners: Seats,
     /// A tile of the feature, to say where it is.
     pub at: (i32, i32),
@@ -208,7 +209,7 @@ impl Seats {
     /// How many seats a set can hold; a seat beyond is never in a set.
     pub const ROOM: usize = 64;
 
-    /// The set with `seat` added (unchanged when `seat` is beyond [`Seats::ROOM`]).
+    /// The set with `seat` added (unchanged when `seat` is [`Seats::ROOM`] or more).
     pub fn with(self, seat: usize) -> Seats {
         match u32::try_from(seat).ok().and_then(|s| 1u64.checked_shl(s)) {
             Some(bit) => Seats(self.0 | bit),
