@@ -2,8 +2,9 @@
 //! queued messages share one commit, each in its own savepoint, so a message the database
 //! does not take is taken back alone and tried again, with those after it, until it does;
 //! every message is applied once, whether it comes twice in one batch or
-//! again after its batch; and a burst of concurrent submissions through the queue applies
-//! each message once, in one commit or several.
+//! again after its batch; a deadline that passed between two messages of a batch fires
+//! between them; and a burst of concurrent submissions through the queue applies each
+//! message once, in one commit or several.
 
 mod common;
 
@@ -299,4 +300,56 @@ async fn burst_through_the_queue(url: &str) {
     );
     common::replay_every_game(&service).await;
     service.store().close().await;
+}
+
+#[tokio::test]
+async fn a_deadline_passed_between_two_messages_of_a_batch_fires_between_them() {
+    let dir = tempfile::tempdir().unwrap();
+    for database in databases(&file_url(dir.path())).await {
+        deadline_within_a_batch(&database.url).await;
+    }
+}
+
+/// A guess sent at `minutes` after the start.
+fn guess_at(id: &str, user: &str, face: u8, minutes: i64) -> Submission {
+    let mut submission = guess(id, user, face);
+    submission.envelope.sent = Some(start_time() + chrono::Duration::minutes(minutes));
+    submission
+}
+
+/// Messages read back after downtime, applied in one batch at 80 hours: bob's guess, sent a
+/// minute in, counts for round 1; carol's, sent at 49 hours, comes after round 1's deadline
+/// (48 hours), which fires between the two: round 1 resolves with bob's guess, and carol's
+/// finds bob's turn to roll, where no guess is awaited.
+async fn deadline_within_a_batch(url: &str) {
+    let service = game_waiting_for_guesses(url).await;
+    let batch = [
+        guess_at("bob-1m", "bob", 4, 1),
+        guess_at("carol-49h", "carol", 5, 49 * 60),
+    ];
+    let now = start_time() + chrono::Duration::hours(80);
+    let results = service.handle_batch(&batch, now).await;
+    assert!(results.iter().all(|result| result.is_ok()), "{results:?}");
+    let posted = bodies(&service).await;
+    let at = |needle: &str| {
+        posted
+            .iter()
+            .position(|body| body.contains(needle))
+            .unwrap_or_else(|| panic!("no post says {needle:?}: {posted:#?}"))
+    };
+    let receipt = at("order received for guesses for round 1: `guess 4`");
+    let round_1 = at("Orders for guesses for round 1 (the deadline passed");
+    let late = at("No order is awaited from you in game #1 now. It is bob's turn.");
+    assert!(receipt < round_1 && round_1 < late, "{posted:#?}");
+    assert!(
+        posted[round_1].contains("- bob: `guess 4`"),
+        "{}",
+        posted[round_1]
+    );
+    assert!(
+        posted[round_1].contains("- carol: no order"),
+        "{}",
+        posted[round_1]
+    );
+    common::replay_every_game(&service).await;
 }

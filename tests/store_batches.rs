@@ -6,7 +6,7 @@ mod common;
 
 use chrono::Utc;
 use referee::config;
-use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, User};
+use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, Status, User};
 use referee::store::{Delivered, GameChange, OutboxPost, Store, StoreSettings, UserGames};
 use referee::table::{Catalogue, Envelope, Inbound, Service};
 
@@ -129,7 +129,48 @@ async fn noted_together(url: &str) {
     assert_eq!(store.newest_posted("9001").await.unwrap(), Some(77));
     let noted = store.outbox_row(ids[1]).await.unwrap().unwrap();
     assert_eq!((noted.parts_sent, noted.attempts), (2, 1));
+    let noted = store.outbox_row(ids[0]).await.unwrap().unwrap();
+    assert_eq!((noted.parts_sent, noted.attempts), (1, 1));
     store.close().await;
+}
+
+#[tokio::test]
+async fn a_deadline_a_transaction_writes_is_due_in_it_once_it_passes() {
+    for database in common::databases("sqlite::memory:").await {
+        deadline_written(&database.url).await;
+    }
+}
+
+/// A transaction that found nothing due, then wrote a running game with a deadline in five
+/// minutes, finds that game due at six minutes: on SQLite it keeps the earliest deadline it
+/// knows of instead of asking before every message, and what it writes moves that mark.
+async fn deadline_written(url: &str) {
+    let service = table_with_one_game(url).await;
+    let now = Utc::now();
+    let mut tx = service.store().begin().await.unwrap();
+    assert!(tx.claim_due(now).await.unwrap().is_none());
+    let mut record = tx.game(1).await.unwrap().unwrap().record;
+    record.status = Status::Running;
+    record.deadline = Some(now + chrono::Duration::minutes(5));
+    let change = GameChange {
+        record: &record,
+        seats_changed: false,
+        sent: None,
+        input: None,
+        events: &[],
+    };
+    tx.write(Some(&change), &[], now).await.unwrap();
+    let before = tx
+        .claim_due(now + chrono::Duration::minutes(4))
+        .await
+        .unwrap();
+    assert!(before.is_none());
+    let due = tx
+        .claim_due(now + chrono::Duration::minutes(6))
+        .await
+        .unwrap();
+    assert_eq!(due.map(|game| game.id), Some(1));
+    tx.rollback().await.unwrap();
 }
 
 #[tokio::test]

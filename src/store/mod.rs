@@ -15,6 +15,7 @@ mod migrations;
 mod outbox;
 mod postgres;
 mod ratings;
+mod savepoint;
 mod sql;
 mod sqlite;
 mod tx;

@@ -6,6 +6,7 @@ use super::write::OutboxPost;
 use super::{Store, StoreError, Tx};
 use crate::records::{Attachment, Audience, Card};
 use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
 
 /// Why a direct message was given up when the player's DMs are closed (the `failed` column):
 /// such a message is sent again in the player's private thread once they have one.
@@ -45,10 +46,20 @@ pub struct Delivered {
     pub posted: Option<(String, i64)>,
 }
 
-/// Keeps the newest message of the bot's in a channel (an older one, noted late, is ignored).
-const POSTED: &str = "INSERT INTO posted (channel, message) VALUES (?, ?) \
-     ON CONFLICT (channel) DO UPDATE SET message = excluded.message \
-     WHERE excluded.message > posted.message";
+/// The most posts (or channels) one statement of [`Store::delivered_together`] notes: at
+/// most three values each, well under SQLite's 32,766 a statement.
+const NOTES_PER_STATEMENT: usize = 500;
+
+/// The newest message of the bot's in each channel among `posts`, one row a channel: one
+/// statement may not change a row twice on PostgreSQL.
+fn newest_by_channel(posts: &[Delivered]) -> Vec<(&str, i64)> {
+    let mut newest: BTreeMap<&str, i64> = BTreeMap::new();
+    for (channel, message) in posts.iter().filter_map(|post| post.posted.as_ref()) {
+        let kept = newest.entry(channel.as_str()).or_insert(*message);
+        *kept = (*kept).max(*message);
+    }
+    newest.into_iter().collect()
+}
 
 /// A post's columns, read from [`ROWS`].
 pub(super) const COLUMNS: &str = "o.id, o.audience, o.body, f.svg, o.attempts, o.card, \
@@ -190,7 +201,9 @@ impl Store {
 
     /// Marks posts delivered in one transaction, so a burst of posts sent side by side
     /// costs one durable write rather than one each: every part of each is sent, it is never
-    /// sent again, and the newest message of the bot's in its channel is noted.
+    /// sent again, and the newest message of the bot's in its channel is noted. A hundred
+    /// posts are two statements, not two each: under a burst the one connection the table
+    /// writes on is the scarce thing, and each statement is a turn on it.
     pub async fn delivered_together(
         &self,
         posts: &[Delivered],
@@ -200,23 +213,32 @@ impl Store {
             return Ok(());
         }
         let mut tx = self.begin().await?;
-        for post in posts {
-            Statement::new(
-                "UPDATE outbox SET delivered_at = ?, parts_sent = ?, attempts = attempts + 1 \
-                 WHERE id = ?",
-            )
-            .int(now.timestamp_millis())
-            .int(post.parts)
-            .int(post.id)
-            .execute(tx.connection())
-            .await?;
-            if let Some((channel, message)) = &post.posted {
-                Statement::new(POSTED)
-                    .text(channel.as_str())
-                    .int(*message)
-                    .execute(tx.connection())
-                    .await?;
+        for chunk in posts.chunks(NOTES_PER_STATEMENT) {
+            let mut delivered = Statement::new("UPDATE outbox SET delivered_at = ");
+            delivered.bind(Value::Int(Some(now.timestamp_millis())));
+            delivered.push(", attempts = attempts + 1, parts_sent = CASE id");
+            for post in chunk {
+                delivered.push(" WHEN ");
+                delivered.bind(Value::Int(Some(post.id)));
+                delivered.push(" THEN ");
+                delivered.bind(Value::Int(Some(post.parts)));
             }
+            delivered.push(" END WHERE id IN ");
+            delivered.push_list(chunk.iter().map(|post| Value::Int(Some(post.id))));
+            delivered.execute_kept(tx.connection(), false).await?;
+        }
+        let newest = newest_by_channel(posts);
+        for chunk in newest.chunks(NOTES_PER_STATEMENT) {
+            let mut posted = Statement::new("INSERT INTO posted (channel, message) VALUES ");
+            posted.push_rows(chunk.iter(), |(channel, message)| {
+                vec![Value::Text(Some(channel)), Value::Int(Some(*message))]
+            });
+            // An older message of the bot's, noted late, leaves the newer one in place.
+            posted.push(
+                " ON CONFLICT (channel) DO UPDATE SET message = excluded.message \
+                 WHERE excluded.message > posted.message",
+            );
+            posted.execute_kept(tx.connection(), false).await?;
         }
         tx.commit().await
     }

@@ -40,6 +40,9 @@ pub(super) struct Statement<'a> {
 /// A connection of either database: a pooled one, or the one a transaction holds.
 pub(super) enum Connection<'c> {
     Sqlite(&'c mut SqliteConnection),
+    /// A SQLite connection with statements of no values and no rows (a transaction's
+    /// savepoints) to run first, in the same call when the statement reads rows.
+    SqliteAfter(&'c mut SqliteConnection, &'static str),
     Postgres(&'c mut PgConnection),
 }
 
@@ -135,12 +138,34 @@ impl<'a> Statement<'a> {
 
     /// Runs the statement; returns how many rows it changed.
     pub async fn execute(&self, on: Connection<'_>) -> Result<u64, sqlx::Error> {
+        self.execute_kept(on, true).await
+    }
+
+    /// [`Statement::execute`], keeping the prepared form for the next time only when
+    /// `persistent` (a statement of a shape that recurs: one whose text grows with a list
+    /// would crowd the busy statements out of the connection's cache).
+    pub async fn execute_kept(
+        &self,
+        on: Connection<'_>,
+        persistent: bool,
+    ) -> Result<u64, sqlx::Error> {
         Ok(match on {
-            Connection::Sqlite(connection) => bound(&self.sql, &self.values, true)
+            Connection::Sqlite(connection) => bound(&self.sql, &self.values, persistent)
                 .execute(connection)
                 .await?
                 .rows_affected(),
-            Connection::Postgres(connection) => bound(&self.numbered(), &self.values, true)
+            // Alone, since SQLite counts the rows the last change changed for a statement
+            // that changes none, which would blur this one's count.
+            Connection::SqliteAfter(connection, first) => {
+                bound::<sqlx::Sqlite>(first, &[], true)
+                    .execute(&mut *connection)
+                    .await?;
+                bound(&self.sql, &self.values, persistent)
+                    .execute(connection)
+                    .await?
+                    .rows_affected()
+            }
+            Connection::Postgres(connection) => bound(&self.numbered(), &self.values, persistent)
                 .execute(connection)
                 .await?
                 .rows_affected(),
@@ -166,6 +191,15 @@ impl<'a> Statement<'a> {
                 .into_iter()
                 .map(Row::Sqlite)
                 .collect(),
+            Connection::SqliteAfter(connection, first) => {
+                let sql = format!("{first}{}", self.sql);
+                bound(&sql, &self.values, persistent)
+                    .fetch_all(connection)
+                    .await?
+                    .into_iter()
+                    .map(Row::Sqlite)
+                    .collect()
+            }
             Connection::Postgres(connection) => bound(&self.numbered(), &self.values, persistent)
                 .fetch_all(connection)
                 .await?

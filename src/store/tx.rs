@@ -4,6 +4,7 @@
 //! messages for one game (a DM on one shard, the channel on another) apply one after the
 //! other; a due deadline is claimed with `SKIP LOCKED`, so one process resolves it.
 
+use super::savepoint::{Name, Owed};
 use super::sql::{Connection, Dialect, Row, Statement, Value};
 use super::StoreError;
 use crate::records::{Audience, GameRecord};
@@ -48,6 +49,17 @@ pub struct Tx {
     inner: Inner,
     /// How long posts answered by their own caller are kept from the deliverers.
     lease: chrono::Duration,
+    /// SQLite: the savepoint statements owed, run with the next statement (see [`Owed`]).
+    owed: Owed,
+    /// The savepoint of the message being applied, if one is (see [`Tx::begin_message`]).
+    savepoint: Option<Name>,
+    /// The name the next message's savepoint takes.
+    next_savepoint: Name,
+    /// SQLite: no running game is due (its deadline or reminder) before this time, in
+    /// milliseconds, as far as this transaction knows (`None`: unknown). SQLite's write
+    /// transaction has the database to itself, and every game it writes lowers the mark, so
+    /// a message need not ask again whether a deadline passed before it was sent.
+    due_floor: Option<i64>,
 }
 
 pub(super) fn millis(at: DateTime<Utc>) -> i64 {
@@ -80,6 +92,10 @@ impl Tx {
         Tx {
             inner: Inner::Sqlite(tx),
             lease,
+            owed: Owed::default(),
+            savepoint: None,
+            next_savepoint: Name::A,
+            due_floor: None,
         }
     }
 
@@ -87,6 +103,10 @@ impl Tx {
         Tx {
             inner: Inner::Postgres(tx),
             lease,
+            owed: Owed::default(),
+            savepoint: None,
+            next_savepoint: Name::A,
+            due_floor: None,
         }
     }
 
@@ -97,9 +117,15 @@ impl Tx {
         }
     }
 
+    /// The transaction's connection for the next statement, which runs the savepoint
+    /// statements owed first.
     pub(super) fn connection(&mut self) -> Connection<'_> {
+        let owed = std::mem::take(&mut self.owed);
         match &mut self.inner {
-            Inner::Sqlite(tx) => Connection::Sqlite(tx),
+            Inner::Sqlite(tx) => match owed.sql() {
+                "" => Connection::Sqlite(tx),
+                first => Connection::SqliteAfter(tx, first),
+            },
             Inner::Postgres(tx) => Connection::Postgres(tx),
         }
     }
@@ -125,17 +151,19 @@ impl Tx {
         place: Option<(&str, i64)>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let done = Statement::new(
+        // Whether it was claimed is read from the row it returns, so the claim (a message's
+        // first statement) carries the savepoint statements owed in the same call.
+        let claimed = Statement::new(
             "INSERT INTO inbound (message_id, received_at, channel, position) VALUES (?, ?, ?, ?) \
-             ON CONFLICT DO NOTHING",
+             ON CONFLICT DO NOTHING RETURNING 1",
         )
         .text(message_id)
         .int(millis(now))
         .text(place.map(|(channel, _)| channel))
         .int(place.map(|(_, position)| position))
-        .execute(self.connection())
+        .fetch_optional(self.connection())
         .await?;
-        Ok(done == 1)
+        Ok(claimed.is_some())
     }
 
     /// The game of a channel that is not over, if any.
@@ -185,8 +213,19 @@ impl Tx {
     /// this transaction; on PostgreSQL a game another process is resolving is skipped, so
     /// each due deadline is resolved by one process, once. A game whose row does not read is
     /// passed over (named in the log), so the other games' deadlines still fire. `None`:
-    /// nothing is due.
+    /// nothing is due. On SQLite a time before the earliest deadline this transaction knows
+    /// of ([`Tx::due_floor`]) is answered without asking the database.
     pub async fn claim_due(&mut self, now: DateTime<Utc>) -> Result<Option<GameRow>, StoreError> {
+        if self.dialect() == Dialect::Sqlite {
+            if self.due_floor.is_none() {
+                self.due_floor = Some(self.earliest_due().await?);
+            }
+            if self.due_floor.is_some_and(|floor| millis(now) < floor) {
+                return Ok(None);
+            }
+            // Something is due: what it fires moves the mark, which is read again.
+            self.due_floor = None;
+        }
         let mut unreadable: Vec<i64> = Vec::new();
         loop {
             let mut statement = Statement::new(
@@ -215,6 +254,34 @@ impl Tx {
                     unreadable.push(row.int(0)?);
                 }
                 read => return read.map(Some),
+            }
+        }
+    }
+
+    /// The earliest deadline or reminder of a running game, in milliseconds (`i64::MAX`:
+    /// none has one), each read through its index.
+    async fn earliest_due(&mut self) -> Result<i64, StoreError> {
+        let row = Statement::new(
+            "SELECT MIN(COALESCE(d, r), COALESCE(r, d)) FROM (SELECT \
+             (SELECT deadline FROM games WHERE status = 'running' AND deadline IS NOT NULL \
+              ORDER BY deadline LIMIT 1) AS d, \
+             (SELECT remind_at FROM games WHERE status = 'running' AND remind_at IS NOT NULL \
+              ORDER BY remind_at LIMIT 1) AS r)",
+        )
+        .fetch_one(self.connection())
+        .await?;
+        Ok(row.opt_int(0)?.unwrap_or(i64::MAX))
+    }
+
+    /// Lowers the mark of [`Tx::due_floor`] to the deadline and reminder of `record`, written
+    /// in this transaction, so a deadline it sets is never passed over. Today a deadline set
+    /// while a batch is applied falls after the batch's time, and so after every message of
+    /// it, but the mark does not count on that. A game not running has nothing due (the
+    /// deadlines fired are running games').
+    pub(super) fn note_due(&mut self, record: &GameRecord) {
+        if let (Some(floor), "running") = (self.due_floor.as_mut(), record.status.word()) {
+            for at in [record.due(), record.remind_at].into_iter().flatten() {
+                *floor = (*floor).min(millis(at));
             }
         }
     }
@@ -380,25 +447,48 @@ impl Tx {
         statement.bind(Value::Int(Some(millis(until))));
         statement.push(" WHERE id IN ");
         statement.push_list(ids.iter().map(|id| Value::Int(Some(*id))));
-        statement.execute(self.connection()).await?;
+        // Its text grows with the posts: not worth a place among the prepared statements.
+        statement.execute_kept(self.connection(), false).await?;
         Ok(())
     }
 
     /// Opens a savepoint for one message of a group commit: [`Tx::keep_message`] keeps what
     /// the message wrote, [`Tx::undo_message`] takes it back, and either way the transaction
-    /// goes on with the next message.
+    /// goes on with the next message. On SQLite the savepoint opens with the message's first
+    /// statement ([`Owed`]).
     pub async fn begin_message(&mut self) -> Result<(), StoreError> {
-        Statement::new("SAVEPOINT message")
-            .execute(self.connection())
-            .await?;
+        let name = self.next_savepoint;
+        self.next_savepoint = name.other();
+        self.savepoint = Some(name);
+        if self.dialect() == Dialect::Postgres {
+            return self.run(name.open()).await;
+        }
+        if self.owed.open.is_some() {
+            // A savepoint already owed opens now: each message has its own.
+            self.settle().await?;
+        }
+        self.owed.open = Some(name);
         Ok(())
     }
 
-    /// Keeps what the message since [`Tx::begin_message`] wrote.
+    /// Keeps what the message since [`Tx::begin_message`] wrote. On SQLite its savepoint is
+    /// released with the next statement, or by the commit.
     pub async fn keep_message(&mut self) -> Result<(), StoreError> {
-        Statement::new("RELEASE message")
-            .execute(self.connection())
-            .await?;
+        let Some(name) = self.savepoint.take() else {
+            return Ok(());
+        };
+        if self.dialect() == Dialect::Postgres {
+            return self.run(name.release()).await;
+        }
+        if self.owed.open == Some(name) {
+            // The message ran no statement: its savepoint never opened.
+            self.owed.open = None;
+            return Ok(());
+        }
+        if self.owed.release.is_some() {
+            self.settle().await?;
+        }
+        self.owed.release = Some(name);
         Ok(())
     }
 
@@ -406,12 +496,35 @@ impl Tx {
     /// PostgreSQL, the locks it took). Fails when the database has already rolled back the
     /// whole transaction (a full disk, an I/O error): then nothing of the batch can commit.
     pub async fn undo_message(&mut self) -> Result<(), StoreError> {
-        Statement::new("ROLLBACK TO message")
-            .execute(self.connection())
-            .await?;
-        Statement::new("RELEASE message")
-            .execute(self.connection())
-            .await?;
+        let Some(name) = self.savepoint.take() else {
+            return Ok(());
+        };
+        // What the message wrote is taken back, so the deadline mark it may have moved is
+        // read again.
+        self.due_floor = None;
+        if self.owed.open == Some(name) {
+            // The message ran no statement: there is nothing to take back.
+            self.owed.open = None;
+            return Ok(());
+        }
+        self.run(name.roll_back()).await?;
+        self.run(name.release()).await
+    }
+
+    /// Runs a statement of no values (after whatever is owed).
+    async fn run(&mut self, sql: &'static str) -> Result<(), StoreError> {
+        Statement::new(sql).execute(self.connection()).await?;
+        Ok(())
+    }
+
+    /// Runs what is owed now, alone.
+    async fn settle(&mut self) -> Result<(), StoreError> {
+        let owed = std::mem::take(&mut self.owed);
+        if let (Inner::Sqlite(tx), false) = (&mut self.inner, owed.is_nothing()) {
+            Statement::new(owed.sql())
+                .execute(Connection::Sqlite(tx))
+                .await?;
+        }
         Ok(())
     }
 

@@ -72,6 +72,7 @@ impl Tx {
         let mut statements = Vec::new();
         let mut rows = posts.len();
         if let Some(change) = change {
+            self.note_due(change.record);
             game(&mut statements, change.record, change.seats_changed, now)?;
             if let Some(input) = change.input {
                 input_rows(&mut statements, change.record.id, input, now, change.sent)?;
