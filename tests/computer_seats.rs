@@ -410,7 +410,7 @@ async fn bids_late(
 
 /// The computer's moves owed now, decided and applied at `now`.
 async fn computers_play(service: &referee::table::Service, now: chrono::DateTime<chrono::Utc>) {
-    for job in service.pending_moves().await.unwrap() {
+    for job in service.pending_work().await.unwrap().moves {
         let decision = (job.work)();
         service
             .apply_move(job.game, job.seat, &job.position, decision, now)
@@ -526,7 +526,7 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     let deadline = common::start_time() + Duration::hours(1);
     service.fire_due(deadline).await.unwrap();
     // The computer sends bob's bid, not yet carol's, when the GM sets a new deadline.
-    let jobs = service.pending_moves().await.unwrap();
+    let jobs = service.pending_work().await.unwrap().moves;
     assert_eq!(jobs.len(), 2);
     let first = jobs.into_iter().next().unwrap();
     let decision = (first.work)();
@@ -542,7 +542,7 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     )
     .await;
     assert!(
-        service.pending_moves().await.unwrap().is_empty(),
+        service.pending_work().await.unwrap().moves.is_empty(),
         "the computer no longer plays: {:#?}",
         common::texts(&service, "SELECT body FROM outbox ORDER BY id").await
     );

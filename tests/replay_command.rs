@@ -509,7 +509,7 @@ async fn a_concession_while_the_solver_judges_a_call_ends_the_game_and_replays()
         service.handle(&envelope, &inbound, now).await.unwrap();
     }
     // The solver takes the call beside the table; meanwhile bob concedes.
-    let mut jobs = service.pending_searches().await.unwrap();
+    let mut jobs = service.pending_work().await.unwrap().searches;
     assert_eq!(jobs.len(), 1, "ann's call waits for the solver");
     let job = jobs.remove(0);
     let before = service.store().last_outbox_id().await.unwrap();
@@ -531,7 +531,7 @@ async fn a_concession_while_the_solver_judges_a_call_ends_the_game_and_replays()
         posted.iter().any(|body| body.contains("ann wins")),
         "{posted:?}"
     );
-    assert!(service.pending_searches().await.unwrap().is_empty());
+    assert!(service.pending_work().await.unwrap().searches.is_empty());
     // The verdict that comes back after the end changes nothing: bob does not win it.
     let before = service.store().last_outbox_id().await.unwrap();
     let verdict = (job.work)();

@@ -13,7 +13,7 @@
 //! again after an undo, take a moment and wait for nobody.
 
 use super::Bot;
-use crate::table::{MoveJob, Played, SearchJob};
+use crate::table::{MoveJob, PendingWork, Played, SearchJob};
 use chrono::Utc;
 use poise::serenity_prelude as serenity;
 use std::collections::HashSet;
@@ -41,32 +41,22 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
         if bot.stopping.load(Ordering::SeqCst) {
             return;
         }
-        let searches = match bot.service.pending_searches().await {
-            Ok(jobs) => jobs,
+        let PendingWork {
+            searches,
+            mut moves,
+            threads,
+        } = match bot.service.pending_work().await {
+            Ok(work) => work,
             Err(error) => {
-                warn!(%error, "the searches asked could not be read");
+                warn!(%error, "the work beside the table could not be read");
                 continue;
             }
         };
         // A computer moves only once the messages sent before now are in (the catch-up after
         // a new session), as a person's move would be applied after them.
-        let moves = match bot.caught_up.load(Ordering::SeqCst) {
-            false => Vec::new(),
-            true => match bot.service.pending_moves().await {
-                Ok(jobs) => jobs,
-                Err(error) => {
-                    warn!(%error, "the computer moves owed could not be read");
-                    continue;
-                }
-            },
-        };
-        let threads = match bot.service.pending_threads().await {
-            Ok(jobs) => jobs,
-            Err(error) => {
-                warn!(%error, "the private threads owed could not be read");
-                Vec::new()
-            }
-        };
+        if !bot.caught_up.load(Ordering::SeqCst) {
+            moves.clear();
+        }
         for job in threads {
             if !openings.due(&job) {
                 continue;

@@ -4,7 +4,7 @@
 use super::transcript::{parse_line, Line, LineError};
 use crate::picture::png_from_svg;
 use crate::store::StoreError;
-use crate::table::{Audience, Envelope, Inbound, Played, Service, User};
+use crate::table::{Audience, Envelope, Inbound, PendingWork, Played, Service, User};
 use chrono::{DateTime, Utc};
 use std::io::Write;
 use std::path::PathBuf;
@@ -191,7 +191,7 @@ impl<W: Write> Runner<W> {
     /// the console, which has one game in view; a transcript thus reads the same whatever
     /// machine plays it.
     async fn work_beside(&mut self) -> Result<(), RunError> {
-        for job in self.service.pending_threads().await? {
+        for job in self.service.pending_work().await?.threads {
             let thread = format!("{}-{}", job.channel, job.user.name);
             self.service
                 .thread_opened(job.game, &job.user.id, &thread, self.now())
@@ -200,8 +200,9 @@ impl<W: Write> Runner<W> {
         // A verdict may leave another search asked, and a computer's move another move owed
         // (a table of computers plays on to its end): rounds until nothing is left to do.
         for _ in 0..BESIDE_ROUNDS {
-            let searches = self.service.pending_searches().await?;
-            let moves = self.service.pending_moves().await?;
+            let PendingWork {
+                searches, moves, ..
+            } = self.service.pending_work().await?;
             let mut went_on = !searches.is_empty();
             for job in searches {
                 let verdict = (job.work)();

@@ -5,14 +5,14 @@
 use super::{write, At, Service};
 use crate::games::{Decision, Seat};
 use crate::records::{ComputerLevel, GameRecord};
-use crate::store::{StoreError, Tx};
+use crate::store::{GameRow, StoreError, Tx};
 use crate::table::computers;
 use crate::table::work::table_time;
 use crate::table::Outcome;
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
-/// A move a computer seat owes ([`Service::pending_moves`]), to decide beside the table; its
+/// A move a computer seat owes ([`Service::pending_work`]), to decide beside the table; its
 /// decision goes back with [`Service::apply_move`].
 pub struct MoveJob {
     /// The game's number.
@@ -100,10 +100,11 @@ fn owes(record: &GameRecord, seat: Seat, position: &str) -> bool {
         && computers::position(record) == position
 }
 
-/// The work of [`Service::pending_moves`].
-pub(super) async fn pending_moves(service: &Service) -> Result<Vec<MoveJob>, StoreError> {
+/// The moves computer seats owe in `rows` (the games with work beside the table), for
+/// [`Service::pending_work`].
+pub(super) fn moves_of(service: &Service, rows: &[GameRow]) -> Vec<MoveJob> {
     let mut jobs = Vec::new();
-    for row in service.store.searching_games().await? {
+    for row in rows {
         for (seat, strength) in row.record.computers_owed() {
             let Some(game) = service.catalogue.load(&row.record) else {
                 warn!(
@@ -133,7 +134,7 @@ pub(super) async fn pending_moves(service: &Service) -> Result<Vec<MoveJob>, Sto
             });
         }
     }
-    Ok(jobs)
+    jobs
 }
 
 /// The work of [`Service::owes_move`].

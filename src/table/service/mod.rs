@@ -215,6 +215,18 @@ fn offers_buttons(input: &Input) -> bool {
     }
 }
 
+/// The work beside the table the games wait for ([`Service::pending_work`]).
+pub struct PendingWork {
+    /// Every search asked and not answered yet (a game waits for it, or its GM does), oldest
+    /// first, with its work ready to run.
+    pub searches: Vec<SearchJob>,
+    /// Every move a computer seat owes, with its decision ready to take.
+    pub moves: Vec<MoveJob>,
+    /// Every private thread owed: to the players of games opened with `orders=thread`, and
+    /// to players whose DMs are closed.
+    pub threads: Vec<ThreadJob>,
+}
+
 /// The table, bound to a database.
 #[derive(Clone)]
 pub struct Service {
@@ -372,9 +384,16 @@ impl Service {
         batch::warn_exposed_order(self, channel, user, deleted, now).await
     }
 
-    /// Every move a computer seat owes now, with its decision ready to take.
-    pub async fn pending_moves(&self) -> Result<Vec<MoveJob>, StoreError> {
-        computers::pending_moves(self).await
+    /// The work beside the table the games wait for now, read in one look at them (the
+    /// worker beside the table looks after every commit; three looks were three turns on the
+    /// database's one connection).
+    pub async fn pending_work(&self) -> Result<PendingWork, StoreError> {
+        let rows = self.store.searching_games().await?;
+        Ok(PendingWork {
+            searches: verdicts::searches_of(self, &rows),
+            moves: computers::moves_of(self, &rows),
+            threads: threads::threads_of(&rows),
+        })
     }
 
     /// Whether the computer in `seat` of game `game` still owes a move at `position`: a
@@ -419,12 +438,6 @@ impl Service {
         ratings::rebuild_ratings(self).await
     }
 
-    /// Every private thread owed now: to the players of games opened with `orders=thread`,
-    /// and to players whose DMs are closed.
-    pub async fn pending_threads(&self) -> Result<Vec<ThreadJob>, StoreError> {
-        threads::pending_threads(self).await
-    }
-
     /// The private thread `thread` of `user` in game `game` was opened: what the game says
     /// to them alone goes there from now on, and the direct messages they were refused
     /// (their DMs closed) go there now.
@@ -456,12 +469,6 @@ impl Service {
     /// refused message goes there.
     pub async fn dms_closed(&self, user: &str, now: DateTime<Utc>) -> Result<(), StoreError> {
         threads::dms_closed(self, user, now).await
-    }
-
-    /// Every search asked and not answered yet (a game waits for it, or its GM does), oldest
-    /// first, with its work ready to run.
-    pub async fn pending_searches(&self) -> Result<Vec<SearchJob>, StoreError> {
-        verdicts::pending_searches(self).await
     }
 
     /// Applies the verdict of search `key` in game `game`, found beside the table, as an

@@ -4,11 +4,11 @@
 
 use super::{write, At, Service};
 use crate::records::{Audience, GameRecord, Input, User};
-use crate::store::{StoreError, Tx};
+use crate::store::{GameRow, StoreError, Tx};
 use crate::table::work::table_time;
 use chrono::{DateTime, Utc};
 
-/// A private thread a player is owed ([`Service::pending_threads`]).
+/// A private thread a player is owed ([`Service::pending_work`]).
 pub struct ThreadJob {
     /// The game's number.
     pub game: i64,
@@ -76,10 +76,11 @@ fn thread_of(records: &[GameRecord], user: &str) -> Option<String> {
     })
 }
 
-/// The work of [`Service::pending_threads`].
-pub(super) async fn pending_threads(service: &Service) -> Result<Vec<ThreadJob>, StoreError> {
+/// The private threads owed in `rows` (the games with work beside the table), for
+/// [`Service::pending_work`].
+pub(super) fn threads_of(rows: &[GameRow]) -> Vec<ThreadJob> {
     let mut jobs = Vec::new();
-    for row in service.store.searching_games().await? {
+    for row in rows {
         let record: &GameRecord = &row.record;
         jobs.extend(record.threads_owed().into_iter().map(|seat| ThreadJob {
             game: row.id,
@@ -88,7 +89,7 @@ pub(super) async fn pending_threads(service: &Service) -> Result<Vec<ThreadJob>,
             dms_closed: seat.dms_closed,
         }));
     }
-    Ok(jobs)
+    jobs
 }
 
 /// The work of [`Service::thread_opened`].

@@ -3,12 +3,12 @@
 
 use super::{write, At, Service};
 use crate::records::Input;
-use crate::store::StoreError;
+use crate::store::{GameRow, StoreError};
 use crate::table::work::table_time;
 use chrono::{DateTime, Utc};
 use tracing::{info_span, warn, Instrument};
 
-/// A search asked in a game ([`Service::pending_searches`]), to run beside the table; its
+/// A search asked in a game ([`Service::pending_work`]), to run beside the table; its
 /// verdict goes back with [`Service::apply_verdict`].
 pub struct SearchJob {
     /// The game's number.
@@ -19,10 +19,11 @@ pub struct SearchJob {
     pub work: Box<dyn FnOnce() -> String + Send>,
 }
 
-/// The work of [`Service::pending_searches`].
-pub(super) async fn pending_searches(service: &Service) -> Result<Vec<SearchJob>, StoreError> {
+/// The searches asked in `rows` (the games with work beside the table), for
+/// [`Service::pending_work`].
+pub(super) fn searches_of(service: &Service, rows: &[GameRow]) -> Vec<SearchJob> {
     let mut jobs = Vec::new();
-    for row in service.store.searching_games().await? {
+    for row in rows {
         let Some(game) = service.catalogue.load(&row.record) else {
             warn!(
                 game = row.id,
@@ -50,7 +51,7 @@ pub(super) async fn pending_searches(service: &Service) -> Result<Vec<SearchJob>
             }
         }
     }
-    Ok(jobs)
+    jobs
 }
 
 /// The work of [`Service::apply_verdict`].
