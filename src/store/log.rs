@@ -262,7 +262,8 @@ impl Store {
         row.map(|row| super::tx::game_row(&row)).transpose()
     }
 
-    /// The games, not over, with a search asked and not answered yet, oldest search first.
+    /// The games, not over, with work beside the table waiting (a search asked, a computer's
+    /// move owed, a private thread owed), the longest waiting first.
     pub async fn searching_games(&self) -> Result<Vec<super::GameRow>, StoreError> {
         let rows = self
             .fetch_all(Statement::new(

@@ -7,8 +7,8 @@
 /// One of the two names a message's savepoint takes, in turn. Were every savepoint named
 /// alike, a failure of the release owed for one message, run in front of the next message's
 /// first statement, would leave that savepoint open, and taking the next message back would
-/// take back the one before it, already answered; with the names alternating, that rollback
-/// finds no savepoint of its name and fails the batch instead.
+/// take back the one before it, whose result says it was applied; with the names
+/// alternating, that rollback finds no savepoint of its name and fails the batch instead.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Name {
     /// `message_a`.

@@ -454,8 +454,9 @@ impl Tx {
 
     /// Opens a savepoint for one message of a group commit: [`Tx::keep_message`] keeps what
     /// the message wrote, [`Tx::undo_message`] takes it back, and either way the transaction
-    /// goes on with the next message. On SQLite the savepoint opens with the message's first
-    /// statement ([`Owed`]).
+    /// goes on with the next message. Messages do not nest: each is kept or taken back before
+    /// the next begins. On SQLite the savepoint opens with the message's first statement
+    /// ([`Owed`]).
     pub async fn begin_message(&mut self) -> Result<(), StoreError> {
         let name = self.next_savepoint;
         self.next_savepoint = name.other();
@@ -481,8 +482,10 @@ impl Tx {
             return self.run(name.release()).await;
         }
         if self.owed.open == Some(name) {
-            // The message ran no statement: its savepoint never opened.
+            // The message ran no statement: its savepoint never opened, and its name goes to
+            // the next message, so the names still alternate after a release owed.
             self.owed.open = None;
+            self.next_savepoint = name;
             return Ok(());
         }
         if self.owed.release.is_some() {
@@ -503,8 +506,10 @@ impl Tx {
         // read again.
         self.due_floor = None;
         if self.owed.open == Some(name) {
-            // The message ran no statement: there is nothing to take back.
+            // The message ran no statement: there is nothing to take back, and its name goes
+            // to the next message.
             self.owed.open = None;
+            self.next_savepoint = name;
             return Ok(());
         }
         self.run(name.roll_back()).await?;
