@@ -2,6 +2,7 @@
 //! `events`, `commands`, `buttons`), and the outbox becomes Discord messages with embeds,
 //! pictures and buttons (`outbox`, `embeds`). Everything about games stays in the table.
 
+mod background;
 mod buttons;
 mod catch_up;
 mod commands;

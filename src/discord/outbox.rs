@@ -1,9 +1,10 @@
 //! The outbox deliverers: committed rows go out side by side across audiences (a lane for
 //! each channel and each player's direct messages), in order within an audience, so no
-//! channel's posts wait for another's (nor for its picture: each is drawn on the blocking
-//! pool, one per core but one, while its lane gives its room to others). The rows sent are
-//! noted delivered together ([`Notes`]). All lanes together keep the bot's pace ([`Pace`]),
-//! direct messages first. A lane
+//! channel's posts wait for another's (nor for its picture: each is drawn at the lowest
+//! priority, one per core but one, while its lane gives its room to others), and players'
+//! direct messages have room of their own, so a receipt waits for no channel. The rows sent
+//! are noted delivered together ([`Notes`]). All lanes together keep the bot's pace
+//! ([`Pace`]), direct messages first. A lane
 //! retries errors that can pass (5xx, network) with a doubling wait and rate limits after
 //! the wait Discord names, sends a post Discord refused as malformed again as plain text,
 //! gives up on permanent errors with a log line and a note to the GM, and marks each row
@@ -19,13 +20,14 @@
 //! and an answer given on an interaction cannot carry a nonce, so if the bot dies between
 //! answering a slash command and marking its rows, those rows are posted again by the worker.
 
+use super::background::at_low_priority;
 use super::delivered::Notes;
 use super::embeds::messages;
 use super::forums;
 use super::pace::Pace;
 use super::rest::{classify, Failure};
 use super::{snowflake, Bot};
-use crate::picture::png_from_svg;
+use crate::picture::{png_from_svg, PictureError};
 use crate::store::{Delivered, OutboxPost, OutboxRow, StoreError, DMS_CLOSED};
 use crate::table::{gave_up_channel, gave_up_direct, Audience};
 use chrono::{DateTime, Utc};
@@ -40,8 +42,14 @@ use tracing::{info_span, warn, Instrument};
 
 /// The longest wait between two attempts.
 const MAX_WAIT: Duration = Duration::from_secs(600);
-/// The most audiences delivered to side by side.
-const LANES: usize = 64;
+/// The most channels delivered to side by side. A channel's lane may read posts with their
+/// pictures' SVG, so this bounds what the lanes hold.
+const CHANNEL_LANES: usize = 64;
+/// The most players' direct messages delivered to side by side. A receipt is small, and its
+/// lane spends most of its time waiting for Discord's answer: when a thousand games resolved
+/// at once, 64 lanes for every audience kept the receipts sent in that second waiting up to
+/// a second (issue 53's load row).
+const DIRECT_LANES: usize = 192;
 /// How many times as long as its last look for due posts the worker waits before the next.
 const SCAN_GAPS: u32 = 3;
 /// The longest the worker waits between two looks: a look that waited for the database
@@ -56,8 +64,10 @@ pub(super) struct Delivery {
     dm_channels: Mutex<HashMap<u64, serenity::ChannelId>>,
     /// The audiences a lane is delivering to now: one lane per audience keeps its order.
     busy: Mutex<HashSet<Audience>>,
-    /// Room for the lanes that run at once.
-    lanes: Semaphore,
+    /// Room for the channels' lanes that run at once.
+    channel_lanes: Semaphore,
+    /// Room for the direct messages' lanes that run at once.
+    direct_lanes: Semaphore,
     /// Room for the lanes' pictures drawn at once: one per core but one (at least one), so
     /// on a machine of several cores drawing leaves one to the rest.
     drawing: Semaphore,
@@ -74,7 +84,8 @@ impl Delivery {
         Delivery {
             dm_channels: Mutex::new(HashMap::new()),
             busy: Mutex::new(HashSet::new()),
-            lanes: Semaphore::new(LANES),
+            channel_lanes: Semaphore::new(CHANNEL_LANES),
+            direct_lanes: Semaphore::new(DIRECT_LANES),
             drawing: Semaphore::new(cores.saturating_sub(1).max(1)),
             notes: Notes::default(),
             pace: Pace::new(requests_per_second),
@@ -85,6 +96,14 @@ impl Delivery {
     /// there without a request to open it.
     pub(super) fn learn_dm_channel(&self, user: u64, channel: serenity::ChannelId) {
         lock(&self.dm_channels).insert(user, channel);
+    }
+
+    /// The room of the lanes delivering to `audience`'s kind.
+    fn lanes(&self, audience: &Audience) -> &Semaphore {
+        match audience {
+            Audience::Channel(_) => &self.channel_lanes,
+            Audience::Direct(_) => &self.direct_lanes,
+        }
     }
 
     /// The DM channel of the user with id `user`, if it is known.
@@ -191,7 +210,7 @@ async fn lane(
     audience: &Audience,
     now_or_never: bool,
 ) -> Result<(), StoreError> {
-    let Ok(mut room) = bot.delivery.lanes.acquire().await else {
+    let Ok(mut room) = bot.delivery.lanes(audience).acquire().await else {
         return Ok(());
     };
     let store = bot.service.store();
@@ -219,7 +238,7 @@ async fn lane(
                     drop(rows);
                     drop(room);
                     drawn = Some((row.id, draw(bot, &row).await));
-                    let Ok(again) = bot.delivery.lanes.acquire().await else {
+                    let Ok(again) = bot.delivery.lanes(audience).acquire().await else {
                         return Ok(());
                     };
                     room = again;
@@ -429,30 +448,38 @@ async fn target(
     }
 }
 
-/// The board picture of a row as PNG, drawn on the blocking pool when its turn comes (see
+/// The board picture of a row as PNG, drawn at the lowest priority when its turn comes (see
 /// [`Delivery::drawing`]); `None` when it cannot be drawn, and the post goes without it.
 async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
-    render(row.id, svg).await
+    let drawn = at_low_priority(move || timed_png(&svg)).await;
+    png_or_warning(row.id, drawn.map_err(|stopped| stopped.to_string()))
 }
 
-/// The board picture of a row as PNG, drawn at once on the blocking pool: for a slash
-/// command's answer, which Discord waits only seconds for, so it never queues behind the
-/// lanes' pictures. `None` when it cannot be drawn.
+/// The board picture of a row as PNG, drawn at once on the blocking pool at the usual
+/// priority: for a slash command's answer, which Discord waits only seconds for, so it never
+/// queues behind the lanes' pictures. `None` when it cannot be drawn.
 pub(super) async fn draw_at_once(row: &OutboxRow) -> Option<Vec<u8>> {
-    render(row.id, row.svg.clone()?).await
+    let svg = row.svg.clone()?;
+    let drawn = tokio::task::spawn_blocking(move || timed_png(&svg)).await;
+    png_or_warning(row.id, drawn.map_err(|error| error.to_string()))
 }
 
-/// Draws the picture of row `id` on the blocking pool, timing it.
-async fn render(id: i64, svg: String) -> Option<Vec<u8>> {
-    let drawing = tokio::task::spawn_blocking(move || {
-        let started = std::time::Instant::now();
-        let png = png_from_svg(&svg);
-        metrics::histogram!("referee_render_seconds").record(started.elapsed().as_secs_f64());
-        png
-    });
-    match drawing.await {
+/// Draws `svg` as PNG, timing it.
+fn timed_png(svg: &str) -> Result<Vec<u8>, PictureError> {
+    let started = std::time::Instant::now();
+    let png = png_from_svg(svg);
+    metrics::histogram!("referee_render_seconds").record(started.elapsed().as_secs_f64());
+    png
+}
+
+/// The PNG drawn for row `id`, or `None` with a log line saying why there is none.
+fn png_or_warning(
+    id: i64,
+    drawn: Result<Result<Vec<u8>, PictureError>, String>,
+) -> Option<Vec<u8>> {
+    match drawn {
         Ok(Ok(png)) => Some(png),
         Ok(Err(error)) => {
             warn!(row = id, %error, "the board picture could not be drawn; sent without it");

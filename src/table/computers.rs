@@ -1,7 +1,7 @@
 //! Computer players at the table. A computer seat (`!join bot`, `!replace @p bot`) is a seat
 //! like another whose moves a game's computer player decides. The record says which seats owe
-//! one now ([`GameRecord::computers_owed`]); whoever runs the table (the Discord adapter on its
-//! blocking pool, the console at once) decides beside the table, from the game as the seat
+//! one now ([`GameRecord::computers_owed`]); whoever runs the table (the Discord adapter on a
+//! thread of its own, the console at once) decides beside the table, from the game as the seat
 //! sees it, and brings the decision back as the seat's own input (a secret order by DM, an
 //! action in the channel), logged like a person's, so a replay never decides again.
 

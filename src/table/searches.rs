@@ -1,6 +1,6 @@
 //! Searches beside the table. A game that needs one (Short Circuit's solver on an impossible
 //! call) or a GM who asks one (a hint by DM) leaves it asked in the record; whoever runs the
-//! table (the Discord adapter on its blocking pool, the console at once) does the work and
+//! table (the Discord adapter on a thread of its own, the console at once) does the work and
 //! brings the verdict back as an input of its own, logged, so replay reads the verdict
 //! instead of searching again. Meanwhile no other game waits, and the game that asked stands
 //! still: nobody may act, and its clock stops until the verdict comes.
