@@ -157,17 +157,6 @@ async fn nmr_bot_sends_a_silent_players_order_when_the_deadline_passes() {
     );
 }
 
-/// Cases of the property below unless `PROPTEST_CASES` asks for more.
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|cases| cases.parse().ok())
-            .unwrap_or(12),
-        ..ProptestConfig::default()
-    }
-}
-
 /// A TAG game opened with `options` where alice and carol bid `bids`, bob says nothing, and
 /// then comes the line `then`.
 fn tag_with_bids(options: &str, (alice, carol): (u32, u32), then: &str) -> String {
@@ -261,7 +250,7 @@ async fn hard_choice_for_bob(choices: (bool, bool)) -> String {
 
 proptest! {
     // Half as many cases as the property below: each plays four games with a search in them.
-    #![proptest_config(ProptestConfig { cases: config().cases.div_ceil(2), ..config() })]
+    #![proptest_config(ProptestConfig::with_cases(common::proptest_config(12).cases.div_ceil(2)))]
 
     /// alice and carol send secret bids (in 50-Tile Circuit, choices); then the GM hands bob's
     /// seat to a `hard` computer: what it sends, having searched, is the same whatever they
@@ -276,7 +265,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(12))]
 
     /// bob is silent; alice and carol send secret bids (in 50-Tile Circuit, choices) before
     /// the deadline: what the computer sends for bob is the same whatever they are.

@@ -6,6 +6,8 @@
 //! which TAG and 50-Tile Circuit keep at the table, is `tests/computer_seats.rs`'s.) Positions
 //! come from random play; `PROPTEST_CASES` asks for more of them.
 
+mod common;
+
 use chrono::Utc;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
@@ -28,17 +30,6 @@ use referee::games::{Ctx, Game, Level, Options, Player};
 
 /// `hard` with a fixed number of rollouts, so the same randomness gives the same decision.
 const HARD: Level = Level::Hard(Budget::of_rollouts(12));
-
-/// Cases per property unless `PROPTEST_CASES` asks for more.
-const CASES: u32 = 24;
-
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(CASES);
-    ProptestConfig::with_cases(cases)
-}
 
 /// Carries out a computer's command on a match through its own moves.
 fn carry_out(m: &mut Match, command: &str) {
@@ -81,7 +72,7 @@ fn box_for(seed: u64) -> (Vec<u8>, Vec<referee::games::carcassonne::circus::Anim
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(24))]
 
     #[test]
     fn carcassonne_decides_alike_whatever_the_face_down_tiles_and_tokens(

@@ -23,16 +23,6 @@ const CORPUS: &[&str] = &[
     include_str!("transcripts/carcassonne_2p_seed3.txt"),
 ];
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(32),
-        ..ProptestConfig::default()
-    }
-}
-
 /// A word of a command or order: the table's vocabulary (its registry) and every game's
 /// commands, their aliases and orders (its catalogue), so a new game's words are thrown too.
 fn verb() -> impl Strategy<Value = String> {
@@ -130,7 +120,7 @@ fn speaker() -> impl Strategy<Value = (usize, usize)> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(32))]
 
     #[test]
     fn junk_at_reachable_states_breaks_nothing(

@@ -1,19 +1,11 @@
 //! The command parsers never panic, whatever the text: property tests over arbitrary strings
 //! (raise the number of cases with PROPTEST_CASES).
 
+mod common;
+
 use proptest::prelude::*;
 use referee::local::transcript::parse_line;
 use referee::table::commands::{find, game_named, parse_line as parse_channel, read_direct};
-
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(512),
-        ..ProptestConfig::default()
-    }
-}
 
 /// Strings that look like commands: a prefix, a known word, then noise.
 fn commandish() -> impl Strategy<Value = String> {
@@ -26,7 +18,7 @@ fn commandish() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(512))]
 
     #[test]
     fn channel_parser_never_panics(text in "\\PC{0,200}") {

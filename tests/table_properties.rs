@@ -55,18 +55,8 @@ fn line() -> impl Strategy<Value = String> {
     ]
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|c| c.parse().ok())
-            .unwrap_or(24),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(common::proptest_config(24))]
 
     #[test]
     fn random_transcripts_never_panic_and_always_replay(lines in prop::collection::vec(line(), 1..60)) {

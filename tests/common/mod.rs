@@ -273,6 +273,16 @@ impl Game for DiceyGame {
     }
 }
 
+/// A property's configuration: `default_cases` cases, or as many as `PROPTEST_CASES` asks
+/// for (CI runs the defaults; a longer run raises them).
+pub fn proptest_config(default_cases: u32) -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default_cases);
+    proptest::prelude::ProptestConfig::with_cases(cases)
+}
+
 /// The time every transcript starts at.
 pub fn start_time() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z")
