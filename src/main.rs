@@ -222,7 +222,8 @@ async fn service(config: &Config, url: Option<String>, access: Access) -> Result
 
 // A thread per core: posts to many channels go out side by side while the table applies
 // messages (in their order of arrival: the Discord adapter queues each as the gateway
-// delivers it), and pictures are drawn and searches run on the blocking pool.
+// delivers it); pictures are drawn and computers think on threads of their own at the
+// a low priority, so they take what the table and the lanes leave.
 #[tokio::main]
 async fn main() {
     let cli = Cli::parse();

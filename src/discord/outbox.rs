@@ -1,6 +1,6 @@
 //! The outbox deliverers: committed rows go out side by side across audiences (a lane for
 //! each channel and each player's direct messages), in order within an audience, so no
-//! channel's posts wait for another's (nor for its picture: each is drawn at the lowest
+//! channel's posts wait for another's (nor for its picture: each is drawn at a low
 //! priority, one per core but one, while its lane gives its room to others), and players'
 //! direct messages have room of their own, so a receipt waits for no channel. The rows sent
 //! are noted delivered together ([`Notes`]). All lanes together keep the bot's pace
@@ -448,13 +448,12 @@ async fn target(
     }
 }
 
-/// The board picture of a row as PNG, drawn at the lowest priority when its turn comes (see
+/// The board picture of a row as PNG, drawn at a low priority when its turn comes (see
 /// [`Delivery::drawing`]); `None` when it cannot be drawn, and the post goes without it.
 async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
     let _room = bot.delivery.drawing.acquire().await.ok()?;
-    let drawn = at_low_priority(move || timed_png(&svg)).await;
-    png_or_warning(row.id, drawn.map_err(|stopped| stopped.to_string()))
+    png_or_warning(row.id, at_low_priority(move || timed_png(&svg)).await)
 }
 
 /// The board picture of a row as PNG, drawn at once on the blocking pool at the usual
@@ -462,8 +461,10 @@ async fn draw(bot: &Bot, row: &OutboxRow) -> Option<Vec<u8>> {
 /// queues behind the lanes' pictures. `None` when it cannot be drawn.
 pub(super) async fn draw_at_once(row: &OutboxRow) -> Option<Vec<u8>> {
     let svg = row.svg.clone()?;
-    let drawn = tokio::task::spawn_blocking(move || timed_png(&svg)).await;
-    png_or_warning(row.id, drawn.map_err(|error| error.to_string()))
+    png_or_warning(
+        row.id,
+        tokio::task::spawn_blocking(move || timed_png(&svg)).await,
+    )
 }
 
 /// Draws `svg` as PNG, timing it.
@@ -477,7 +478,7 @@ fn timed_png(svg: &str) -> Result<Vec<u8>, PictureError> {
 /// The PNG drawn for row `id`, or `None` with a log line saying why there is none.
 fn png_or_warning(
     id: i64,
-    drawn: Result<Result<Vec<u8>, PictureError>, String>,
+    drawn: Result<Result<Vec<u8>, PictureError>, impl std::fmt::Display>,
 ) -> Option<Vec<u8>> {
     match drawn {
         Ok(Ok(png)) => Some(png),

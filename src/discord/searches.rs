@@ -1,8 +1,8 @@
 //! Work beside the table: the searches games ask for (Short Circuit's solver) and the moves
-//! computer seats owe, each run on a thread of its own at the lowest priority (see
-//! [`super::background`]), so no other game's message waits for one, and its verdict or decision applied in the table's turn when it comes; and the
-//! private threads players are owed, opened on Discord. Work asked
-//! before a restart is run again after it (the record keeps a search asked until its verdict
+//! computer seats owe, each run on a thread of its own at a low priority (see
+//! [`super::background`]), so no other game's message waits for one, and its verdict or
+//! decision applied in the table's turn when it comes; and the private threads players are
+//! owed, opened on Discord. Work asked before a restart is run again after it (the record keeps a search asked until its verdict
 //! is applied, and a computer's move owed until it is made).
 //!
 //! Searches and `hard` computers think as hard as a core lets them (a `hard` computer for as
@@ -12,7 +12,7 @@
 //! computer's time counts from when it begins to think. Easier computers, and a move made
 //! again after an undo, take a moment and wait for nobody.
 
-use super::background::{at_low_priority, Stopped};
+use super::background::{at_low_priority, Panicked};
 use super::Bot;
 use crate::table::{MoveJob, PendingWork, Played, SearchJob};
 use chrono::Utc;
@@ -118,17 +118,17 @@ fn start(
     );
 }
 
-/// Runs `work` at the lowest priority once one of the `thinking` cores is free.
+/// Runs `work` at a low priority once one of the `thinking` cores is free.
 async fn think<T: Send + 'static>(
     thinking: &Semaphore,
     work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, Stopped> {
+) -> Result<T, Panicked> {
     // The semaphore is never closed, so a permit always comes.
     let _core = thinking.acquire().await.ok();
     at_low_priority(work).await
 }
 
-/// Takes one computer decision at the lowest priority and applies it in the table's turn.
+/// Takes one computer decision at a low priority and applies it in the table's turn.
 /// `false`: the game refused it.
 async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
     let MoveJob {
@@ -177,7 +177,7 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
     }
 }
 
-/// Runs one search at the lowest priority and applies its verdict in the table's turn.
+/// Runs one search at a low priority and applies its verdict in the table's turn.
 async fn run(bot: &Bot, job: SearchJob, thinking: &Semaphore) {
     let SearchJob { game, key, work } = job;
     let verdict = match think(thinking, work).await {
