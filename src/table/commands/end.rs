@@ -1,6 +1,6 @@
 //! `!end`: the GM ends the game now.
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Run, Who};
 use crate::games::Refusal;
 use crate::records::Status;
 use crate::table::rounds;
@@ -10,14 +10,9 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "end",
     Who::Gm,
-    "end",
     "GM: ends the game now and reveals the seed",
-    Run::Apply(run),
+    Run::Apply(|work, _, _| end(work)),
 );
-
-fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    end(work)
-}
 
 /// `!end`: the GM ends the game now; the seed is revealed.
 fn end(work: &mut Work<'_>) -> Result<bool, Refusal> {

@@ -10,7 +10,6 @@ use crate::table::outcome::Outcome;
 pub const COMMAND: Command = Command::new(
     "games",
     Who::Anyone,
-    "games",
     "lists the games this bot hosts, and those being played on this server with where each lives",
     Run::Answer(answer),
 );

@@ -17,10 +17,10 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "help",
     Who::Anyone,
-    "help [command or game]",
     "lists the commands, explains one, or lists a game's commands and orders",
     Run::Answer(answer),
 )
+.usage("help [command or game]")
 .takes_any_words()
 .slash(&[SlashOption::text("command", "A command, or a game")])
 .private()

@@ -3,7 +3,7 @@
 //! as it stood: its posts, deadlines and orders are unchanged.
 
 use super::{
-    unreadable_save, Command, Preparation, Prepared, Preparing, Run, Said, SlashOption, Who, Words,
+    unreadable_save, Command, Preparation, Prepared, Preparing, Run, SlashOption, Who, Words,
 };
 use crate::chat::mention;
 use crate::chat::parse::{quote, ParseError};
@@ -17,10 +17,10 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "home",
     Who::Gm,
-    "home <number>",
     "GM: brings your game of that number to this channel or thread (when its own was deleted or locked); it goes on here as it stood",
-    Run::Apply(run),
+    Run::Apply(|work, said, _| move_home(work, said.user, said.admin, said.channel)),
 )
+.usage("home <number>")
 .reading::<Number>()
 .prepared(prepare)
 .slash(&[SlashOption::text("game", "Your game's number, like 12").required()]);
@@ -82,10 +82,6 @@ fn prepare(mut preparing: Preparing<'_>) -> Preparation<'_> {
             moved_from,
         }))
     })
-}
-
-fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    move_home(work, said.user, said.admin, said.channel)
 }
 
 /// `!home <number>`: the GM brings the game to the channel it is typed in (its own was deleted

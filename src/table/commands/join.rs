@@ -15,10 +15,10 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "join",
     Who::Anyone,
-    "join [symbol or colour | bot [easy|normal|hard]]",
     "signs you up for the game in this channel; the GM's `!join bot` seats a computer player",
     Run::Apply(run),
 )
+.usage("join [symbol or colour | bot [easy|normal|hard]]")
 .takes_any_words()
 .slash(&[SlashOption::text("symbol", "A symbol or colour to play")]);
 

@@ -1,6 +1,6 @@
 //! `!leave`: takes the player out of the game (before the start: off the sign-up list).
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Run, Who};
 use crate::games::Refusal;
 use crate::records::{Parting, User};
 use crate::table::seats::remove;
@@ -10,15 +10,10 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "leave",
     Who::Player,
-    "leave",
     "takes you out of the game (before the start: off the sign-up list)",
-    Run::Apply(run),
+    Run::Apply(|work, said, _| leave(work, said.user)),
 )
 .looks_back();
-
-fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    leave(work, said.user)
-}
 
 /// Takes `user` out of the game, or off its sign-up list or waiting list.
 fn leave(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {

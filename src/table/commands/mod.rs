@@ -217,12 +217,11 @@ fn opened<T: Opens>(
 }
 
 impl Command {
-    /// A command that takes nothing after it, answers in the open, with a slash command of
-    /// no options, and acts on the channel's open game only.
+    /// A command that takes nothing after it (so it is written as its name), answers in the
+    /// open, with a slash command of no options, and acts on the channel's open game only.
     pub(crate) const fn new(
         name: &'static str,
         who: Who,
-        usage: &'static str,
         about: &'static str,
         run: Run,
     ) -> Command {
@@ -230,7 +229,7 @@ impl Command {
             name,
             aliases: &[],
             who,
-            usage,
+            usage: name,
             about,
             slash: Slash::Options {
                 options: &[],
@@ -254,7 +253,9 @@ impl Command {
         usage: &'static str,
         about: &'static str,
     ) -> Command {
-        Command::new(name, who, usage, about, Run::Apply(applied::<T>)).reads(checked::<T>)
+        Command::new(name, who, about, Run::Apply(applied::<T>))
+            .usage(usage)
+            .reads(checked::<T>)
     }
 
     /// A read-only command whose words are read into `T`, which answers.
@@ -264,7 +265,9 @@ impl Command {
         usage: &'static str,
         about: &'static str,
     ) -> Command {
-        Command::new(name, who, usage, about, Run::Answer(answered::<T>)).reads(checked::<T>)
+        Command::new(name, who, about, Run::Answer(answered::<T>))
+            .usage(usage)
+            .reads(checked::<T>)
     }
 
     /// A command whose words are read into `T`, which opens a game once prepared.
@@ -274,7 +277,8 @@ impl Command {
         usage: &'static str,
         about: &'static str,
     ) -> Command {
-        Command::new(name, who, usage, about, Run::Open(opened::<T>))
+        Command::new(name, who, about, Run::Open(opened::<T>))
+            .usage(usage)
             .reads(checked::<T>)
             .prepared(T::prepare)
     }
@@ -299,6 +303,11 @@ impl Command {
         self.reads(any_words)
     }
 
+    /// The same, written `usage` (for one that takes words after its name).
+    pub(crate) const fn usage(self, usage: &'static str) -> Command {
+        Command { usage, ..self }
+    }
+
     /// The same, with what `!help <command>` adds to its line.
     pub(crate) const fn explains(self, explained: &'static str) -> Command {
         Command { explained, ..self }
@@ -314,7 +323,7 @@ impl Command {
         let usage = direct.usage;
         Command {
             direct: Some(direct),
-            ..Command::new(name, who, usage, about, Run::DirectOnly)
+            ..Command::new(name, who, about, Run::DirectOnly).usage(usage)
         }
     }
 
@@ -378,6 +387,14 @@ impl Command {
     pub(crate) const fn looks_back(self) -> Command {
         Command {
             after_end: true,
+            ..self
+        }
+    }
+
+    /// The same, used at most once in each phase of a game.
+    pub(crate) const fn once_a_phase(self) -> Command {
+        Command {
+            once_a_phase: true,
             ..self
         }
     }

@@ -9,7 +9,7 @@ use crate::dice::Seed;
 use crate::duration::{duration_as_typed, format_duration, parse_duration};
 use crate::games::{Options, Refusal, Rules};
 use crate::records::{AwayRule, GameRecord, NoMoveRule, Settings, Status, User};
-use crate::table::options::{duration_option, seed_in_public, switch};
+use crate::table::options::{choice, duration_option, seed_in_public, switch};
 use crate::table::outcome::Outcome;
 use crate::table::rounds;
 use crate::table::seats::seats_allowed;
@@ -246,40 +246,21 @@ fn new_game(
             "vacation" if value == "0" => settings.vacation = chrono::Duration::zero(),
             "vacation" => settings.vacation = duration_option(key, value)?,
             "away" => {
-                settings.away = match value.to_ascii_lowercase().as_str() {
-                    "extend" => AwayRule::Extend,
-                    "default" => AwayRule::Default,
-                    _ => {
-                        return Err(Refusal::new(format!(
-                            "`away` is extend or default; got '{}'",
-                            crate::chat::parse::quote(value)
-                        )))
-                    }
-                }
+                settings.away = choice(
+                    key,
+                    value,
+                    &[("extend", AwayRule::Extend), ("default", AwayRule::Default)],
+                )?
             }
             "orders" => {
-                settings.orders_in_threads = match value.to_ascii_lowercase().as_str() {
-                    "dm" => false,
-                    "thread" => true,
-                    _ => {
-                        return Err(Refusal::new(format!(
-                            "`orders` is dm or thread; got '{}'",
-                            crate::chat::parse::quote(value)
-                        )))
-                    }
-                }
+                settings.orders_in_threads = choice(key, value, &[("dm", false), ("thread", true)])?
             }
             "nmr" => {
-                settings.nmr = match value.to_ascii_lowercase().as_str() {
-                    "default" => NoMoveRule::Default,
-                    "bot" => NoMoveRule::Bot,
-                    _ => {
-                        return Err(Refusal::new(format!(
-                            "`nmr` is default or bot; got '{}'",
-                            crate::chat::parse::quote(value)
-                        )))
-                    }
-                }
+                settings.nmr = choice(
+                    key,
+                    value,
+                    &[("default", NoMoveRule::Default), ("bot", NoMoveRule::Bot)],
+                )?
             }
             "quiet" | "tz" => {}
             "max" => {}

@@ -12,16 +12,13 @@ use crate::records::Status;
 use crate::table::work::Work;
 
 /// `!nudge`.
-pub const COMMAND: Command = Command {
-    once_a_phase: true,
-    ..Command::new(
-        "nudge",
-        Who::Gm,
-        "nudge",
-        "GM: sends a direct message to each player the game is waiting for now (once a phase)",
-        Run::Apply(run),
-    )
-};
+pub const COMMAND: Command = Command::new(
+    "nudge",
+    Who::Gm,
+    "GM: sends a direct message to each player the game is waiting for now (once a phase)",
+    Run::Apply(run),
+)
+.once_a_phase();
 
 fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
     let record = &work.record;

@@ -1,6 +1,6 @@
 //! `!pause`: the GM stops the clock.
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Run, Who};
 use crate::duration::format_duration;
 use crate::games::Refusal;
 use crate::records::Phase;
@@ -11,14 +11,9 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "pause",
     Who::Gm,
-    "pause",
     "GM: stops the clock",
-    Run::Apply(run),
+    Run::Apply(|work, said, _| pause(work, said.user)),
 );
-
-fn run(work: &mut Work<'_>, said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    pause(work, said.user)
-}
 
 /// `!pause`: the deadline stops; the time left is kept.
 fn pause(work: &mut Work<'_>, user: &User) -> Result<bool, Refusal> {

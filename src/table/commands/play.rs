@@ -9,10 +9,10 @@ use crate::chat::parse::{quote, ParseError};
 pub const COMMAND: Command = Command::new(
     "play",
     Who::Player,
-    "play <action>",
     "plays one of the game's own actions, as typed after the prefix (`!play move 1 5` is `!move 1 5`)",
     Run::Action,
 )
+.usage("play <action>")
 .reads(check)
 .slash(&[SlashOption::text("action", "The action, like: move 1 5").required()]);
 

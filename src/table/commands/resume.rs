@@ -1,6 +1,6 @@
 //! `!resume`: the GM restarts the clock.
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Run, Who};
 use crate::games::Refusal;
 use crate::records::Phase;
 use crate::records::Status;
@@ -11,14 +11,9 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "resume",
     Who::Gm,
-    "resume",
     "GM: restarts the clock with the time that was left",
-    Run::Apply(run),
+    Run::Apply(|work, _, _| resume(work)),
 );
-
-fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    resume(work)
-}
 
 /// `!resume`: the deadline runs again with the time that was left.
 fn resume(work: &mut Work<'_>) -> Result<bool, Refusal> {

@@ -12,10 +12,10 @@ use crate::table::outcome::Outcome;
 pub const COMMAND: Command = Command::new(
     "rules",
     Who::Anyone,
-    "rules [game]",
     "the rules of a game and its options (`!rules options`: the options every game takes)",
     Run::Answer(answer),
 )
+.usage("rules [game]")
 .takes_any_words()
 .slash(&[SlashOption::game(
     "game",

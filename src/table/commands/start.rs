@@ -1,6 +1,6 @@
 //! `!start`: the GM starts the game with the players signed up.
 
-use super::{Command, Run, Said, Who};
+use super::{Command, Run, Who};
 use crate::dice::Dice;
 use crate::games::{Player, Refusal};
 use crate::records::{GameRecord, Status};
@@ -12,14 +12,9 @@ use crate::table::work::{Live, Work};
 pub const COMMAND: Command = Command::new(
     "start",
     Who::Gm,
-    "start",
     "GM: starts the game with the players signed up",
-    Run::Apply(run),
+    Run::Apply(|work, _, _| start(work)),
 );
-
-fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    start(work)
-}
 
 /// `!start`: the game is set up with the players signed up, and the seed's commitment posted.
 pub(super) fn start(work: &mut Work<'_>) -> Result<bool, Refusal> {

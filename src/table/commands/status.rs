@@ -1,7 +1,7 @@
 //! `!status`: shows the phase, who is awaited and the deadline; `status` by DM: what the
 //! sender has sent and where they stand.
 
-use super::{Command, Direct, DmHelp, Run, Said, Takes, Who};
+use super::{Command, Direct, DmHelp, Run, Takes, Who};
 use crate::games::Refusal;
 use crate::records::User;
 use crate::table::rounds;
@@ -11,9 +11,8 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "status",
     Who::Anyone,
-    "status",
     "shows the phase, who is awaited and the deadline",
-    Run::Apply(run),
+    Run::Apply(|work, _, _| rounds::status(work).map(|()| false)),
 )
 .looks_back()
 .by_dm(
@@ -25,10 +24,6 @@ pub const COMMAND: Command = Command::new(
     .takes(Takes::Alone)
     .listed(1),
 );
-
-fn run(work: &mut Work<'_>, _said: &Said<'_>, _args: &str) -> Result<bool, Refusal> {
-    rounds::status(work).map(|()| false)
-}
 
 fn by_dm(work: &mut Work<'_>, user: &User, _args: &str) -> Result<bool, Refusal> {
     rounds::dm_status(work, user).map(|()| false)

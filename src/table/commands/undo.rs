@@ -12,7 +12,6 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "undo",
     Who::Gm,
-    "undo",
     "GM: takes back the last resolution or turn (it stays in the log, marked undone; the dice are not rolled back)",
     Run::Rebuild(run),
 )

@@ -9,7 +9,6 @@ use crate::table::work::Work;
 pub const COMMAND: Command = Command::new(
     "who",
     Who::Anyone,
-    "who",
     "shows each player's orders and turns on time, late and missed, and their last action",
     Run::Apply(run),
 )
