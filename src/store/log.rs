@@ -160,6 +160,22 @@ pub(super) async fn events(
     read_events(game_id, &rows)
 }
 
+/// Game `id` with its logs, each statement run on `on(connection)`.
+async fn whole_log_on<C>(
+    connection: &mut C,
+    on: impl Fn(&mut C) -> Connection<'_>,
+    id: i64,
+) -> Result<Option<GameLog>, StoreError> {
+    let Some(game) = game_log_on(on(connection), id).await? else {
+        return Ok(None);
+    };
+    Ok(Some(GameLog {
+        inputs: inputs(on(connection), id).await?,
+        events: events(on(connection), id, None).await?,
+        ..game
+    }))
+}
+
 /// Game `id`'s row and status column, without its logs yet.
 async fn game_log_on(connection: Connection<'_>, id: i64) -> Result<Option<GameLog>, StoreError> {
     let row = Statement::new("SELECT id, record, status FROM games WHERE id = ?")
@@ -221,15 +237,7 @@ impl Store {
             super::Pool::Sqlite(pool) => {
                 // A deferred transaction: its first read fixes what the others see.
                 let mut tx = pool.begin().await?;
-                let log = game_log_on(Connection::Sqlite(&mut tx), id).await?;
-                let log = match log {
-                    Some(game) => Some(GameLog {
-                        inputs: inputs(Connection::Sqlite(&mut tx), id).await?,
-                        events: events(Connection::Sqlite(&mut tx), id, None).await?,
-                        ..game
-                    }),
-                    None => None,
-                };
+                let log = whole_log_on(&mut *tx, |c| Connection::Sqlite(c), id).await?;
                 tx.commit().await?;
                 Ok(log)
             }
@@ -238,15 +246,7 @@ impl Store {
                 Statement::new("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     .execute(Connection::Postgres(&mut tx))
                     .await?;
-                let log = game_log_on(Connection::Postgres(&mut tx), id).await?;
-                let log = match log {
-                    Some(game) => Some(GameLog {
-                        inputs: inputs(Connection::Postgres(&mut tx), id).await?,
-                        events: events(Connection::Postgres(&mut tx), id, None).await?,
-                        ..game
-                    }),
-                    None => None,
-                };
+                let log = whole_log_on(&mut *tx, |c| Connection::Postgres(c), id).await?;
                 tx.commit().await?;
                 Ok(log)
             }

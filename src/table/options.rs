@@ -104,7 +104,40 @@ pub(crate) fn switch(key: &str, value: &str) -> Result<bool, Refusal> {
     }
 }
 
+/// A table option that is one of a few words (`away=extend`, `orders=thread`): the value
+/// its word stands for, whatever the case; anything else is refused with the words it takes.
+pub(crate) fn choice<T: Copy>(key: &str, value: &str, words: &[(&str, T)]) -> Result<T, Refusal> {
+    words
+        .iter()
+        .find(|(word, _)| word.eq_ignore_ascii_case(value))
+        .map(|(_, meant)| *meant)
+        .ok_or_else(|| {
+            let listed: Vec<&str> = words.iter().map(|(word, _)| *word).collect();
+            Refusal::new(format!(
+                "`{key}` is {}; got '{}'",
+                listed.join(" or "),
+                crate::chat::parse::quote(value)
+            ))
+        })
+}
+
 /// A table option's duration (`deadline=`, `reminder=`, ...), a year at most.
 pub(crate) fn duration_option(key: &str, value: &str) -> Result<chrono::Duration, Refusal> {
     parse_duration_within(value, a_year()).map_err(|e| Refusal::new(e.sentence(key, value)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_choice_takes_its_words_in_any_case_and_names_them_when_refused() {
+        let words = [("dm", false), ("thread", true)];
+        assert_eq!(choice("orders", "Thread", &words).map_err(|r| r.0), Ok(true));
+        assert_eq!(choice("orders", "dm", &words).map_err(|r| r.0), Ok(false));
+        assert_eq!(
+            choice("orders", "post", &words).map_err(|r| r.0),
+            Err("`orders` is dm or thread; got 'post'".to_string())
+        );
+    }
 }

@@ -291,6 +291,18 @@ impl State {
         }
     }
 
+    /// Moves a runner `n` tiles forward one by one ([`Self::step`]), stopping when it wins.
+    fn steps(&mut self, seat: Seat, n: u8, lines: &mut Vec<String>) -> Flow {
+        let mut flow = Flow::Continue;
+        for _ in 0..n {
+            flow = self.step(seat, lines);
+            if flow == Flow::Won {
+                break;
+            }
+        }
+        flow
+    }
+
     /// Moves a runner one tile forward: leaving tile 1 with 3 laps wins; entering tile 1 from
     /// tile 50 counts a lap, unless it only makes up for being sent back over the start.
     fn step(&mut self, seat: Seat, lines: &mut Vec<String>) -> Flow {
@@ -377,13 +389,7 @@ impl State {
         ));
         let flow = match effect.action {
             Action::Forward(n) => {
-                let mut flow = Flow::Continue;
-                for _ in 0..n {
-                    flow = self.step(seat, lines);
-                    if flow == Flow::Won {
-                        break;
-                    }
-                }
+                let flow = self.steps(seat, n, lines);
                 if flow == Flow::Continue {
                     lines.push(format!(
                         "{name} is moved forward to tile {}.",
@@ -404,13 +410,7 @@ impl State {
                 Flow::Continue
             }
             Action::Owner(n) => {
-                let mut flow = Flow::Continue;
-                for _ in 0..n {
-                    flow = self.step(owner, lines);
-                    if flow == Flow::Won {
-                        break;
-                    }
-                }
+                let flow = self.steps(owner, n, lines);
                 if flow == Flow::Continue {
                     lines.push(format!(
                         "{owner_name} collects the toll: forward to tile {}.",
