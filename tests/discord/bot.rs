@@ -292,6 +292,13 @@ impl Db {
         );
     }
 
+    /// Stops `bot` ([`Bot::stop`]), then replays every game ([`Db::replay_all`]). Returns how
+    /// many games were replayed.
+    pub async fn stop_and_replay(&mut self, bot: Bot) -> usize {
+        bot.stop();
+        self.replay_all().await
+    }
+
     /// Runs `referee replay` on every game of the database (the bot stopped): each must
     /// rebuild to its log. Returns how many games were replayed.
     pub async fn replay_all(&mut self) -> usize {

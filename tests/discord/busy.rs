@@ -56,8 +56,7 @@ async fn a_forty_player_board_posts_its_picture_and_an_embed_discord_accepts() {
             && !p.content.starts_with("Secret setup")),
         0
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// A duel on a 15x14 board whose vertical wall of crossroads leaves the solver thinking for
@@ -134,6 +133,5 @@ async fn an_order_is_answered_at_once_while_the_solver_works_on_another_game() {
         "the receipt took {waited:?}"
     );
     db.settled(&fake, call).await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }

@@ -62,8 +62,7 @@ async fn a_game_read_back_slowly_holds_up_neither_another_game_nor_its_own_order
     );
     // The servers came with the session (GUILD_CREATE): none was listed by a request.
     assert_eq!(fake.requests().get("list channels").copied(), listed_before);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }
 
 /// After a restart the bot reads no channel whose last message is its own post made before
@@ -98,6 +97,5 @@ async fn a_restart_reads_only_the_channels_with_something_new() {
     // Only the channel alice wrote in was read: carol's game, and both GMs' DMs, were not.
     let read = fake.requests().get("history").copied().unwrap_or(0) - read_before;
     assert_eq!(read, 1, "{:?}", fake.requests());
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }

@@ -141,8 +141,7 @@ async fn sign_up_board_embed_picture_and_buttons() {
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.posts().len(), posts_before);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Opens a TAG game in `channel` with the options `options` (like `seed=7`, sent by DM) and
@@ -345,8 +344,7 @@ async fn a_secret_order_typed_in_the_channel_is_deleted_and_warned_about() {
         status.content.contains("You have not sent an order yet."),
         "{status:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -450,8 +448,7 @@ async fn slash_commands_require_their_arguments_and_take_users() {
         answer.content.contains("- `turn=`: time for one turn"),
         "{answer:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -470,8 +467,7 @@ async fn a_refused_slash_command_in_sign_up_carries_no_join_button() {
     let answer = fake.wait_callback(join).await;
     assert!(!answer.ephemeral, "{answer:?}");
     assert!(!answer.components.is_empty(), "{answer:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -517,8 +513,7 @@ async fn an_interaction_delivered_twice_is_applied_and_answered_once() {
         status.content.contains("Players: bob, carol."),
         "{status:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -533,8 +528,7 @@ async fn help_by_dm_and_a_dm_order_for_a_game_you_are_not_in() {
         "You are not playing in any game, so 'bid 4' was not taken as an order. Sign up with `!join` in a game's channel."
     );
     assert_eq!(refusal.channel, dm_channel(DAVE.0));
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -566,8 +560,7 @@ async fn slash_audit_posts_the_page_of_a_finished_game_and_refuses_a_running_one
     let html = String::from_utf8(page.files[0].1.clone()).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"), "{}", &html[..200]);
     assert!(html.contains("game #1"), "{}", &html[..600]);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// What is said by DM is the registry's too: a DM-only word typed in the channel is refused
@@ -688,6 +681,5 @@ async fn the_words_said_by_dm_come_from_the_registry() {
         })
         .await;
     assert!(help.content.contains("`setup key=value ...`"), "{help:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

@@ -112,16 +112,8 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
     let (fake, _dir, mut db, bot) = connected().await;
     // The first turns of the seed-3 transcript, typed by their players.
     crate::open_game(&fake, ALICE, CHANNEL, "carcassonne seed=3");
-    for (who, line) in [
-        (ALICE, "!join"),
-        (BOB, "!join blue"),
-        (ALICE, "!start"),
-        (ALICE, "!place -1 0 0"),
-        (ALICE, "!pass"),
-        (BOB, "!place 0 -1 180"),
-        (BOB, "!meeple d"),
-    ] {
-        fake.say(who, Some(CHANNEL), line);
+    for (who, line) in crate::CARCASSONNE_SEED3_OPENING {
+        fake.say(*who, Some(CHANNEL), line);
     }
     fake.wait_post("bob's meeple", |p| {
         in_channel(p) && p.text().contains("bob puts a farmer")
@@ -320,6 +312,23 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
     stopped(bot, &mut db, 2).await;
 }
 
+/// Opens `games` Carcassonne games, each in a thread of its own, with a hard computer and
+/// alice signed up (not started); the threads, once the bot has read them all.
+async fn hard_computers_in_threads(fake: &FakeDiscord, db: &mut Db, games: usize) -> Vec<u64> {
+    let threads = (0..games)
+        .map(|n| {
+            let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
+            open_game(fake, ALICE, thread, "carcassonne");
+            fake.say(ALICE, Some(thread), "!join bot hard");
+            fake.say(ALICE, Some(thread), "!join");
+            thread
+        })
+        .collect();
+    let joined = fake.say(BOB, Some(CHANNEL), "!games");
+    db.settled(fake, joined).await;
+    threads
+}
+
 /// One more Carcassonne game with a `hard` computer moving first than the machine has cores,
 /// each in its thread, all started at once: no more computers think at once than there are
 /// cores (the last waits its turn, then thinks its whole 2 s, so its move comes a round of
@@ -329,17 +338,7 @@ async fn a_dm_in_another_game_is_answered_at_once_while_a_hard_computer_thinks()
 async fn no_more_hard_computers_think_at_once_than_there_are_cores() {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let (fake, _dir, mut db, bot) = crate::commands::bot_beside_tag_bids().await;
-    let threads: Vec<u64> = (0..=cores)
-        .map(|n| {
-            let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
-            open_game(&fake, ALICE, thread, "carcassonne");
-            fake.say(ALICE, Some(thread), "!join bot hard");
-            fake.say(ALICE, Some(thread), "!join");
-            thread
-        })
-        .collect();
-    let joined = fake.say(BOB, Some(CHANNEL), "!games");
-    db.settled(&fake, joined).await;
+    let threads = hard_computers_in_threads(&fake, &mut db, cores + 1).await;
     let started = Instant::now();
     let starts: Vec<u64> = threads
         .iter()
@@ -663,17 +662,7 @@ async fn a_hard_computer_whose_game_ends_while_it_waits_for_a_core_does_not_thin
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let (fake, _dir, mut db, bot) =
         connected_with_env(&[("REFEREE_TABLE_COMPUTER_THINK", "6s")]).await;
-    let opened: Vec<u64> = (0..2 * cores + 1)
-        .map(|n| {
-            let thread = fake.open_thread(ALICE, CHANNEL, &format!("tiles {n}"));
-            open_game(&fake, ALICE, thread, "carcassonne");
-            fake.say(ALICE, Some(thread), "!join bot hard");
-            fake.say(ALICE, Some(thread), "!join");
-            thread
-        })
-        .collect();
-    let joined = fake.say(BOB, Some(CHANNEL), "!games");
-    db.settled(&fake, joined).await;
+    let opened = hard_computers_in_threads(&fake, &mut db, 2 * cores + 1).await;
     let (busy, rest) = opened.split_at(cores);
     let (ended, last) = rest.split_at(cores);
     // The busy computers think first; then the others queue for a core; then their games end.

@@ -97,8 +97,7 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
         "{note:?}"
     );
     assert!(note.content.contains("Missing Permissions"), "{note:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -207,8 +206,7 @@ async fn a_post_refused_as_malformed_is_sent_again_as_plain_text() {
         0,
         "{posts:#?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -239,6 +237,5 @@ async fn a_post_whose_answer_never_comes_is_sent_again_and_the_channel_goes_on()
             && p.content.contains("bob joins game #1")),
         1
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

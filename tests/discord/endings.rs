@@ -5,7 +5,7 @@
 
 use crate::bot::connected;
 use crate::fake::Posted;
-use crate::{in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
+use crate::{in_channel, open_and_say, ALICE, BOB, CAROL, CHANNEL};
 
 /// Whether a post went to `channel`.
 fn to(channel: u64) -> impl Fn(&Posted) -> bool {
@@ -18,16 +18,13 @@ async fn a_game_its_players_end_in_a_thread_and_in_a_channel_says_so_everywhere(
 
     // In a thread: bob concedes, then alice on her own turn; carol is the last one in.
     let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");
-    let mut ids = open_game(&fake, ALICE, thread, "carcassonne");
-    for (who, line) in [
+    let lines = [
         (ALICE, "!join"),
         (BOB, "!join"),
         (CAROL, "!join"),
         (ALICE, "!start"),
-    ] {
-        ids.push(fake.say(who, Some(thread), line));
-    }
-    db.settled(&fake, *ids.last().unwrap()).await;
+    ];
+    open_and_say(&fake, &mut db, ALICE, thread, "carcassonne", &lines).await;
     let conceded = fake.say(BOB, Some(thread), "!concede");
     db.settled(&fake, conceded).await;
     let seen = fake.posts().len();
@@ -70,8 +67,7 @@ async fn a_game_its_players_end_in_a_thread_and_in_a_channel_says_so_everywhere(
 
     // In the channel: a TAG draw with two computer seats; `!stats bot1` (the name the GM is
     // told) finds the computers' record, explained.
-    let mut ids = open_game(&fake, ALICE, CHANNEL, "tag");
-    for (who, line) in [
+    let lines = [
         (ALICE, "!join"),
         (BOB, "!join"),
         (ALICE, "!join bot"),
@@ -80,10 +76,8 @@ async fn a_game_its_players_end_in_a_thread_and_in_a_channel_says_so_everywhere(
         (ALICE, "!draw"),
         (BOB, "!draw"),
         (BOB, "!stats bot1"),
-    ] {
-        ids.push(fake.say(who, Some(CHANNEL), line));
-    }
-    db.settled(&fake, *ids.last().unwrap()).await;
+    ];
+    open_and_say(&fake, &mut db, ALICE, CHANNEL, "tag", &lines).await;
     fake.wait_post("the draw's ratings", |p| {
         in_channel(p)
             && p.text()
@@ -102,6 +96,5 @@ async fn a_game_its_players_end_in_a_thread_and_in_a_channel_says_so_everywhere(
         record.text().contains("they are rated as one player"),
         "{record:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }

@@ -155,8 +155,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
         .unwrap();
     assert_eq!(seed.salted_commitment(&salt), posted);
     assert_eq!(count(&fake, |p| p.text().contains(PRACTICE)), 3);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -228,8 +227,7 @@ async fn a_parcheesi_turn_that_comes_back_to_its_player_has_a_deadline_of_its_ow
             .contains("The deadline passed: the computer plays")),
         1
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Opens a TAG game for alice, bob and carol whose bids are due 8 seconds after the start,
@@ -306,8 +304,7 @@ async fn an_order_edited_after_its_deadline_while_the_bot_was_away_is_not_taken(
             || p.content.contains("order received for bids: `bid 1`")),
         0
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Who signs up in a burst, in the order they type.
@@ -393,8 +390,7 @@ async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing()
         })
         .await;
     assert!(reveal.text().contains("bid 3"), "{reveal:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -479,8 +475,7 @@ async fn a_channel_message_and_a_dm_right_behind_it_as_a_session_begins_apply_in
             in_channel(p) && p.text().contains("alice's turn: tile D is drawn")
         })
         .await;
-        bot.stop();
-        assert_eq!(db.replay_all().await, 1);
+        assert_eq!(db.stop_and_replay(bot).await, 1);
     }
 }
 
@@ -522,6 +517,5 @@ async fn an_answer_the_database_would_not_mark_delivered_keeps_no_posts_back() {
         in_channel(p) && p.content.contains("Game #1 (tag), GM alice")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

@@ -85,8 +85,7 @@ async fn a_whole_tag_game_in_a_forum_post_with_its_state_in_tags() {
         tags.iter().any(|(_, name)| name == "chat"),
         "the forum's own tags stay: {tags:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -122,8 +121,7 @@ async fn a_forum_whose_tags_the_bot_may_not_make_is_said_once_to_the_gm() {
     let told =
         |p: &crate::fake::Posted| dm_to(BOB)(p) && p.content.contains("I may not make the tags");
     assert_eq!(count(&fake, told), 1, "{:#?}", fake.posts());
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,8 +144,7 @@ async fn a_post_whose_answer_was_lost_is_made_once() {
     let sign_up =
         |p: &crate::fake::Posted| p.content.starts_with("Game #1: tag is open for sign-ups.");
     assert_eq!(count(&fake, sign_up), 1, "{:#?}", fake.posts());
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -192,8 +189,7 @@ async fn a_forum_that_is_no_forum_is_told_to_the_gm_with_the_way_home() {
     })
     .await;
     assert_eq!(count(&fake, |p| p.channel == elsewhere), 0);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// How many games the big forum holds (`FORUM_GAMES` for another number).
@@ -237,6 +233,5 @@ async fn six_hundred_games_in_posts_of_one_forum_each_answer_their_status() {
         posts.iter().all(|post| answered.contains(post))
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, games as usize);
+    assert_eq!(db.stop_and_replay(bot).await, games as usize);
 }

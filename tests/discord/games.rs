@@ -147,6 +147,13 @@ async fn play(
     ranking_in(&ended().unwrap_or_default())
 }
 
+/// Whether one of `posts` in the game's channel says `text`.
+fn said_in_channel(posts: &[Posted], text: &str) -> bool {
+    posts
+        .iter()
+        .any(|p| in_channel(p) && p.text().contains(text))
+}
+
 /// Plays a transcript on a fresh bot by `way`, checks the standings against the console's
 /// and the replay, and returns the posts.
 async fn game(transcript: &str, way: impl Fn(usize, &str) -> Way) -> Vec<Posted> {
@@ -155,8 +162,7 @@ async fn game(transcript: &str, way: impl Fn(usize, &str) -> Way) -> Vec<Posted>
     let (console, unknown) = on_the_console(transcript);
     assert!(ranking.len() >= 2, "{ranking:?}");
     assert_eq!(ranking, console);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
     // Every game word typed on Discord was understood as on the console (the Parcheesi
     // transcript tries one unknown word on purpose; by `/play` it is refused privately).
     let posts = fake.posts();
@@ -211,8 +217,7 @@ async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Poste
         .filter(|text| text.contains("so it was not taken"))
         .collect();
     assert!(late.is_empty(), "{late:#?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
     fake.posts()
 }
 
@@ -274,9 +279,10 @@ async fn tag_typed_to_the_end_and_its_audit_page() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn circuit_typed_to_the_end() {
     let posts = game(include_str!("../transcripts/circuit_3p_seed11.txt"), typed).await;
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. ben\n2. ann\n3. cat")));
+    assert!(said_in_channel(
+        &posts,
+        "Final ranking:\n1. ben\n2. ann\n3. cat"
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -306,9 +312,7 @@ async fn short_circuit_typed_to_the_end() {
         typed,
     )
     .await;
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+    assert!(said_in_channel(&posts, "Final ranking:\n1. bob\n2. ann"));
 }
 
 /// A thunder piece placed between two turns on the top row can only be `─`; the impossible
@@ -337,9 +341,7 @@ async fn short_circuit_impossible_call_reads_a_board_thunder_piece() {
         "{}",
         verdict.text()
     );
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+    assert!(said_in_channel(&posts, "Final ranking:\n1. bob\n2. ann"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -349,9 +351,7 @@ async fn carcassonne_typed_to_the_end() {
         typed,
     )
     .await;
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. ann")));
+    assert!(said_in_channel(&posts, "Final ranking:\n1. bob\n2. ann"));
 }
 
 /// Lines in turn typed, by slash command and by button.
@@ -362,9 +362,7 @@ fn mixed(number: usize, _: &str) -> Way {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parcheesi_mixing_typed_commands_play_and_buttons() {
     let posts = game(include_str!("../transcripts/parcheesi_2p_seed7.txt"), mixed).await;
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("Final ranking:\n1. bob\n2. alice")));
+    assert!(said_in_channel(&posts, "Final ranking:\n1. bob\n2. alice"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -376,7 +374,5 @@ async fn carcassonne_mixing_typed_commands_play_and_buttons() {
         mixed,
     )
     .await;
-    assert!(posts
-        .iter()
-        .any(|p| in_channel(p) && p.text().contains("bob places")));
+    assert!(said_in_channel(&posts, "bob places"));
 }

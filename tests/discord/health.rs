@@ -196,8 +196,7 @@ async fn healthz_says_503_while_discord_does_not_answer_and_200_when_it_is_back(
         delivered_rows(&path).await
     );
     assert_eq!(sample(&counted, "referee_gateway_connected"), 1.0);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

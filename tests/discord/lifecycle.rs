@@ -8,19 +8,24 @@ use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL};
 use std::process::Command;
 use std::time::Duration;
 
+/// Runs `referee run` as `set_up` makes it, which must fail; what it wrote to stderr.
+fn failed_run(set_up: impl FnOnce(&mut Command) -> &mut Command) -> String {
+    let mut run = Command::new(env!("CARGO_BIN_EXE_referee"));
+    let output = set_up(run.arg("run")).output().unwrap();
+    assert!(!output.status.success());
+    String::from_utf8(output.stderr).unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rejected_token_ends_with_one_sentence() {
     let fake = FakeDiscord::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["run", "--db"])
-        .arg(dir.path().join("referee.db"))
-        .env("DISCORD_TOKEN", "wrong")
-        .env("REFEREE_DISCORD_API_URL", &fake.url)
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = failed_run(|run| {
+        run.arg("--db")
+            .arg(dir.path().join("referee.db"))
+            .env("DISCORD_TOKEN", "wrong")
+            .env("REFEREE_DISCORD_API_URL", &fake.url)
+    });
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("rejected the bot token"), "{stderr}");
     assert_ne!(TOKEN, "wrong");
@@ -29,14 +34,11 @@ async fn a_rejected_token_ends_with_one_sentence() {
 #[test]
 fn run_without_a_token_ends_with_one_sentence() {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["run", "--db"])
-        .arg(dir.path().join("referee.db"))
-        .env_remove("DISCORD_TOKEN")
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = failed_run(|run| {
+        run.arg("--db")
+            .arg(dir.path().join("referee.db"))
+            .env_remove("DISCORD_TOKEN")
+    });
     assert_eq!(
         stderr.trim(),
         "referee: DISCORD_TOKEN is not set; put the bot token from the Discord Developer Portal in it (see README.md)"
@@ -46,14 +48,11 @@ fn run_without_a_token_ends_with_one_sentence() {
 #[test]
 fn a_token_with_a_line_break_inside_is_said_so() {
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["run", "--db"])
-        .arg(dir.path().join("referee.db"))
-        .env("DISCORD_TOKEN", "MTIz.first-half\nsecond-half")
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = failed_run(|run| {
+        run.arg("--db")
+            .arg(dir.path().join("referee.db"))
+            .env("DISCORD_TOKEN", "MTIz.first-half\nsecond-half")
+    });
     assert_eq!(
         stderr.trim(),
         "referee: DISCORD_TOKEN has a space or line break inside it; copy the token again from the Discord Developer Portal (Bot > Reset Token), on one line"
@@ -65,17 +64,12 @@ fn a_token_with_a_line_break_inside_is_said_so() {
 #[test]
 fn run_with_an_unreachable_database_server_ends_with_one_sentence() {
     // Port 9 (discard), where nothing listens.
-    let output = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .arg("run")
-        .env("DISCORD_TOKEN", TOKEN)
-        .env(
+    let stderr = failed_run(|run| {
+        run.env("DISCORD_TOKEN", TOKEN).env(
             "REFEREE_DATABASE_URL",
             "postgres://referee:secret@127.0.0.1:9/games",
         )
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    });
     assert_eq!(
         stderr.trim(),
         "referee: cannot reach the PostgreSQL server at 127.0.0.1:9/games: connection refused"
@@ -135,8 +129,7 @@ async fn a_gateway_reconnect_mid_game_loses_and_repeats_nothing() {
         count(&fake, in_channel) > before
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -191,8 +184,7 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
         })
         .await;
     assert!(resolved.text().contains("bob: `bid 3`"), "{resolved:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Commands typed while the bot is down in a channel it has never read (no game there, and
@@ -261,8 +253,7 @@ async fn a_new_game_typed_in_a_fresh_channel_while_the_bot_is_down_is_answered_a
                 .starts_with("alice joins game #1. 2 players signed up.")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Opens a TAG game (alice GM; alice, bob and carol join) with `options`, without starting
@@ -310,8 +301,7 @@ async fn a_start_typed_while_the_bot_is_down_and_a_bid_two_seconds_later_are_bot
     fake.wait_ready().await;
     db.settled(&fake, bid).await;
     bobs_bid_is_taken(&fake).await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -332,8 +322,7 @@ async fn a_start_and_a_bid_sent_while_discord_refused_to_resume_the_session_are_
     db.settled(&fake, bid).await;
     bobs_bid_is_taken(&fake).await;
     assert_eq!(fake.sessions().0, 2, "a second IDENTIFY, not a RESUME");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -389,8 +378,7 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
         "{:#?}",
         fake.posts()
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -423,8 +411,7 @@ async fn a_post_that_reached_discord_before_a_crash_is_not_posted_twice() {
         .and_then(|p| p.nonce)
         .unwrap();
     assert!(nonce.len() <= 25, "{nonce}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -465,8 +452,7 @@ async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken
     assert!(resolved.text().contains("bob: `bid 3`"), "{resolved:?}");
     assert!(db.applied(bid).await);
     assert_eq!(fake.sessions().0, 2, "a second IDENTIFY, not a RESUME");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -525,6 +511,5 @@ async fn a_kill_during_a_burst_loses_no_acknowledged_message_and_applies_each_on
     for id in &ids {
         assert!(db.applied(*id).await);
     }
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

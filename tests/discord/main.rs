@@ -79,6 +79,41 @@ pub fn open_game(fake: &fake::FakeDiscord, gm: (u64, &str), channel: u64, words:
     ids
 }
 
+/// Who says what, in turn.
+pub type Lines<'a> = &'a [((u64, &'a str), &'a str)];
+
+/// The first turns of the seed-3 Carcassonne transcript, as its two players type them.
+pub const CARCASSONNE_SEED3_OPENING: Lines<'static> = &[
+    (ALICE, "!join"),
+    (BOB, "!join blue"),
+    (ALICE, "!start"),
+    (ALICE, "!place -1 0 0"),
+    (ALICE, "!pass"),
+    (BOB, "!place 0 -1 180"),
+    (BOB, "!meeple d"),
+];
+
+/// Opens a game in `channel` as [`open_game`] does, says `lines` there in turn, and waits
+/// until the last is settled.
+pub async fn open_and_say(
+    fake: &fake::FakeDiscord,
+    db: &mut bot::Db,
+    gm: (u64, &str),
+    channel: u64,
+    words: &str,
+    lines: Lines<'_>,
+) {
+    let mut ids = open_game(fake, gm, channel, words);
+    ids.extend(
+        lines
+            .iter()
+            .map(|(who, line)| fake.say(*who, Some(channel), line)),
+    );
+    if let Some(last) = ids.last() {
+        db.settled(fake, *last).await;
+    }
+}
+
 /// A transcript as typed on Discord: a `!new` with a `seed=` becomes the `!new` without it
 /// and the GM's `setup seed=N` by DM.
 pub fn for_discord(transcript: &str) -> String {

@@ -92,8 +92,7 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
         "{answers:?}"
     );
     assert_eq!(answers.len(), 3, "{answers:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -129,8 +128,7 @@ async fn moves_typed_without_the_prefix_in_a_flood_get_no_more_answers_than_comm
     db.settled(&fake, chat).await;
     assert_eq!(count(&fake, |p| p.content.contains("slow down")), 1);
     assert_eq!(count(&fake, |p| p.text().contains("alice places tile")), 0);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// Whether `text` holds a deadline as a game with a time zone writes it on Discord: how far
@@ -206,6 +204,5 @@ async fn a_game_with_a_time_zone_writes_its_deadlines_in_it() {
         .next_back()
         .expect("a card with a deadline");
     assert!(deadline_in_zone(&card, zone), "{card}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

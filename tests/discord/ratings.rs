@@ -196,6 +196,5 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     );
     assert_eq!(answer.files.len(), 1, "{answer:?}");
 
-    bot.stop();
-    assert_eq!(db.replay_all().await, 3);
+    assert_eq!(db.stop_and_replay(bot).await, 3);
 }

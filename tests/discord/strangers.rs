@@ -65,8 +65,7 @@ async fn a_hundred_commands_in_five_seconds_are_slowed_and_stay_set_aside_after_
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(answered(&fake), applied);
     assert_eq!(slowed(&fake), 1);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,8 +120,7 @@ async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
         "{:#?}",
         fake.posts()
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -225,6 +223,5 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
         "{resolved:?}"
     );
     assert!(!resolved.text().contains("carol"), "{resolved:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

@@ -98,8 +98,7 @@ async fn an_order_sent_while_another_program_holds_the_database_is_applied_when_
     assert!(receipt.at >= released);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(bobs_receipts(&fake), 1, "{:#?}", fake.posts());
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,8 +125,7 @@ async fn an_order_waiting_for_the_database_when_the_bot_is_killed_is_applied_aft
     .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(bobs_receipts(&fake), 1, "{:#?}", fake.posts());
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

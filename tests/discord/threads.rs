@@ -10,7 +10,10 @@
 
 use crate::bot::{connected, started, Bot};
 use crate::fake::Permission;
-use crate::{count, dm_to, in_channel, open_game, ALICE, BOB, CAROL, CHANNEL};
+use crate::{
+    count, dm_to, in_channel, open_and_say, open_game, ALICE, BOB, CARCASSONNE_SEED3_OPENING,
+    CAROL, CHANNEL,
+};
 use std::time::Duration;
 
 /// Whether a post went to `channel`.
@@ -26,19 +29,8 @@ async fn a_carcassonne_game_in_a_thread_of_a_channel_with_a_game_of_its_own() {
     assert_eq!(fake.intents() & 1, 1, "GUILDS intent");
     // alice opens a thread of the TAG game's channel and a Carcassonne game in it.
     let thread = fake.open_thread(ALICE, CHANNEL, "carcassonne");
-    let mut ids = open_game(&fake, ALICE, thread, "carcassonne seed=3");
-    for (who, line) in [
-        (ALICE, "!join"),
-        (BOB, "!join blue"),
-        (ALICE, "!start"),
-        (ALICE, "!place -1 0 0"),
-        (ALICE, "!pass"),
-        (BOB, "!place 0 -1 180"),
-        (BOB, "!meeple d"),
-    ] {
-        ids.push(fake.say(who, Some(thread), line));
-    }
-    db.settled(&fake, *ids.last().unwrap()).await;
+    let opening = CARCASSONNE_SEED3_OPENING;
+    open_and_say(&fake, &mut db, ALICE, thread, "carcassonne seed=3", opening).await;
     // Everything a game does in a channel happens in its thread: sign-ups, the board with
     // its embed, picture and buttons, the moves.
     let board = fake
@@ -88,8 +80,7 @@ async fn a_carcassonne_game_in_a_thread_of_a_channel_with_a_game_of_its_own() {
         })
         .await;
     assert!(page.content.contains("Game #2"), "{page:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -117,8 +108,7 @@ async fn a_thread_archived_mid_game_is_reopened_by_the_next_post() {
     assert!(reveal.text().contains("the deadline passed"), "{reveal:?}");
     assert!(!fake.place(thread).unwrap().archived);
     assert_eq!(count(&fake, |p| p.content.contains("I gave up")), 0);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -162,8 +152,7 @@ async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
         in_channel(p) && p.text().contains("Orders for moves")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -171,16 +160,13 @@ async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
     let (fake, _dir, mut db, bot) = connected().await;
     // A Parcheesi game in a thread (seed 7): alice's first move is in.
     let thread = fake.open_thread(ALICE, CHANNEL, "parcheesi");
-    let mut ids = open_game(&fake, ALICE, thread, "parcheesi seed=7");
-    for (who, line) in [
+    let lines = [
         (ALICE, "!join"),
         (BOB, "!join"),
         (ALICE, "!start"),
         (ALICE, "!move 1 2"),
-    ] {
-        ids.push(fake.say(who, Some(thread), line));
-    }
-    db.settled(&fake, *ids.last().unwrap()).await;
+    ];
+    open_and_say(&fake, &mut db, ALICE, thread, "parcheesi seed=7", &lines).await;
     // A message on the server after it, so the bot saw the server last then.
     let seen = fake.say(CAROL, Some(CHANNEL), "hello");
     db.settled(&fake, seen).await;
@@ -205,8 +191,7 @@ async fn messages_typed_in_threads_while_the_bot_was_down_are_read_back() {
         to(fresh)(p) && p.content.contains("bob joins game #2")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,8 +273,7 @@ async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
         })
         .await;
     assert!(reveal.text().contains("- bob: `bid 4`"), "{reveal:?}");
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -368,8 +352,7 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
         to(carols)(p) && p.content.contains("order received for bids: `bid 3`")
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -417,6 +400,5 @@ async fn hints_point_the_right_way_for_a_player_in_a_thread_and_a_channel() {
             )
     })
     .await;
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }

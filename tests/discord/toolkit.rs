@@ -87,8 +87,7 @@ async fn undo_vacation_who_and_draw_typed_on_discord() {
             .contains("Game #1 ends in a draw: alice, bob and carol agree, and share first place."),
         "{over:?}"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
 /// The second game's channel in the quiet-hours test.
@@ -196,8 +195,7 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
         last_reminder < deadline,
         "game #2 resolved before its reminders"
     );
-    bot.stop();
-    assert_eq!(db.replay_all().await, 2);
+    assert_eq!(db.stop_and_replay(bot).await, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -267,6 +265,5 @@ async fn nudge_writes_to_the_players_awaited_once_a_phase() {
     };
     assert_eq!(count(&fake, moves(BOB)), 1);
     assert_eq!(count(&fake, moves(CAROL)), 0);
-    bot.stop();
-    assert_eq!(db.replay_all().await, 1);
+    assert_eq!(db.stop_and_replay(bot).await, 1);
 }

@@ -65,6 +65,25 @@ pub struct Place {
     pub tags: Vec<(u64, String)>,
 }
 
+impl Place {
+    /// A thread of `parent` in `guild`, open, that `owner` opened and is the one member of.
+    pub fn thread(kind: Kind, guild: u64, parent: u64, name: String, owner: u64) -> Place {
+        Place {
+            kind,
+            guild,
+            parent: Some(parent),
+            name,
+            owner,
+            archived: false,
+            locked: false,
+            deleted: false,
+            members: HashSet::from([owner]),
+            applied_tags: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+}
+
 /// What the bot may do beyond posting, in the fake's server (all, unless a test says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Permission {
@@ -232,19 +251,7 @@ impl FakeDiscord {
         let guild = self.inner.server_of(parent);
         let json = self.inner.add_place(
             id,
-            Place {
-                kind: Kind::PublicThread,
-                guild,
-                parent: Some(parent),
-                name: name.to_string(),
-                owner: user.0,
-                archived: false,
-                locked: false,
-                deleted: false,
-                members: HashSet::from([user.0]),
-                applied_tags: Vec::new(),
-                tags: Vec::new(),
-            },
+            Place::thread(Kind::PublicThread, guild, parent, name.to_string(), user.0),
         );
         self.dispatch("THREAD_CREATE", json);
         id
@@ -421,17 +428,8 @@ pub(super) async fn create_thread(
             let mut thread = inner.add_place(
                 id,
                 Place {
-                    kind: Kind::PublicThread,
-                    guild,
-                    parent: Some(parent),
-                    name,
-                    owner: BOT_ID,
-                    archived: false,
-                    locked: false,
-                    deleted: false,
-                    members: HashSet::from([BOT_ID]),
                     applied_tags,
-                    tags: Vec::new(),
+                    ..Place::thread(Kind::PublicThread, guild, parent, name, BOT_ID)
                 },
             );
             let first = &body["message"];
@@ -461,22 +459,7 @@ pub(super) async fn create_thread(
             } else {
                 Kind::PublicThread
             };
-            let thread = inner.add_place(
-                id,
-                Place {
-                    kind,
-                    guild,
-                    parent: Some(parent),
-                    name,
-                    owner: BOT_ID,
-                    archived: false,
-                    locked: false,
-                    deleted: false,
-                    members: HashSet::from([BOT_ID]),
-                    applied_tags: Vec::new(),
-                    tags: Vec::new(),
-                },
-            );
+            let thread = inner.add_place(id, Place::thread(kind, guild, parent, name, BOT_ID));
             Json(thread).into_response()
         }
     }
