@@ -18,6 +18,19 @@ pub struct Post {
     pub file: Option<Attachment>,
 }
 
+impl Post {
+    /// `text` to `to`, with nothing beside it (no picture, card or file).
+    pub fn text(to: Audience, text: impl Into<String>) -> Post {
+        Post {
+            to,
+            text: text.into(),
+            svg: None,
+            card: None,
+            file: None,
+        }
+    }
+}
+
 /// Everything one input produced.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -43,13 +56,7 @@ impl Outcome {
     /// An outcome that only answers `to` with a refusal.
     pub fn refusal(to: Audience, text: impl Into<String>) -> Outcome {
         Outcome {
-            posts: vec![Post {
-                to,
-                text: crate::chat::parse::bounded(&text.into()),
-                svg: None,
-                card: None,
-                file: None,
-            }],
+            posts: vec![Post::text(to, crate::chat::parse::bounded(&text.into()))],
             refused: true,
             ..Outcome::default()
         }
@@ -57,24 +64,14 @@ impl Outcome {
 
     /// Adds a post to a channel.
     pub fn channel(&mut self, channel: &str, text: impl Into<String>) {
-        self.posts.push(Post {
-            to: Audience::Channel(channel.to_string()),
-            text: text.into(),
-            svg: None,
-            card: None,
-            file: None,
-        });
+        self.posts
+            .push(Post::text(Audience::Channel(channel.to_string()), text));
     }
 
     /// Adds a direct message.
     pub fn direct(&mut self, user_id: &str, text: impl Into<String>) {
-        self.posts.push(Post {
-            to: Audience::Direct(user_id.to_string()),
-            text: text.into(),
-            svg: None,
-            card: None,
-            file: None,
-        });
+        self.posts
+            .push(Post::text(Audience::Direct(user_id.to_string()), text));
     }
 
     /// Adds a public table event to the log.

@@ -72,17 +72,15 @@ impl Answers for Which {
             let events = asked.tx.events(id, None).await?;
             let inputs = asked.tx.inputs(id).await?;
             let mut outcome = Outcome::default();
+            let to = Audience::Channel(asked.channel.to_string());
             outcome.posts.push(Post {
-                to: Audience::Channel(asked.channel.to_string()),
-                text: format!(
-                    "Game #{id}: the audit page. Open it in a browser: with nothing from the network it checks the seed against the commitment posted at the start, and every roll against the seed."
-                ),
-                svg: None,
-                card: None,
                 file: Some(Attachment {
                     name: format!("game-{id}-audit.html"),
                     text: asked.table.audit_page(&record, &events, &inputs),
                 }),
+                ..Post::text(to, format!(
+                    "Game #{id}: the audit page. Open it in a browser: with nothing from the network it checks the seed against the commitment posted at the start, and every roll against the seed."
+                ))
             });
             Ok(outcome)
         })

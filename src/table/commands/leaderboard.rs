@@ -156,15 +156,16 @@ impl Answers for Named {
                 );
             }
             outcome.posts.push(Post {
-                to: Audience::Channel(asked.channel.to_string()),
-                text: lines.join("\n"),
                 svg: Some(chart(game, &rows)),
                 // Shown as an embed: the title, the text as its description, the chart in it.
                 card: Some(Card {
                     title: Some(format!("{game} leaderboard")),
                     ..Card::default()
                 }),
-                file: None,
+                ..Post::text(
+                    Audience::Channel(asked.channel.to_string()),
+                    lines.join("\n"),
+                )
             });
             Ok(outcome)
         })

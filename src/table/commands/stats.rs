@@ -284,15 +284,15 @@ impl Answers for Whose {
             }
             let mut outcome = Outcome::default();
             outcome.posts.push(Post {
-                to: Audience::Channel(asked.channel.to_string()),
-                text: text.join("\n"),
-                svg: None,
                 // Shown as an embed: the title, and the text as its description.
                 card: Some(Card {
                     title: Some(format!("{name}'s record on this server")),
                     ..Card::default()
                 }),
-                file: None,
+                ..Post::text(
+                    Audience::Channel(asked.channel.to_string()),
+                    text.join("\n"),
+                )
             });
             Ok(outcome)
         })

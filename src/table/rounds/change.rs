@@ -170,11 +170,8 @@ pub fn after_change(
         let mut texts = joined_within(parts, most);
         let last = texts.pop().unwrap_or_default();
         let post = |text: String, svg: Option<String>| Post {
-            to: Audience::Channel(channel.clone()),
-            text,
             svg,
-            card: None,
-            file: None,
+            ..Post::text(Audience::Channel(channel.clone()), text)
         };
         work.outcome
             .posts
@@ -238,14 +235,12 @@ pub fn game_over(work: &mut Work<'_>, ranking: &[Vec<Seat>]) -> Vec<String> {
 /// Posts `text` to the game's channel with the board, as text and as a picture.
 pub fn post_board(work: &mut Work<'_>, live: &Live, text: String) {
     let board = live.game.board();
+    let to = Audience::Channel(work.record.channel.clone());
     work.outcome.posts.push(Post {
-        to: Audience::Channel(work.record.channel.clone()),
-        text: format!("{text}\n{}", board.text),
         svg: board
             .svg
             .map(|svg| framed(&svg, &work.record, &live.game.marks())),
-        card: None,
-        file: None,
+        ..Post::text(to, format!("{text}\n{}", board.text))
     });
 }
 

@@ -70,11 +70,8 @@ pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
         .svg
         .map(|svg| framed(&svg, &work.record, &live.game.marks()));
     Ok(Post {
-        to: Audience::Channel(work.record.channel.clone()),
-        text,
         svg,
-        card: None,
-        file: None,
+        ..Post::text(Audience::Channel(work.record.channel.clone()), text)
     })
 }
 
