@@ -99,10 +99,7 @@ async fn an_order_is_answered_at_once_while_the_solver_works_on_another_game() {
         db.settled(&fake, id).await;
     }
     let call = fake.say(CAROL, Some(CHANNEL), "!impossible");
-    fake.wait_post("the call", |p| {
-        in_channel(p) && p.text().contains("The solver is judging")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "The solver is judging").await;
     // While the solver works, a bid in the other game gets its receipt at once.
     let receipts = count(&fake, dm_to(ERIN));
     let (receipt, waited) = crate::commands::erins_bid_answered(&fake).await;

@@ -186,11 +186,7 @@ pub async fn tag_bids_open_elsewhere(fake: &FakeDiscord, db: &mut Db) {
 pub async fn erins_bid_answered(fake: &FakeDiscord) -> (Posted, std::time::Duration) {
     let sent = std::time::Instant::now();
     fake.say(ERIN, None, "bid 4");
-    let receipt = fake
-        .wait_post("erin's receipt", |p| {
-            dm_to(ERIN)(p) && p.content.contains("order received for bids")
-        })
-        .await;
+    let receipt = fake.wait_dm(ERIN, "order received for bids").await;
     let waited = receipt.at.duration_since(sent);
     (receipt, waited)
 }
@@ -266,16 +262,9 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     // The last bid resolves the round; in the moves round a move order's receipt offers
     // stomp and stride as buttons, and pressing one replaces the order.
     fake.say(CAROL, None, "bid 3");
-    fake.wait_post("the moves round", |p| {
-        in_channel(p) && p.text().contains("Send your moves")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Send your moves").await;
     fake.say(ALICE, None, "move n stomp");
-    let receipt = fake
-        .wait_post("the move receipt", |p| {
-            dm_to(ALICE)(p) && p.content.contains("`move n stomp`")
-        })
-        .await;
+    let receipt = fake.wait_dm(ALICE, "`move n stomp`").await;
     let buttons = receipt.buttons();
     let labels: Vec<&str> = buttons.iter().map(|(_, l)| l.as_str()).collect();
     assert_eq!(labels, ["stomp", "stride"]);
@@ -283,10 +272,7 @@ async fn secret_orders_by_dm_closed_dms_and_the_ephemeral_order() {
     assert!(fake.wait_callback(refused).await.ephemeral);
     let pressed = fake.press(ALICE, &receipt, &buttons[1].0);
     assert_eq!(fake.wait_callback(pressed).await.kind, 6);
-    fake.wait_post("the stride receipt", |p| {
-        dm_to(ALICE)(p) && p.content.contains("`move n stride`")
-    })
-    .await;
+    fake.wait_dm(ALICE, "`move n stride`").await;
 
     // Autocompletion offers the player's own games for /order.
     let typed = fake.autocomplete(ALICE, CHANNEL, "order", "game", "");
@@ -380,18 +366,14 @@ async fn slash_commands_require_their_arguments_and_take_users() {
     crate::commands::start_tag_for_three(&fake).await;
     // /kick takes Discord's user option: bob is removed by id.
     fake.slash_users(ALICE, CHANNEL, "kick", &[("player", BOB)]);
-    fake.wait_post("bob's removal", |p| {
-        in_channel(p) && p.text().contains("bob was removed by the GM.")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "bob was removed by the GM.")
+        .await;
     // /replace too: carol's seat goes to dave.
     // The board goes to the channel with the news; the interaction is told where.
     let replace = fake.slash_users(ALICE, CHANNEL, "replace", &[("old", CAROL), ("new", DAVE)]);
     fake.wait_callback(replace).await;
-    fake.wait_post("dave in carol's seat", |p| {
-        in_channel(p) && p.text().contains("dave takes over carol's seat in game #1")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "dave takes over carol's seat in game #1")
+        .await;
     // And dave's to a computer player, with the level as the option's value.
     let computer = fake.slash_with(
         ALICE,
@@ -621,10 +603,7 @@ async fn the_words_said_by_dm_come_from_the_registry() {
 
     // `order bid 5` by DM is the bid, as `bid 5` is.
     fake.say(ALICE, None, "order bid 5");
-    fake.wait_post("alice's receipt", |p| {
-        dm_to(ALICE)(p) && p.content.contains("for bids: `bid 5`")
-    })
-    .await;
+    fake.wait_dm(ALICE, "for bids: `bid 5`").await;
 
     // `/vacation` is answered privately, and the channel is told.
     let away = fake.slash(CAROL, CHANNEL, "vacation", &[("length", "3d")]);

@@ -40,10 +40,7 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
         1
     );
     fake.say(ALICE, Some(CHANNEL), "!start");
-    fake.wait_post("the bids", |p| {
-        in_channel(p) && p.text().contains("Waiting for bids")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Waiting for bids").await;
     fake.say(ALICE, None, "bid 1");
 
     // alice stands still every round; the computers bid, chase and flee by themselves, and
@@ -68,11 +65,7 @@ async fn a_person_and_two_computer_seats_play_tag_to_its_end() {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let over = fake
-        .wait_post("the end", |p| {
-            in_channel(p) && p.text().contains("Final ranking")
-        })
-        .await;
+    let over = fake.wait_post_in(CHANNEL, "Final ranking").await;
     // The game-over post arrives whole, as one message: its ranking, the seed and the way
     // to check every roll.
     assert_eq!(
@@ -115,16 +108,11 @@ async fn the_gm_hands_carcassonne_seats_to_the_computer_mid_game() {
     for (who, line) in crate::CARCASSONNE_SEED3_OPENING {
         fake.say(*who, Some(CHANNEL), line);
     }
-    fake.wait_post("bob's meeple", |p| {
-        in_channel(p) && p.text().contains("bob puts a farmer")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "bob puts a farmer").await;
     // bob quits; then alice hands over her own seat too: the computers play it out.
     fake.say(ALICE, Some(CHANNEL), "!replace @bob bot");
-    fake.wait_post("the first hand-over", |p| {
-        in_channel(p) && p.text().contains("Computer 1 takes over bob's seat")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Computer 1 takes over bob's seat")
+        .await;
     let refused = fake.say(ALICE, Some(CHANNEL), "!replace @alice bot brilliant");
     db.settled(&fake, refused).await;
     assert!(
@@ -190,10 +178,7 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
     fake.say(BOB, Some(CHANNEL), "!join");
     fake.say(ALICE, Some(CHANNEL), "!start");
     // alice's dice are lost; bob's turn comes, and bob stays silent.
-    fake.wait_post("bob's turn", |p| {
-        in_channel(p) && p.text().contains("It is bob's turn")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "It is bob's turn").await;
     fake.say(ALICE, Some(CHANNEL), "!deadline 3s");
     fake.wait_for_post("the computer standing in", Duration::from_secs(30), |p| {
         in_channel(p)
@@ -213,10 +198,7 @@ async fn nmr_bot_plays_a_silent_parcheesi_turn_after_its_deadline() {
         "{}",
         summary.text()
     );
-    fake.wait_post("alice's turn", |p| {
-        in_channel(p) && p.text().contains("It is alice's turn")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "It is alice's turn").await;
     stopped(bot, &mut db, 1).await;
 }
 

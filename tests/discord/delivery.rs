@@ -6,7 +6,7 @@ use crate::bot::{
     connected, connected_with, connected_with_env, fresh_database, started, Bot, Db, Settings,
 };
 use crate::fake::FakeDiscord;
-use crate::{count, dm_to, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
+use crate::{count, in_channel, ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -86,11 +86,7 @@ async fn a_duplicate_event_applies_once_and_a_429_is_retried_once() {
     // up once, and the GM hears about it by DM.
     fake.forbid(CHANNEL);
     fake.say(BOB, Some(CHANNEL), "!status");
-    let note = fake
-        .wait_post("the GM's note", |p| {
-            dm_to(ALICE)(p) && p.content.contains("gave up")
-        })
-        .await;
+    let note = fake.wait_dm(ALICE, "gave up").await;
     assert!(
         note.content
             .contains("I gave up delivering a message to <#700>"),
@@ -158,11 +154,7 @@ async fn a_server_error_is_retried_and_a_post_that_keeps_failing_is_given_up() {
     let before = fake.posts().len();
     fake.fail_next_posts(3, 503);
     fake.say(BOB, Some(CHANNEL), "!status");
-    let note = fake
-        .wait_post("the GM's note", |p| {
-            dm_to(ALICE)(p) && p.content.contains("I gave up")
-        })
-        .await;
+    let note = fake.wait_dm(ALICE, "I gave up").await;
     assert!(
         note.content
             .contains("I gave up delivering a message to <#700>: still failing after 3 attempts"),

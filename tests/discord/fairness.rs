@@ -91,11 +91,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
     // The commitment hides the seed with a salt the bot drew: a guess of 42 cannot be checked
     // against it.
     let seed = Seed::parse("42").unwrap();
-    let start = fake
-        .wait_post("the start", |p| {
-            in_channel(p) && p.text().contains("Seed commitment")
-        })
-        .await;
+    let start = fake.wait_post_in(CHANNEL, "Seed commitment").await;
     let posted = start
         .text()
         .split("Seed commitment: `")
@@ -111,11 +107,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
         "{start:?}"
     );
     assert!(start.text().contains(PRACTICE), "{start:?}");
-    let status = fake
-        .wait_post("the status", |p| {
-            in_channel(p) && p.text().contains("Game #1 (tag), GM alice")
-        })
-        .await;
+    let status = fake.wait_post_in(CHANNEL, "Game #1 (tag), GM alice").await;
     assert!(status.text().contains(PRACTICE), "{status:?}");
 
     // A second game in another channel, opened the same way without a seed: the bot draws
@@ -137,12 +129,7 @@ async fn a_seed_typed_in_a_channel_is_refused_and_one_given_by_dm_makes_a_practi
     // At the end the seed (42's bytes) and the salt are revealed, and hash to what was posted.
     let ended = fake.say(ALICE, Some(CHANNEL), "!end");
     db.settled(&fake, ended).await;
-    let reveal = fake
-        .wait_post("the reveal", |p| {
-            in_channel(p) && p.text().contains("and its salt `")
-        })
-        .await
-        .text();
+    let reveal = fake.wait_post_in(CHANNEL, "and its salt `").await.text();
     assert!(
         reveal.contains(&format!("Seed: `{}`", seed.to_hex())),
         "{reveal}"
@@ -169,11 +156,7 @@ async fn a_parcheesi_turn_that_comes_back_to_its_player_has_a_deadline_of_its_ow
     }
     ids.push(fake.say(ALICE, Some(CHANNEL), "!start"));
     db.settled(&fake, *ids.last().unwrap()).await;
-    let first = fake
-        .wait_post("alice's first turn", |p| {
-            in_channel(p) && p.text().contains("It is alice's turn.")
-        })
-        .await;
+    let first = fake.wait_post_in(CHANNEL, "It is alice's turn.").await;
     let first_deadline = deadline_in(&first);
     tokio::time::sleep(Duration::from_secs(12)).await;
     let entered = fake.say(ALICE, Some(CHANNEL), "!enter 1");
@@ -200,10 +183,8 @@ async fn a_parcheesi_turn_that_comes_back_to_its_player_has_a_deadline_of_its_ow
     tokio::time::sleep(Duration::from_secs(15)).await;
     let moved = fake.say(ALICE, Some(CHANNEL), "!move 1 1");
     db.settled(&fake, moved).await;
-    fake.wait_post("alice's move", |p| {
-        in_channel(p) && p.text().contains("green (alice) moves pawn 1")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "green (alice) moves pawn 1")
+        .await;
     let refused =
         |p: &Posted| p.content.contains("not taken") || p.content.contains("deadline passed");
     assert_eq!(count(&fake, refused), 0, "{:#?}", fake.posts());
@@ -239,11 +220,7 @@ async fn bids_in_and_the_bot_away(fake: &FakeDiscord, db: &mut Db, path: &Path) 
     let opened =
         crate::commands::open_tag(fake, CHANNEL, [ALICE, BOB, CAROL], "seed=7 deadline=8s");
     db.settled(fake, *opened.last().unwrap()).await;
-    let waiting = fake
-        .wait_post("the bids", |p| {
-            in_channel(p) && p.text().contains("Waiting for bids")
-        })
-        .await;
+    let waiting = fake.wait_post_in(CHANNEL, "Waiting for bids").await;
     let due = deadline_in(&waiting);
     for (who, bid) in [(ALICE, "bid 4"), (CAROL, "bid 5")] {
         let sent = fake.say(who, None, bid);
@@ -274,22 +251,14 @@ async fn an_order_edited_after_its_deadline_while_the_bot_was_away_is_not_taken(
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
     db.settled(&fake, bid).await;
-    let told = fake
-        .wait_post("bob is told", |p| {
-            dm_to(BOB)(p) && p.content.contains("was edited at")
-        })
-        .await;
+    let told = fake.wait_dm(BOB, "was edited at").await;
     assert!(
         told.content.starts_with("Your message 'bid 9' was edited at ")
             && told.content.contains("before I could read it, and I take messages as they were sent, never their edits, so I did not apply it: nothing changed."),
         "{told:?}"
     );
     // Neither bid is taken: the deadline resolves bob's bid by the game's default.
-    let reveal = fake
-        .wait_post("the bids revealed", |p| {
-            in_channel(p) && p.text().contains("Orders for bids")
-        })
-        .await;
+    let reveal = fake.wait_post_in(CHANNEL, "Orders for bids").await;
     assert!(
         reveal
             .text()
@@ -371,11 +340,7 @@ async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing()
     fake.wait_ready().await;
     db.settled(&fake, bid).await;
     // His receipt does not offer a replacement the passed deadline would refuse.
-    let receipt = fake
-        .wait_post("bob's receipt", |p| {
-            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
-        })
-        .await;
+    let receipt = fake.wait_dm(BOB, "order received for bids: `bid 3`").await;
     assert!(
         receipt.content.contains("It came before the deadline, <t:")
             && receipt
@@ -384,11 +349,7 @@ async fn an_order_sent_in_time_while_the_bot_was_away_is_receipted_as_standing()
             && !receipt.content.contains("You can replace it"),
         "{receipt:?}"
     );
-    let reveal = fake
-        .wait_post("the bids revealed", |p| {
-            in_channel(p) && p.text().contains("Orders for bids")
-        })
-        .await;
+    let reveal = fake.wait_post_in(CHANNEL, "Orders for bids").await;
     assert!(reveal.text().contains("bid 3"), "{reveal:?}");
     assert_eq!(db.stop_and_replay(bot).await, 1);
 }
@@ -471,10 +432,8 @@ async fn a_channel_message_and_a_dm_right_behind_it_as_a_session_begins_apply_in
         );
         told_it_is_practice(&fake).await;
         // The seed-3 game's first tile.
-        fake.wait_post("the seed's first tile", |p| {
-            in_channel(p) && p.text().contains("alice's turn: tile D is drawn")
-        })
-        .await;
+        fake.wait_post_in(CHANNEL, "alice's turn: tile D is drawn")
+            .await;
         assert_eq!(db.stop_and_replay(bot).await, 1);
     }
 }
@@ -507,10 +466,7 @@ async fn an_answer_the_database_would_not_mark_delivered_keeps_no_posts_back() {
     // bob's next post, and the channel's, still arrive.
     let status = fake.say(BOB, None, "status");
     db.settled(&fake, status).await;
-    fake.wait_post("bob's status", |p| {
-        dm_to(BOB)(p) && p.content.contains("Your order: `bid 3`")
-    })
-    .await;
+    fake.wait_dm(BOB, "Your order: `bid 3`").await;
     let board = fake.say(BOB, Some(CHANNEL), "!status");
     db.settled(&fake, board).await;
     fake.wait_post("the channel's status", |p| {

@@ -562,6 +562,14 @@ impl FakeDiscord {
             .await
     }
 
+    /// Waits for a direct message to `user` that says `text`.
+    pub async fn wait_dm(&self, user: (u64, &str), text: &str) -> Posted {
+        self.wait_post(text, |p| {
+            p.dm_user == Some(user.0) && p.content.contains(text)
+        })
+        .await
+    }
+
     /// Waits up to `limit` for a post matching `pred` and returns it.
     pub async fn wait_for_post(
         &self,

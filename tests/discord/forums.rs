@@ -158,11 +158,7 @@ async fn a_forum_that_is_no_forum_is_told_to_the_gm_with_the_way_home() {
         &format!("!new tag forum=<#{elsewhere}>"),
     );
     db.settled(&fake, opened).await;
-    let told = fake
-        .wait_post("the GM told", |p| {
-            dm_to(ALICE)(p) && p.content.contains("I gave up delivering a message")
-        })
-        .await;
+    let told = fake.wait_dm(ALICE, "I gave up delivering a message").await;
     assert!(
         told.content.contains(&format!(
             "a new post of <#{elsewhere}>: <#{elsewhere}> is not a forum"

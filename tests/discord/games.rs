@@ -203,11 +203,7 @@ async fn typed_at_pace(transcript: &str, pace: std::time::Duration) -> Vec<Poste
     }
     db.settled(&fake, last.expect("a transcript with lines"))
         .await;
-    let end = fake
-        .wait_post("the final ranking", |p| {
-            in_channel(p) && p.text().contains("Final ranking:")
-        })
-        .await;
+    let end = fake.wait_post_in(CHANNEL, "Final ranking:").await;
     let (console, _) = on_the_console(transcript);
     assert_eq!(ranking_in(&end.text()), console);
     let late: Vec<String> = fake

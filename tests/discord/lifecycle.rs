@@ -155,11 +155,7 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
     fake.wait_ready().await;
     db.settled(&fake, status).await;
     // Bob's bid was applied and receipted; then the status (answered after it) counts it.
-    let receipt = fake
-        .wait_post("bob's receipt", |p| {
-            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
-        })
-        .await;
+    let receipt = fake.wait_dm(BOB, "order received for bids: `bid 3`").await;
     assert!(receipt.content.starts_with("Game #1:"), "{receipt:?}");
     let answer = fake
         .wait_post("the status", |p| {
@@ -178,11 +174,7 @@ async fn messages_sent_while_the_bot_is_down_are_applied_once_in_order_after_a_r
     // The round still resolves as usual with carol's bid.
     let last = fake.say(CAROL, None, "bid 4");
     db.settled(&fake, last).await;
-    let resolved = fake
-        .wait_post("the bids", |p| {
-            in_channel(p) && p.text().contains("Orders for bids")
-        })
-        .await;
+    let resolved = fake.wait_post_in(CHANNEL, "Orders for bids").await;
     assert!(resolved.text().contains("bob: `bid 3`"), "{resolved:?}");
     assert_eq!(db.stop_and_replay(bot).await, 1);
 }
@@ -270,11 +262,7 @@ async fn tag_signed_up(fake: &FakeDiscord, db: &mut Db, options: &str) {
 
 /// Waits for bob's receipt for his bid of 3, and checks that nothing of his was refused.
 async fn bobs_bid_is_taken(fake: &FakeDiscord) {
-    let receipt = fake
-        .wait_post("bob's receipt", |p| {
-            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
-        })
-        .await;
+    let receipt = fake.wait_dm(BOB, "order received for bids: `bid 3`").await;
     assert!(receipt.content.starts_with("Game #1: "), "{receipt:?}");
     assert_eq!(
         count(fake, |p| dm_to(BOB)(p) && p.content.contains("not taken")),
@@ -334,10 +322,8 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
     for (player, bid) in [(ALICE, "bid 5"), (BOB, "bid 5"), (CAROL, "bid 3")] {
         fake.say(player, None, bid);
     }
-    fake.wait_post("the moves of round 1", |p| {
-        in_channel(p) && p.text().contains("Waiting for moves for round 1")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Waiting for moves for round 1")
+        .await;
 
     // The bot goes down; the moves' deadline passes meanwhile, and carol sends her move for
     // round 2 after it, before the bot is back.
@@ -350,9 +336,7 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
     fake.wait_ready().await;
     db.settled(&fake, moved).await;
     let missed = fake
-        .wait_post("round 1 resolved", |p| {
-            in_channel(p) && p.text().contains("Orders for moves for round 1")
-        })
+        .wait_post_in(CHANNEL, "Orders for moves for round 1")
         .await;
     assert!(
         missed
@@ -360,11 +344,7 @@ async fn a_move_for_the_round_after_a_deadline_missed_while_the_bot_was_down_is_
             .contains("passed while the bot was not running"),
         "{missed:?}"
     );
-    let receipt = fake
-        .wait_post("carol's receipt", |p| {
-            dm_to(CAROL)(p) && p.content.contains("for moves for round 2")
-        })
-        .await;
+    let receipt = fake.wait_dm(CAROL, "for moves for round 2").await;
     assert!(
         receipt
             .content
@@ -442,11 +422,7 @@ async fn a_deadline_waits_for_a_lost_session_so_an_order_sent_meanwhile_is_taken
     // the late deadline resolves the bids with it.
     fake.hold_sessions(false);
     fake.wait_ready().await;
-    let receipt = fake
-        .wait_post("bob's receipt", |p| {
-            dm_to(BOB)(p) && p.content.contains("order received for bids: `bid 3`")
-        })
-        .await;
+    let receipt = fake.wait_dm(BOB, "order received for bids: `bid 3`").await;
     assert!(receipt.content.starts_with("Game #1: "), "{receipt:?}");
     let resolved = fake.wait_post("the bids resolved", resolved).await;
     assert!(resolved.text().contains("bob: `bid 3`"), "{resolved:?}");

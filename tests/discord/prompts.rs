@@ -19,11 +19,7 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
         let id = fake.say(who, Some(CHANNEL), line);
         db.settled(&fake, id).await;
     }
-    let prompt = fake
-        .wait_post("alice's first prompt", |p| {
-            in_channel(p) && p.text().contains("alice's turn: tile")
-        })
-        .await;
+    let prompt = fake.wait_post_in(CHANNEL, "alice's turn: tile").await;
     assert!(
         prompt
             .text()

@@ -60,10 +60,8 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     fake.wait_ready().await;
     // Game 1: a draw. Game 2: carol, then bob, concede; alice is the last one in.
     drawn_tag(&fake, &mut db, CHANNEL, [ALICE, BOB, CAROL]).await;
-    fake.wait_post("the first game's ratings", |p| {
-        in_channel(p) && p.text().contains("Ratings in tag on this server")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Ratings in tag on this server")
+        .await;
     let ids = open_tag(&fake, CHANNEL, [ALICE, BOB, CAROL], "");
     db.settled(&fake, *ids.last().unwrap_or(&0)).await;
     for player in [CAROL, BOB] {
@@ -91,9 +89,7 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     let asked = fake.say(ALICE, Some(CHANNEL), &format!("!stats <@{}>", BOB.0));
     db.settled(&fake, asked).await;
     let stats = fake
-        .wait_post("bob's record", |p| {
-            in_channel(p) && p.text().contains("bob's record on this server")
-        })
+        .wait_post_in(CHANNEL, "bob's record on this server")
         .await;
     assert!(within_embed_limits(&stats), "{stats:?}");
     assert_eq!(stats.embeds.len(), 1, "{stats:?}");
@@ -154,9 +150,7 @@ async fn stats_and_the_leaderboard_answer_as_embeds_and_each_server_sees_its_own
     let asked = fake.say(BOB, Some(CHANNEL), "!leaderboard tag");
     db.settled(&fake, asked).await;
     let board = fake
-        .wait_post("the leaderboard", |p| {
-            in_channel(p) && p.text().contains("Leaderboard of tag on this server")
-        })
+        .wait_post_in(CHANNEL, "Leaderboard of tag on this server")
         .await;
     assert!(within_embed_limits(&board), "{board:?}");
     assert_eq!(board.embeds[0]["title"], "tag leaderboard");

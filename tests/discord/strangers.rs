@@ -79,10 +79,7 @@ async fn an_edited_order_or_command_is_answered_once_and_changes_nothing() {
     let before = count(&fake, dm_to(BOB));
     fake.edit(bid, BOB, None, "bid 9");
     fake.edit(bid, BOB, None, "bid 12");
-    fake.wait_post("the answer to the edit", |p| {
-        dm_to(BOB)(p) && p.content.contains("not their edits")
-    })
-    .await;
+    fake.wait_dm(BOB, "not their edits").await;
     let status = fake.say(BOB, None, "status");
     db.settled(&fake, status).await;
     let answer = fake
@@ -134,12 +131,7 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
         "seed=7 deadline=8s grace=1s",
     );
     db.settled(&fake, *opened.last().unwrap()).await;
-    let waiting = fake
-        .wait_post("the bids", |p| {
-            in_channel(p) && p.text().contains("Waiting for bids")
-        })
-        .await
-        .text();
+    let waiting = fake.wait_post_in(CHANNEL, "Waiting for bids").await.text();
     let due = waiting
         .split("Deadline: <t:")
         .nth(1)
@@ -153,9 +145,7 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
     let back = fake.say(BOB, None, "vacation off");
     db.settled(&fake, back).await;
     let told = fake
-        .wait_post("bob is back", |p| {
-            in_channel(p) && p.text().contains("bob is back from vacation")
-        })
+        .wait_post_in(CHANNEL, "bob is back from vacation")
         .await;
     assert!(
         told.text()
@@ -170,9 +160,7 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
     let bid = fake.say(CAROL, None, "bid 4");
     db.settled(&fake, bid).await;
     let receipt = fake
-        .wait_post("carol's receipt", |p| {
-            dm_to(CAROL)(p) && p.content.contains("order received for bids: `bid 4`")
-        })
+        .wait_dm(CAROL, "order received for bids: `bid 4`")
         .await;
     let code = receipt
         .content
@@ -190,20 +178,12 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
     // carol is kicked while paused: she is told, the board counts two, and her bid is gone.
     let kick = fake.say(ALICE, Some(CHANNEL), "!kick carol");
     db.settled(&fake, kick).await;
-    fake.wait_post("carol told", |p| {
-        dm_to(CAROL)(p) && p.content.contains("the GM removed you from the game")
-    })
-    .await;
-    fake.wait_post("the board of two", |p| {
-        in_channel(p) && p.text().contains("TAG, bids, 2 players")
-    })
-    .await;
+    fake.wait_dm(CAROL, "the GM removed you from the game")
+        .await;
+    fake.wait_post_in(CHANNEL, "TAG, bids, 2 players").await;
     let late = fake.say(CAROL, None, "bid 2");
     db.settled(&fake, late).await;
-    fake.wait_post("carol's late bid refused", |p| {
-        dm_to(CAROL)(p) && p.content.contains("was not taken")
-    })
-    .await;
+    fake.wait_dm(CAROL, "was not taken").await;
 
     // Both bids in while paused; the resume resolves them at once.
     for (who, text) in [(ALICE, "bid 5"), (BOB, "bid 3")] {
@@ -213,11 +193,7 @@ async fn a_vacation_given_back_holds_nothing_and_a_pause_stops_the_clock_but_tak
     assert_eq!(count(&fake, |p| p.text().contains("Orders for bids")), 0);
     let resume = fake.say(ALICE, Some(CHANNEL), "!resume");
     db.settled(&fake, resume).await;
-    let resolved = fake
-        .wait_post("the bids resolved", |p| {
-            in_channel(p) && p.text().contains("Orders for bids")
-        })
-        .await;
+    let resolved = fake.wait_post_in(CHANNEL, "Orders for bids").await;
     assert!(
         resolved.text().contains("every order is in"),
         "{resolved:?}"

@@ -86,15 +86,9 @@ async fn an_order_sent_while_another_program_holds_the_database_is_applied_when_
     let_go(lock).await;
     let released = Instant::now();
     db.settled(&fake, bid).await;
-    fake.wait_post("the GM told it answers again", |p| {
-        dm_to(CAROL)(p) && p.content.contains("The bot's database answers again")
-    })
-    .await;
-    let receipt = fake
-        .wait_post("bob's receipt", |p| {
-            dm_to(BOB)(p) && p.content.contains("order received for bids")
-        })
+    fake.wait_dm(CAROL, "The bot's database answers again")
         .await;
+    let receipt = fake.wait_dm(BOB, "order received for bids").await;
     assert!(receipt.at >= released);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(bobs_receipts(&fake), 1, "{:#?}", fake.posts());
@@ -119,10 +113,7 @@ async fn an_order_waiting_for_the_database_when_the_bot_is_killed_is_applied_aft
 
     let bot = Bot::start(&fake, &path);
     fake.wait_ready().await;
-    fake.wait_post("bob's receipt", |p| {
-        dm_to(BOB)(p) && p.content.contains("order received for bids")
-    })
-    .await;
+    fake.wait_dm(BOB, "order received for bids").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(bobs_receipts(&fake), 1, "{:#?}", fake.posts());
     assert_eq!(db.stop_and_replay(bot).await, 1);

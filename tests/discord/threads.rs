@@ -132,9 +132,7 @@ async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
     let home = fake.say(ALICE, Some(CHANNEL), "!home 1");
     db.settled(&fake, home).await;
     let moved = fake
-        .wait_post("the game's new home", |p| {
-            in_channel(p) && p.text().contains("Game #1 (tag) lives here now")
-        })
+        .wait_post_in(CHANNEL, "Game #1 (tag) lives here now")
         .await;
     assert!(!moved.files.is_empty(), "with its board: {moved:?}");
     // Only the GM brings a game; a channel with a game of its own takes none.
@@ -148,10 +146,7 @@ async fn a_locked_thread_is_told_to_the_gm_and_the_game_brought_elsewhere() {
         let bid = fake.say(player, None, "move nothing");
         db.settled(&fake, bid).await;
     }
-    fake.wait_post("the moves resolved in the channel", |p| {
-        in_channel(p) && p.text().contains("Orders for moves")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Orders for moves").await;
     assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
@@ -267,11 +262,7 @@ async fn a_player_whose_dms_are_closed_plays_through_a_private_thread() {
         let sent = fake.say(who, None, bid);
         db.settled(&fake, sent).await;
     }
-    let reveal = fake
-        .wait_post("the bids revealed", |p| {
-            in_channel(p) && p.text().contains("Orders for bids")
-        })
-        .await;
+    let reveal = fake.wait_post_in(CHANNEL, "Orders for bids").await;
     assert!(reveal.text().contains("- bob: `bid 4`"), "{reveal:?}");
     assert_eq!(db.stop_and_replay(bot).await, 1);
 }
@@ -305,10 +296,8 @@ async fn a_private_thread_a_moderator_deletes_is_replaced_and_nothing_said_there
     fake.delete_channel(alices);
     let bid = fake.say(ALICE, None, "bid 5");
     db.settled(&fake, bid).await;
-    fake.wait_post("alice's receipt by DM", |p| {
-        dm_to(ALICE)(p) && p.content.contains("order received for bids: `bid 5`")
-    })
-    .await;
+    fake.wait_dm(ALICE, "order received for bids: `bid 5`")
+        .await;
     fake.wait_post("the notice", |p| {
         in_channel(p)
             && p.content.contains(&format!(

@@ -15,10 +15,8 @@ async fn undo_vacation_who_and_draw_typed_on_discord() {
     for (player, bid) in [(ALICE, "bid 5"), (BOB, "bid 5"), (CAROL, "bid 3")] {
         fake.say(player, None, bid);
     }
-    fake.wait_post("the bids revealed", |p| {
-        in_channel(p) && p.text().contains("Orders for bids (every order is in)")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Orders for bids (every order is in)")
+        .await;
 
     // The GM takes the bids back: the board of the bid round comes back with the post.
     let undo = fake.say(ALICE, Some(CHANNEL), "!undo");
@@ -132,11 +130,7 @@ async fn quiet_hours_hold_a_deadline_and_a_reminder_until_they_end_on_the_real_c
     let options = format!("seed=8 deadline={due}s reminder=30s {quiet}");
     let opened = open_tag(&fake, QUIET_CHANNEL, [DAVE, ERIN, BOB], &options);
     db.settled(&fake, *opened.last().unwrap()).await;
-    let waiting = fake
-        .wait_post("game #1's bids", |p| {
-            in_channel(p) && p.text().contains("Waiting for bids")
-        })
-        .await;
+    let waiting = fake.wait_post_in(CHANNEL, "Waiting for bids").await;
     // A game with a time zone writes the clock time in it.
     let moved = format!(
         "Deadline: <t:{}:R> ({} IST).",
@@ -243,10 +237,8 @@ async fn nudge_writes_to_the_players_awaited_once_a_phase() {
         let sent = fake.say(player, None, bid);
         db.settled(&fake, sent).await;
     }
-    fake.wait_post("the bids revealed", |p| {
-        in_channel(p) && p.text().contains("Orders for bids (every order is in)")
-    })
-    .await;
+    fake.wait_post_in(CHANNEL, "Orders for bids (every order is in)")
+        .await;
     let away = fake.say(CAROL, None, "vacation 3d");
     db.settled(&fake, away).await;
     let nudge = fake.say(ALICE, Some(CHANNEL), "!nudge");
