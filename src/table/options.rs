@@ -133,7 +133,10 @@ mod tests {
     #[test]
     fn a_choice_takes_its_words_in_any_case_and_names_them_when_refused() {
         let words = [("dm", false), ("thread", true)];
-        assert_eq!(choice("orders", "Thread", &words).map_err(|r| r.0), Ok(true));
+        assert_eq!(
+            choice("orders", "Thread", &words).map_err(|r| r.0),
+            Ok(true)
+        );
         assert_eq!(choice("orders", "dm", &words).map_err(|r| r.0), Ok(false));
         assert_eq!(
             choice("orders", "post", &words).map_err(|r| r.0),
