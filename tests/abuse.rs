@@ -7,19 +7,11 @@
 
 mod common;
 
-use common::{play, play_on, replay_every_game, service, start_time};
+use common::{assert_says, play, play_on, replay_every_game, service, start_time, TAG_SIGNUP};
 use hmac::{Hmac, Mac};
 use referee::dice::Seed;
-use referee::table::{Envelope, Inbound, User};
+use referee::table::{Inbound, User};
 use sha2::{Digest, Sha256};
-
-const TAG_SIGNUP: &str = "\
-alice #tag: !new tag seed=7
-alice #tag: !join
-bob #tag: !join
-carol #tag: !join
-alice #tag: !start
-";
 
 /// The receipt a DM of `out` gives for `order`.
 fn receipt_of(out: &str, who: &str, order: &str) -> String {
@@ -94,13 +86,12 @@ async fn taking_a_long_vacation_and_coming_back_at_once_holds_nothing() {
         "{TAG_SIGNUP}alice dm: bid 5\ncarol dm: bid 3\nbob dm: vacation 14d\nbob dm: vacation off\n"
     ))
     .await;
-    assert!(
-        out.contains("The deadline moves to 2026-01-15 00:00 UTC (in 14 days) for bob's vacation."),
-        "{out}"
-    );
-    assert!(
-        out.contains("#tag <- bob is back from vacation (14 days of vacation left in this game). The deadline moves back to 2026-01-05 00:00 UTC (in 4 days)."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "The deadline moves to 2026-01-15 00:00 UTC (in 14 days) for bob's vacation.",
+            "#tag <- bob is back from vacation (14 days of vacation left in this game). The deadline moves back to 2026-01-05 00:00 UTC (in 4 days).",
+        ],
     );
     // The allowance is spent by what was taken: nothing, and it works no second time.
     let again = play(&format!(
@@ -117,13 +108,9 @@ async fn taking_a_long_vacation_and_coming_back_at_once_holds_nothing() {
 #[tokio::test]
 async fn twenty_vacations_taken_and_given_back_never_hold_the_game() {
     let service = service("sqlite::memory:").await;
-    let mut transcript = "\
-alice #dice: !new dicey seed=7 to=1000
-bob #dice: !join
-carol #dice: !join
-alice #dice: !join
-alice #dice: !start
-"
+    let mut transcript = game_started!(
+        new "dicey seed=7 to=1000" in "#dice" by "alice", joined by "bob", "carol", "alice"
+    )
     .to_string();
     play_on(&service, &transcript, start_time(), &[]).await;
     let store = service.store();
@@ -166,15 +153,12 @@ async fn a_paused_game_still_takes_secret_orders_and_refuses_public_moves() {
         "{TAG_SIGNUP}alice #tag: !pause\nbob dm: bid 4\nalice dm: bid 5\ncarol dm: bid 3\nalice #tag: !resume\n"
     ))
     .await;
-    assert!(
-        out.contains(
-            "Secret orders by direct message are still taken and can be changed meanwhile."
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("dm bob <- Game #1: order received for bids: `bid 4`."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "Secret orders by direct message are still taken and can be changed meanwhile.",
+            "dm bob <- Game #1: order received for bids: `bid 4`.",
+        ],
     );
     // The last bid came in while paused: the round resolves when the GM resumes, not before.
     let resumed = out.find("#tag <- Game #1 resumes.").expect("resumed");
@@ -183,14 +167,10 @@ async fn a_paused_game_still_takes_secret_orders_and_refuses_public_moves() {
         .expect("resolved");
     assert!(resolved > resumed, "{out}");
 
-    let parcheesi = "\
-alice #p: !new parcheesi seed=7
-alice #p: !join
-bob #p: !join
-alice #p: !start
-alice #p: !pause
-alice #p: !move 1 2
-";
+    let parcheesi = concat!(
+        game_started!(new "parcheesi seed=7" in "#p" by "alice", joined by "alice", "bob"),
+        "alice #p: !pause\nalice #p: !move 1 2\n",
+    );
     let out = play(parcheesi).await;
     assert!(
         out.contains("#p <- alice: Game #1 is paused by alice: nothing is played or resolved until the GM types `!resume`. `!status` and `!board` still answer."),
@@ -204,13 +184,12 @@ async fn a_kicked_player_is_told_and_the_board_counts_who_is_left() {
         "{TAG_SIGNUP}alice #tag: !kick carol\ncarol dm: bid 3\nalice #tag: !board\n"
     ))
     .await;
-    assert!(
-        out.contains("dm carol <- Game #1: the GM removed you from the game in #tag; nothing you send for it is taken any more."),
-        "{out}"
-    );
-    assert!(
-        out.contains("Waiting for bids by direct message from alice and bob."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm carol <- Game #1: the GM removed you from the game in #tag; nothing you send for it is taken any more.",
+            "Waiting for bids by direct message from alice and bob.",
+        ],
     );
     let after = out.split("carol was removed by the GM.").nth(1).unwrap();
     assert!(after.contains("TAG, bids, 2 players, 5x5 grid."), "{out}");
@@ -254,29 +233,17 @@ async fn an_order_sent_for_a_phase_that_has_passed_is_refused_however_it_comes()
     )
     .await;
     assert!(out.contains("Waiting for moves for round 1"), "{out}");
-    let before = service.store().last_outbox_id().await.unwrap();
-    let stale = Envelope {
-        id: "stale".to_string(),
-        place: None,
-        sent: Some(start_time() - chrono::Duration::minutes(1)),
-        ..Envelope::default()
-    };
     let inbound = Inbound::Direct {
         user: User::named("bob"),
         text: "move n stomp".to_string(),
     };
-    service
-        .handle(&stale, &inbound, start_time())
-        .await
-        .unwrap();
-    let said = service.store().undelivered_after(before).await.unwrap();
+    let sent = start_time() - chrono::Duration::minutes(1);
+    let said = common::handle_sent_at(&service, "stale", &inbound, sent, start_time()).await;
     assert_eq!(said.len(), 1);
     assert!(
-        said[0]
-            .body
-            .contains("before the current phase (moves for round 1) began"),
+        said[0].contains("before the current phase (moves for round 1) began"),
         "{}",
-        said[0].body
+        said[0]
     );
     replay_every_game(&service).await;
 }

@@ -5,17 +5,11 @@
 
 mod common;
 
-use common::{count, play, referee};
+use common::{
+    assert_says, count, local_console, play, referee, temp_file, unprivileged_referee, TAG_SIGNUP,
+};
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-const TAG_START: &str = "\
-alice #tag: !new tag seed=7
-alice #tag: !join
-bob #tag: !join
-carol #tag: !join
-alice #tag: !start
-";
 
 #[tokio::test]
 async fn time_options_past_their_limit_are_refused_and_no_game_opens() {
@@ -27,47 +21,32 @@ async fn time_options_past_their_limit_are_refused_and_no_game_opens() {
          alice #a: !status\n",
     )
     .await;
-    assert!(
-        out.contains("#a <- alice: `bid_deadline` is at most 30 days; got '31d'"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#b <- alice: `deadline` is at most 365 days; got '10000w'"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#c <- alice: `turn` is at most 365 days; got '400d'"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#d <- alice: `turn` is at most 365 days; got '99999999999999999999d'"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#a <- alice: There is no game in this channel."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#a <- alice: `bid_deadline` is at most 30 days; got '31d'",
+            "#b <- alice: `deadline` is at most 365 days; got '10000w'",
+            "#c <- alice: `turn` is at most 365 days; got '400d'",
+            "#d <- alice: `turn` is at most 365 days; got '99999999999999999999d'",
+            "#a <- alice: There is no game in this channel.",
+        ],
     );
 }
 
 #[tokio::test]
 async fn a_deadline_more_than_a_year_away_is_refused_and_the_old_one_stands() {
     let out = play(&format!(
-        "{TAG_START}alice #tag: !deadline 400d\nalice #tag: !deadline 2028-01-01 00:00\nalice #tag: !deadline 97852-01-01 00:00\nalice #tag: !status\n"
+        "{TAG_SIGNUP}alice #tag: !deadline 400d\nalice #tag: !deadline 2028-01-01 00:00\nalice #tag: !deadline 97852-01-01 00:00\nalice #tag: !status\n"
     ))
     .await;
-    assert!(
-        out.contains("#tag <- alice: `!deadline` is at most 365 days away; got '400d'"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#tag <- alice: `!deadline` is at most 365 days away; got '400d'",
+            "#tag <- alice: That deadline is more than a year away; give one within a year.",
+            "#tag <- alice: `!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got '97852-01-01 00:00'",
+        ],
     );
-    assert!(
-        out.contains(
-            "#tag <- alice: That deadline is more than a year away; give one within a year."
-        ),
-        "{out}"
-    );
-    assert!(out.contains(
-        "#tag <- alice: `!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got '97852-01-01 00:00'"
-    ), "{out}");
     // The bids' own deadline (4 days after the start) still stands.
     assert!(out.contains("Waiting for bids by direct message from alice, bob and carol. Deadline: in 4 days (2026-01-05 00:00 UTC)."), "{out}");
     assert_eq!(count(&out, "The GM set the deadline"), 0);
@@ -76,13 +55,7 @@ async fn a_deadline_more_than_a_year_away_is_refused_and_the_old_one_stands() {
 #[test]
 fn a_clock_line_too_far_is_refused_on_the_console_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["local", "--db"])
-        .arg(dir.path().join("local.db"))
-        .arg("--pictures")
-        .arg(dir.path().join("pictures"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+    let mut child = local_console(&dir.path().join("local.db"), &dir.path().join("pictures"))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -106,7 +79,7 @@ fn a_clock_line_too_far_is_refused_on_the_console_not_a_panic() {
 async fn a_huge_unknown_command_gets_a_short_answer_with_nothing_echoed_raw() {
     let long = "z".repeat(10_000);
     let out = play(&format!(
-        "{TAG_START}bob #tag: !{long}\nbob #tag: !\u{1b}[2Jwipe\u{7}\u{0}\nbob dm: bid \u{1b}[31m5\nbob dm: status\n"
+        "{TAG_SIGNUP}bob #tag: !{long}\nbob #tag: !\u{1b}[2Jwipe\u{7}\u{0}\nbob dm: bid \u{1b}[31m5\nbob dm: status\n"
     ))
     .await;
     let answer = out
@@ -124,13 +97,12 @@ async fn a_huge_unknown_command_gets_a_short_answer_with_nothing_echoed_raw() {
     );
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}') && !out.contains('\u{0}'));
     // The bid with an escape sequence is refused, quoted without the escape; nothing taken.
-    assert!(
-        out.contains("dm bob <- '[31m5' is not a whole number; a bid is like `bid 12`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("dm bob <- You have not sent an order yet."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm bob <- '[31m5' is not a whole number; a bid is like `bid 12`",
+            "dm bob <- You have not sent an order yet.",
+        ],
     );
 }
 
@@ -154,20 +126,27 @@ async fn a_long_symbol_at_join_is_refused_whatever_the_game_allows() {
 #[tokio::test]
 async fn tag_bids_are_paid_exactly_or_refused_and_a_ruinous_bid_is_warned_of() {
     let out = play(&format!(
-        "{TAG_START}bob dm: bid 18446744073709551615\nbob dm: bid -3\nbob dm: status\nbob dm: bid 40\ncarol dm: bid 35\n"
+        "{TAG_SIGNUP}bob dm: bid 18446744073709551615\nbob dm: bid -3\nbob dm: status\nbob dm: bid 40\ncarol dm: bid 35\n"
     ))
     .await;
-    assert!(out.contains("dm bob <- a bid of 18446744073709551615 is more than any score can hold; bid at most your points to stay in the game"), "{out}");
-    assert!(out.contains("dm bob <- a bid cannot be negative; send `bid <number>` with at least your minimum bid"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "dm bob <- a bid of 18446744073709551615 is more than any score can hold; bid at most your points to stay in the game",
+            "dm bob <- a bid cannot be negative; send `bid <number>` with at least your minimum bid",
+        ],
+    );
     assert!(
         out.contains("dm bob <- You have not sent an order yet."),
         "nothing was taken: {out}"
     );
-    assert!(
-        out.contains("dm bob <- Game #1: order received for bids: `bid 40`."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm bob <- Game #1: order received for bids: `bid 40`.",
+            "Careful: this bid is at least your 35 points, so paying it puts you out of the game when the bids are revealed.",
+        ],
     );
-    assert!(out.contains("Careful: this bid is at least your 35 points, so paying it puts you out of the game when the bids are revealed."), "{out}");
     assert_eq!(
         count(&out, "Careful: this bid is at least your 35 points"),
         2,
@@ -242,15 +221,12 @@ fn settings_errors_are_one_sentence_naming_the_setting_or_the_place() {
 /// plain. `referee health` without `health.listen` says what to set.
 #[test]
 fn logs_can_be_json_lines_for_collectors() {
-    let dir = tempfile::tempdir().unwrap();
-    let transcript = dir.path().join("t.txt");
-    std::fs::write(
-        &transcript,
+    let (_dir, transcript) = temp_file(
+        "t.txt",
         "alice #t: !new tag
 bob #t: !join
 ",
-    )
-    .unwrap();
+    );
     let output = Command::new(env!("CARGO_BIN_EXE_referee"))
         .arg("script")
         .arg(&transcript)
@@ -329,19 +305,7 @@ fn a_read_only_database_is_named_as_such() {
     std::fs::write(&script, "alice #t: !games\n").unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o644)).unwrap();
     // Root ignores file modes: the check runs as `nobody` when the tests run as root.
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    let mut command = if root {
-        let mut command = Command::new("setpriv");
-        command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
-        command.arg(env!("CARGO_BIN_EXE_referee"));
-        command
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_referee"))
-    };
-    let output = command
+    let output = unprivileged_referee()
         .arg("script")
         .arg(&script)
         .arg("--db")
@@ -391,13 +355,10 @@ fn two_processes_creating_one_database_at_once_both_start() {
 
 #[test]
 fn a_script_without_pictures_leaves_nothing_behind() {
-    let temp = tempfile::tempdir().unwrap();
-    let script = temp.path().join("t.txt");
-    std::fs::write(
-        &script,
+    let (temp, script) = temp_file(
+        "t.txt",
         "alice #p: !new parcheesi seed=7\nalice #p: !join\nbob #p: !join\nalice #p: !start\n",
-    )
-    .unwrap();
+    );
     let scratch = temp.path().join("tmp");
     std::fs::create_dir(&scratch).unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_referee"))

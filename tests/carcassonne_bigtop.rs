@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::assert_says;
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::act::{Choice, Finale, Happening, Match, Stage};
 use referee::games::carcassonne::circus::{animal_tokens, Animal, Show, ShowKind};
@@ -594,24 +595,26 @@ fn bigtop_off_plays_the_base_game_and_bigtop_on_seats_six() {
 
 #[test]
 fn the_token_stays_out_of_the_public_log_until_it_is_revealed() {
-    let mut lines: Vec<String> = [
-        "ann #top: !new carcassonne seed=11",
-        "ann #top: !join",
-        "bob #top: !join",
-        "ann #top: !start",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect();
-    lines.extend(std::iter::repeat_n("clock +24h".to_string(), 95));
-    lines.push("ann #top: !log".to_string());
+    let transcript = common::transcript_with_clock(
+        &[
+            "ann #top: !new carcassonne seed=11",
+            "ann #top: !join",
+            "bob #top: !join",
+            "ann #top: !start",
+        ],
+        "clock +24h",
+        95,
+        &["ann #top: !log"],
+    );
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("top.db");
-    let db = db.to_str().unwrap();
-    let (ok, out, err) = common::referee(&["script", "--db", db], Some(&(lines.join("\n") + "\n")));
-    assert!(ok, "{err}");
-    assert!(out.contains("Carcassonne with Under the Big Top begins"));
-    assert!(out.contains("over a face-down animal token"));
+    let (db, out) = common::script_on_file(dir.path(), "top.db", &transcript);
+    assert_says(
+        &out,
+        &[
+            "Carcassonne with Under the Big Top begins",
+            "over a face-down animal token",
+        ],
+    );
     assert!(out.contains("is revealed: a "), "a circus was scored");
     assert!(out.contains("#top <- Final ranking:"));
     assert!(!out.contains("face-down token under the Big Top at"));
@@ -636,19 +639,15 @@ fn the_token_stays_out_of_the_public_log_until_it_is_revealed() {
     assert_eq!(animal_tokens()[roll - 1].word(), animal, "{reveal}");
     let log = out.split("ann #top: !log").last().unwrap_or_default();
     assert!(log.contains(&format!("shown now: d16 = {roll},")), "{log}");
-    let (ok, public, _) = common::referee(&["export", "1", "--db", db], None);
-    assert!(ok);
+    let public = common::export_file(&db, false);
     assert!(!public.contains("face-down token under the Big Top at"));
     assert!(!public.contains("for the animal token under the Big Top"));
-    let (ok, secret, _) = common::referee(&["export", "1", "--db", db, "--secret"], None);
-    assert!(ok);
+    let secret = common::export_file(&db, true);
     assert!(secret.contains(&format!(
         "roll d16 for the animal token under the Big Top: {roll}"
     )));
     assert!(secret.contains("face-down token under the Big Top at"));
-    let (ok, replay, err) = common::referee(&["replay", "1", "--db", db], None);
-    assert!(ok, "{replay}{err}");
-    assert!(replay.contains("match the log"));
+    common::replay_file(&db, "1");
 }
 
 #[test]

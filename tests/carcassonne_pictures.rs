@@ -9,14 +9,10 @@ use chrono::{TimeZone, Utc};
 use common::check_snapshot;
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::CARCASSONNE_RULES;
-use referee::games::{Ctx, Game, Options, Player, Rules};
+use referee::games::{Ctx, Game, Options, Rules};
 
 fn board_after(turns: usize, bigtop: &str) -> String {
-    let players: Vec<Player> = ["ann", "bob", "cat"]
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect();
+    let players = common::seated(&["ann", "bob", "cat"]);
     let mut dice = Dice::new(Seed::parse("21").unwrap());
     let mut ctx = Ctx {
         now: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap(),

@@ -8,6 +8,8 @@
 //! tile at every turn, a search from scratch with the placement check (16 games by default,
 //! `PROPTEST_CASES` raises it too).
 
+mod common;
+
 use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
 use referee::games::carcassonne::act::{Match, Stage};
@@ -15,7 +17,7 @@ use referee::games::carcassonne::circus::animal_tokens;
 use referee::games::carcassonne::map::{Figure, Map, FOLLOWERS, REACH};
 use referee::games::carcassonne::tiles::{kind_named, to_deal, KINDS};
 use referee::games::carcassonne::CARCASSONNE_RULES;
-use referee::games::{Ctx, Phase, Player, Rules};
+use referee::games::{Ctx, Phase, Rules};
 
 fn deck(seed: u64) -> Vec<u8> {
     shuffled(seed, false)
@@ -226,11 +228,7 @@ fn a_row_of_tiles_to_the_edge_of_reach_offers_no_spot_beyond_it() {
 
 #[test]
 fn a_saved_game_loads_back_to_the_same_board_and_finishes_by_timeouts() {
-    let players: Vec<Player> = ["Ann", "Bob", "Cy"]
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect();
+    let players = common::seated(&["Ann", "Bob", "Cy"]);
     let mut dice = Dice::new(Seed([9; 32]));
     let mut ctx = Ctx {
         now: chrono::Utc::now(),

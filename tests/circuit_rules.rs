@@ -1,7 +1,10 @@
 //! 50-Tile Circuit: one test per rule of the seed (rules 0-16), the start tile, the roll-off,
 //! the claim prompt, pass triggers, rule 14's wear, leaving and the waitlist.
 
+mod common;
+
 use chrono::{Duration, TimeZone, Utc};
+use common::public_text;
 use referee::dice::{Dice, Seed};
 use referee::games::circuit::colour::Colour;
 use referee::games::circuit::effect::{Action, Effect, Trigger};
@@ -66,22 +69,8 @@ fn choices(list: &[(usize, Choice)]) -> BTreeMap<usize, Choice> {
     list.iter().copied().collect()
 }
 
-fn public_text(events: &[Event]) -> String {
-    events
-        .iter()
-        .filter(|e| e.visibility == Visibility::Public)
-        .map(|e| e.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn players(n: usize) -> Vec<Player> {
-    ["ann", "bob", "cat", "dan", "eve", "fay", "gus"]
-        .iter()
-        .take(n)
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect()
+    common::seated(&["ann", "bob", "cat", "dan", "eve", "fay", "gus"][..n])
 }
 
 fn ctx(dice: &mut Dice) -> Ctx<'_> {

@@ -5,61 +5,62 @@
 
 mod common;
 
-use common::referee;
+use common::{
+    assert_says, export_file, referee, replay_file, script_on_file, transcript_with_clock,
+};
 
 fn transcript() -> String {
-    let mut lines = vec![
-        "gm #circuit: !new circuit seed=11",
-        "ann #circuit: !join blue",
-        "ben #circuit: !join purple",
-        "cat #circuit: !join grey",
-        "dan #circuit: !join red",
-        "eve #circuit: !join green",
-        "fay #circuit: !join teal",
-        "gus #circuit: !join salmon",
-        "hal #circuit: !join white",
-        "ann dm: stay",
-        "ann dm: move",
-        "ben dm: stay",
-        "ben dm: stay",
-        "gm #circuit: !resolve",
-        "ann dm: effect back 3 land",
-        "dan dm: effect boost pass",
-        "clock +24h",
-        "gm #circuit: !tiles",
-        "ben #circuit: !leave",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect::<Vec<_>>();
-    lines.extend(std::iter::repeat_n("clock +48h".to_string(), 160));
-    lines.push("ann #circuit: !tiles".to_string());
-    lines.join("\n") + "\n"
+    transcript_with_clock(
+        &[
+            "gm #circuit: !new circuit seed=11",
+            "ann #circuit: !join blue",
+            "ben #circuit: !join purple",
+            "cat #circuit: !join grey",
+            "dan #circuit: !join red",
+            "eve #circuit: !join green",
+            "fay #circuit: !join teal",
+            "gus #circuit: !join salmon",
+            "hal #circuit: !join white",
+            "ann dm: stay",
+            "ann dm: move",
+            "ben dm: stay",
+            "ben dm: stay",
+            "gm #circuit: !resolve",
+            "ann dm: effect back 3 land",
+            "dan dm: effect boost pass",
+            "clock +24h",
+            "gm #circuit: !tiles",
+            "ben #circuit: !leave",
+        ],
+        "clock +48h",
+        160,
+        &["ann #circuit: !tiles"],
+    )
 }
 
 #[test]
 fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("circuit.db");
-    let db = db.to_str().unwrap();
-    let (ok, out, err) = referee(&["script", "--db", db], Some(&transcript()));
-    assert!(ok, "{err}");
+    let (db, out) = script_on_file(dir.path(), "circuit.db", &transcript());
     assert!(out.contains("#circuit <- fay joins game #1 as teal. 6 players signed up."));
     assert!(out.contains("#circuit <- Game #1 (circuit) starts with ann (blue), ben (purple), cat (grey), dan (red), eve (green), fay (teal)."), "the table starts itself when full");
-    assert!(out.contains("#circuit <- gus is on the waitlist for game #1 as salmon (number 1)."));
-    assert!(out.contains("#circuit <- hal is on the waitlist for game #1 as white (number 2)."));
-    assert!(out.contains("dm ann <- Game #1: order replaced for move or stay for turn 1: `move`."));
-    assert!(out.contains("#circuit <- Orders for move or stay for turn 1 (forced by the GM):"));
-    assert!(out.contains("#circuit <- - ben: `stay` (receipt `"));
-    assert!(out.contains("#circuit <- - cat: no order (the game's default)"));
-    assert!(out.contains("#circuit <- ann claims tile 3."));
-    assert!(out.contains("#circuit <- Roll-off for tile 7: cat 2, dan 3."));
-    assert!(out.contains(
-        "dm ann <- Game #1: order received for effects for claimed tiles: `effect back 3 land`."
-    ));
-    assert!(out.contains("#circuit <- eve did not answer: tile 5 stays theirs with no effect; they can give it one on a later turn with `change 5 <effect>`."));
-    assert!(out.contains("#circuit <- 💙 ann: 3 back 3 land [12 left]"));
-    assert!(out.contains("#circuit <- ben left. gus takes the seat from the waitlist."));
+    assert_says(
+        &out,
+        &[
+            "#circuit <- gus is on the waitlist for game #1 as salmon (number 1).",
+            "#circuit <- hal is on the waitlist for game #1 as white (number 2).",
+            "dm ann <- Game #1: order replaced for move or stay for turn 1: `move`.",
+            "#circuit <- Orders for move or stay for turn 1 (forced by the GM):",
+            "#circuit <- - ben: `stay` (receipt `",
+            "#circuit <- - cat: no order (the game's default)",
+            "#circuit <- ann claims tile 3.",
+            "#circuit <- Roll-off for tile 7: cat 2, dan 3.",
+            "dm ann <- Game #1: order received for effects for claimed tiles: `effect back 3 land`.",
+            "#circuit <- eve did not answer: tile 5 stays theirs with no effect; they can give it one on a later turn with `change 5 <effect>`.",
+            "#circuit <- 💙 ann: 3 back 3 land [12 left]",
+            "#circuit <- ben left. gus takes the seat from the waitlist.",
+        ],
+    );
     assert!(
         out.contains("#circuit <- Final ranking:"),
         "the game ends with a winner"
@@ -75,16 +76,13 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
         .collect();
     assert!(ranking[0].starts_with("#circuit <- 1. "), "{ranking:?}");
 
-    let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
-    assert!(ok, "{out}{err}");
+    let out = replay_file(&db, "1");
     assert!(
         out.contains("game #1 (table rules revision 9, circuit rules revision 3): replayed"),
         "{out}"
     );
-    assert!(out.contains("match the log"));
 
-    let (ok, out, _) = referee(&["export", "1", "--db", db], None);
-    assert!(ok);
+    let out = export_file(&db, false);
     let export: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(export["game"], "circuit");
     assert_eq!(export["status"], "over");
@@ -93,8 +91,7 @@ fn a_six_player_game_with_a_waitlist_plays_to_its_winner() {
         export.get("inputs").is_none(),
         "the public export has no inputs"
     );
-    let (ok, secret, _) = referee(&["export", "1", "--db", db, "--secret"], None);
-    assert!(ok);
+    let secret = export_file(&db, true);
     assert!(secret.contains("effect back 3 land"));
 }
 
@@ -134,14 +131,14 @@ cat dm: move
         "#circuit <- ben did not answer: tile 4 stays theirs with no effect; they can give it one on a later turn with `change 4 <effect>`."
     ), "{out}");
     // Next turn ben changes it with his move; it applies at the end of the turn.
-    assert!(out.contains(
-        "dm ben <- Game #1: order received for move or stay for turn 2: `move change 4 slow pass`."
-    ));
-    assert!(out.contains("#circuit <- - ben: `move change 4 slow pass`"));
-    assert!(out.contains("#circuit <- ben gives tile 4 the effect slow pass."));
-    assert!(
-        out.contains("#circuit <- 🟪 ben: slow pass 4; no effect 8"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm ben <- Game #1: order received for move or stay for turn 2: `move change 4 slow pass`.",
+            "#circuit <- - ben: `move change 4 slow pass`",
+            "#circuit <- ben gives tile 4 the effect slow pass.",
+            "#circuit <- 🟪 ben: slow pass 4; no effect 8",
+        ],
     );
     // ann stays on her boost pass tile, and it acts (seed rule 1B).
     assert!(out.contains("#circuit <- Tile 3 (ann's boost pass) acts on ann."));

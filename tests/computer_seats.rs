@@ -450,7 +450,7 @@ async fn a_silent_players_own_order_after_the_deadline_is_refused_while_the_comp
         // computer began to stand in for her: it is hers.
         bids_late(&service, "eve", deadline - second(1), deadline + second(81)).await;
         computers_play(&service, deadline + second(82)).await;
-        let said = common::texts(&service, "SELECT body FROM outbox ORDER BY id").await;
+        let said = common::outbox_texts(&service).await;
         let refusals = said
             .iter()
             .filter(|text| text.contains("after the deadline of bids (2026-01-01 01:00:00.000 UTC), so it was not taken; bids resolves with the computer's move for whoever was silent (nmr=bot)."))
@@ -533,7 +533,7 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     assert!(
         service.pending_work().await.unwrap().moves.is_empty(),
         "the computer no longer plays: {:#?}",
-        common::texts(&service, "SELECT body FROM outbox ORDER BY id").await
+        common::outbox_texts(&service).await
     );
     // bob and carol bid themselves before the new deadline: their own bids are revealed.
     for (who, at) in [("bob", 10), ("carol", 20)] {
@@ -545,7 +545,7 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
         )
         .await;
     }
-    let said = common::texts(&service, "SELECT body FROM outbox ORDER BY id").await;
+    let said = common::outbox_texts(&service).await;
     assert!(
         said.iter().any(|text| text.contains("The computer no longer plays for bob and carol: they may play until then, and the orders it sent for them are withdrawn.")),
         "{said:#?}"

@@ -4,25 +4,17 @@
 
 mod common;
 
-use common::{referee, service, start_time};
+use common::{assert_says, referee, service, start_time};
 use referee::local::RunError;
 use referee::store::Pool;
 use sqlx::Connection;
 use std::path::Path;
 
 /// Two TAG games on channels #a (game #1) and #b (game #2), started, awaiting bids.
-const TWO_GAMES: &str = "\
-alice #a: !new tag seed=7
-alice #a: !join
-bob #a: !join
-carol #a: !join
-alice #a: !start
-dan #b: !new tag seed=8
-dan #b: !join
-eve #b: !join
-fay #b: !join
-dan #b: !start
-";
+const TWO_GAMES: &str = concat!(
+    game_started!(new "tag seed=7" in "#a" by "alice", joined by "alice", "bob", "carol"),
+    game_started!(new "tag seed=8" in "#b" by "dan", joined by "dan", "eve", "fay"),
+);
 
 /// Runs `sql` on the SQLite file `path`, as another program would.
 async fn tamper(path: &Path, sql: &str) {
@@ -68,21 +60,13 @@ async fn a_game_row_that_is_not_utf8_is_named_and_the_other_games_play_on() {
         Some("alice #a: !board\nalice dm: bid 3\neve dm: bid 2\nclock +5d\ndan #b: !status\n"),
     );
     assert!(ok, "{err}");
-    assert!(
-        said.contains(
-            "#a <- alice: the saved game #1 is unreadable (its text is not valid UTF-8); nothing was changed."
-        ),
-        "{said}"
-    );
-    assert!(
-        said.contains(
-            "dm alice <- The saved game #1 is unreadable (its text is not valid UTF-8); nothing was changed."
-        ),
-        "{said}"
-    );
-    assert!(
-        said.contains("dm eve <- Game #2: order received for bids: `bid 2`."),
-        "{said}"
+    assert_says(
+        &said,
+        &[
+            "#a <- alice: the saved game #1 is unreadable (its text is not valid UTF-8); nothing was changed.",
+            "dm alice <- The saved game #1 is unreadable (its text is not valid UTF-8); nothing was changed.",
+            "dm eve <- Game #2: order received for bids: `bid 2`.",
+        ],
     );
     let status = said
         .lines()

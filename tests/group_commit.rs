@@ -8,25 +8,12 @@
 
 mod common;
 
-use common::{databases, file_url, number as count, play_on, service, start_time};
+use common::{
+    dicey_waiting_for_guesses, number as count, on_file_and_postgres, play_on, service, start_time,
+};
 use referee::store::Dialect;
 use referee::table::{Admission, Envelope, GroupCommit, Inbound, Service, Submission, User};
 use std::sync::Arc;
-
-const SIGNUP: &str = "\
-alice #dice: !new dicey seed=7
-bob #dice: !join
-carol #dice: !join
-alice #dice: !join
-alice #dice: !start
-";
-
-/// A dicey game of bob, carol and alice waiting for their guesses, on the database `url`.
-async fn game_waiting_for_guesses(url: &str) -> Service {
-    let service = service(url).await;
-    play_on(&service, SIGNUP, start_time(), &[]).await;
-    service
-}
 
 fn guess(id: &str, user: &str, face: u8) -> Submission {
     Submission {
@@ -40,10 +27,6 @@ fn guess(id: &str, user: &str, face: u8) -> Submission {
     }
 }
 
-async fn bodies(service: &Service) -> Vec<String> {
-    common::texts(service, "SELECT body FROM outbox ORDER BY id").await
-}
-
 /// A trigger that makes the database refuse carol's receipt (a post naming `guess 6`).
 const REFUSE_CAROL_SQLITE: &str = "CREATE TRIGGER refuse_carol BEFORE INSERT ON outbox \
      WHEN NEW.body LIKE '%`guess 6`%' BEGIN SELECT RAISE(ABORT, 'disk says no'); END";
@@ -54,10 +37,7 @@ const REFUSE_CAROL_POSTGRES: &str = "CREATE FUNCTION refuse_carol() RETURNS trig
 
 #[tokio::test]
 async fn a_message_the_database_does_not_take_waits_with_those_after_it() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        failing_message_waits(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { failing_message_waits(&url).await }).await;
 }
 
 /// The SQL that makes the database refuse carol's receipt, and the SQL that lifts it.
@@ -69,7 +49,7 @@ fn refusing_carol(service: &Service) -> (&'static str, &'static str) {
 }
 
 async fn failing_message_waits(url: &str) {
-    let service = game_waiting_for_guesses(url).await;
+    let service = dicey_waiting_for_guesses(url).await;
     let inputs_before = count(&service, "SELECT COUNT(*) FROM inputs").await;
     // The database refuses carol's receipt: her message fails after writing her order, the
     // game's record and her input, which her savepoint must take back.
@@ -90,7 +70,7 @@ async fn failing_message_waits(url: &str) {
     assert!(behind.contains("disk says no"), "{behind}");
     // bob's order is in and answered; carol's and alice's left no trace, not even their
     // message ids, and the round still waits for them.
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     assert!(posted
         .iter()
         .any(|b| b.contains("order received for guesses for round 1: `guess 2`")));
@@ -121,12 +101,9 @@ async fn failing_message_waits(url: &str) {
     assert!(results[0].as_ref().unwrap().receipt.fresh);
     assert!(results[1].as_ref().unwrap().receipt.fresh);
     assert!(!results[2].as_ref().unwrap().receipt.fresh);
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     assert_eq!(
-        posted
-            .iter()
-            .filter(|b| b.contains("Orders for guesses for round 1"))
-            .count(),
+        common::posts_containing(&posted, "Orders for guesses for round 1"),
         1
     );
     assert!(posted.iter().any(|b| b.contains("- carol: `guess 6`")));
@@ -138,14 +115,11 @@ async fn failing_message_waits(url: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_queue_tries_a_message_the_database_did_not_take_until_it_does() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        queue_tries_again(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { queue_tries_again(&url).await }).await;
 }
 
 async fn queue_tries_again(url: &str) {
-    let service = game_waiting_for_guesses(url).await;
+    let service = dicey_waiting_for_guesses(url).await;
     let (refuse, lift) = refusing_carol(&service);
     common::execute(&service, refuse).await;
     let table = Arc::new(GroupCommit::new(service.clone()));
@@ -179,12 +153,12 @@ async fn queue_tries_again(url: &str) {
     assert!(carol.unwrap().receipt.fresh);
     assert!(bob.unwrap().receipt.fresh);
     assert!(table.stall().is_none());
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     assert!(
         !posted.iter().any(|b| b.contains("Send it again")),
         "{posted:#?}"
     );
-    let receipts = |order: &str| posted.iter().filter(|b| b.contains(order)).count();
+    let receipts = |order: &str| common::posts_containing(&posted, order);
     assert_eq!(
         receipts("order received for guesses for round 1: `guess 6`"),
         1
@@ -204,14 +178,11 @@ async fn queue_tries_again(url: &str) {
 
 #[tokio::test]
 async fn a_message_twice_in_one_batch_is_applied_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        twice_in_one_batch(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { twice_in_one_batch(&url).await }).await;
 }
 
 async fn twice_in_one_batch(url: &str) {
-    let service = game_waiting_for_guesses(url).await;
+    let service = dicey_waiting_for_guesses(url).await;
     let batch = [
         guess("m-1", "bob", 2),
         guess("m-1", "bob", 4),
@@ -223,7 +194,7 @@ async fn twice_in_one_batch(url: &str) {
         .map(|r| r.as_ref().unwrap().receipt.fresh)
         .collect();
     assert_eq!(fresh, [true, false, true]);
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     assert!(posted.iter().any(|b| b.contains("`guess 2`")));
     assert!(!posted.iter().any(|b| b.contains("`guess 4`")));
     common::replay_every_game(&service).await;
@@ -232,10 +203,7 @@ async fn twice_in_one_batch(url: &str) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn a_burst_through_the_queue_shares_commits_and_applies_each_message_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        burst_through_the_queue(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { burst_through_the_queue(&url).await }).await;
 }
 
 async fn burst_through_the_queue(url: &str) {
@@ -286,7 +254,7 @@ async fn burst_through_the_queue(url: &str) {
         table.commits()
     );
     // Each game's round resolved once, with its three guesses.
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     assert_eq!(
         posted
             .iter()
@@ -304,10 +272,7 @@ async fn burst_through_the_queue(url: &str) {
 
 #[tokio::test]
 async fn a_deadline_passed_between_two_messages_of_a_batch_fires_between_them() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        deadline_within_a_batch(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { deadline_within_a_batch(&url).await }).await;
 }
 
 /// A guess sent at `minutes` after the start.
@@ -322,7 +287,7 @@ fn guess_at(id: &str, user: &str, face: u8, minutes: i64) -> Submission {
 /// (48 hours), which fires between the two: round 1 resolves with bob's guess, and carol's
 /// finds bob's turn to roll, where no guess is awaited.
 async fn deadline_within_a_batch(url: &str) {
-    let service = game_waiting_for_guesses(url).await;
+    let service = dicey_waiting_for_guesses(url).await;
     let batch = [
         guess_at("bob-1m", "bob", 4, 1),
         guess_at("carol-49h", "carol", 5, 49 * 60),
@@ -330,7 +295,7 @@ async fn deadline_within_a_batch(url: &str) {
     let now = start_time() + chrono::Duration::hours(80);
     let results = service.handle_batch(&batch, now).await;
     assert!(results.iter().all(|result| result.is_ok()), "{results:?}");
-    let posted = bodies(&service).await;
+    let posted = common::outbox_texts(&service).await;
     let at = |needle: &str| {
         posted
             .iter()

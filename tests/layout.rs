@@ -6,6 +6,8 @@
 //! other "never"s that the sources can show. A line of code that breaks it fails a test here
 //! with the file and line (or the chain of imports).
 
+mod common;
+
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -242,13 +244,10 @@ fn the_tables_handlers_do_not_import_the_core_that_calls_them() {
         "a handler imports table::apply (import table::work instead):\n{}",
         broken.join("\n")
     );
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("handler.rs");
-    std::fs::write(
-        &file,
+    let (_dir, file) = common::temp_file(
+        "handler.rs",
         "// super::apply in a comment is fine\nuse super::work::Work;\nuse super::apply::Live;\n",
-    )
-    .unwrap();
+    );
     let found = imports_of_apply(&file);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].ends_with(":3: use super::apply::Live;"));
@@ -256,13 +255,10 @@ fn the_tables_handlers_do_not_import_the_core_that_calls_them() {
 
 #[test]
 fn the_check_sees_a_forbidden_import() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bad.rs");
-    std::fs::write(
-        &file,
+    let (_dir, file) = common::temp_file(
+        "bad.rs",
         "// crate::table:: in a comment is fine\nuse crate::table::Service;\nuse crate::games::tag::Tag;\n",
-    )
-    .unwrap();
+    );
     let found = uses_of(&file, &["table".to_string(), "games::tag".to_string()]);
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].ends_with(":2: use crate::table::Service;"));
@@ -402,13 +398,10 @@ fn designs_nevers_hold_in_the_sources() {
         broken.join("\n")
     );
     // The check sees what it looks for.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bad.rs");
-    std::fs::write(
-        &file,
+    let (_dir, file) = common::temp_file(
+        "bad.rs",
         "// DELETE FROM inputs in a comment is fine\nlet sql = \"DELETE\n  FROM inputs WHERE seq > ?\";\n",
-    )
-    .unwrap();
+    );
     assert_eq!(code_containing(&[file], &["delete from inputs"]).len(), 1);
 }
 

@@ -4,29 +4,26 @@
 
 mod common;
 
-use common::{count, referee};
+use common::{assert_says, count, referee, replay_file, script_on_file};
 
 #[test]
 fn a_whole_two_player_game() {
     let transcript = include_str!("transcripts/parcheesi_2p_seed7.txt");
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("parcheesi.db");
-    let db = db.to_str().unwrap();
-    let (ok, out, err) = referee(&["script", "--db", db], Some(transcript));
-    assert!(ok, "{err}");
-    assert!(out.contains("#parcheesi <- Parcheesi begins: green alice, red bob."));
-    assert!(out.contains("#parcheesi <- green (alice) rolls 2 and 4."));
-    assert!(out.contains("#parcheesi <- The 2 and the 4 are lost: no pawn can use them: pawns 1, 2, 3, 4 are in the nest and only a 5 brings them out."));
-    assert!(out
-        .contains("#parcheesi <- red (bob) to play 5 1: !enter 1, !enter 2, !enter 3, !enter 4."));
-    assert!(out.contains("#parcheesi <- alice: It is bob's turn, not yours."));
-    assert!(out.contains(
-        "#parcheesi <- bob: pawn 1 is in the nest and can only come out with a 5 (enter 1)"
-    ));
-    assert!(out.contains(
-        "#parcheesi <- green (alice) brings pawn 1 out of the nest onto 5 with both dice."
-    ));
-    assert!(out.contains("doubles with all pawns out, so also the bottom faces"));
+    let (db, out) = script_on_file(dir.path(), "parcheesi.db", transcript);
+    assert_says(
+        &out,
+        &[
+            "#parcheesi <- Parcheesi begins: green alice, red bob.",
+            "#parcheesi <- green (alice) rolls 2 and 4.",
+            "#parcheesi <- The 2 and the 4 are lost: no pawn can use them: pawns 1, 2, 3, 4 are in the nest and only a 5 brings them out.",
+            "#parcheesi <- red (bob) to play 5 1: !enter 1, !enter 2, !enter 3, !enter 4.",
+            "#parcheesi <- alice: It is bob's turn, not yours.",
+            "#parcheesi <- bob: pawn 1 is in the nest and can only come out with a 5 (enter 1)",
+            "#parcheesi <- green (alice) brings pawn 1 out of the nest onto 5 with both dice.",
+            "doubles with all pawns out, so also the bottom faces",
+        ],
+    );
     assert!(
         out.contains("#parcheesi <- red (bob) has all four pawns HOME and wins!")
             || out.contains("red (bob) has all four pawns HOME and wins!")
@@ -39,12 +36,13 @@ fn a_whole_two_player_game() {
     );
     // One post per turn: the steps within a turn come as their lines alone, and the turn's
     // last post sums it up with the board and its picture.
-    assert!(out.contains(
-        "#parcheesi <- red (bob) moves pawn 1 from 23 to 25 with the 2.\n#parcheesi <- red (bob) to play 2: !move 1 2.\n#parcheesi <- red (bob) moves pawn 1 from 25 to 27 with the 2.\n#parcheesi <- red (bob) rolled doubles and rolls again."
-    ), "{out}");
-    assert!(out.contains(
-        "#parcheesi <- Turn summary, red (bob): rolled 2 2: pawn 1 23 to 25, pawn 1 25 to 27; rolled 6 5: pawn 1 27 to 33, pawn 1 33 to 38.\n#parcheesi <- green (alice) rolls 6 and 4."
-    ), "{out}");
+    assert_says(
+        &out,
+        &[
+            "#parcheesi <- red (bob) moves pawn 1 from 23 to 25 with the 2.\n#parcheesi <- red (bob) to play 2: !move 1 2.\n#parcheesi <- red (bob) moves pawn 1 from 25 to 27 with the 2.\n#parcheesi <- red (bob) rolled doubles and rolls again.",
+            "#parcheesi <- Turn summary, red (bob): rolled 2 2: pawn 1 23 to 25, pawn 1 25 to 27; rolled 6 5: pawn 1 27 to 33, pawn 1 33 to 38.\n#parcheesi <- green (alice) rolls 6 and 4.",
+        ],
+    );
     let turns = count(&out, "Turn summary, ");
     let pictures = count(&out, "[picture: ");
     assert!(turns > 50, "{turns} turns");
@@ -53,20 +51,15 @@ fn a_whole_two_player_game() {
         "{pictures} pictures for {turns} turns: one a turn, plus the start, the end and !board"
     );
 
-    let (ok, out, err) = referee(&["replay", "1", "--db", db], None);
-    assert!(ok, "{out}{err}");
-    assert!(out.contains("match the log"));
+    replay_file(&db, "1");
 }
 
 #[test]
 fn the_board_repeats_the_legal_commands_of_the_player_to_move() {
-    let transcript = "\
-alice #parcheesi: !new parcheesi seed=7
-alice #parcheesi: !join
-bob #parcheesi: !join
-alice #parcheesi: !start
-bob #parcheesi: !board
-";
+    let transcript = concat!(
+        game_started!(new "parcheesi seed=7" in "#parcheesi" by "alice", joined by "alice", "bob"),
+        "bob #parcheesi: !board\n",
+    );
     let (ok, out, err) = referee(&["script"], Some(transcript));
     assert!(ok, "{err}");
     // The board post of `!board` (the last post) ends with the legal commands.

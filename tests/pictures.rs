@@ -7,10 +7,7 @@
 
 mod common;
 
-use common::{check_snapshot, start_time};
-use referee::config;
-use referee::store::{Store, StoreSettings};
-use referee::table::{Catalogue, Service};
+use common::{assert_says, check_snapshot, start_time};
 use sqlx::Row;
 
 /// Plays `transcript` on a database that keeps every picture, and returns the board
@@ -19,15 +16,9 @@ async fn pictures_of(transcript: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("referee.db");
     let url = format!("sqlite://{}", path.display());
-    let config = config::load(None, std::iter::empty()).unwrap();
-    let store = Store::open(&StoreSettings {
-        url,
-        keep_pictures: chrono::Duration::days(3650),
-        ..config.store.clone()
-    })
-    .await
-    .unwrap();
-    let service = Service::new(store, Catalogue::standard(), config.table.clone());
+    let mut config = common::default_config(&url);
+    config.store.keep_pictures = chrono::Duration::days(3650);
+    let service = common::standard_service(&config).await;
     let mut runner = common::runner_on(&service, start_time(), &[], None).await;
     for (index, line) in transcript.lines().enumerate() {
         runner.line(line, index + 1).await.unwrap();
@@ -166,8 +157,7 @@ async fn carcassonne_pictures() {
     three_pictures("carcassonne", transcript, &["ann", "bob"], "bob").await;
     let pictures = pictures_of(transcript).await;
     let middle = &pictures[pictures.len() / 2];
-    assert!(middle.contains("Tiles left: "));
-    assert!(middle.contains(" followers"));
+    assert_says(middle, &["Tiles left: ", " followers"]);
     // The final board's footer (every token revealed) fits the picture: each of its lines,
     // drawn with the bundled fonts, ends before the right edge.
     let end = &pictures[pictures.len() - 1];

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{count, play, play_on, service, start_time};
+use common::{assert_says, count, play, play_on, service, start_time};
 
 #[tokio::test]
 async fn rules_games_and_help_explain_each_game_and_its_options() {
@@ -13,43 +13,54 @@ async fn rules_games_and_help_explain_each_game_and_its_options() {
     )
     .await;
     // `!games` names every game's options.
-    assert!(out.contains("`tag`: TAG: bid to avoid being it"), "{out}");
-    assert!(
-        out.contains("Options: `bid_deadline`, `move_deadline`."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "`tag`: TAG: bid to avoid being it",
+            "Options: `bid_deadline`, `move_deadline`.",
+            "Options: `board`, `straight`, `turn`, `turns`, `cross`, `thunder`, `first`, `impossible`, `clocks`, `turntime`, `reserve`, `window`.",
+        ],
     );
-    assert!(out.contains("Options: `board`, `straight`, `turn`, `turns`, `cross`, `thunder`, `first`, `impossible`, `clocks`, `turntime`, `reserve`, `window`."));
     // `!rules tag`: the summary, then its own options with their defaults; the table's are
     // behind `!rules options`.
-    assert!(
-        out.contains("#lobby <- **tag** (3 or more players)."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#lobby <- **tag** (3 or more players).",
+            "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)",
+            "#lobby <- `!rules options`: the options every game takes.",
+        ],
     );
-    assert!(out.contains(
-        "#lobby <- - `bid_deadline=`: how long the bid round lasts, like 4d or 36h (default 4d)"
-    ));
-    assert!(out.contains("#lobby <- `!rules options`: the options every game takes."));
     assert!(out.contains(&format!("#lobby <- ann: `!rules` takes a game, like `!rules tag`; the games are {}. `!rules options` lists the options every game takes.", common::game_names())));
     assert!(out.contains("#lobby <- ann: There is no game called 'chess'."));
     // `!help <game>`: that game's commands.
-    assert!(out.contains("#lobby <- parcheesi commands:"));
-    assert!(out.contains("#lobby <- `!rules parcheesi` explains the game."));
+    assert_says(
+        &out,
+        &[
+            "#lobby <- parcheesi commands:",
+            "#lobby <- `!rules parcheesi` explains the game.",
+        ],
+    );
     // By DM: `!help` as typed in a channel, and the rules of a game.
     assert!(
         out.contains("dm ann <- By direct message to me, no prefix: your secret orders, `status`")
     );
-    assert!(
-        out.contains("dm ann <- **circuit** (2 to 6 players)."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm ann <- **circuit** (2 to 6 players).",
+            "dm ann <- - `skip`: the activator loses its next turn",
+            "dm ann <- **carcassonne** (2 to 6 players).",
+        ],
     );
-    assert!(
-        out.contains("dm ann <- - `skip`: the activator loses its next turn"),
-        "{out}"
-    );
-    assert!(out.contains("dm ann <- **carcassonne** (2 to 6 players)."));
     // `!rules options`: the table's options with their defaults on this bot.
-    assert!(out.contains("#lobby <- - `early=`: on or off: a round of secret orders resolves once every order is in (default on)"), "{out}");
-    assert!(out.contains("#lobby <- - `reminder=`: how long before a deadline the awaited players get a reminder by DM (default 12 hours)"));
+    assert_says(
+        &out,
+        &[
+            "#lobby <- - `early=`: on or off: a round of secret orders resolves once every order is in (default on)",
+            "#lobby <- - `reminder=`: how long before a deadline the awaited players get a reminder by DM (default 12 hours)",
+        ],
+    );
     // Circuit's effects are explained once, behind `!help effects`, in the channel or by DM.
     assert_eq!(
         count(
@@ -67,14 +78,22 @@ async fn sign_up_says_the_settings_as_they_will_apply_and_welcomes_by_dm() {
         "ann #race: !new circuit seed=3 turn=3h claim=2h deadline=1h early=off\nbob #race: !join\nann #dice: !new parcheesi seed=2 turn=2h\ncat #dice: !join\n",
     )
     .await;
-    assert!(out.contains(
-        "Settings: deadline=1h: every phase lasts 1 hour, so claim=2h, turn=3h do not apply; early=off: a round resolves only at its deadline."
-    ), "{out}");
-    assert!(out.contains("Settings: turn=2h."), "{out}");
+    assert_says(
+        &out,
+        &[
+            "Settings: deadline=1h: every phase lasts 1 hour, so claim=2h, turn=3h do not apply; early=off: a round resolves only at its deadline.",
+            "Settings: turn=2h.",
+        ],
+    );
     // The first DM a player gets says what goes by DM, for games with and without orders.
-    assert!(out.contains("dm bob <- Welcome to game #1 (circuit) in #race. I take your secret orders here, by direct message."));
-    assert!(out.contains("dm cat <- Welcome to game #2 (parcheesi) in #dice. You play in the channel with `!` commands; I write to you here with reminders."));
-    assert!(out.contains("dm cat <- By direct message to me, no prefix: `status` (where you stand and what you have sent), `help`, `rules <game>`."));
+    assert_says(
+        &out,
+        &[
+            "dm bob <- Welcome to game #1 (circuit) in #race. I take your secret orders here, by direct message.",
+            "dm cat <- Welcome to game #2 (parcheesi) in #dice. You play in the channel with `!` commands; I write to you here with reminders.",
+            "dm cat <- By direct message to me, no prefix: `status` (where you stand and what you have sent), `help`, `rules <game>`.",
+        ],
+    );
 }
 
 #[tokio::test]
@@ -83,8 +102,13 @@ async fn receipts_reminders_and_deadlines_read_as_sentences() {
         "ann #tag: !new tag seed=7\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann dm: bid 5\nann #tag: !status\nclock +84h\nbob dm: bid 4\ncat dm: bid 3\nclock +10m\n",
     )
     .await;
-    assert!(out.contains("Receipt `"), "{out}");
-    assert!(out.contains(": keep this code, the reveal will show the same one with your order. You can replace it until the deadline, in 4 days (2026-01-05 00:00 UTC)."));
+    assert_says(
+        &out,
+        &[
+            "Receipt `",
+            ": keep this code, the reveal will show the same one with your order. You can replace it until the deadline, in 4 days (2026-01-05 00:00 UTC).",
+        ],
+    );
     // Only the players still awaited are named.
     assert!(out.contains("Waiting for bids by direct message from bob and cat. Deadline: in 4 days (2026-01-05 00:00 UTC)."), "{out}");
     // The reminder names the channel as a reader finds it, with the time left in words.
@@ -128,16 +152,20 @@ async fn game_texts_count_in_words_and_name_features_and_effects() {
     assert!(tag.contains("TAG, game over, 1 player left"), "{tag}");
     assert!(!tag.contains("1 players"));
     let circuit = play(include_str!("transcripts/circuit_3p_seed11.txt")).await;
-    assert!(circuit.contains("Choose its effect: `effect <action> [N] <land|pass>`, like `effect back 3 land`, or `effect none`. The words:"), "{circuit}");
-    assert!(circuit.contains("- `anchor`: the activator must stay on its next turn"));
-    let carcassonne = play(include_str!("transcripts/carcassonne_2p_seed3.txt")).await;
-    assert!(
-        carcassonne.contains("`a` (the city to the north), `b` (the road from east to west)"),
-        "{carcassonne}"
+    assert_says(
+        &circuit,
+        &[
+            "Choose its effect: `effect <action> [N] <land|pass>`, like `effect back 3 land`, or `effect none`. The words:",
+            "- `anchor`: the activator must stay on its next turn",
+        ],
     );
-    assert!(
-        carcassonne.contains("bob puts a farmer on the field to the north-east (d)."),
-        "{carcassonne}"
+    let carcassonne = play(include_str!("transcripts/carcassonne_2p_seed3.txt")).await;
+    assert_says(
+        &carcassonne,
+        &[
+            "`a` (the city to the north), `b` (the road from east to west)",
+            "bob puts a farmer on the field to the north-east (d).",
+        ],
     );
     assert!(!carcassonne.contains("city-nesw"));
     let duel = play(
@@ -165,8 +193,7 @@ async fn circuit_turns_and_table_rounds_share_one_number() {
     let log0 = &out[out.find("#circuit <- Game #1, round 0:").expect("log 0")..];
     assert!(log0.contains("- game started; seed commitment"));
     let log1 = &out[out.find("#circuit <- Game #1, round 1:").expect("log 1")..];
-    assert!(log1.contains("- Turn 1 resolves:"), "{log1}");
-    assert!(log1.contains("ann claims tile 3."));
+    assert_says(log1, &["- Turn 1 resolves:", "ann claims tile 3."]);
     assert!(!log0[..log0.find("round 1:").unwrap_or(log0.len())].contains("Turn 1 resolves"));
 }
 
@@ -179,12 +206,14 @@ async fn colours_come_from_the_games_palette_offered_at_sign_up_and_in_the_rules
     let circuit_colours = "dark blue, purple, grey, red, dark green, teal, lime green, white, orange, yellow, pink, brown, blue, green, black, navy, gold, salmon";
     assert!(out.contains(&format!("Type `!join` to play (`!join <colour>` picks one of {circuit_colours}; without one you get the first free)")), "{out}");
     assert!(out.contains(&format!("#race <- bob: 'salmonella' is not one of the colours of circuit; choose one of {circuit_colours}.")), "{out}");
-    assert!(
-        out.contains("#race <- dan: '🐸' is not one of the colours of circuit"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#race <- dan: '🐸' is not one of the colours of circuit",
+            "bob joins game #1 as navy",
+            "cat joins game #1 as Gold",
+        ],
     );
-    assert!(out.contains("bob joins game #1 as navy"), "{out}");
-    assert!(out.contains("cat joins game #1 as Gold"), "{out}");
     assert!(
         out.contains(&format!(
             "**Colours** (`!join <colour>`): {circuit_colours}."
@@ -208,18 +237,14 @@ async fn base_carcassonne_seats_five_and_the_big_top_six() {
         joins("big")
     ))
     .await;
-    assert!(
-        out.contains("#base <- fay: Game #1 is full (5 players)."),
-        "{out}"
-    );
-    assert!(out.contains("fay joins game #2"), "{out}");
-    assert!(
-        out.contains("#max <- ann: `max` is a number of players from 2 to 5; got '6'"),
-        "{out}"
-    );
-    assert!(
-        out.contains("Carcassonne with Under the Big Top begins"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#base <- fay: Game #1 is full (5 players).",
+            "fay joins game #2",
+            "#max <- ann: `max` is a number of players from 2 to 5; got '6'",
+            "Carcassonne with Under the Big Top begins",
+        ],
     );
 }
 
@@ -289,13 +314,12 @@ async fn wording_a_player_meets_says_what_it_means() {
         "ann dm: rules\nann #tag: !new tag seed=7\nben #tag: !leave\nann #tag: !help\nann #tag: !help gm\nann #tag: !join\nbob #tag: !join\ncat #tag: !join\nann #tag: !start\nann dm: vacation 14d\nann dm: vacation off\n",
     )
     .await;
-    assert!(
-        out.contains("dm ann <- `rules` takes a game, like `rules tag`"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#tag <- ben: you are not playing in game #1, so there is nothing to leave."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "dm ann <- `rules` takes a game, like `rules tag`",
+            "#tag <- ben: you are not playing in game #1, so there is nothing to leave.",
+        ],
     );
     // `!help`: the players' commands, then the GM's named in one line; `!help gm` explains those.
     assert!(out.contains("The GM's: `!start`, `!resolve`, `!deadline`, `!kick`, `!replace`, `!pause`, `!resume`, `!end`, `!home`, `!undo`, `!nudge` (`!help gm` explains them)."), "{out}");
@@ -303,8 +327,13 @@ async fn wording_a_player_meets_says_what_it_means() {
         !out.contains("`!start`: GM: starts the game with the players signed up\n#tag <- `!board`"),
         "{out}"
     );
-    assert!(out.contains("#tag <- The GM's commands (the GM of the game, or a server admin):\n#tag <- `!start`: GM: starts the game"), "{out}");
-    assert!(out.contains("no vacation left in this game"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "#tag <- The GM's commands (the GM of the game, or a server admin):\n#tag <- `!start`: GM: starts the game",
+            "no vacation left in this game",
+        ],
+    );
     assert!(!out.contains("none of vacation"), "{out}");
 }
 
@@ -318,7 +347,7 @@ fn said_in<'a>(out: &'a str, channel: &str) -> Vec<&'a str> {
 
 #[tokio::test]
 async fn times_are_written_in_the_games_zone_and_durations_one_way() {
-    let out = play(
+    let out = play(concat!(
         "ann #tag: !new tag seed=7 tz=Europe/Rome vacation=10d
 ann #tag: !join
 ben #tag: !join
@@ -327,34 +356,31 @@ dan #tag: !join
 ann #tag: !start
 ben dm: vacation 7d
 ann dm: bid 5
-ann #utc: !new tag seed=7
-ann #utc: !join
-ben #utc: !join
-cat #utc: !join
-ann #utc: !start
-ann #sc: !new short-circuit turn=5m reserve=90m
-ann #sc: !join
-ben #sc: !join
-ann #sc: !start
 ",
-    )
+        game_started!(new "tag seed=7" in "#utc" by "ann", joined by "ann", "ben", "cat"),
+        game_started!(new "short-circuit turn=5m reserve=90m" in "#sc" by "ann", joined by "ann", "ben"),
+    ))
     .await;
     // In the game's zone (Rome keeps CET in January); elsewhere in UTC, as before.
-    assert!(
-        out.contains("#tag <- Waiting for bids by direct message from ann, ben, cat and dan. Deadline: in 4 days (2026-01-05 01:00 CET)."),
-        "{out}"
-    );
-    assert!(out.contains("#utc <- Waiting for bids by direct message from ann, ben and cat. Deadline: in 4 days (2026-01-05 00:00 UTC)."), "{out}");
-    assert!(out.contains("#tag <- ben is on vacation for 7 days, until 2026-01-08 01:00 CET (in 7 days); 3 days of vacation left in this game."), "{out}");
-    assert!(
-        out.contains("You can replace it until the deadline, in 7 days (2026-01-08 01:00 CET)."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#tag <- Waiting for bids by direct message from ann, ben, cat and dan. Deadline: in 4 days (2026-01-05 01:00 CET).",
+            "#utc <- Waiting for bids by direct message from ann, ben and cat. Deadline: in 4 days (2026-01-05 00:00 UTC).",
+            "#tag <- ben is on vacation for 7 days, until 2026-01-08 01:00 CET (in 7 days); 3 days of vacation left in this game.",
+            "You can replace it until the deadline, in 7 days (2026-01-08 01:00 CET).",
+        ],
     );
     // One way to write a duration, whatever wrote it: the table, a game, a clock.
-    assert!(out.contains("#sc <- Game #3: shortcircuit is open for sign-ups. GM: ann. Settings: reserve=90m: a reserve of 1 hour 30 minutes per player; turn=5m: 5 minutes per turn (the same as turntime=5m)."), "{out}");
-    assert!(out.contains("Clocks: 5 minutes per turn plus a reserve of 1 hour 30 minutes; 1 day to answer an impossible call."), "{out}");
-    assert!(out.contains("#sc <- # ann: reserve 1 hour 30 minutes (turn time 5 minutes)"));
-    assert!(out.contains("Deadline: in 1 hour 35 minutes (2026-01-01 01:35 UTC)."));
+    assert_says(
+        &out,
+        &[
+            "#sc <- Game #3: shortcircuit is open for sign-ups. GM: ann. Settings: reserve=90m: a reserve of 1 hour 30 minutes per player; turn=5m: 5 minutes per turn (the same as turntime=5m).",
+            "Clocks: 5 minutes per turn plus a reserve of 1 hour 30 minutes; 1 day to answer an impossible call.",
+            "#sc <- # ann: reserve 1 hour 30 minutes (turn time 5 minutes)",
+            "Deadline: in 1 hour 35 minutes (2026-01-01 01:35 UTC).",
+        ],
+    );
     for said in out.lines() {
         let compact = said
             .split(|c: char| !c.is_ascii_alphanumeric())
@@ -391,16 +417,23 @@ cal #c: !start
     )
     .await;
     // Computer seats are numbers, which no person's initial can be (not C, then Co).
-    assert!(out.contains("#c <- cal (C): minimum bid"), "{out}");
-    assert!(out.contains("#c <- Computer 1 (1): minimum bid"), "{out}");
-    assert!(out.contains("#c <- Computer 2 (2): minimum bid"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "#c <- cal (C): minimum bid",
+            "#c <- Computer 1 (1): minimum bid",
+            "#c <- Computer 2 (2): minimum bid",
+        ],
+    );
     // dan is D (not the first free letter, C), beside cat's own 🐱.
-    assert!(out.contains("#tag <- ann (A): minimum bid"), "{out}");
-    assert!(out.contains("#tag <- dan (D): minimum bid"), "{out}");
-    assert!(out.contains("#tag <- cat (🐱): minimum bid"), "{out}");
-    assert!(
-        out.contains("#tag <- ann: zed is not playing in game #1; `!who` lists who is."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#tag <- ann (A): minimum bid",
+            "#tag <- dan (D): minimum bid",
+            "#tag <- cat (🐱): minimum bid",
+            "#tag <- ann: zed is not playing in game #1; `!who` lists who is.",
+        ],
     );
     // The GM who does not play is told "you", never "ann: ann is not playing".
     assert_eq!(
@@ -564,12 +597,8 @@ async fn the_audit_page_draws_emoji_as_the_pictures_do() {
 /// game's rules revision `revision`.
 fn silent_placements(revision: u32) -> Vec<(i32, i32)> {
     use referee::dice::{Dice, Seed};
-    use referee::games::{Ctx, Options, Player, Rules};
-    let players: Vec<Player> = ["ann", "bob"]
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect();
+    use referee::games::{Ctx, Options, Rules};
+    let players = common::seated(&["ann", "bob"]);
     let mut dice = Dice::new(Seed::parse("5").unwrap());
     let mut ctx = Ctx {
         now: start_time(),
@@ -627,21 +656,13 @@ async fn every_hint_names_something_that_works() {
     // A malformed placement is answered with the form, not a spot that may not fit.
     assert!(out.contains("#c <- ann: write `!place <x> <y> <rotation>`: the x and y of a square and a rotation (0, 90, 180 or 270), one of the legal placements the turn post lists"), "{out}");
     // Short Circuit's turns say how to move, and a challenge's verdict is sealed.
-    assert!(
-        out.contains(
-            "ann moves first (chosen by the GM). To move: `!place <square> <piece> <rotation>`"
-        ),
-        "{out}"
-    );
-    assert!(
-        out.contains("bob to move. To move: `!place <square> <piece> <rotation>`"),
-        "{out}"
-    );
-    assert!(
-        out.contains(
-            "#sc <- The solver is judging the call; its verdict stays sealed until the game ends"
-        ),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "ann moves first (chosen by the GM). To move: `!place <square> <piece> <rotation>`",
+            "bob to move. To move: `!place <square> <piece> <rotation>`",
+            "#sc <- The solver is judging the call; its verdict stays sealed until the game ends",
+        ],
     );
     assert_eq!(count(&out, "its verdict follows"), 0, "{out}");
 }

@@ -43,7 +43,7 @@ async fn posts_of(transcript: &str) -> (String, Vec<(String, String, String)>) {
     let out = play_on(&service, transcript, start_time(), &[]).await;
     replay_every_game(&service).await;
     let audiences = texts(&service, "SELECT audience FROM outbox ORDER BY id").await;
-    let bodies = texts(&service, "SELECT body FROM outbox ORDER BY id").await;
+    let bodies = common::outbox_texts(&service).await;
     let pictures = texts(
         &service,
         "SELECT COALESCE(f.svg, '') FROM outbox o LEFT JOIN outbox_files f ON f.id = o.id ORDER BY o.id",

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{count, databases, play_on, referee, replay_every_game, service, start_time};
+use common::{
+    assert_says, count, databases, play_on, referee, replay_every_game, service, start_time,
+};
 use referee::records::{Finish, Parting};
 
 /// The players of each server (ann plays on both).
@@ -304,11 +306,13 @@ async fn stats_count_deadlines_kept_and_the_median_time_to_answer() {
     );
     assert!(bob.contains("Median time to answer: 1 hour."), "{bob}");
     let carol = answer_between(&out, "carol's record on this server:", "Last games:");
-    assert!(
-        carol.contains("50% of 2 orders and turns on time"),
-        "{carol}"
+    assert_says(
+        &carol,
+        &[
+            "50% of 2 orders and turns on time",
+            "Median time to answer: 2 hours.",
+        ],
     );
-    assert!(carol.contains("Median time to answer: 2 hours."), "{carol}");
 }
 
 #[tokio::test]

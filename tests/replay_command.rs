@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::referee;
+use common::{
+    assert_says, local_console, referee, referee_with_stdout_closed, replay_file,
+    unprivileged_referee,
+};
 use referee::table::audit::replay;
 use std::io::Write;
 use std::path::Path;
@@ -14,14 +17,8 @@ use std::time::Duration;
 /// Plays `lines` through `referee local` on `db`, on the real clock, waiting `pause` after
 /// each line (so real, uneven time passes between inputs and deadlines fire on their own).
 fn play_live(db: &std::path::Path, lines: &[(&str, u64)]) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["local", "--db"])
-        .arg(db)
-        .arg("--pictures")
-        .arg(db.with_extension("pictures"))
+    let mut child = local_console(db, &db.with_extension("pictures"))
         .env("REFEREE_TABLE_TICK", "1s")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
@@ -59,13 +56,12 @@ fn a_game_on_the_real_clock_replays() {
         ],
     );
     // The bids deadline fired on the real clock, and the GM forced the first moves round.
-    assert!(
-        out.contains("#t <- Orders for bids (the deadline passed):"),
-        "{out}"
-    );
-    assert!(
-        out.contains("#t <- Orders for moves for round 1 (forced by the GM):"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#t <- Orders for bids (the deadline passed):",
+            "#t <- Orders for moves for round 1 (forced by the GM):",
+        ],
     );
     let (ok, said, err) = referee(&["replay", "1", "--db", db.to_str().unwrap()], None);
     assert!(ok, "{said}{err}");
@@ -220,23 +216,6 @@ fn finished_game(dir: &std::path::Path) -> std::path::PathBuf {
     db
 }
 
-/// The `referee` binary run as a user the file modes apply to: root ignores them, so as root
-/// it runs as `nobody`.
-fn unprivileged() -> Command {
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if root {
-        let mut command = Command::new("setpriv");
-        command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
-        command.arg(env!("CARGO_BIN_EXE_referee"));
-        command
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_referee"))
-    }
-}
-
 #[test]
 fn a_read_only_backup_is_verified_and_left_untouched() {
     let dir = tempfile::tempdir().unwrap();
@@ -253,7 +232,7 @@ fn a_read_only_backup_is_verified_and_left_untouched() {
     set_mode(&backup, 0o444);
     set_mode(&backup_dir, 0o555);
     for args in [["replay", "1"], ["export", "1"]] {
-        let output = unprivileged()
+        let output = unprivileged_referee()
             .args(args)
             .arg("--db")
             .arg(&backup)
@@ -302,8 +281,7 @@ fn a_missing_game_and_a_mistyped_path_are_named_and_nothing_is_created() {
 
 #[tokio::test]
 async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
-    use referee::store::GameChange;
-    use referee::table::{EventBody, Input, LogEvent, LogVisibility};
+    use referee::table::Input;
     let dir = tempfile::tempdir().unwrap();
     let url = common::file_url(dir.path());
     let service = common::service(&url).await;
@@ -317,24 +295,13 @@ async fn a_ten_thousand_event_export_streams_in_bounded_memory() {
     // A long game's log: 10,000 more events, each a line of a few hundred characters.
     let store = service.store();
     let record = store.game(1).await.unwrap().unwrap().record;
-    let events: Vec<LogEvent> = (0..10_000)
-        .map(|n| LogEvent {
-            round: 100 + n / 10,
-            visibility: LogVisibility::Public,
-            body: EventBody::Game(format!(
-                "event {n}: {}",
-                "the long story of a move ".repeat(12)
-            )),
-        })
-        .collect();
+    let events = common::public_log_events(
+        10_000,
+        |n| 100 + n / 10,
+        |n| format!("event {n}: {}", "the long story of a move ".repeat(12)),
+    );
     let mut tx = store.begin().await.unwrap();
-    let change = GameChange {
-        record: &record,
-        seats_changed: false,
-        sent: None,
-        input: Some(&Input::Reminder),
-        events: &events,
-    };
+    let change = common::change_logging(&record, Some(&Input::Reminder), &events);
     tx.write(Some(&change), &[], common::start_time())
         .await
         .unwrap();
@@ -452,8 +419,7 @@ async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays(
         "{out}"
     );
     // Today the verdict is an input of its own, which the replay reads...
-    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
-    assert!(ok && said.contains("match the log"), "{said}{err}");
+    replay_file(db_arg, "1");
     let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
     assert!(ok && secret.contains("\"Verdict\""), "{secret}");
     // ...a log of this revision without it is a game still waiting for the verdict, never
@@ -472,8 +438,7 @@ async fn an_impossible_call_judged_within_its_input_by_an_older_version_replays(
     as_written_before_searches(&db, true).await;
     let (ok, secret, _) = referee(&["export", "1", "--secret", "--db", db_arg], None);
     assert!(ok && !secret.contains("\"Verdict\""), "{secret}");
-    let (ok, said, err) = referee(&["replay", "1", "--db", db_arg], None);
-    assert!(ok && said.contains("match the log"), "{said}{err}");
+    let said = replay_file(db_arg, "1");
     assert!(said.contains("table rules revision 0"), "{said}");
 }
 
@@ -515,14 +480,7 @@ async fn a_concession_while_the_solver_judges_a_call_ends_the_game_and_replays()
     let before = service.store().last_outbox_id().await.unwrap();
     let (envelope, inbound) = say(99, "bob #duel: !concede");
     service.handle(&envelope, &inbound, now).await.unwrap();
-    let posted: Vec<String> = service
-        .store()
-        .undelivered_after(before)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let posted = common::undelivered_texts(service.store(), before).await;
     assert!(
         posted.iter().any(|body| body.contains("bob concedes")),
         "{posted:?}"
@@ -594,11 +552,13 @@ async fn an_impossible_call_replays_the_same_whatever_the_solver_may_search_late
     // by completing the track; with the default budget it shows the completion at once.
     let (ok, out, err) = referee_searching(&["script", transcript, "--db", short], Some("1"));
     assert!(ok, "{err}");
-    assert!(
-        out.contains("The solver cannot settle this position within its time, so the call is played out as a challenge."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "The solver cannot settle this position within its time, so the call is played out as a challenge.",
+            "ann wins: the circuit is complete.",
+        ],
     );
-    assert!(out.contains("ann wins: the circuit is complete."), "{out}");
     let (ok, out, err) = referee_searching(&["script", transcript, "--db", full], None);
     assert!(ok, "{err}");
     assert!(
@@ -756,16 +716,8 @@ fn a_reader_that_stops_reading_is_no_error() {
         vec!["audit", "1", "--db", db, "--html", page.to_str().unwrap()],
     ] {
         // `referee ... | head -0`: the reader is gone before anything is written.
-        let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let output = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{args:?}: {err}");
+        let (ok, err) = referee_with_stdout_closed(&args);
+        assert!(ok, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
@@ -821,13 +773,7 @@ fn the_console_killed_while_it_answers_prints_no_post_twice() {
         let db = dir.path().join("console.db");
         let pictures = dir.path().join("pictures");
         let run = |input: &str, kill_after: Option<u64>| {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
-                .args(["local", "--db"])
-                .arg(&db)
-                .arg("--pictures")
-                .arg(&pictures)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
+            let mut child = local_console(&db, &pictures)
                 .stderr(Stdio::null())
                 .spawn()
                 .unwrap();

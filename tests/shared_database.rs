@@ -10,10 +10,9 @@ mod common;
 
 use chrono::{DateTime, Duration, Utc};
 use common::postgres::{self, TestDatabase};
-use common::{number, play_on, replay_every_game, service, start_time, texts};
-use referee::config;
+use common::{number, play_on, replay_every_game, service, start_time};
 use referee::records::Audience;
-use referee::store::{OutboxPost, Store, StoreSettings};
+use referee::store::{OutboxPost, Store};
 use referee::table::{Admission, Envelope, GroupCommit, Inbound, Service, Submission, User};
 use std::sync::Arc;
 
@@ -85,12 +84,9 @@ async fn a_message_two_processes_claim_at_once_is_applied_by_one() {
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     held.rollback().await.unwrap();
     assert!(waiting.await.unwrap().unwrap().fresh);
-    let receipts = texts(&second, "SELECT body FROM outbox ORDER BY id").await;
+    let receipts = common::outbox_texts(&second).await;
     assert_eq!(
-        receipts
-            .iter()
-            .filter(|body| body.contains("order received for guesses"))
-            .count(),
+        common::posts_containing(&receipts, "order received for guesses"),
         1,
         "only b0's order was applied: {receipts:#?}"
     );
@@ -118,11 +114,8 @@ async fn each_due_deadline_is_resolved_once_by_processes_firing_at_once() {
         .await,
         12
     );
-    let resolutions = texts(&first, "SELECT body FROM outbox ORDER BY id")
-        .await
-        .into_iter()
-        .filter(|body| body.starts_with("Orders for guesses for round 1"))
-        .count();
+    let posted = common::outbox_texts(&first).await;
+    let resolutions = common::posts_starting_with(&posted, "Orders for guesses for round 1");
     assert_eq!(resolutions, 12);
     assert_eq!(first.fire_due(later).await.unwrap(), 0);
     replay_every_game(&first).await;
@@ -162,13 +155,10 @@ async fn a_resolution_that_dies_half_way_leaves_nothing_and_another_process_does
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(fired, 1);
-    let posted = texts(&second, "SELECT body FROM outbox ORDER BY id").await;
+    let posted = common::outbox_texts(&second).await;
     assert!(!posted.iter().any(|body| body == "half a resolution"));
     assert_eq!(
-        posted
-            .iter()
-            .filter(|body| body.starts_with("Orders for guesses for round 1"))
-            .count(),
+        common::posts_starting_with(&posted, "Orders for guesses for round 1"),
         1
     );
     replay_every_game(&second).await;
@@ -202,12 +192,12 @@ async fn two_processes_writing_the_same_games_apply_one_message_after_the_other(
     }
     // No order was lost to a concurrent write of its game: every round resolved, once, with
     // its three guesses.
-    let posted = texts(&first, "SELECT body FROM outbox ORDER BY id").await;
+    let posted = common::outbox_texts(&first).await;
     assert_eq!(
-        posted
-            .iter()
-            .filter(|body| body.starts_with("Orders for guesses for round 1 (every order is in)"))
-            .count(),
+        common::posts_starting_with(
+            &posted,
+            "Orders for guesses for round 1 (every order is in)"
+        ),
         10,
         "{posted:#?}"
     );
@@ -256,14 +246,9 @@ async fn batches_locking_games_in_opposite_orders_both_commit() {
 
 /// A store on `url` whose leases last `lease`.
 async fn store_with_lease(url: &str, lease: Duration) -> Store {
-    let config = config::load(None, std::iter::empty()).unwrap();
-    Store::open(&StoreSettings {
-        url: url.to_string(),
-        lease,
-        ..config.store.clone()
-    })
-    .await
-    .unwrap()
+    let mut settings = common::default_config(url).store;
+    settings.lease = lease;
+    Store::open(&settings).await.unwrap()
 }
 
 /// Queues `posts` texts to `to`, in order.
@@ -326,12 +311,8 @@ async fn each_audience_is_delivered_by_one_process_at_a_time() {
 #[tokio::test]
 async fn an_unreachable_server_is_said_in_one_sentence() {
     // Port 9 (discard), where nothing listens; no test server is needed for this.
-    let config = config::load(None, std::iter::empty()).unwrap();
-    let opened = Store::open(&StoreSettings {
-        url: "postgres://referee:secret@127.0.0.1:9/referee".to_string(),
-        ..config.store.clone()
-    })
-    .await;
+    let config = common::default_config("postgres://referee:secret@127.0.0.1:9/referee");
+    let opened = Store::open(&config.store).await;
     let error = opened.err().expect("nothing listens there").to_string();
     assert_eq!(
         error,

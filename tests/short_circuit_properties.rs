@@ -4,6 +4,8 @@
 //! filling on small boards, following every loop on 16x16 boards with a small supply. Raise the
 //! number of cases with `PROPTEST_CASES`.
 
+mod common;
+
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use proptest::prelude::*;
 use referee::dice::{Dice, Seed};
@@ -35,11 +37,7 @@ fn at(secs: i64) -> DateTime<Utc> {
 }
 
 fn players() -> Vec<Player> {
-    ["alice", "bob"]
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect()
+    common::seated(&["alice", "bob"])
 }
 
 fn start(pairs: &[(&str, String)]) -> Box<dyn Game> {

@@ -1,6 +1,9 @@
 //! Short Circuit: one test per rule of the rules page and the "Must show" list.
 
+mod common;
+
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use common::public_text;
 use referee::dice::{Dice, Seed};
 use referee::games::short_circuit::circuit::{check_loop, Fault};
 use referee::games::short_circuit::solver::complete_reading;
@@ -9,7 +12,7 @@ use referee::games::short_circuit::{
     SHORT_CIRCUIT_RULES,
 };
 use referee::games::Happened;
-use referee::games::{Event, Game, Options, Phase, Player, Rules, Visibility};
+use referee::games::{Game, Options, Phase, Player, Rules, Visibility};
 
 /// The search steps the table allows by default (`table.search_steps`).
 const STEPS: u64 = 1_000_000;
@@ -26,11 +29,7 @@ fn options(pairs: &[(&str, &str)]) -> Options {
 }
 
 fn players() -> Vec<Player> {
-    ["alice", "bob"]
-        .iter()
-        .enumerate()
-        .map(|(seat, name)| Player::person(seat, *name))
-        .collect()
+    common::seated(&["alice", "bob"])
 }
 
 /// A match where alice (seat 0) moves first, started at time 0.
@@ -76,15 +75,6 @@ fn call_impossible(game: &mut Box<dyn Game>, seat: usize, secs: i64) -> Happened
     };
     events.extend(game.verdict("impossible", &verdict, &mut ctx)?);
     Ok(events)
-}
-
-fn said(events: &[Event]) -> String {
-    events
-        .iter()
-        .filter(|event| event.visibility == Visibility::Public)
-        .map(|event| event.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The position shown in the board's code block.
@@ -137,7 +127,7 @@ fn one_two_or_three_pieces_in_one_line() {
         1,
     )
     .unwrap();
-    assert!(said(&events).contains("alice places turn 90 on b2"));
+    assert!(public_text(&events).contains("alice places turn 90 on b2"));
     let board = shown(game.as_ref());
     assert_eq!(board.grid.get(sq("b2")), Some(Piece::EastSouth));
     assert_eq!(board.grid.get(sq("c2")), Some(Piece::Horizontal));
@@ -203,7 +193,7 @@ fn a_completed_loop_wins_at_once() {
     act(&mut game, 1, "place", "a2 turn 0", 2).unwrap();
     assert_eq!(winner(game.as_ref()), None);
     let events = act(&mut game, 0, "place", "b2 ┘", 3).unwrap();
-    assert!(said(&events).contains("alice wins: the circuit is complete"));
+    assert!(public_text(&events).contains("alice wins: the circuit is complete"));
     assert_eq!(
         game.phase(),
         Phase::Over {
@@ -278,7 +268,7 @@ fn a_dead_end_at_the_board_edge_is_not_complete_and_cannot_be_fixed() {
     let mut game = start(&[("impossible", "solver")]);
     act(&mut game, 0, "place", "a1 straight 0", 1).unwrap();
     let events = call_impossible(&mut game, 1, 2).unwrap();
-    assert!(said(&events).contains("bob wins: the solver proves"));
+    assert!(public_text(&events).contains("bob wins: the solver proves"));
 }
 
 fn reads(rows: &[&str], square: &str, expected: Piece) {
@@ -321,7 +311,7 @@ fn thunder_reads_as_a_straight_a_turn_or_a_crossroad() {
     .unwrap();
     act(&mut game, 1, "place", "a2 turn 0 b2 straight 90", 2).unwrap();
     let events = act(&mut game, 0, "place", "c2 ⚡", 3).unwrap();
-    assert!(said(&events).contains("alice wins"));
+    assert!(public_text(&events).contains("alice wins"));
 }
 
 #[test]
@@ -329,7 +319,7 @@ fn impossible_in_solver_mode_is_judged_at_once() {
     let mut game = start(&[("impossible", "solver")]);
     act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
     let events = call_impossible(&mut game, 1, 2).unwrap();
-    let text = said(&events);
+    let text = public_text(&events);
     assert!(
         text.contains("alice wins: the solver shows the circuit can still be completed"),
         "{text}"
@@ -463,7 +453,7 @@ fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() 
     act(&mut game, 0, "place", "c3 turn 90", 1).unwrap();
     let events = act(&mut game, 1, "impossible", "", 2).unwrap();
     assert_eq!(
-        said(&events),
+        public_text(&events),
         "bob calls impossible: no further placements from the supply can complete the circuit."
     );
     // The clock stands still and nobody may act until the verdict comes.
@@ -490,9 +480,8 @@ fn nobody_acts_while_the_solver_judges_a_call_and_its_verdict_is_applied_once() 
     };
     assert!(game.verdict("hint", &verdict, &mut ctx).is_err());
     let events = game.verdict("impossible", &verdict, &mut ctx).unwrap();
-    assert!(
-        said(&events).contains("alice wins: the solver shows the circuit can still be completed")
-    );
+    assert!(public_text(&events)
+        .contains("alice wins: the solver shows the circuit can still be completed"));
     assert!(game.pending_search().is_none());
     assert!(
         game.verdict("impossible", &verdict, &mut ctx).is_err(),
@@ -508,7 +497,7 @@ fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
     assert!(events
         .iter()
         .any(|event| event.visibility == Visibility::Sealed && event.text.contains("completable")));
-    assert!(said(&events).contains("alice has 10 minutes to complete the track"));
+    assert!(public_text(&events).contains("alice has 10 minutes to complete the track"));
     assert_eq!(game.phase(), Phase::Turn { seat: 0 });
     assert_eq!(
         game.time_limit(&Options::new()),
@@ -525,7 +514,7 @@ fn impossible_in_challenge_mode_gives_the_opponent_the_window() {
     assert!(act(&mut game, 1, "place", "a2 turn 0", 63).is_err());
     act(&mut game, 0, "place", "a2 turn 0", 64).unwrap();
     let events = act(&mut game, 0, "place", "b2 turn 270", 65).unwrap();
-    let text = said(&events);
+    let text = public_text(&events);
     assert!(
         text.contains("alice wins: the circuit is complete"),
         "{text}"
@@ -548,7 +537,7 @@ fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
         dice: &mut dice,
         revision: referee::games::Ctx::NEWEST,
     };
-    let text = said(&game.timeout(&mut ctx));
+    let text = public_text(&game.timeout(&mut ctx));
     assert!(
         text.contains("bob wins: alice did not complete the track"),
         "{text}"
@@ -559,7 +548,7 @@ fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
     let mut game = start(&[]);
     act(&mut game, 0, "place", "a1 straight 0", 1).unwrap();
     call_impossible(&mut game, 1, 2).unwrap();
-    let text = said(&act(&mut game, 0, "concede", "", 3).unwrap());
+    let text = public_text(&act(&mut game, 0, "concede", "", 3).unwrap());
     assert!(text.contains("bob wins: alice conceded"), "{text}");
     assert!(text.contains("impossible"), "{text}");
 }
@@ -568,7 +557,7 @@ fn a_challenge_that_runs_out_or_is_conceded_goes_to_the_caller() {
 fn a_player_may_concede() {
     let mut game = start(&[]);
     let events = act(&mut game, 1, "concede", "", 5).unwrap();
-    assert!(said(&events).contains("alice wins: bob conceded"));
+    assert!(public_text(&events).contains("alice wins: bob conceded"));
     assert_eq!(winner(game.as_ref()), Some(0));
 }
 
@@ -591,7 +580,7 @@ fn the_reserve_is_spent_beyond_the_turn_time_and_running_out_loses() {
     );
     // Alice needs 3 minutes: the reserve is spent and she loses instead of placing.
     let events = act(&mut game, 0, "place", "c4 turn 0", 280).unwrap();
-    assert!(said(&events).contains("bob wins: alice's reserve ran out"));
+    assert!(public_text(&events).contains("bob wins: alice's reserve ran out"));
     assert_eq!(shown(game.as_ref()).grid.get(sq("c4")), None);
     // The deadline firing has the same effect.
     let mut game = start(&[("turn", "5m"), ("turns", "10")]);
@@ -601,7 +590,7 @@ fn the_reserve_is_spent_beyond_the_turn_time_and_running_out_loses() {
         dice: &mut dice,
         revision: referee::games::Ctx::NEWEST,
     };
-    assert!(said(&game.timeout(&mut ctx)).contains("bob wins: alice's reserve ran out"));
+    assert!(public_text(&game.timeout(&mut ctx)).contains("bob wins: alice's reserve ran out"));
 }
 
 #[test]
@@ -651,7 +640,7 @@ fn setup_options_are_checked_and_the_setup_is_shown_at_the_start() {
         )
         .unwrap();
     assert_eq!(game.phase(), Phase::Turn { seat: 1 });
-    let text = said(&events);
+    let text = public_text(&events);
     assert!(text.contains("7x5 board"), "{text}");
     assert!(
         text.contains("straight=8 turn=10 cross=3 thunder=3"),

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::referee;
+use common::{assert_says, referee, referee_with_stdout_closed, temp_file};
 
 const OPENING: &str = "\
 gm #duel: !new shortcircuit seed=9
@@ -37,8 +37,13 @@ fn an_impossible_call_answered_by_completing_the_track() {
             .any(|l| l.starts_with("#duel") && l.contains("board=4x4")),
         "the setup is secret before the start"
     );
-    assert!(out.contains("#duel <- The GM's secret setup: board=4x4"));
-    assert!(out.contains("ann moves first (chosen by the GM)."));
+    assert_says(
+        &out,
+        &[
+            "#duel <- The GM's secret setup: board=4x4",
+            "ann moves first (chosen by the GM).",
+        ],
+    );
     assert!(
         out.contains("#duel <- bob: pieces placed together must stand in one row or one column")
     );
@@ -47,13 +52,13 @@ fn an_impossible_call_answered_by_completing_the_track() {
         out.contains("dm ann <- No order is awaited from you in game #1 now."),
         "only the GM gets hints"
     );
-    assert!(out.contains("#duel <- ann: at least one placed piece must touch a piece already on the board (touching is enough: the connections need not match)"));
-    assert!(out.contains(
-        "#duel <- bob has 1 day to complete the track, placing as often as they like, or to concede."
-    ));
-    assert!(
-        out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#duel <- ann: at least one placed piece must touch a piece already on the board (touching is enough: the connections need not match)",
+            "#duel <- bob has 1 day to complete the track, placing as often as they like, or to concede.",
+            "#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n",
+        ],
     );
 }
 
@@ -61,11 +66,9 @@ fn an_impossible_call_answered_by_completing_the_track() {
 async fn answering_a_call_several_placements_go_in_one_message_and_one_post() {
     // ann calls impossible on an empty board: bob completes a loop in one message of two
     // placements, after a chain whose second placement is refused took nothing.
-    let script = "\
-ann #duel: !new shortcircuit first=1
-ann #duel: !join
-bob #duel: !join
-ann #duel: !start
+    let script = concat!(
+        game_started!(new "shortcircuit first=1" in "#duel" by "ann", joined by "ann", "bob"),
+        "\
 ann #duel: !impossible
 clock +1m
 bob #duel: !place e5 turn 90 f5 turn 180; a1 turn 0
@@ -76,18 +79,16 @@ cal #bots: !join bot
 cal #bots: !start
 cal #bots: !impossible
 clock +1m
-";
+",
+    );
     // Played in the process, so both games are replayed from their logs.
     let out = common::play(script).await;
-    assert!(
-        out.contains("#duel <- bob: placement 2 of 2: at least one placed piece must touch"),
-        "{out}"
-    );
-    assert!(
-        out.contains(
-            "#duel <- bob places turn 90 on e5, turn 180 on f5; then turn 0 on e6, turn 270 on f6."
-        ),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#duel <- bob: placement 2 of 2: at least one placed piece must touch",
+            "#duel <- bob places turn 90 on e5, turn 180 on f5; then turn 0 on e6, turn 270 on f6.",
+        ],
     );
     assert_eq!(out.matches("#duel <- bob places").count(), 1, "{out}");
     assert!(out.contains("#duel <- 1. bob"), "{out}");
@@ -111,25 +112,21 @@ fn a_player_whose_reserve_runs_out_loses() {
     let script = format!("{OPENING}clock +11m\n");
     let (ok, out, err) = referee(&["script"], Some(&script));
     assert!(ok, "{err}");
-    assert!(
-        out.contains("#duel <- ann's turn ends (the deadline passed)."),
-        "{out}"
-    );
-    assert!(
-        out.contains("#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#duel <- ann's turn ends (the deadline passed).",
+            "#duel <- Final ranking:\n#duel <- 1. bob\n#duel <- 2. ann\n",
+        ],
     );
 }
 
 #[test]
 fn solve_reads_the_position_format_and_prints_a_witness() {
-    let dir = tempfile::tempdir().unwrap();
-    let position = dir.path().join("position.txt");
-    std::fs::write(
-        &position,
+    let (_dir, position) = temp_file(
+        "position.txt",
         "size 6x6\nsupply straight=3 turn=4 cross=1 thunder=0\n. . . . . .\n. ┌ ─ ┐ . .\n. │ . │ . .\n. └ ─ ┼ ─ ┐\n. . . │ . │\n. . . └ ─ ┘\n",
-    )
-    .unwrap();
+    );
     let (ok, out, err) = referee(&["solve", position.to_str().unwrap()], None);
     assert!(ok, "{err}");
     assert!(
@@ -167,19 +164,8 @@ fn solve_keeps_to_its_budget_and_its_reader() {
     );
 
     // A reader that stops reading is no reason to panic.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
-        .args(["solve", position.to_str().unwrap()])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && !err.contains("panicked"),
-        "{err}"
-    );
+    let (ok, err) = referee_with_stdout_closed(&["solve", position.to_str().unwrap()]);
+    assert!(ok && !err.contains("panicked"), "{err}");
 
     std::fs::write(
         &position,

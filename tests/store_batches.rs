@@ -5,20 +5,12 @@
 mod common;
 
 use chrono::Utc;
-use referee::config;
-use referee::records::{Audience, EventBody, Input, LogEvent, LogVisibility, Status, User};
-use referee::store::{Delivered, GameChange, OutboxPost, Store, StoreSettings, UserGames};
-use referee::table::{Catalogue, Envelope, Inbound, Service};
+use referee::records::{Audience, Input, Status, User};
+use referee::store::{Delivered, OutboxPost, UserGames};
+use referee::table::{Envelope, Inbound, Service};
 
 async fn table_with_one_game(url: &str) -> Service {
-    let config = config::load(None, std::iter::empty()).unwrap();
-    let store = Store::open(&StoreSettings {
-        url: url.to_string(),
-        ..config.store.clone()
-    })
-    .await
-    .unwrap();
-    let service = Service::new(store, Catalogue::standard(), config.table.clone());
+    let service = common::standard_service(&common::default_config(url)).await;
     let new = Inbound::Channel {
         channel: "tag-channel".to_string(),
         user: User::named("gm"),
@@ -46,23 +38,11 @@ async fn thousands_of_rows(url: &str) {
     let outbox_before = store.last_outbox_id().await.unwrap();
     let mut tx = store.begin().await.unwrap();
     let record = tx.game(1).await.unwrap().unwrap().record;
-    let events: Vec<LogEvent> = (0..2_500)
-        .map(|n| LogEvent {
-            round: 0,
-            visibility: LogVisibility::Public,
-            body: EventBody::Game(format!("event {n}")),
-        })
-        .collect();
+    let events = common::public_log_events(2_500, |_| 0, |n| format!("event {n}"));
     let to = Audience::Channel("tag-channel".to_string());
     let texts: Vec<String> = (0..1_200).map(|n| format!("post {n}")).collect();
     let posts: Vec<OutboxPost> = texts.iter().map(|t| OutboxPost::text(&to, t)).collect();
-    let change = GameChange {
-        record: &record,
-        seats_changed: false,
-        sent: None,
-        input: Some(&Input::Deadline),
-        events: &events,
-    };
+    let change = common::change_logging(&record, Some(&Input::Deadline), &events);
     let ids = tx.write(Some(&change), &posts, Utc::now()).await.unwrap();
     tx.commit().await.unwrap();
     assert_eq!(ids.len(), 1_200);
@@ -118,13 +98,7 @@ async fn noted_together(url: &str) {
     store.delivered_together(&sent, Utc::now()).await.unwrap();
     store.delivered_together(&[], Utc::now()).await.unwrap();
 
-    let left: Vec<String> = store
-        .undelivered_after(before)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|row| row.body)
-        .collect();
+    let left = common::undelivered_texts(store, before).await;
     assert_eq!(left, ["third"]);
     assert_eq!(store.newest_posted("9001").await.unwrap(), Some(77));
     let noted = store.outbox_row(ids[1]).await.unwrap().unwrap();
@@ -152,13 +126,7 @@ async fn deadline_written(url: &str) {
     let mut record = tx.game(1).await.unwrap().unwrap().record;
     record.status = Status::Running;
     record.deadline = Some(now + chrono::Duration::minutes(5));
-    let change = GameChange {
-        record: &record,
-        seats_changed: false,
-        sent: None,
-        input: None,
-        events: &[],
-    };
+    let change = common::change_logging(&record, None, &[]);
     tx.write(Some(&change), &[], now).await.unwrap();
     let before = tx
         .claim_due(now + chrono::Duration::minutes(4))

@@ -5,27 +5,27 @@
 mod common;
 
 use common::play_on_both as play;
-use common::{count, databases, file_url, play_on, service, start_time};
+use common::{
+    assert_says, count, dicey_waiting_for_guesses, on_file_and_postgres, play_on, service,
+    start_time, DICEY_SIGNUP,
+};
 use referee::table::audit::replay;
 
-const SIGNUP: &str = "\
-alice #dice: !new dicey seed=7
-bob #dice: !join
-carol #dice: !join
-alice #dice: !join
-alice #dice: !start
-";
-
 fn transcript(rest: &str) -> String {
-    format!("{SIGNUP}{rest}")
+    format!("{DICEY_SIGNUP}{rest}")
 }
 
 #[tokio::test]
 async fn sign_up_start_and_seed_commitment() {
-    let out = play(SIGNUP).await;
-    assert!(out.contains("#dice <- Game #1: dicey is open for sign-ups. GM: alice."));
-    assert!(out.contains("#dice <- carol joins game #1. 2 players signed up."));
-    assert!(out.contains("Game #1 (dicey) starts with bob, carol, alice."));
+    let out = play(DICEY_SIGNUP).await;
+    assert_says(
+        &out,
+        &[
+            "#dice <- Game #1: dicey is open for sign-ups. GM: alice.",
+            "#dice <- carol joins game #1. 2 players signed up.",
+            "Game #1 (dicey) starts with bob, carol, alice.",
+        ],
+    );
     // The commitment is SHA-256 of the seed bytes: 7 as 8 little-endian bytes, then zeros.
     assert!(out.contains(
         "Seed commitment: `f5411ec7e51e46159c654bdbdf3cc20785a217b87384810ed2e541dc0016943a`, the SHA-256 of the seed's 32 bytes (not of their hex text)."
@@ -46,23 +46,33 @@ async fn secret_orders_are_receipted_replaceable_and_private_until_the_deadline(
         "bob dm: guess 9\nbob dm: guess 3\nbob dm: guess 2\nbob dm: status\ncarol dm: guess 4\nclock +48h\n",
     ))
     .await;
-    assert!(out.contains("dm bob <- a guess is a number from 1 to 6; got '9'"));
-    assert!(out.contains("dm bob <- Game #1: order received for guesses for round 1: `guess 3`."));
-    assert!(out.contains("dm bob <- Game #1: order replaced for guesses for round 1: `guess 2`."));
-    assert!(out.contains("dm bob <- Your order: `guess 2`"));
+    assert_says(
+        &out,
+        &[
+            "dm bob <- a guess is a number from 1 to 6; got '9'",
+            "dm bob <- Game #1: order received for guesses for round 1: `guess 3`.",
+            "dm bob <- Game #1: order replaced for guesses for round 1: `guess 2`.",
+            "dm bob <- Your order: `guess 2`",
+        ],
+    );
     // Nothing of the orders reaches the channel before the deadline...
     let before: String = out.split("Orders for guesses").next().unwrap().to_string();
     assert!(!before
         .lines()
         .any(|l| l.starts_with("#dice") && l.contains("guess 2")));
     // ...and at the deadline every order is revealed, the missing one defaulted.
-    assert!(out.contains("#dice <- Orders for guesses for round 1 (the deadline passed):"));
-    assert!(out.contains("#dice <- - bob: `guess 2` (receipt `"));
-    assert!(out.contains("#dice <- - carol: `guess 4` (receipt `"));
-    assert!(out.contains("#dice <- - alice: no order (the game's default)"));
-    assert!(out.contains("#dice <- The die shows 2."));
-    assert!(out.contains("#dice <- bob guessed right: 1 points."));
-    assert!(out.contains("#dice <- It is bob's turn."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- Orders for guesses for round 1 (the deadline passed):",
+            "#dice <- - bob: `guess 2` (receipt `",
+            "#dice <- - carol: `guess 4` (receipt `",
+            "#dice <- - alice: no order (the game's default)",
+            "#dice <- The die shows 2.",
+            "#dice <- bob guessed right: 1 points.",
+            "#dice <- It is bob's turn.",
+        ],
+    );
 }
 
 #[tokio::test]
@@ -140,8 +150,13 @@ async fn orders_from_outsiders_and_at_the_wrong_time_are_refused() {
     assert!(
         out.contains("dm bob <- No order is awaited from you in game #1 now. It is bob's turn.")
     );
-    assert!(out.contains("#dice <- bob: on your turn, type `!roll`"));
-    assert!(out.contains("#dice <- carol: It is bob's turn, not yours."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- bob: on your turn, type `!roll`",
+            "#dice <- carol: It is bob's turn, not yours.",
+        ],
+    );
     assert!(
         out.contains("#dice <- bob: There is no command `!dance` in dicey. `!help` lists them.")
     );
@@ -164,14 +179,17 @@ async fn bad_commands_get_specific_answers_and_change_nothing() {
         "alice #dice: !deadline tomorow\nalice #dice: !new dicey\nbob #dice: !kick\nalice #dice: !log soon\nbob dm: #x guess 1\nalice #dice: !start\n",
     ))
     .await;
-    assert!(out.contains(
-        "#dice <- alice: `!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'"
-    ));
-    assert!(out.contains("#dice <- alice: There is already a game in this channel (#1, dicey)."));
-    assert!(out.contains("#dice <- bob: `!kick` takes one player, like `!kick @bob`"));
-    assert!(out.contains("`!log` takes a round number like 3"));
-    assert!(out.contains("dm bob <- a game number goes after #, like `#3 bid 5`; got '#x'"));
-    assert!(out.contains("#dice <- alice: Game #1 has already started."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- alice: `!deadline` takes a duration like 36h or a UTC time like 2026-12-01 18:00 UTC; got 'tomorow'",
+            "#dice <- alice: There is already a game in this channel (#1, dicey).",
+            "#dice <- bob: `!kick` takes one player, like `!kick @bob`",
+            "`!log` takes a round number like 3",
+            "dm bob <- a game number goes after #, like `#3 bid 5`; got '#x'",
+            "#dice <- alice: Game #1 has already started.",
+        ],
+    );
     let other = play("bob #x: !new chess\nbob #x: !join\n").await;
     assert!(other.contains(&format!(
         "#x <- bob: There is no game called 'chess'. Games: {}.",
@@ -186,26 +204,37 @@ async fn deadline_pause_resume_kick_replace_and_end() {
         "alice #dice: !deadline 2h\nalice #dice: !pause\nbob dm: guess 2\nclock +3h\nalice #dice: !resume\nalice #dice: !kick @carol\nalice #dice: !replace @bob @erin\nerin dm: guess 4\nalice #dice: !status\nclock +2h\nalice #dice: !end\n",
     ))
     .await;
-    assert!(out.contains("#dice <- The GM set the deadline: in 2 hours (2026-01-01 02:00 UTC)."));
-    assert!(out.contains("#dice <- The GM paused game #1 with 2 hours left on the clock."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- The GM set the deadline: in 2 hours (2026-01-01 02:00 UTC).",
+            "#dice <- The GM paused game #1 with 2 hours left on the clock.",
+        ],
+    );
     // A pause stops the clock, not the players: bob's guess is taken meanwhile.
     assert!(out.contains("dm bob <- Game #1: order received for guesses for round 1: `guess 2`."));
     // Paused for 3h: nothing resolved; on resume the 2h left run from then (03:00 -> 05:00).
-    assert!(out.contains("#dice <- Game #1 resumes. Waiting for guesses for round 1"));
-    assert!(out.contains("Deadline: in 2 hours (2026-01-01 05:00 UTC)."));
-    assert!(out.contains("#dice <- carol was removed by the GM."));
-    assert!(out.contains("#dice <- erin takes over bob's seat in game #1."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- Game #1 resumes. Waiting for guesses for round 1",
+            "Deadline: in 2 hours (2026-01-01 05:00 UTC).",
+            "#dice <- carol was removed by the GM.",
+            "#dice <- erin takes over bob's seat in game #1.",
+        ],
+    );
     // The new player is told by DM what they now hold and what is awaited from them.
-    assert!(out.contains(
-        "dm erin <- The GM gave you bob's seat (seat 1) in game #1 (dicey) in #dice. Waiting for guesses for round 1 by direct message from erin and alice."
-    ), "{out}");
-    assert!(out.contains("Your order for guesses for round 1 is awaited: send it to me here."));
-    assert!(out.contains("dm erin <- Game #1: order received for guesses for round 1: `guess 4`."));
-    assert!(out.contains("Players: erin, alice."));
-    assert!(out.contains("#dice <- - erin: `guess 4`"), "{out}");
-    assert!(out.contains(
-        "#dice <- The GM ended game #1. Seed: `0700000000000000000000000000000000000000000000000000000000000000`"
-    ));
+    assert_says(
+        &out,
+        &[
+            "dm erin <- The GM gave you bob's seat (seat 1) in game #1 (dicey) in #dice. Waiting for guesses for round 1 by direct message from erin and alice.",
+            "Your order for guesses for round 1 is awaited: send it to me here.",
+            "dm erin <- Game #1: order received for guesses for round 1: `guess 4`.",
+            "Players: erin, alice.",
+            "#dice <- - erin: `guess 4`",
+            "#dice <- The GM ended game #1. Seed: `0700000000000000000000000000000000000000000000000000000000000000`",
+        ],
+    );
     // The reveal says what the commitment hashes and gives a check anyone can run.
     assert!(out.contains(
         "The commitment posted at the start is the SHA-256 of these 32 bytes (not of the hex text): \
@@ -220,10 +249,14 @@ async fn the_log_shows_every_roll_and_resolution_of_a_round() {
         "alice #dice: !resolve\nbob #dice: !roll\nalice #dice: !log 1\n",
     ))
     .await;
-    assert!(out.contains("#dice <- Game #1, round 1:"));
-    assert!(out.contains("#dice <- - roll d6 for the target: 2"));
-    assert!(out
-        .contains("#dice <- - resolution: guesses for round 1 (forced by the GM); bob: no order"));
+    assert_says(
+        &out,
+        &[
+            "#dice <- Game #1, round 1:",
+            "#dice <- - roll d6 for the target: 2",
+            "#dice <- - resolution: guesses for round 1 (forced by the GM); bob: no order",
+        ],
+    );
     let log2 = play(&transcript(
         "alice #dice: !resolve\nbob #dice: !roll\nalice #dice: !log 2\n",
     ))
@@ -233,10 +266,7 @@ async fn the_log_shows_every_roll_and_resolution_of_a_round() {
 
 #[tokio::test]
 async fn a_restart_resolves_an_overdue_deadline_exactly_once_and_replay_matches() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        restart_resolves_once(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { restart_resolves_once(&url).await }).await;
 }
 
 async fn restart_resolves_once(url: &str) {
@@ -268,10 +298,7 @@ async fn restart_resolves_once(url: &str) {
 
 #[tokio::test]
 async fn replay_reproduces_a_whole_game_and_notices_a_tampered_log() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        replay_notices_tampering(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { replay_notices_tampering(&url).await }).await;
 }
 
 async fn replay_notices_tampering(url: &str) {
@@ -285,8 +312,7 @@ async fn replay_notices_tampering(url: &str) {
         &[],
     )
     .await;
-    assert!(out.contains("Final ranking:"), "{out}");
-    assert!(out.contains("Seed: `07000000"));
+    assert_says(&out, &["Final ranking:", "Seed: `07000000"]);
     let report = replay(&service, 1).await.unwrap();
     assert!(report.matches(), "{:?}", report.differences);
     common::execute(&service, "UPDATE events SET body = '{\"Game\":\"The die shows 6.\"}' WHERE seq = (SELECT MIN(seq) FROM events WHERE body LIKE '%The die shows%')").await;
@@ -302,10 +328,7 @@ async fn replay_notices_tampering(url: &str) {
 
 #[tokio::test]
 async fn replay_names_where_a_changed_time_a_status_or_an_undo_mark_parts() {
-    let dir = tempfile::tempdir().unwrap();
-    for database in databases(&file_url(dir.path())).await {
-        replay_names_where_they_part(&database.url).await;
-    }
+    on_file_and_postgres(|url| async move { replay_names_where_they_part(&url).await }).await;
 }
 
 async fn replay_names_where_they_part(url: &str) {
@@ -367,15 +390,20 @@ async fn replay_names_where_they_part(url: &str) {
 #[tokio::test]
 async fn help_lists_the_table_and_game_commands_and_explains_one() {
     let out = play(&format!(
-        "bob #dice: !help\n{SIGNUP}bob #dice: !help\nbob #dice: !help deadline\nbob #dice: !help fly\nbob dm: help\nbob #dice: !games\n"
+        "bob #dice: !help\n{DICEY_SIGNUP}bob #dice: !help\nbob #dice: !help deadline\nbob #dice: !help fly\nbob dm: help\nbob #dice: !games\n"
     ))
     .await;
-    assert!(out.contains("#dice <- `!deadline <duration|time>`: GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC"));
-    assert!(out.contains("#dice <- dicey commands:"));
-    assert!(out.contains("#dice <- `!roll`: rolls the die on your turn"));
-    assert!(out.contains("#dice <- There is no command or game `fly`. `!help` lists the commands, `!games` the games."));
-    assert!(out.contains("dm bob <- `guess <1-6>`: your secret guess"));
-    assert!(out.contains("#dice <- `dicey`: a test game: guess the die by DM, then roll in public. Options: `turn`, `to`."));
+    assert_says(
+        &out,
+        &[
+            "#dice <- `!deadline <duration|time>`: GM: sets the current deadline, like 48h or 2026-12-01 18:00 UTC",
+            "#dice <- dicey commands:",
+            "#dice <- `!roll`: rolls the die on your turn",
+            "#dice <- There is no command or game `fly`. `!help` lists the commands, `!games` the games.",
+            "dm bob <- `guess <1-6>`: your secret guess",
+            "#dice <- `dicey`: a test game: guess the die by DM, then roll in public. Options: `turn`, `to`.",
+        ],
+    );
 }
 
 #[tokio::test]
@@ -384,11 +412,14 @@ async fn the_gm_secret_setup_by_dm_is_hidden_until_the_start() {
         "alice #dice: !new dicey seed=7\nbob #dice: !join\ncarol #dice: !join\nbob dm: setup turn=1h\nalice dm: setup colour=red\nalice dm: setup turn=1h\nalice #dice: !start\nalice #dice: !resolve\n",
     )
     .await;
-    assert!(out.contains("dm bob <- You are not the GM of any game in sign-up."));
-    assert!(out.contains("dm alice <- dicey has no option 'colour'"));
-    assert!(out.contains(
-        "dm alice <- Secret setup for game #1 stored: turn=1h. Nobody else sees it until `!start`."
-    ));
+    assert_says(
+        &out,
+        &[
+            "dm bob <- You are not the GM of any game in sign-up.",
+            "dm alice <- dicey has no option 'colour'",
+            "dm alice <- Secret setup for game #1 stored: turn=1h. Nobody else sees it until `!start`.",
+        ],
+    );
     let before_start = out.split("starts with").next().unwrap();
     assert!(!before_start
         .lines()
@@ -429,19 +460,8 @@ async fn said_at(
     sent: chrono::DateTime<chrono::Utc>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> String {
-    use referee::table::Envelope;
-    let before = service.store().last_outbox_id().await.unwrap();
-    let envelope = Envelope {
-        id: id.to_string(),
-        place: None,
-        sent: Some(sent),
-        ..Envelope::default()
-    };
-    service.handle(&envelope, &inbound, now).await.unwrap();
-    let rows = service.store().undelivered_after(before).await.unwrap();
-    rows.iter()
-        .map(|row| row.body.clone())
-        .collect::<Vec<_>>()
+    common::handle_sent_at(service, id, &inbound, sent, now)
+        .await
         .join("\n")
 }
 
@@ -454,8 +474,7 @@ fn dm(user: &str, text: &str) -> referee::table::Inbound {
 
 #[tokio::test]
 async fn orders_are_judged_by_when_they_were_sent_however_late_they_arrive() {
-    let service = service("sqlite::memory:").await;
-    play_on(&service, SIGNUP, start_time(), &[]).await;
+    let service = dicey_waiting_for_guesses("sqlite::memory:").await;
     let hour = chrono::Duration::hours(1);
     let start = start_time();
     // Sent an hour into the round, read back two days later (the deadline, 48 h, not fired
@@ -482,17 +501,13 @@ async fn orders_are_judged_by_when_they_were_sent_however_late_they_arrive() {
         start + hour * 50,
     )
     .await;
-    assert!(
-        told.contains("Orders for guesses for round 1 (the deadline passed; resolved late: the deadline was 2026-01-03 00:00 UTC, resolved 2 hours after it):"),
-        "{told}"
-    );
-    assert!(
-        told.contains("- carol: no order (the game's default)"),
-        "{told}"
-    );
-    assert!(
-        told.contains("No order is awaited from you in game #1 now. It is bob's turn."),
-        "{told}"
+    assert_says(
+        &told,
+        &[
+            "Orders for guesses for round 1 (the deadline passed; resolved late: the deadline was 2026-01-03 00:00 UTC, resolved 2 hours after it):",
+            "- carol: no order (the game's default)",
+            "No order is awaited from you in game #1 now. It is bob's turn.",
+        ],
     );
     // bob's turn began when the deadline was due, not when it fired: a roll he sent before
     // then was meant for the guesses, and is refused with the turn's true start...
@@ -534,8 +549,7 @@ async fn orders_are_judged_by_when_they_were_sent_however_late_they_arrive() {
 
 #[tokio::test]
 async fn delivered_posts_lose_their_pictures_after_the_retention_period() {
-    let service = service("sqlite::memory:").await;
-    play_on(&service, SIGNUP, start_time(), &[]).await;
+    let service = dicey_waiting_for_guesses("sqlite::memory:").await;
     let store = service.store();
     let last = store.last_outbox_id().await.unwrap();
     let mut pictured = Vec::new();
@@ -566,13 +580,12 @@ async fn the_audit_page_is_posted_once_the_game_is_over() {
         "bob #dice: !audit\nalice #dice: !end\nbob #dice: !audit\n",
     ))
     .await;
-    assert!(
-        out.contains("#dice <- bob: game #1 is still running; its audit page is posted once it is over. `!log` shows what is public now."),
-        "{out}"
-    );
-    assert!(
-        out.contains("#dice <- Game #1: the audit page. Open it in a browser:"),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#dice <- bob: game #1 is still running; its audit page is posted once it is over. `!log` shows what is public now.",
+            "#dice <- Game #1: the audit page. Open it in a browser:",
+        ],
     );
     let file = out
         .lines()
@@ -606,18 +619,25 @@ async fn orders_in_private_threads_go_there_both_ways() {
     assert!(
         out.contains("#tag-bob <- bob, this thread is yours in game #1: only you and I read it")
     );
-    assert!(
-        out.contains("#tag-alice <- Game #1: order received for bids: `bid 5`."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#tag-alice <- Game #1: order received for bids: `bid 5`.",
+            "#tag-alice <- bob: this is alice's private thread for game #1: only they send orders here.",
+        ],
     );
-    assert!(out.contains("#tag-alice <- bob: this is alice's private thread for game #1: only they send orders here."), "{out}");
     assert!(
         out.contains("#tag-bob <- Game #1 (tag)."),
         "bob's status in his thread: {out}"
     );
     // The reminder goes to the threads of those who have not bid.
-    assert!(out.contains("#tag-bob <- Reminder for game #1"), "{out}");
-    assert!(out.contains("#tag-carol <- Reminder for game #1"), "{out}");
+    assert_says(
+        &out,
+        &[
+            "#tag-bob <- Reminder for game #1",
+            "#tag-carol <- Reminder for game #1",
+        ],
+    );
     assert!(!out.contains("#tag-alice <- Reminder"), "{out}");
     assert!(out.contains("#tag <- - bob: `bid 4`"), "{out}");
     // Nothing went by direct message but what concerns no game.
@@ -634,13 +654,12 @@ async fn a_game_brought_home_elsewhere_opens_its_private_threads_there() {
          alice #table: !home 1\nbob #table-bob: bid 4\nbob #tag-bob: bid 6\n",
     )
     .await;
-    assert!(
-        out.contains("#table <- bob: what game #1 says to you alone, and your secret orders, go in your private thread #table-bob."),
-        "{out}"
-    );
-    assert!(
-        out.contains("#table-bob <- Game #1: order received for bids: `bid 4`."),
-        "{out}"
+    assert_says(
+        &out,
+        &[
+            "#table <- bob: what game #1 says to you alone, and your secret orders, go in your private thread #table-bob.",
+            "#table-bob <- Game #1: order received for bids: `bid 4`.",
+        ],
     );
     assert!(
         !out.contains("`bid 6`"),

@@ -12,7 +12,7 @@ use referee::config;
 use referee::games::Happened;
 use referee::games::{
     Board, CommandHelp, Ctx, Event, Game, GameOption, Kit, LoadError, Options, Phase, Player,
-    Refusal, Rules, Seat, Started,
+    Refusal, Rules, Seat, Started, Visibility,
 };
 use referee::local::{Clock, Runner};
 use referee::store::{Store, StoreSettings};
@@ -20,6 +20,38 @@ use referee::table::{Catalogue, Service};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The lines by which `$gm` opens a game with `!new $new` in `$channel`, the players join in
+/// that order (which gives their seats) and `$gm` starts it: a transcript's opening, as a
+/// literal for `concat!`.
+#[macro_export]
+macro_rules! game_started {
+    (new $new:literal in $channel:literal by $gm:literal, joined by $($player:literal),+) => {
+        concat!(
+            $gm, " ", $channel, ": !new ", $new, "\n",
+            $($player, " ", $channel, ": !join\n",)+
+            $gm, " ", $channel, ": !start\n"
+        )
+    };
+}
+
+/// TAG game #1 in #tag (seed 7, GM alice), alice, bob and carol seated in that order and
+/// started, awaiting bids: [`TAG_SIGNUP`] as a literal for `concat!`.
+#[macro_export]
+macro_rules! tag_signup {
+    () => {
+        $crate::game_started!(new "tag seed=7" in "#tag" by "alice", joined by "alice", "bob", "carol")
+    };
+}
+
+/// TAG game #1 in #tag (seed 7, GM alice), alice, bob and carol seated in that order and
+/// started, awaiting bids.
+pub const TAG_SIGNUP: &str = tag_signup!();
+
+/// Dicey game #1 in #dice (seed 7, GM alice), bob, carol and alice seated in that order and
+/// started, waiting for the guesses of round 1.
+pub const DICEY_SIGNUP: &str =
+    game_started!(new "dicey seed=7" in "#dice" by "alice", joined by "bob", "carol", "alice");
 
 /// The test game's rules: guess the d6; a right guess scores; then the round's leader rolls
 /// publicly (`!roll`), scoring on a 6. Two points win (`to=<points>` changes that).
@@ -273,6 +305,25 @@ impl Game for DiceyGame {
     }
 }
 
+/// The players `names`, seated in that order (seat 0 first), for a game set up directly.
+pub fn seated(names: &[&str]) -> Vec<Player> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| Player::person(seat, *name))
+        .collect()
+}
+
+/// The public texts of `events`, one a line: what the channel reads of them.
+pub fn public_text(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter(|event| event.visibility == Visibility::Public)
+        .map(|event| event.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// A property's configuration: `default_cases` cases, or as many as `PROPTEST_CASES` asks
 /// for (CI runs the defaults; a longer run raises them).
 pub fn proptest_config(default_cases: u32) -> proptest::prelude::ProptestConfig {
@@ -311,6 +362,19 @@ pub async fn service_with(url: &str, settings: &[(&str, &str)]) -> Service {
     let mut games = Catalogue::standard().all().to_vec();
     games.push(&DICEY);
     Service::new(store, Catalogue::new(games), config.table.clone())
+}
+
+/// The settings the bot loads with no file and no environment, its store on the database `url`.
+pub fn default_config(url: &str) -> config::Config {
+    let mut config = config::load(None, std::iter::empty()).unwrap();
+    config.store.url = url.to_string();
+    config
+}
+
+/// A service of the standard games (no dicey) as the bot opens it with `config`.
+pub async fn standard_service(config: &config::Config) -> Service {
+    let store = Store::open(&config.store).await.unwrap();
+    Service::new(store, Catalogue::standard(), config.table.clone())
 }
 
 /// The names of the games the test service hosts, as the bot lists them ("tag, circuit, ...,
@@ -419,6 +483,27 @@ pub async fn databases(sqlite: &str) -> Vec<Database> {
     all
 }
 
+/// Runs `check` with the URL of a fresh SQLite file database, then of a fresh PostgreSQL
+/// database when a test server is set: for what must hold on every kind of database.
+pub async fn on_file_and_postgres<F, Fut>(check: F)
+where
+    F: Fn(String) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let dir = tempfile::tempdir().unwrap();
+    for database in databases(&file_url(dir.path())).await {
+        check(database.url.clone()).await;
+    }
+}
+
+/// A service on `url` with a dicey game of bob, carol and alice waiting for their guesses
+/// ([`DICEY_SIGNUP`]).
+pub async fn dicey_waiting_for_guesses(url: &str) -> Service {
+    let service = service(url).await;
+    play_on(&service, DICEY_SIGNUP, start_time(), &[]).await;
+    service
+}
+
 /// Runs a statement that gives one whole number (a count) on the database behind `service`,
 /// whichever it is.
 pub async fn number(service: &Service, sql: &str) -> i64 {
@@ -448,6 +533,84 @@ pub async fn texts(service: &Service, sql: &str) -> Vec<String> {
     }
 }
 
+/// `count` public game events for a game's log, the n-th in round `round(n)` saying `text(n)`.
+pub fn public_log_events(
+    count: u64,
+    round: impl Fn(u64) -> u64,
+    text: impl Fn(u64) -> String,
+) -> Vec<referee::records::LogEvent> {
+    use referee::records::{EventBody, LogEvent, LogVisibility};
+    (0..count)
+        .map(|n| LogEvent {
+            round: round(n),
+            visibility: LogVisibility::Public,
+            body: EventBody::Game(text(n)),
+        })
+        .collect()
+}
+
+/// A change that leaves `record` as it is given and logs `events` for `input` (none: a
+/// housekeeping change), the seats unchanged and the input applied when it was sent.
+pub fn change_logging<'a>(
+    record: &'a referee::records::GameRecord,
+    input: Option<&'a referee::records::Input>,
+    events: &'a [referee::records::LogEvent],
+) -> referee::store::GameChange<'a> {
+    referee::store::GameChange {
+        record,
+        seats_changed: false,
+        sent: None,
+        input,
+        events,
+    }
+}
+
+/// The texts of the posts in `store`'s outbox not yet delivered, after the post `after`.
+pub async fn undelivered_texts(store: &Store, after: i64) -> Vec<String> {
+    store
+        .undelivered_after(after)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| row.body)
+        .collect()
+}
+
+/// Hands `service` the message `inbound` (envelope `id`) sent at `sent` and read at `now`;
+/// returns the texts of the posts it caused.
+pub async fn handle_sent_at(
+    service: &Service,
+    id: &str,
+    inbound: &referee::table::Inbound,
+    sent: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Vec<String> {
+    let before = service.store().last_outbox_id().await.unwrap();
+    let envelope = referee::table::Envelope {
+        id: id.to_string(),
+        place: None,
+        sent: Some(sent),
+        ..referee::table::Envelope::default()
+    };
+    service.handle(&envelope, inbound, now).await.unwrap();
+    undelivered_texts(service.store(), before).await
+}
+
+/// The text of every post in the outbox of the database behind `service`, in order.
+pub async fn outbox_texts(service: &Service) -> Vec<String> {
+    texts(service, "SELECT body FROM outbox ORDER BY id").await
+}
+
+/// How many of `posts` contain `needle`.
+pub fn posts_containing(posts: &[String], needle: &str) -> usize {
+    posts.iter().filter(|post| post.contains(needle)).count()
+}
+
+/// How many of `posts` start with `prefix`.
+pub fn posts_starting_with(posts: &[String], prefix: &str) -> usize {
+    posts.iter().filter(|post| post.starts_with(prefix)).count()
+}
+
 /// Replays every game on `service` (numbered from 1) and asserts each matches its log.
 pub async fn replay_every_game(service: &Service) {
     let mut id = 1;
@@ -471,6 +634,14 @@ pub fn count(output: &str, needle: &str) -> usize {
     output.lines().filter(|line| line.contains(needle)).count()
 }
 
+/// Asserts that `out` contains each of `expected`, naming the one missing and showing `out`.
+#[track_caller]
+pub fn assert_says(out: &str, expected: &[&str]) {
+    for line in expected {
+        assert!(out.contains(line), "expected {line:?} in:\n{out}");
+    }
+}
+
 /// Runs the real `referee` binary with `args` (and the transcript `script`, if given, as its
 /// file argument), returning (exit success, stdout, stderr).
 pub fn referee(args: &[&str], script: Option<&str>) -> (bool, String, String) {
@@ -489,6 +660,112 @@ pub fn referee(args: &[&str], script: Option<&str>) -> (bool, String, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// The real `referee` binary run as a user file modes apply to: root ignores them, so as root
+/// it runs as `nobody`.
+pub fn unprivileged_referee() -> std::process::Command {
+    use std::process::Command;
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if root {
+        let mut command = Command::new("setpriv");
+        command.args(["--reuid=65534", "--regid=65534", "--clear-groups"]);
+        command.arg(env!("CARGO_BIN_EXE_referee"));
+        command
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_referee"))
+    }
+}
+
+/// The real `referee local` console on the database file `db`, keeping its pictures in
+/// `pictures`, with its input and output piped (standard error is the caller's to set).
+pub fn local_console(db: &Path, pictures: &Path) -> std::process::Command {
+    use std::process::Stdio;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_referee"));
+    command
+        .args(["local", "--db"])
+        .arg(db)
+        .arg("--pictures")
+        .arg(pictures)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    command
+}
+
+/// Runs the real `referee` with `args`, its reader gone before anything is written (like
+/// `referee ... | head -0`); returns whether it succeeded and what it said on standard error.
+pub fn referee_with_stdout_closed(args: &[&str]) -> (bool, String) {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_referee"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A transcript of `opening`, then the line `clock` `times` times (deadlines passing), then
+/// `closing`: a long game played out on the manual clock.
+pub fn transcript_with_clock(
+    opening: &[&str],
+    clock: &str,
+    times: usize,
+    closing: &[&str],
+) -> String {
+    let mut lines = opening.to_vec();
+    lines.extend(std::iter::repeat_n(clock, times));
+    lines.extend_from_slice(closing);
+    lines.join("\n") + "\n"
+}
+
+/// Runs `transcript` through `referee script` on the new SQLite file `name` in `dir`, asserting
+/// it succeeds; returns the file's path (for the commands that follow) and what was posted.
+#[track_caller]
+pub fn script_on_file(dir: &Path, name: &str, transcript: &str) -> (String, String) {
+    let db = dir.join(name).to_str().unwrap().to_string();
+    let (ok, out, err) = referee(&["script", "--db", &db], Some(transcript));
+    assert!(ok, "{err}");
+    (db, out)
+}
+
+/// Runs `referee replay <game>` on the database file `db`, asserting the game matches its
+/// log; returns what it said.
+#[track_caller]
+pub fn replay_file(db: &str, game: &str) -> String {
+    let (ok, said, err) = referee(&["replay", game, "--db", db], None);
+    assert!(ok && said.contains("match the log"), "{said}{err}");
+    said
+}
+
+/// Runs `referee export 1` on the database file `db` (with `--secret` when `secret`),
+/// asserting it succeeds; returns the export.
+#[track_caller]
+pub fn export_file(db: &str, secret: bool) -> String {
+    let mut args = vec!["export", "1", "--db", db];
+    if secret {
+        args.push("--secret");
+    }
+    let (ok, export, _) = referee(&args, None);
+    assert!(ok);
+    export
+}
+
+/// A fresh temporary folder holding the file `name` with `contents`: the folder (removed when
+/// dropped) and the file's path.
+pub fn temp_file(name: &str, contents: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, contents).unwrap();
+    (dir, file)
 }
 
 /// Compares `svg` with the snapshot `name` in tests/snapshots/ (looked at as PNG when it was
