@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::{play_on, referee, start_time};
+use common::{assert_says, play_on, referee, replay_file, script_on_file, start_time, TAG_SIGNUP};
 use referee::backup::{back_up, keep_rotating, BackupSettings};
 use referee::config;
-use referee::store::{Store, StoreSettings};
-use referee::table::{Catalogue, Service};
+use referee::store::StoreSettings;
+use referee::table::Service;
 use std::path::Path;
 
 /// Three whole games, one of each kind that plays by secret orders, turns and a search.
@@ -27,25 +27,15 @@ fn games() -> String {
 
 /// A service on the SQLite file `path`, as the bot opens it.
 async fn service_on(path: &Path) -> (Service, StoreSettings) {
-    let config = config::load(None, std::iter::empty()).unwrap();
-    let settings = StoreSettings {
-        url: format!("sqlite://{}", path.display()),
-        ..config.store.clone()
-    };
-    let store = Store::open(&settings).await.unwrap();
-    (
-        Service::new(store, Catalogue::standard(), config.table.clone()),
-        settings,
-    )
+    let config = common::default_config(&format!("sqlite://{}", path.display()));
+    (common::standard_service(&config).await, config.store)
 }
 
 #[test]
 fn referee_backup_writes_a_checked_copy_and_never_overwrites() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("referee.db");
-    let db = db.to_str().unwrap();
-    let (ok, _, err) = referee(&["script", "--db", db], Some(&games()));
-    assert!(ok, "{err}");
+    let (db, _) = script_on_file(dir.path(), "referee.db", &games());
+    let db = db.as_str();
     let copy = dir.path().join("copy.db");
     let copy = copy.to_str().unwrap();
     let (ok, said, err) = referee(&["backup", copy, "--db", db], None);
@@ -55,8 +45,7 @@ fn referee_backup_writes_a_checked_copy_and_never_overwrites() {
         "{said}"
     );
     for game in ["1", "2", "3"] {
-        let (ok, said, err) = referee(&["replay", game, "--db", copy], None);
-        assert!(ok && said.contains("match the log"), "{said}{err}");
+        replay_file(copy, game);
     }
     // The same destination again: refused, the first backup untouched.
     let before = std::fs::read(copy).unwrap();
@@ -114,10 +103,8 @@ async fn a_backup_taken_while_the_bot_plays_replays_every_game() {
 #[test]
 fn a_kill_during_a_backup_leaves_the_earlier_backups_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("referee.db");
-    let db = db.to_str().unwrap();
-    let (ok, _, err) = referee(&["script", "--db", db], Some(&games()));
-    assert!(ok, "{err}");
+    let (db, _) = script_on_file(dir.path(), "referee.db", &games());
+    let db = db.as_str();
     let earlier = dir.path().join("earlier.db");
     let (ok, _, err) = referee(&["backup", earlier.to_str().unwrap(), "--db", db], None);
     assert!(ok, "{err}");
@@ -200,11 +187,9 @@ async fn a_running_bot_keeps_the_newest_backups() {
 #[test]
 fn a_restored_backup_plays_on() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("referee.db");
-    let db = db.to_str().unwrap();
-    let start = "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\nalice dm: bid 5\n";
-    let (ok, _, err) = referee(&["script", "--db", db], Some(start));
-    assert!(ok, "{err}");
+    let start = concat!(tag_signup!(), "alice dm: bid 5\n");
+    let (db, _) = script_on_file(dir.path(), "referee.db", start);
+    let db = db.as_str();
     let copy = dir.path().join("backup.db");
     let copy = copy.to_str().unwrap();
     let (ok, _, err) = referee(&["backup", copy, "--db", db], None);
@@ -216,22 +201,21 @@ fn a_restored_backup_plays_on() {
         Some("bob dm: bid 3\ncarol dm: bid 4\n"),
     );
     assert!(ok, "{err}");
-    assert!(
-        said.contains("#tag <- Orders for bids (every order is in):"),
-        "{said}"
+    assert_says(
+        &said,
+        &[
+            "#tag <- Orders for bids (every order is in):",
+            "alice: `bid 5`",
+        ],
     );
-    assert!(said.contains("alice: `bid 5`"), "{said}");
-    let (ok, said, err) = referee(&["replay", "1", "--db", copy], None);
-    assert!(ok && said.contains("match the log"), "{said}{err}");
+    replay_file(copy, "1");
 }
 
 #[test]
 fn a_backup_during_a_burst_of_a_thousand_orders_is_whole() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("referee.db");
-    let mut burst = String::from(
-        "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n",
-    );
+    let mut burst = String::from(TAG_SIGNUP);
     for n in 0..1000 {
         let who = ["alice", "bob", "carol"][n % 3];
         burst.push_str(&format!("{who} dm: bid {}\n", 5 + n % 9));
@@ -273,25 +257,29 @@ fn a_backup_during_a_burst_of_a_thousand_orders_is_whole() {
         }
     }
     assert!(playing.wait().unwrap().success());
-    assert!(!taken.is_empty(), "no backup was taken during the burst");
+    // On a busy machine the first copies may come before the game was opened: those have
+    // no game #1. From the first copy that has it on, every copy has it and replays whole.
+    let mut opened = false;
     for copy in &taken {
         let (ok, said, err) = referee(&["replay", "1", "--db", copy.to_str().unwrap()], None);
+        if !opened && !ok && err.contains("there is no game #1") {
+            continue;
+        }
+        opened = true;
         assert!(
             ok && said.contains("match the log"),
             "{}: {said}{err}",
             copy.display()
         );
     }
+    assert!(opened, "no backup taken during the burst held the game");
 }
 
 #[test]
 fn a_backup_that_cannot_be_made_says_why_in_one_sentence_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("referee.db");
-    let db = db.to_str().unwrap();
-    let start = "alice #tag: !new tag seed=7\nalice #tag: !join\nbob #tag: !join\ncarol #tag: !join\nalice #tag: !start\n";
-    let (ok, _, err) = referee(&["script", "--db", db], Some(start));
-    assert!(ok, "{err}");
+    let (db, _) = script_on_file(dir.path(), "referee.db", TAG_SIGNUP);
+    let db = db.as_str();
     // The live database's own write-ahead log and index (which SQLite may leave for a moment
     // after the process that wrote it ends) are not the backup's.
     let files = || {
