@@ -160,7 +160,8 @@ pub(super) async fn events(
     read_events(game_id, &rows)
 }
 
-/// Game `id` with its logs, each statement run on `on(connection)`.
+/// Game `id` with its logs, each statement run on `on(connection)`: one snapshot when the
+/// caller's transaction gives one (SQLite's deferred transaction, PostgreSQL's repeatable read).
 async fn whole_log_on<C>(
     connection: &mut C,
     on: impl Fn(&mut C) -> Connection<'_>,

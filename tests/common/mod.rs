@@ -754,8 +754,8 @@ pub fn export_file(db: &str, secret: bool) -> String {
     if secret {
         args.push("--secret");
     }
-    let (ok, export, _) = referee(&args, None);
-    assert!(ok);
+    let (ok, export, err) = referee(&args, None);
+    assert!(ok, "{err}");
     export
 }
 

@@ -554,25 +554,35 @@ pub fn board_svg(map: &Map, view: &View<'_>) -> String {
 mod tests {
     use super::*;
 
+    /// `map` drawn for Ann (red) and Bob (blue) with 40 tiles left, the tile `pending` to
+    /// place at `legal`, after the tile numbered `last` (its player `choosing` a follower).
+    fn drawn(
+        map: &Map,
+        pending: Option<u8>,
+        legal: &[(i32, i32, u8)],
+        last: Option<usize>,
+        choosing: bool,
+    ) -> String {
+        let colours = ["red".to_string(), "blue".to_string()];
+        let names = ["Ann".to_string(), "Bob".to_string()];
+        let view = View {
+            colours: &colours,
+            names: &names,
+            tiles_left: 40,
+            pending,
+            legal,
+            last,
+            choosing,
+        };
+        board_svg(map, &view)
+    }
+
     #[test]
     fn the_start_map_shows_the_start_tile_and_coordinates() {
         let mut map = Map::new(2);
         assert!(map.place(3, 0, 0, 0).is_ok());
-        let colours = vec!["red".to_string(), "blue".to_string()];
-        let names = vec!["Ann".to_string(), "Bob".to_string()];
         let legal = map.legal(21);
-        let svg = board_svg(
-            &map,
-            &View {
-                colours: &colours,
-                names: &names,
-                tiles_left: 40,
-                pending: Some(21),
-                legal: &legal,
-                last: Some(0),
-                choosing: false,
-            },
-        );
+        let svg = drawn(&map, Some(21), &legal, Some(0), false);
         assert!(svg.contains(">-1</text>") && svg.contains(">1</text>"));
         assert!(svg.contains("Ann 0 pts, 7 followers"));
         assert!(svg.contains("Tiles left: 40"));
@@ -595,20 +605,7 @@ mod tests {
         }
         assert!(map.place_figure(0, 0, 1, Figure::Ringmaster).is_ok());
         assert!(map.raise_big_top(2).is_some());
-        let colours = vec!["red".to_string(), "blue".to_string()];
-        let names = vec!["Ann".to_string(), "Bob".to_string()];
-        let svg = board_svg(
-            &map,
-            &View {
-                colours: &colours,
-                names: &names,
-                tiles_left: 40,
-                pending: None,
-                legal: &[],
-                last: Some(2),
-                choosing: true,
-            },
-        );
+        let svg = drawn(&map, None, &[], Some(2), true);
         let discs = |fill: &str| svg.matches(&format!("r=\"0.12\" fill=\"{fill}\"")).count();
         assert_eq!(
             (discs("#d62728"), discs("#1f5fd6")),
