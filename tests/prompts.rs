@@ -117,6 +117,26 @@ async fn carcassonne_prompts_type_as_printed_and_a_move_without_the_prefix_gets_
 }
 
 #[tokio::test]
+async fn a_long_line_that_would_be_a_move_is_not_repeated_back_as_the_line_to_type() {
+    // Short Circuit's `concede` takes any words after it, so a long line starting with it
+    // would be legal; the hint quotes only a line short enough to be one a player meant.
+    let long = format!("concede {}", "z".repeat(70));
+    let out = play(&format!(
+        "gm #duel: !new shortcircuit\ngm dm: setup first=ann\nann #duel: !join\nbob #duel: !join\n\
+         gm #duel: !start\nann #duel: {long}\nann #duel: concede\n"
+    ))
+    .await;
+    assert_says(
+        &out,
+        &["#duel <- ann: did you mean `!concede`? Actions start with `!`"],
+    );
+    assert_eq!(count(&out, "did you mean"), 1, "{out}");
+    assert_eq!(count(&out, "zzzzzzzzzz"), 0, "{out}");
+    // Neither line was played: nobody conceded.
+    assert_eq!(count(&out, "concedes"), 0, "{out}");
+}
+
+#[tokio::test]
 async fn a_table_with_another_prefix_prints_its_own_prefix_in_the_games_prompts() {
     let mut config = common::default_config("sqlite::memory:");
     config.table.prefix = "?".to_string();

@@ -4,6 +4,7 @@
 //! and the player shown the line to type).
 
 use super::catalogue::Catalogue;
+use crate::chat::parse::QUOTED;
 use crate::dice::Dice;
 use crate::games::Ctx;
 use crate::records::Phase;
@@ -100,6 +101,15 @@ pub fn missing_prefix(
         .commands()
         .iter()
         .find(|command| command.name == word)?;
+    let typed = match args {
+        "" => format!("{prefix}{word}"),
+        args => format!("{prefix}{word} {args}"),
+    };
+    // A line to type is offered only whole: a longer one is no missed move (`concede` takes
+    // any words after it), and quoting it would repeat a long input.
+    if typed.chars().count() > QUOTED {
+        return None;
+    }
     // Tried on a copy of the game and its dice, which are then dropped: nothing changes.
     let mut game = catalogue.load(record)?;
     let mut dice = Dice::resume(record.settings.seed, record.dice_position);
@@ -109,10 +119,6 @@ pub fn missing_prefix(
         revision: record.settings.game_revision,
     };
     game.act(seat, command.name, args, &mut ctx).ok()?;
-    let typed = match args {
-        "" => format!("{prefix}{word}"),
-        args => format!("{prefix}{word} {args}"),
-    };
     Some(format!(
         "{}: did you mean `{typed}`? Actions start with `{prefix}`; that line was not played.",
         user.name
