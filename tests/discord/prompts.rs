@@ -1,9 +1,9 @@
 //! What players are told to type works as printed, through the real binary: Carcassonne's
 //! prompts print `!place` and `!pass`, a move typed without the prefix by the player whose
-//! turn it is gets the line to type (and is not played), and a game that ended by a draw
-//! shows its final board and still answers `!who`, `!deadline` and `!undo`; a game with a
-//! time zone writes its deadlines in it, on the posts and on the cards. Every game replays
-//! from its log.
+//! turn it is gets the line to type (and is not played; a line too long to be one a player
+//! meant is not shown back), and a game that ended by a draw shows its final board and still
+//! answers `!who`, `!deadline` and `!undo`; a game with a time zone writes its deadlines in
+//! it, on the posts and on the cards. Every game replays from its log.
 
 use crate::bot::{connected, connected_with, Settings};
 use crate::{count, in_channel, ALICE, BOB, CHANNEL};
@@ -88,6 +88,41 @@ async fn carcassonne_types_as_printed_and_a_drawn_game_still_answers() {
         "{answers:?}"
     );
     assert_eq!(answers.len(), 3, "{answers:?}");
+    assert_eq!(db.stop_and_replay(bot).await, 1);
+}
+
+/// In a thread, the GM playing her own Short Circuit match types `concede` without the prefix,
+/// once with 70 letters after it (a legal line, since `concede` takes any words) and once
+/// alone: only the short line is shown back as the line to type, and neither concedes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_line_that_would_be_a_move_is_not_shown_back_in_a_thread() {
+    let (fake, _dir, mut db, bot) = connected().await;
+    let thread = fake.open_thread(ALICE, CHANNEL, "duel");
+    for id in crate::open_game(&fake, ALICE, thread, "shortcircuit") {
+        db.settled(&fake, id).await;
+    }
+    for (who, channel, line) in [
+        (ALICE, None, "setup first=alice"),
+        (ALICE, Some(thread), "!join"),
+        (BOB, Some(thread), "!join"),
+        (ALICE, Some(thread), "!start"),
+    ] {
+        let id = fake.say(who, channel, line);
+        db.settled(&fake, id).await;
+    }
+    fake.wait_post_in(thread, "It is alice's turn").await;
+    let long = fake.say(ALICE, Some(thread), &format!("concede {}", "z".repeat(70)));
+    db.settled(&fake, long).await;
+    let short = fake.say(ALICE, Some(thread), "concede");
+    db.settled(&fake, short).await;
+    let hint = fake.wait_post_in(thread, "did you mean").await;
+    assert_eq!(
+        hint.content,
+        "alice: did you mean `!concede`? Actions start with `!`; that line was not played."
+    );
+    assert_eq!(count(&fake, |p| p.content.contains("did you mean")), 1);
+    assert_eq!(count(&fake, |p| p.text().contains("zzzzzzzzzz")), 0);
+    assert_eq!(count(&fake, |p| p.text().contains("concedes")), 0);
     assert_eq!(db.stop_and_replay(bot).await, 1);
 }
 
