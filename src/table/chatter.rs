@@ -69,7 +69,8 @@ pub fn exposed_order_warning(name: &str, deleted: bool) -> String {
 /// The answer to a line from the player whose turn it is that would be one of their legal
 /// actions with the prefix (`place 0 -1 180` for `!place 0 -1 180`): the line to type. The
 /// line is not played: chatter stays chatter, and `None` for anything else (someone else's
-/// line, a word that is no action of the game, an action that would be refused).
+/// line, a word that is no action of the game, an action that would be refused, a line to
+/// type longer than [`QUOTED`] characters).
 /// The action is tried at `now`, the time the message is handled, on a copy that is dropped.
 pub fn missing_prefix(
     record: &GameRecord,
