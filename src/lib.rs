@@ -9,6 +9,7 @@ pub mod discord;
 pub mod duration;
 pub mod games;
 pub mod local;
+pub mod phase;
 pub mod picture;
 pub mod records;
 pub mod store;

@@ -91,6 +91,12 @@ impl GameOption {
         }
     }
 
+    /// An option the game reads itself, listed by its key alone where a refusal lists what
+    /// the game accepts.
+    pub const fn named(key: &'static str, about: &'static str) -> GameOption {
+        GameOption::own(key, about, key)
+    }
+
     /// How the option is written where a refusal lists what the game accepts.
     fn typed(&self) -> String {
         match self.value {

@@ -18,9 +18,10 @@
 use crate::dice::Dice;
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use thiserror::Error;
 
+pub use crate::phase::{Options, Phase, Seat};
 pub use kit::{GameOption, Kit, OptionValue};
 
 pub mod carcassonne;
@@ -31,9 +32,20 @@ pub mod search;
 pub mod short_circuit;
 pub mod tag;
 
-/// A place at the table, counted from 0 in seating order. Seats never renumber: a player who
-/// leaves keeps its seat number (and a replacement takes it over).
-pub type Seat = usize;
+/// The places of a game's end from its seats in order, best first, each beside the figure
+/// that ranks it: seats next to each other with equal figures share a place.
+pub fn places<K: PartialEq>(ordered: impl IntoIterator<Item = (K, Seat)>) -> Vec<Vec<Seat>> {
+    let mut ranking: Vec<Vec<Seat>> = Vec::new();
+    let mut last = None;
+    for (figure, seat) in ordered {
+        match ranking.last_mut() {
+            Some(group) if last.as_ref() == Some(&figure) => group.push(seat),
+            _ => ranking.push(vec![seat]),
+        }
+        last = Some(figure);
+    }
+    ranking
+}
 
 /// `n` things in words, singular or plural: `count(1, "point")` is "1 point", `count(3,
 /// "point")` "3 points".
@@ -45,9 +57,6 @@ pub fn count(n: impl std::fmt::Display, singular: &str) -> String {
         format!("{n} {singular}s")
     }
 }
-
-/// Game options from `!new <game> key=value ...` (and, for secret setups, the GM's DM).
-pub type Options = BTreeMap<String, String>;
 
 /// A seated player as a game sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,29 +81,6 @@ impl Player {
             computer: false,
         }
     }
-}
-
-/// What the game is waiting for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Phase {
-    /// One seat acts, publicly, with commands in the channel.
-    Turn {
-        /// Whose turn it is.
-        seat: Seat,
-    },
-    /// These seats owe a secret order by DM; the round resolves when the deadline passes,
-    /// when all are in (if the table allows early resolution), or when the GM forces it.
-    Orders {
-        /// The seats whose orders are awaited.
-        seats: BTreeSet<Seat>,
-        /// What is being ordered, for the players ("bids", "moves for round 3").
-        label: String,
-    },
-    /// The game is over.
-    Over {
-        /// Final places, best first; seats sharing a place stand in one group.
-        ranking: Vec<Vec<Seat>>,
-    },
 }
 
 /// How well a computer player plays a seat.
@@ -485,14 +471,9 @@ pub trait Game: Send {
     fn timeout(&mut self, _ctx: &mut Ctx<'_>) -> Vec<Event> {
         Vec::new()
     }
-    /// `seat` left or was removed. `replacement` is a waitlisted player who takes this seat over
+    /// `seat` left or was removed. `heir` is a waitlisted player who takes this seat over
     /// from the start (only for games whose [`Rules::waitlist`] is true).
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        replacement: Option<&Player>,
-        ctx: &mut Ctx<'_>,
-    ) -> Vec<Event>;
+    fn seat_left(&mut self, seat: Seat, heir: Option<&Player>, ctx: &mut Ctx<'_>) -> Vec<Event>;
     /// The GM replaced the player in `seat` by another: game texts now use `name`.
     fn rename(&mut self, seat: Seat, name: &str);
     /// The public board.

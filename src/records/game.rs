@@ -1,9 +1,9 @@
 //! What the table remembers about one game, saved as one row: the seats, the GM, the settings,
 //! the phase's deadline, the orders in, the dice position and the game's own state.
 
-use super::phase::{Options, Phase, Seat};
 use crate::dice::Seed;
 use crate::duration::duration_serde;
+use crate::phase::{Options, Phase, Seat};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -1,8 +1,8 @@
 //! The audit log's events: what happened in a game, who may read it, and the line `!log`
 //! shows for it.
 
-use super::phase::Seat;
 use crate::dice::Draw;
+use crate::phase::Seat;
 use serde::{Deserialize, Serialize};
 
 /// Who may read an event of the audit log.

@@ -1,17 +1,17 @@
 //! The records that cross between the table and the store: the game record, the inputs of
 //! the replay log, the audit log's events, and what the outbox keeps beside a post (its
 //! audience, card and file). Both import this module and it imports neither, nor the games
-//! or the conversation (a game's state is kept as serialized data, its phase in the table's
-//! terms), so the arrows run one way: table -> store -> records.
+//! or the conversation (a game's state is kept as serialized data; its phase is the shared
+//! [`crate::phase::Phase`]), so the arrows run one way: table -> store -> records.
 
 mod card;
 mod game;
 mod input;
 mod log;
-mod phase;
 mod post;
 mod result;
 
+pub use crate::phase::{Options, Phase, Seat};
 pub use card::{Button, Card, Field, MAX_FIELDS, NAME_LIMIT, VALUE_LIMIT};
 pub use game::{
     default_grace, default_vacation, is_computer_id, Attendance, AwayRule, ComputerLevel,
@@ -20,6 +20,5 @@ pub use game::{
 };
 pub use input::Input;
 pub use log::{EventBody, LogEvent, LogVisibility};
-pub use phase::{Options, Phase, Seat};
 pub use post::{Attachment, Audience};
 pub use result::{Finish, GameResult, PlayerResult, Rating};

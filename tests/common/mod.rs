@@ -247,12 +247,7 @@ impl Game for DiceyGame {
             self.names[seat]
         ))]
     }
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        _replacement: Option<&Player>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
+    fn seat_left(&mut self, seat: Seat, _heir: Option<&Player>, _ctx: &mut Ctx<'_>) -> Vec<Event> {
         self.present[seat] = false;
         if self.roller == Some(seat) {
             self.roller = None;

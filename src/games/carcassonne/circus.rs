@@ -340,15 +340,23 @@ impl Map {
 
     /// A figure goes back to its owner's supply.
     pub(super) fn send_home(&mut self, seat: usize, figure: Figure) {
+        self.keep_home(seat, figure, true);
+    }
+
+    /// `seat`'s `figure` comes back to its supply (`home`), or leaves it for the map.
+    pub(super) fn keep_home(&mut self, seat: usize, figure: Figure, home: bool) {
         match figure {
             Figure::Meeple => {
                 if let Some(s) = self.supply.get_mut(seat) {
-                    *s += 1;
+                    match home {
+                        true => *s += 1,
+                        false => *s -= 1,
+                    }
                 }
             }
             Figure::Ringmaster => {
                 if let Some(c) = self.circus.as_mut() {
-                    c.set_ringmaster_home(seat, true);
+                    c.set_ringmaster_home(seat, home);
                 }
             }
         }

@@ -619,18 +619,7 @@ impl Map {
         if let Some(f) = self.features.get_mut(root as usize) {
             f.followers += 1;
         }
-        match figure {
-            Figure::Meeple => {
-                if let Some(s) = self.supply.get_mut(seat) {
-                    *s -= 1;
-                }
-            }
-            Figure::Ringmaster => {
-                if let Some(c) = self.circus.as_mut() {
-                    c.set_ringmaster_home(seat, false);
-                }
-            }
-        }
+        self.keep_home(seat, figure, false);
         self.followers.push(Follower {
             seat,
             tile,

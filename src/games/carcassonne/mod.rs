@@ -68,7 +68,7 @@ use self::tiles::{tile_kind, Centre};
 use crate::dice::Dice;
 use crate::duration::parse_duration;
 use crate::games::Happened;
-use crate::games::{count, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use crate::games::{count, places, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
 use crate::games::{Decision, Level};
 use chrono::Duration;
 use rand_core::RngCore;
@@ -157,16 +157,7 @@ impl Game for CarcassonneGame {
                 let scores = self.play.map.scores();
                 let mut seats: Vec<usize> = (0..scores.len()).collect();
                 seats.sort_by_key(|&s| std::cmp::Reverse(scores.get(s).copied().unwrap_or(0)));
-                let mut ranking: Vec<Vec<Seat>> = Vec::new();
-                for s in seats {
-                    let score = scores.get(s);
-                    match ranking.last_mut() {
-                        Some(group) if group.first().map(|&g| scores.get(g)) == Some(score) => {
-                            group.push(s)
-                        }
-                        _ => ranking.push(vec![s]),
-                    }
-                }
+                let ranking = places(seats.into_iter().map(|s| (scores.get(s), s)));
                 Phase::Over { ranking }
             }
             _ => Phase::Turn {
@@ -274,13 +265,8 @@ impl Game for CarcassonneGame {
         events
     }
 
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        replacement: Option<&Player>,
-        ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
-        if let Some(p) = replacement {
+    fn seat_left(&mut self, seat: Seat, heir: Option<&Player>, ctx: &mut Ctx<'_>) -> Vec<Event> {
+        if let Some(p) = heir {
             let said = match ctx.revision >= text::PLAIN_WORDS_FROM {
                 true => format!("{} takes over {}'s seat.", p.name, self.name(seat)),
                 false => format!("{} takes over seat {seat}.", p.name),

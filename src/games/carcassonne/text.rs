@@ -527,34 +527,27 @@ impl CarcassonneGame {
                 ),
             }
         };
+        // "a meeple with `!meeple` on `a`": what, the command, and where.
+        let offer =
+            |what: &str, word: &str, at: String| format!("{what} with {}{at}", command(word));
         let mut options = Vec::new();
         if !choices.meeple.is_empty() {
-            options.push(format!(
-                "a meeple with {}{}",
-                command("meeple"),
-                letters(&choices.meeple)
-            ));
+            options.push(offer("a meeple", "meeple", letters(&choices.meeple)));
         }
         if !choices.ringmaster.is_empty() {
-            options.push(format!(
-                "your ringmaster with {}{}",
-                command("ringmaster"),
-                letters(&choices.ringmaster)
+            options.push(offer(
+                "your ringmaster",
+                "ringmaster",
+                letters(&choices.ringmaster),
             ));
         }
         if !choices.acrobats.is_empty() {
-            options.push(format!(
-                "an acrobat with {} at {}",
-                command("acrobat"),
-                spots(&choices.acrobats)
-            ));
+            let at = format!(" at {}", spots(&choices.acrobats));
+            options.push(offer("an acrobat", "acrobat", at));
         }
         if !choices.pyramids.is_empty() {
-            options.push(format!(
-                "a completed pyramid to score with {} at {}",
-                command("pyramid"),
-                spots(&choices.pyramids)
-            ));
+            let at = format!(" at {}", spots(&choices.pyramids));
+            options.push(offer("a completed pyramid to score", "pyramid", at));
         }
         options.push(format!("or {}", command("pass")));
         let choose = format!("Choose {}", options.join("; "));

@@ -249,15 +249,21 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
-    #[test]
-    fn its_orders_are_the_games_and_a_claimed_tile_gets_a_toll() {
-        let runners = ["ann", "bob", "cat"]
+    /// A race of these runners, started with dice seeded with `seed` (every byte).
+    fn started(names: &[&str], seed: u8) -> (State, Dice) {
+        let runners = names
             .iter()
             .zip(Colour::palette())
             .map(|(name, colour)| Runner::new(name.to_string(), colour))
             .collect();
-        let mut dice = Dice::new(Seed([9; 32]));
-        let (mut state, _) = State::start(runners, &mut dice);
+        let mut dice = Dice::new(Seed([seed; 32]));
+        let (state, _) = State::start(runners, &mut dice);
+        (state, dice)
+    }
+
+    #[test]
+    fn its_orders_are_the_games_and_a_claimed_tile_gets_a_toll() {
+        let (mut state, mut dice) = started(&["ann", "bob", "cat"], 9);
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut claims = 0;
         for _ in 0..400 {
@@ -312,13 +318,7 @@ mod tests {
 
     #[test]
     fn the_random_seat_changes_its_tiles_as_often_as_the_rules_offer() {
-        let runners = ["ann", "bob"]
-            .iter()
-            .zip(Colour::palette())
-            .map(|(name, colour)| Runner::new(name.to_string(), colour))
-            .collect();
-        let mut dice = Dice::new(Seed([4; 32]));
-        let (mut state, _) = State::start(runners, &mut dice);
+        let (mut state, _) = started(&["ann", "bob"], 4);
         state.tiles.insert(
             12,
             OwnedTile {

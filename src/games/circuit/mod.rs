@@ -77,7 +77,7 @@ use crate::games::{
     order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
 };
-use crate::games::{Decision, Level};
+use crate::games::{places, Decision, Level};
 use chrono::Duration;
 use rand_core::RngCore;
 use std::collections::BTreeMap;
@@ -493,13 +493,8 @@ impl Game for CircuitGame {
             .then(|| Ok(self.tiles()))
     }
 
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        replacement: Option<&Player>,
-        ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
-        let replacement = replacement.map(|player| {
+    fn seat_left(&mut self, seat: Seat, heir: Option<&Player>, ctx: &mut Ctx<'_>) -> Vec<Event> {
+        let replacement = heir.map(|player| {
             let taken: Vec<&Colour> = self
                 .state
                 .runners
@@ -639,14 +634,7 @@ fn ranking(state: &State, winner: Option<Seat>) -> Vec<Vec<Seat>> {
         })
         .collect();
     others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut last_progress = None;
-    for (progress, seat) in others {
-        match ranking.last_mut() {
-            Some(group) if last_progress == Some(progress) => group.push(seat),
-            _ => ranking.push(vec![seat]),
-        }
-        last_progress = Some(progress);
-    }
+    ranking.extend(places(others));
     let left: Vec<Seat> = state
         .runners
         .iter()

@@ -182,27 +182,16 @@ mod tests {
         assert!(EffectError::NoTrigger("boost".to_string())
             .to_string()
             .starts_with("say when 'boost' acts: `effect boost land`"));
-        assert_eq!(canonical(parse_order("Stay").unwrap()), "stay");
-        assert_eq!(
-            canonical(parse_order("effect boost pass").unwrap()),
-            "effect boost pass"
-        );
-        assert_eq!(
-            canonical(parse_order("effect none").unwrap()),
-            "effect none"
-        );
-        assert_eq!(
-            canonical(parse_order("Stay  CHANGE 12 boost pass").unwrap()),
-            "stay change 12 boost pass"
-        );
-        assert_eq!(
-            canonical(parse_order("change 7 back3 land").unwrap()),
-            "move change 7 back 3 land"
-        );
-        assert_eq!(
-            canonical(parse_order("move change 7 none").unwrap()),
-            "move change 7 none"
-        );
+        for (typed, read) in [
+            ("Stay", "stay"),
+            ("effect boost pass", "effect boost pass"),
+            ("effect none", "effect none"),
+            ("Stay  CHANGE 12 boost pass", "stay change 12 boost pass"),
+            ("change 7 back3 land", "move change 7 back 3 land"),
+            ("move change 7 none", "move change 7 none"),
+        ] {
+            assert_eq!(canonical(parse_order(typed).unwrap()), read, "{typed}");
+        }
         assert_eq!(
             parse_order("move change seven boost pass"),
             Err(OrderError::ChangeTile("seven".into()))

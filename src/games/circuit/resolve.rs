@@ -291,6 +291,22 @@ impl State {
         }
     }
 
+    /// Moves a runner `n` tiles forward, as [`Self::steps`]; unless that ended the race,
+    /// says where it stands now with `said` (given its tile).
+    fn forward(
+        &mut self,
+        seat: Seat,
+        n: u8,
+        lines: &mut Vec<String>,
+        said: impl FnOnce(u8) -> String,
+    ) -> Flow {
+        let flow = self.steps(seat, n, lines);
+        if flow == Flow::Continue {
+            lines.push(said(self.tile_of(seat)));
+        }
+        flow
+    }
+
     /// Moves a runner `n` tiles forward one by one ([`Self::step`]), stopping when it wins.
     fn steps(&mut self, seat: Seat, n: u8, lines: &mut Vec<String>) -> Flow {
         let mut flow = Flow::Continue;
@@ -352,19 +368,23 @@ impl State {
         if to >= i16::from(FIRST_TILE) {
             return;
         }
-        if runner.laps > 0 {
-            runner.laps -= 1;
-            lines.push(format!(
-                "{} goes back over the start: a lap is taken off (laps {}).",
-                runner.name, runner.laps
-            ));
-        } else {
-            runner.behind = runner.behind.saturating_add(1);
-            lines.push(format!(
-                "{} goes back over the start with no lap yet: crossing it forwards again will only make up for this.",
-                runner.name
-            ));
-        }
+        let said = match runner.laps > 0 {
+            true => {
+                runner.laps -= 1;
+                format!(
+                    "{} goes back over the start: a lap is taken off (laps {}).",
+                    runner.name, runner.laps
+                )
+            }
+            false => {
+                runner.behind = runner.behind.saturating_add(1);
+                format!(
+                    "{} goes back over the start with no lap yet: crossing it forwards again will only make up for this.",
+                    runner.name
+                )
+            }
+        };
+        lines.push(said);
     }
 
     /// Activates the effect of `tile` on `seat` (counting the activation, rule 14). Players
@@ -388,16 +408,9 @@ impl State {
             "Tile {tile} ({owner_name}'s {effect}) acts on {name}."
         ));
         let flow = match effect.action {
-            Action::Forward(n) => {
-                let flow = self.steps(seat, n, lines);
-                if flow == Flow::Continue {
-                    lines.push(format!(
-                        "{name} is moved forward to tile {}.",
-                        self.tile_of(seat)
-                    ));
-                }
-                flow
-            }
+            Action::Forward(n) => self.forward(seat, n, lines, |tile| {
+                format!("{name} is moved forward to tile {tile}.")
+            }),
             Action::Back(n) => {
                 self.step_back(seat, n, lines);
                 Flow::Continue
@@ -409,16 +422,9 @@ impl State {
                 lines.push(format!("{name} is sent to the start tile (no lap)."));
                 Flow::Continue
             }
-            Action::Owner(n) => {
-                let flow = self.steps(owner, n, lines);
-                if flow == Flow::Continue {
-                    lines.push(format!(
-                        "{owner_name} collects the toll: forward to tile {}.",
-                        self.tile_of(owner)
-                    ));
-                }
-                flow
-            }
+            Action::Owner(n) => self.forward(owner, n, lines, |tile| {
+                format!("{owner_name} collects the toll: forward to tile {tile}.")
+            }),
             Action::Skip | Action::Anchor | Action::Boost | Action::Slow => {
                 if let Some(runner) = self.runners.get_mut(seat) {
                     let pending = &mut runner.pending;

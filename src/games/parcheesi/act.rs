@@ -9,7 +9,7 @@ use super::roller::Roller;
 use super::text::entry_reason;
 use super::{MOVE, REWARD};
 use crate::games::Happened;
-use crate::games::{Event, Refusal, Seat};
+use crate::games::{places, Event, Refusal, Seat};
 use serde::{Deserialize, Serialize};
 
 /// The GM's options, read once at setup.
@@ -613,15 +613,7 @@ impl Match {
             .map(|s| (self.pos.distance_left(s.colour), s.seat))
             .collect();
         playing.sort();
-        let mut ranking: Vec<Vec<Seat>> = Vec::new();
-        let mut last = None;
-        for (distance, seat) in playing {
-            match ranking.last_mut() {
-                Some(group) if last == Some(distance) => group.push(seat),
-                _ => ranking.push(vec![seat]),
-            }
-            last = Some(distance);
-        }
+        let mut ranking = places(playing);
         let gone: Vec<Seat> = self
             .seated
             .iter()
@@ -632,6 +624,30 @@ impl Match {
             ranking.push(gone);
         }
         ranking
+    }
+
+    /// The reward a player names to `verb` (move, decline): `amount` if it is one they have,
+    /// else the first they have that `fits`, else their first.
+    fn reward_named(
+        &self,
+        amount: Option<u8>,
+        verb: &str,
+        fits: impl Fn(u8) -> bool,
+    ) -> Result<u8, Refusal> {
+        match amount {
+            Some(a) if self.rewards.contains(&a) => Ok(a),
+            Some(a) => Err(Refusal::new(format!(
+                "you have no reward of {a} to {verb}; you have {}",
+                self.rewards_words()
+            ))),
+            None => self
+                .rewards
+                .iter()
+                .copied()
+                .find(|a| fits(*a))
+                .or_else(|| self.rewards.first().copied())
+                .ok_or_else(|| Refusal::new(format!("you have no reward to {verb}"))),
+        }
     }
 
     /// Moves a pending reward with one pawn.
@@ -650,22 +666,9 @@ impl Match {
         }
         let colour = self.colour();
         let occ = self.pos.occupancy();
-        let amount = match amount {
-            Some(a) if self.rewards.contains(&a) => a,
-            Some(a) => {
-                return Err(Refusal::new(format!(
-                    "you have no reward of {a} to move; you have {}",
-                    self.rewards_words()
-                )))
-            }
-            None => self
-                .rewards
-                .iter()
-                .copied()
-                .find(|a| board::try_move(&self.pos, &occ, colour, pawn, *a, around).is_ok())
-                .or_else(|| self.rewards.first().copied())
-                .ok_or_else(|| Refusal::new("you have no reward to move"))?,
-        };
+        let amount = self.reward_named(amount, "move", |a| {
+            board::try_move(&self.pos, &occ, colour, pawn, a, around).is_ok()
+        })?;
         let usable = engine::reward_steps(&self.pos, colour, amount, &self.limits);
         if usable.is_empty() {
             return Err(Refusal::new(format!(
@@ -737,40 +740,24 @@ impl Match {
             )));
         }
         let options = self.reward_options();
-        let around_only = |a: u8| {
+        let steps_of = |a: u8| {
             options
                 .iter()
                 .find(|(amount, _)| *amount == a)
-                .is_some_and(|(_, steps)| {
-                    steps
-                        .as_slice()
-                        .iter()
-                        .all(|s| matches!(s, Step::Move { around: true, .. }))
-                })
+                .map(|(_, steps)| steps.as_slice())
         };
-        let amount = match amount {
-            Some(a) if self.rewards.contains(&a) => a,
-            Some(a) => {
-                return Err(Refusal::new(format!(
-                    "you have no reward of {a} to decline; you have {}",
-                    self.rewards_words()
-                )))
-            }
-            None => self
-                .rewards
-                .iter()
-                .copied()
-                .find(|a| around_only(*a))
-                .or_else(|| self.rewards.first().copied())
-                .ok_or_else(|| Refusal::new("you have no reward to decline"))?,
+        let around_only = |a: u8| {
+            steps_of(a).is_some_and(|steps| {
+                steps
+                    .iter()
+                    .all(|s| matches!(s, Step::Move { around: true, .. }))
+            })
         };
+        let amount = self.reward_named(amount, "decline", around_only)?;
         if !around_only(amount) {
-            let way = options
-                .iter()
-                .find(|(a, _)| *a == amount)
-                .and_then(|(_, steps)| {
+            let way = steps_of(amount)
+                .and_then(|steps| {
                     steps
-                        .as_slice()
                         .iter()
                         .find(|s| matches!(s, Step::Move { around: false, .. }))
                         .copied()

@@ -323,12 +323,7 @@ impl Game for ParcheesiGame {
         self.0.timeout(ctx.dice)
     }
 
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        _replacement: Option<&Player>,
-        ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
+    fn seat_left(&mut self, seat: Seat, _heir: Option<&Player>, ctx: &mut Ctx<'_>) -> Vec<Event> {
         self.0.seat_left(seat, ctx.dice)
     }
 

@@ -69,6 +69,33 @@ pub fn text(game: &Match, ended: bool) -> String {
 const CELL: f32 = 34.0;
 const MARGIN: f32 = 10.0;
 
+/// Where the pawns waiting in a nest, or at home, stand two by two in their square: the
+/// square's top-left cell for each colour (in the order of [`Colour::ALL`]), the first
+/// pawn's centre in cells from that corner (column, row), the step to the second column and
+/// row, and how big they are drawn.
+struct Quad {
+    cells: [(u8, u8); 4],
+    first: (f32, f32),
+    step: (f32, f32),
+    radius: f32,
+}
+
+/// The pawns in a nest (a corner of 8 x 8 cells).
+const IN_NEST: Quad = Quad {
+    cells: [(11, 11), (11, 0), (0, 0), (0, 11)],
+    first: (2.5, 3.0),
+    step: (3.0, 2.5),
+    radius: 14.0,
+};
+
+/// The pawns at home (the centre cell beside each colour's home row).
+const AT_HOME: Quad = Quad {
+    cells: [(9, 10), (10, 9), (9, 8), (8, 9)],
+    first: (0.28, 0.28),
+    step: (0.44, 0.44),
+    radius: 7.0,
+};
+
 /// The colour a Parcheesi colour is drawn in.
 pub fn fill(colour: Colour) -> &'static str {
     match colour {
@@ -116,26 +143,6 @@ fn row_cell(colour: Colour, step: u8) -> (u8, u8) {
     }
 }
 
-/// The centre cell where `colour`'s HOME pawns are drawn.
-fn home_cell(colour: Colour) -> (u8, u8) {
-    match colour {
-        Colour::Green => (9, 10),
-        Colour::Red => (10, 9),
-        Colour::Blue => (9, 8),
-        Colour::Yellow => (8, 9),
-    }
-}
-
-/// The top-left cell of `colour`'s nest corner (8 x 8 cells).
-fn nest_corner(colour: Colour) -> (u8, u8) {
-    match colour {
-        Colour::Green => (11, 11),
-        Colour::Red => (11, 0),
-        Colour::Blue => (0, 0),
-        Colour::Yellow => (0, 11),
-    }
-}
-
 fn origin((col, row): (u8, u8)) -> (f32, f32) {
     (
         MARGIN + f32::from(col) * CELL,
@@ -164,7 +171,7 @@ pub fn svg(game: &Match, ended: bool) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{side:.0}" height="{height:.0}" font-family="DejaVu Sans"><rect width="100%" height="100%" fill="#fbf8f0"/>"##
     );
     for colour in Colour::ALL {
-        let (x, y) = origin(nest_corner(colour));
+        let (x, y) = origin(IN_NEST.cells[colour.index()]);
         let _ = write!(
             svg,
             r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{w:.1}" fill="{}" stroke="#888"/><text x="{:.1}" y="{:.1}" font-size="16" text-anchor="middle" fill="{}">{} nest</text>"##,
@@ -233,21 +240,17 @@ pub fn svg(game: &Match, ended: bool) -> String {
         for p in 0..PAWNS {
             let spot = game.pos.spot(colour, p);
             match spot {
-                Spot::Nest => {
-                    let k = nest_count[colour.index()];
-                    nest_count[colour.index()] += 1;
-                    let (x, y) = origin(nest_corner(colour));
-                    let cx = x + CELL * (2.5 + 3.0 * (k % 2) as f32);
-                    let cy = y + CELL * (3.0 + 2.5 * (k / 2) as f32);
-                    pawn(&mut svg, cx, cy, 14.0, colour, p + 1);
-                }
-                Spot::Home => {
-                    let k = home_count[colour.index()];
-                    home_count[colour.index()] += 1;
-                    let (x, y) = origin(home_cell(colour));
-                    let cx = x + CELL * (0.28 + 0.44 * (k % 2) as f32);
-                    let cy = y + CELL * (0.28 + 0.44 * (k / 2) as f32);
-                    pawn(&mut svg, cx, cy, 7.0, colour, p + 1);
+                Spot::Nest | Spot::Home => {
+                    let (counts, quad) = match spot {
+                        Spot::Nest => (&mut nest_count, &IN_NEST),
+                        _ => (&mut home_count, &AT_HOME),
+                    };
+                    let k = counts[colour.index()];
+                    counts[colour.index()] += 1;
+                    let (x, y) = origin(quad.cells[colour.index()]);
+                    let cx = x + CELL * (quad.first.0 + quad.step.0 * (k % 2) as f32);
+                    let cy = y + CELL * (quad.first.1 + quad.step.1 * (k / 2) as f32);
+                    pawn(&mut svg, cx, cy, quad.radius, colour, p + 1);
                 }
                 Spot::Ring(_) | Spot::Row(_) => {
                     let cell = match spot {

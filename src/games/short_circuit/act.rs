@@ -452,12 +452,7 @@ impl Game for ShortCircuitGame {
         events
     }
 
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        _replacement: Option<&Player>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
+    fn seat_left(&mut self, seat: Seat, _heir: Option<&Player>, _ctx: &mut Ctx<'_>) -> Vec<Event> {
         let mut events = Vec::new();
         if self.outcome.is_none() && seat < 2 {
             let reason = format!("{} left the match", self.name(seat));

@@ -218,11 +218,17 @@ fn pick(rng: &mut dyn RngCore, n: usize) -> usize {
 
 /// The `place` action for these pieces.
 fn place(items: &[Item]) -> String {
+    placing(items, " ")
+}
+
+/// A `place` action listing `items` with `separator` between them: a space within one
+/// placement, `;` between placements one piece at a time.
+fn placing(items: &[Item], separator: &str) -> String {
     let listed: Vec<String> = items
         .iter()
         .map(|(square, piece)| format!("{square} {}", piece.describe()))
         .collect();
-    format!("{} {}", PLACE.name, listed.join(" "))
+    format!("{} {}", PLACE.name, listed.join(separator))
 }
 
 /// Every piece (each kind in the supply, in each of its distinct rotations).
@@ -510,17 +516,8 @@ fn answer_call(grid: &Grid, supply: &Supply, in_a_row: bool) -> String {
     }
     match order.is_empty() {
         true => CONCEDE.name.to_string(),
-        false => in_turns(&order),
+        false => placing(&order, "; "),
     }
-}
-
-/// The placements of `items`, one piece each, in one `place` separated by `;`.
-fn in_turns(items: &[Item]) -> String {
-    let listed: Vec<String> = items
-        .iter()
-        .map(|(square, piece)| format!("{square} {}", piece.describe()))
-        .collect();
-    format!("{} {}", PLACE.name, listed.join("; "))
 }
 
 #[cfg(test)]

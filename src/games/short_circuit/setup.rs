@@ -18,37 +18,20 @@ use serde::{Deserialize, Serialize};
 
 /// The option keys and what they mean, for `!help`.
 pub const OPTIONS: &[GameOption] = &[
-    GameOption::own(
-        "board",
-        "columns x rows, 2 to 16 each (default 6x6)",
-        "board",
-    ),
-    GameOption::own("straight", "straights (default 8)", "straight"),
-    GameOption::own(
-        "turn",
-        "turns (default 10), or the time per turn (like 5m)",
-        "turn",
-    ),
-    GameOption::own("turns", "turn pieces when `turn=` is a time", "turns"),
-    GameOption::own("cross", "crosses (default 3)", "cross"),
-    GameOption::own("thunder", "thunders (default 3)", "thunder"),
-    GameOption::own(
-        "first",
-        "1 or 2 (sign-up order) or a name (default: a die)",
-        "first",
-    ),
-    GameOption::own("impossible", "challenge (default) or solver", "impossible"),
-    GameOption::own(
-        "clocks",
-        "post (default) or seed (5-minute clocks)",
-        "clocks",
-    ),
-    GameOption::own("turntime", "time per turn (default 24h)", "turntime"),
-    GameOption::own("reserve", "each player's reserve (default 48h)", "reserve"),
-    GameOption::own(
+    GameOption::named("board", "columns x rows, 2 to 16 each (default 6x6)"),
+    GameOption::named("straight", "straights (default 8)"),
+    GameOption::named("turn", "turns (default 10), or the time per turn (like 5m)"),
+    GameOption::named("turns", "turn pieces when `turn=` is a time"),
+    GameOption::named("cross", "crosses (default 3)"),
+    GameOption::named("thunder", "thunders (default 3)"),
+    GameOption::named("first", "1 or 2 (sign-up order) or a name (default: a die)"),
+    GameOption::named("impossible", "challenge (default) or solver"),
+    GameOption::named("clocks", "post (default) or seed (5-minute clocks)"),
+    GameOption::named("turntime", "time per turn (default 24h)"),
+    GameOption::named("reserve", "each player's reserve (default 48h)"),
+    GameOption::named(
         "window",
         "time to complete after `!impossible` (default 24h)",
-        "window",
     ),
 ];
 

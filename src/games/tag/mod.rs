@@ -44,7 +44,7 @@ pub mod text;
 
 use self::parse::{parse_order, Order};
 use self::picture::{board_svg, board_text, who};
-use self::state::{Move, MoveOrder, Stage, TagState};
+use self::state::{Move, Stage, TagState};
 use self::text::{bids_lines, pack, ranking_lines, round_lines};
 use crate::duration::parse_duration;
 use crate::games::kit::{GameOption, Kit};
@@ -107,6 +107,18 @@ const RESERVED: &[&str] = &[
     "underworld",
     ":underworld:",
 ];
+
+/// The orders in `orders` that read as the kind `pick` takes (a bid, or moves); any other
+/// order is not for this round and is left out.
+fn orders_of<T>(
+    orders: &BTreeMap<Seat, String>,
+    pick: impl Fn(Order) -> Option<T>,
+) -> BTreeMap<Seat, T> {
+    orders
+        .iter()
+        .filter_map(|(&seat, text)| Some((seat, pick(parse_order(text).ok()?)?)))
+        .collect()
+}
 
 /// TAG, described once.
 pub(crate) const KIT: Kit = Kit {
@@ -404,26 +416,20 @@ impl Game for TagGame {
     fn resolve(&mut self, orders: &BTreeMap<Seat, String>, ctx: &mut Ctx<'_>) -> Happened {
         let lines = match self.state.stage {
             Stage::Bids => {
-                let bids: BTreeMap<usize, u64> = orders
-                    .iter()
-                    .filter_map(|(&s, text)| match parse_order(text) {
-                        Ok(Order::Bid(b)) => Some((s, b)),
-                        _ => None,
-                    })
-                    .collect();
+                let bids = orders_of(orders, |order| match order {
+                    Order::Bid(bid) => Some(bid),
+                    Order::Moves(_) => None,
+                });
                 let report = self.state.resolve_bids(&bids, ctx.dice);
                 let mut lines = bids_lines(&self.state, &report, ctx.revision);
                 lines.extend(self.over_lines());
                 lines
             }
             Stage::Moves { .. } => {
-                let moves: BTreeMap<usize, MoveOrder> = orders
-                    .iter()
-                    .filter_map(|(&s, text)| match parse_order(text) {
-                        Ok(Order::Moves(o)) => Some((s, o)),
-                        _ => None,
-                    })
-                    .collect();
+                let moves = orders_of(orders, |order| match order {
+                    Order::Moves(moves) => Some(moves),
+                    Order::Bid(_) => None,
+                });
                 let report = self.state.resolve_moves(&moves, ctx.dice);
                 round_lines(&self.state, &report, ctx.revision)
             }
@@ -436,13 +442,8 @@ impl Game for TagGame {
         Ok(pack(lines).into_iter().map(Event::public).collect())
     }
 
-    fn seat_left(
-        &mut self,
-        seat: Seat,
-        replacement: Option<&Player>,
-        _ctx: &mut Ctx<'_>,
-    ) -> Vec<Event> {
-        if let Some(newcomer) = replacement {
+    fn seat_left(&mut self, seat: Seat, heir: Option<&Player>, _ctx: &mut Ctx<'_>) -> Vec<Event> {
+        if let Some(newcomer) = heir {
             self.rename(seat, &newcomer.name);
             return vec![Event::public(format!(
                 "{} takes over the seat.",

@@ -42,15 +42,15 @@ pub fn who(state: &TagState, seat: usize) -> String {
     }
 }
 
+/// These players in words ([`who`] each), separated by commas.
+pub fn names<'a>(state: &TagState, seats: impl Iterator<Item = &'a usize>) -> String {
+    let named: Vec<String> = seats.map(|&seat| who(state, seat)).collect();
+    named.join(", ")
+}
+
 /// The itness queue in words (front first), shortened for big games.
 pub fn queue_text(state: &TagState) -> String {
-    let shown: Vec<String> = state
-        .queue
-        .iter()
-        .take(20)
-        .map(|&s| who(state, s))
-        .collect();
-    let mut text = shown.join(", ");
+    let mut text = names(state, state.queue.iter().take(20));
     if state.queue.len() > 20 {
         let _ = write!(text, ", and {} more", state.queue.len() - 20);
     }

@@ -1,7 +1,7 @@
 //! The game's sentences: the public summaries of the bid round and of movement rounds, the
 //! ranking, and long summaries packed into messages.
 
-use super::picture::{queue_text, who, MESSAGE_LIMIT};
+use super::picture::{names, queue_text, who, MESSAGE_LIMIT};
 use super::resolve::{RoundReport, StepReport};
 use super::state::{BidReport, Stage, TagState};
 use crate::games::count;
@@ -142,16 +142,10 @@ pub fn round_lines(state: &TagState, report: &RoundReport, revision: u32) -> Vec
         step_lines(state, k, step, revision, &mut lines);
     }
     if !report.recovered.is_empty() {
-        let names: Vec<String> = report
-            .recovered
-            .iter()
-            .take(30)
-            .map(|&s| who(state, s))
-            .collect();
         let more = report.recovered.len().saturating_sub(30);
         lines.push(format!(
             "Striding without collision, +1: {}{}",
-            names.join(", "),
+            names(state, report.recovered.iter().take(30)),
             if more > 0 {
                 format!(" and {more} more")
             } else {

@@ -4,22 +4,13 @@
 use super::deadlines::schedule;
 use super::moments;
 use super::{describe_phase, seed_reveal, PRACTICE};
-use crate::games::{self, Event, Refusal, Seat, Visibility};
+use crate::games::{Event, Refusal, Seat, Visibility};
 use crate::records::Phase;
 use crate::records::{Audience, EventBody, GameRecord, LogEvent, LogVisibility, Status};
 use crate::table::card::places;
 use crate::table::frame::framed;
 use crate::table::outcome::{Post, RATINGS_LINE};
 use crate::table::work::{Live, Work};
-
-/// The game's phase in the record's terms (the record holds no type of any game).
-fn recorded(phase: games::Phase) -> Phase {
-    match phase {
-        games::Phase::Turn { seat } => Phase::Turn { seat },
-        games::Phase::Orders { seats, label } => Phase::Orders { seats, label },
-        games::Phase::Over { ranking } => Phase::Over { ranking },
-    }
-}
 
 /// The table's rules revision from which a turn that comes back to the same seat by itself
 /// is a new phase ([`crate::games::Game::turns_begun`]).
@@ -76,7 +67,7 @@ pub fn after_change(
             body: EventBody::Game(event.text),
         });
     }
-    let phase = recorded(live.game.phase());
+    let phase = live.game.phase();
     // The table ends the game next (unless the game ended by itself): what the game did
     // meanwhile is in the log only, and no next turn is announced.
     let quiet = work.ending && !matches!(phase, Phase::Over { .. });

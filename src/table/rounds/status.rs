@@ -53,7 +53,7 @@ pub fn board_post(work: &Work<'_>, prompt: bool) -> Result<Post, Refusal> {
     let over = work.record.status == Status::Over;
     // A game the table ended (a draw, the last player left, the GM's `!end`) went on by its
     // own rules: its board would still say whose turn it was.
-    let board = match over && !matches!(live.game.phase(), crate::games::Phase::Over { .. }) {
+    let board = match over && !matches!(live.game.phase(), Phase::Over { .. }) {
         true => live.game.final_board(),
         false => live.game.board(),
     };
