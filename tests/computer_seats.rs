@@ -401,10 +401,7 @@ async fn bids_late(
 async fn computers_play(service: &referee::table::Service, now: chrono::DateTime<chrono::Utc>) {
     for job in service.pending_work().await.unwrap().moves {
         let decision = (job.work)();
-        service
-            .apply_move(job.game, job.seat, &job.position, decision, now)
-            .await
-            .unwrap();
+        service.apply_move(&job.owed, decision, now).await.unwrap();
     }
 }
 
@@ -520,7 +517,7 @@ async fn a_deadline_the_gm_sets_while_the_computer_stands_in_gives_the_silent_pl
     let first = jobs.into_iter().next().unwrap();
     let decision = (first.work)();
     service
-        .apply_move(first.game, first.seat, &first.position, decision, deadline)
+        .apply_move(&first.owed, decision, deadline)
         .await
         .unwrap();
     says_in_w(

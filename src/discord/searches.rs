@@ -78,11 +78,14 @@ pub(super) async fn worker(bot: Arc<Bot>, http: Arc<serenity::Http>) {
             });
         }
         for job in moves {
-            let name = (job.game, format!("seat {} at {}", job.seat, job.position));
+            let name = (
+                job.owed.game,
+                format!("seat {} at {}", job.owed.seat, job.owed.position),
+            );
             if lock(&refused).contains(&name) {
                 continue;
             }
-            let span = info_span!("computer", game = job.game, seat = job.seat);
+            let span = info_span!("computer", game = job.owed.game, seat = job.owed.seat);
             let (bot, refused, refusal) = (bot.clone(), refused.clone(), name.clone());
             let thinking = thinking.clone();
             start(&running, name, span, async move {
@@ -131,26 +134,14 @@ async fn think<T: Send + 'static>(
 /// Takes one computer decision at a low priority and applies it in the table's turn.
 /// `false`: the game refused it.
 async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
-    let MoveJob {
-        game,
-        seat,
-        position,
-        work,
-        thinks,
-    } = job;
+    let MoveJob { owed, work, thinks } = job;
     // A `hard` decision waits for a core; once it has one, the game may have moved on
     // meanwhile, and a decision for a position left behind is not worth its budget.
     let core = match thinks {
         true => thinking.acquire().await.ok(),
         false => None,
     };
-    if thinks
-        && !bot
-            .service
-            .owes_move(game, seat, &position)
-            .await
-            .unwrap_or(true)
-    {
+    if thinks && !bot.service.owes_move(&owed).await.unwrap_or(true) {
         return true;
     }
     // A computer player that fails (panics) has no decision: the game is told so, once.
@@ -161,9 +152,7 @@ async fn play(bot: &Bot, job: MoveJob, thinking: &Semaphore) -> bool {
     drop(core);
     let applied = {
         let _turn = bot.commits.turn().await;
-        bot.service
-            .apply_move(game, seat, &position, decision, Utc::now())
-            .await
+        bot.service.apply_move(&owed, decision, Utc::now()).await
     };
     match applied {
         Ok(played) => {

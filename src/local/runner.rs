@@ -214,7 +214,7 @@ impl<W: Write> Runner<W> {
                 let decision = (job.work)();
                 let played = self
                     .service
-                    .apply_move(job.game, job.seat, &job.position, decision, self.now())
+                    .apply_move(&job.owed, decision, self.now())
                     .await?;
                 went_on |= played == Played::Taken;
             }

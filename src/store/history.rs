@@ -108,28 +108,18 @@ impl Store {
 
     /// The number of the last message applied from `channel` (`None`: none yet).
     pub async fn last_position(&self, channel: &str) -> Result<Option<i64>, StoreError> {
-        let row = self
-            .fetch_optional(
-                Statement::new("SELECT MAX(position) FROM inbound WHERE channel = ?").text(channel),
-            )
-            .await?;
-        match row {
-            Some(row) => row.opt_int(0),
-            None => Ok(None),
-        }
+        self.fetch_number(
+            Statement::new("SELECT MAX(position) FROM inbound WHERE channel = ?").text(channel),
+        )
+        .await
     }
 
     /// The newest message the bot posted in `channel` (`None`: none known).
     pub async fn newest_posted(&self, channel: &str) -> Result<Option<i64>, StoreError> {
-        let row = self
-            .fetch_optional(
-                Statement::new("SELECT message FROM posted WHERE channel = ?").text(channel),
-            )
-            .await?;
-        match row {
-            Some(row) => row.opt_int(0),
-            None => Ok(None),
-        }
+        self.fetch_number(
+            Statement::new("SELECT message FROM posted WHERE channel = ?").text(channel),
+        )
+        .await
     }
 
     /// The mark of gateway shard `shard` of `total`: every message sent on it before this
@@ -182,10 +172,7 @@ impl Store {
                 .iter()
                 .map(|channel| Value::Text(Some(channel.as_str()))),
         );
-        match self.fetch_optional(statement).await? {
-            Some(row) => row.opt_int(0),
-            None => Ok(None),
-        }
+        self.fetch_number(statement).await
     }
 
     /// Forgets the ids of messages applied before `before`, but for each channel's last

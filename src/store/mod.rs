@@ -417,6 +417,15 @@ impl Store {
         Ok(statement.fetch_optional(connection.connection()).await?)
     }
 
+    /// Runs one statement on a pooled connection and reads the number its first row begins
+    /// with (`None`: no row, or no number).
+    async fn fetch_number(&self, statement: Statement<'_>) -> Result<Option<i64>, StoreError> {
+        match self.fetch_optional(statement).await? {
+            Some(row) => row.opt_int(0),
+            None => Ok(None),
+        }
+    }
+
     /// Drops what the database no longer needs: the pictures and files of posts delivered
     /// longer ago than `database.keep_pictures`, and the ids of messages applied longer ago
     /// than `database.keep_message_ids` (each channel's last stays: catch-up reads on from

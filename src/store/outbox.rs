@@ -188,15 +188,12 @@ impl Store {
 
     /// Marks a message delivered: it is never sent again.
     pub async fn delivered(&self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.execute(
-            Statement::new(
-                "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
-            )
-            .int(now.timestamp_millis())
-            .int(id),
+        self.update_at(
+            "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1 WHERE id = ?",
+            now,
+            id,
         )
-        .await?;
-        Ok(())
+        .await
     }
 
     /// Marks posts delivered in one transaction, so a burst of posts sent side by side
@@ -256,29 +253,33 @@ impl Store {
         Ok(())
     }
 
+    /// Runs `update`, an `UPDATE` of one outbox row taking an instant then the row's id.
+    async fn update_at(
+        &self,
+        update: &'static str,
+        at: DateTime<Utc>,
+        id: i64,
+    ) -> Result<(), StoreError> {
+        let statement = Statement::new(update).int(at.timestamp_millis()).int(id);
+        self.execute(statement).await?;
+        Ok(())
+    }
+
     /// Schedules another attempt after a passing error.
     pub async fn retry_later(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.execute(
-            Statement::new(
-                "UPDATE outbox SET attempts = attempts + 1, next_attempt = ? WHERE id = ?",
-            )
-            .int(at.timestamp_millis())
-            .int(id),
+        self.update_at(
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt = ? WHERE id = ?",
+            at,
+            id,
         )
-        .await?;
-        Ok(())
+        .await
     }
 
     /// Holds a message back until `at` without counting an attempt (Discord asked the bot to
     /// wait: a rate limit is not a failure of the message).
     pub async fn wait_until(&self, id: i64, at: DateTime<Utc>) -> Result<(), StoreError> {
-        self.execute(
-            Statement::new("UPDATE outbox SET next_attempt = ? WHERE id = ?")
-                .int(at.timestamp_millis())
-                .int(id),
-        )
-        .await?;
-        Ok(())
+        self.update_at("UPDATE outbox SET next_attempt = ? WHERE id = ?", at, id)
+            .await
     }
 
     /// Drops the pictures and files of posts delivered before `before` (their text, card and

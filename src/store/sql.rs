@@ -104,13 +104,18 @@ impl<'a> Statement<'a> {
     /// Appends `(?, ?, ...)` bound to `values`: a list for `IN`.
     pub fn push_list(&mut self, values: impl IntoIterator<Item = Value<'a>>) {
         self.push("(");
+        self.bind_all(values);
+        self.push(")");
+    }
+
+    /// Appends `?, ?, ...` bound to `values`, separated by commas.
+    pub fn bind_all(&mut self, values: impl IntoIterator<Item = Value<'a>>) {
         for (index, value) in values.into_iter().enumerate() {
             if index > 0 {
                 self.push(", ");
             }
             self.bind(value);
         }
-        self.push(")");
     }
 
     /// Appends another statement's text and values (SQLite runs several statements as one

@@ -324,12 +324,7 @@ fn outbox<'a>(
                     "), file AS (INSERT INTO outbox_files (id, svg, attachment_name, attachment) \
                      SELECT id, ",
                 );
-                for (index, value) in files.into_iter().enumerate() {
-                    if index > 0 {
-                        insert.push(", ");
-                    }
-                    insert.bind(value);
-                }
+                insert.bind_all(files);
                 insert.push(" FROM post) SELECT id FROM post");
                 statements.push(insert);
             }
@@ -338,12 +333,7 @@ fn outbox<'a>(
                 let mut file = Statement::new(
                     "INSERT INTO outbox_files (id, svg, attachment_name, attachment) VALUES (last_insert_rowid(), ",
                 );
-                for (index, value) in files.into_iter().enumerate() {
-                    if index > 0 {
-                        file.push(", ");
-                    }
-                    file.bind(value);
-                }
+                file.bind_all(files);
                 file.push(")");
                 statements.push(file);
             }

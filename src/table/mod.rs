@@ -46,6 +46,6 @@ pub mod audit;
 pub mod service;
 pub use group_commit::{GroupCommit, Ticket};
 pub use service::{
-    Committed, Envelope, Inbound, MoveJob, PendingWork, Played, Receipt, SearchJob, Service,
-    Submission, ThreadJob,
+    Committed, Envelope, Inbound, MoveJob, MoveOwed, PendingWork, Played, Receipt, SearchJob,
+    Service, Submission, ThreadJob,
 };

@@ -29,6 +29,18 @@ impl Post {
             file: None,
         }
     }
+
+    /// `text` to `to` shown as an embed where the platform has them: `title` over the text
+    /// as its description.
+    pub fn titled(to: Audience, title: String, text: impl Into<String>) -> Post {
+        Post {
+            card: Some(Card {
+                title: Some(title),
+                ..Card::default()
+            }),
+            ..Post::text(to, text)
+        }
+    }
 }
 
 /// Everything one input produced.

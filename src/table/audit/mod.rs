@@ -12,8 +12,15 @@ pub use page::{audit_page, page};
 pub(crate) use replay::{rebuild, rebuild_final};
 pub use replay::{replay, ReplayReport};
 
-use crate::store::StoreError;
+use crate::store::{GameLog, StoreError};
+use crate::table::lookup::Lookup;
 use thiserror::Error;
+
+/// Game `id`'s record, inputs and events, read in one consistent snapshot.
+async fn log_of(table: &dyn Lookup, id: i64) -> Result<GameLog, AuditError> {
+    let log = table.store().game_log(id).await?;
+    log.ok_or(AuditError::NoGame(id))
+}
 
 /// Why a game could not be replayed, exported or audited.
 #[derive(Debug, Error)]

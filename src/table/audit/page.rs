@@ -27,11 +27,7 @@ const STYLE: &str = include_str!("../../../assets/audit/page.css");
 
 /// The audit page of game `id`, read from the database in one consistent snapshot.
 pub async fn audit_page(table: &dyn Lookup, id: i64) -> Result<String, AuditError> {
-    let log = table
-        .store()
-        .game_log(id)
-        .await?
-        .ok_or(AuditError::NoGame(id))?;
+    let log = super::log_of(table, id).await?;
     Ok(page(table, &log.game.record, &log.events, &log.inputs))
 }
 

@@ -263,11 +263,7 @@ fn shown(value: Option<&serde_json::Value>) -> String {
 /// (a writer at work meanwhile cannot make them disagree). Each difference names the first
 /// input and event where the rebuilt game and the stored one part.
 pub async fn replay(table: &dyn Lookup, id: i64) -> Result<ReplayReport, AuditError> {
-    let log = table
-        .store()
-        .game_log(id)
-        .await?
-        .ok_or(AuditError::NoGame(id))?;
+    let log = super::log_of(table, id).await?;
     let stored = &log.game.record;
     let rules = revisions_known(table, stored)?;
     let mut differences = Vec::new();

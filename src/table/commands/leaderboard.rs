@@ -6,7 +6,7 @@ use super::{Answers, Asked, Command, Reply, SlashOption, Who, Words};
 use crate::chat::parse::{quote, ParseError};
 use crate::games::count;
 use crate::picture::escape;
-use crate::records::{is_computer_id, Audience, Card};
+use crate::records::{is_computer_id, Audience};
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
 use crate::table::ratings::figure;
@@ -155,17 +155,11 @@ impl Answers for Named {
                     "A computer's line stands for every computer seat of its level on this server: they are rated as one player.".to_string(),
                 );
             }
+            // Shown as an embed: the title, the text as its description, the chart in it.
+            let to = Audience::Channel(asked.channel.to_string());
             outcome.posts.push(Post {
                 svg: Some(chart(game, &rows)),
-                // Shown as an embed: the title, the text as its description, the chart in it.
-                card: Some(Card {
-                    title: Some(format!("{game} leaderboard")),
-                    ..Card::default()
-                }),
-                ..Post::text(
-                    Audience::Channel(asked.channel.to_string()),
-                    lines.join("\n"),
-                )
+                ..Post::titled(to, format!("{game} leaderboard"), lines.join("\n"))
             });
             Ok(outcome)
         })

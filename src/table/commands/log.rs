@@ -35,7 +35,7 @@ impl Words for Round {
 
 impl Answers for Round {
     fn answer(self, mut asked: Asked<'_>) -> Reply<'_> {
-        let round = self.0;
+        let Round(round) = self;
         Box::pin(async move {
             let record = match asked.channel_game().await? {
                 Ok(record) => record,

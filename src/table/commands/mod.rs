@@ -171,13 +171,7 @@ pub(crate) trait Opens: Words {
     fn prepare(preparing: Preparing<'_>) -> Preparation<'_>;
 
     /// The game opened as game `id` in `channel` by `user`, and what is said of it.
-    fn open(
-        self,
-        id: i64,
-        channel: &str,
-        user: &User,
-        env: &Env<'_>,
-    ) -> Result<(GameRecord, Outcome), Refusal>;
+    fn open(self, id: i64, channel: &str, user: &User, env: &Env<'_>) -> Opened;
 }
 
 /// [`Words::read`] as the parser calls it, the value dropped.
@@ -204,13 +198,7 @@ fn answered<T: Answers>(asked: Asked<'_>) -> Reply<'_> {
 }
 
 /// An [`Open`] handler reading its words into `T`.
-fn opened<T: Opens>(
-    id: i64,
-    channel: &str,
-    user: &User,
-    args: &str,
-    env: &Env<'_>,
-) -> Result<(GameRecord, Outcome), Refusal> {
+fn opened<T: Opens>(id: i64, channel: &str, user: &User, args: &str, env: &Env<'_>) -> Opened {
     T::read(args, &env.defaults.prefix)
         .map_err(unreadable)?
         .open(id, channel, user, env)
@@ -648,8 +636,10 @@ pub(crate) enum Run {
 pub(crate) type Apply = fn(&mut Work<'_>, &Said<'_>, &str) -> Result<bool, Refusal>;
 
 /// A handler that opens a game: the game's number, the channel, who asked, the words.
-pub(crate) type Open =
-    fn(i64, &str, &User, &str, &Env<'_>) -> Result<(GameRecord, Outcome), Refusal>;
+pub(crate) type Open = fn(i64, &str, &User, &str, &Env<'_>) -> Opened;
+
+/// A game opened: its record and what is said of it, or why it is not.
+pub(crate) type Opened = Result<(GameRecord, Outcome), Refusal>;
 
 /// A read-only answer.
 pub(crate) type Answer = for<'a> fn(Asked<'a>) -> Reply<'a>;

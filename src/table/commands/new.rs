@@ -2,7 +2,7 @@
 //! preparation adds the seed (when none is given), the rules revisions, the server and whether
 //! it is a practice game to what is logged.
 
-use super::{Command, Opens, Preparation, Prepared, Preparing, SlashOption, Who, Words};
+use super::{Command, Opened, Opens, Preparation, Prepared, Preparing, SlashOption, Who, Words};
 use crate::chat::mention;
 use crate::chat::parse::{parse_options, ParseError};
 use crate::dice::Seed;
@@ -124,13 +124,7 @@ impl Opens for Opening {
         })
     }
 
-    fn open(
-        self,
-        id: i64,
-        channel: &str,
-        user: &User,
-        env: &Env<'_>,
-    ) -> Result<(GameRecord, Outcome), Refusal> {
+    fn open(self, id: i64, channel: &str, user: &User, env: &Env<'_>) -> Opened {
         new_game(id, channel, user, &self.game, &self.options, env)
     }
 }
@@ -152,7 +146,7 @@ fn new_game(
     game: &str,
     options: &[(String, String)],
     env: &Env<'_>,
-) -> Result<(GameRecord, Outcome), Refusal> {
+) -> Opened {
     let prefix = &env.defaults.prefix;
     let rules = env.catalogue.find(game).ok_or_else(|| {
         let names: Vec<&str> = env.catalogue.all().iter().map(|r| r.name()).collect();

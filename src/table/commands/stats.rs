@@ -9,8 +9,7 @@ use crate::chat::parse::{mentions, quote, ParseError};
 use crate::duration::{format_duration, rounded};
 use crate::games::count;
 use crate::records::{
-    is_computer_id, Audience, Card, ComputerLevel, Finish, GameRecord, GameResult, Parting,
-    PlayerResult,
+    is_computer_id, Audience, ComputerLevel, Finish, GameRecord, GameResult, Parting, PlayerResult,
 };
 use crate::store::RatingRow;
 use crate::table::outcome::{Outcome, Post};
@@ -283,17 +282,11 @@ impl Answers for Whose {
                 );
             }
             let mut outcome = Outcome::default();
-            outcome.posts.push(Post {
-                // Shown as an embed: the title, and the text as its description.
-                card: Some(Card {
-                    title: Some(format!("{name}'s record on this server")),
-                    ..Card::default()
-                }),
-                ..Post::text(
-                    Audience::Channel(asked.channel.to_string()),
-                    text.join("\n"),
-                )
-            });
+            outcome.posts.push(Post::titled(
+                Audience::Channel(asked.channel.to_string()),
+                format!("{name}'s record on this server"),
+                text.join("\n"),
+            ));
             Ok(outcome)
         })
     }

@@ -15,18 +15,25 @@ use tracing::{info_span, warn, Instrument};
 /// A move a computer seat owes ([`Service::pending_work`]), to decide beside the table; its
 /// decision goes back with [`Service::apply_move`].
 pub struct MoveJob {
-    /// The game's number.
-    pub game: i64,
-    /// The computer's seat.
-    pub seat: Seat,
-    /// The position the decision is taken for (a decision for a position the game has left
-    /// is dropped).
-    pub position: String,
+    /// Where the move is owed.
+    pub owed: MoveOwed,
     /// The decision: take it where it holds up no other game.
     pub work: Box<dyn FnOnce() -> Option<Decision> + Send>,
     /// Whether it thinks for its whole budget (a `hard` computer's, unless it makes a move
     /// it made before an undo): worth a core of its own.
     pub thinks: bool,
+}
+
+/// Where a computer's move is owed: the game, the seat, and the position the decision is
+/// taken for (a decision for a position the game has left is dropped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveOwed {
+    /// The game's number.
+    pub game: i64,
+    /// The computer's seat.
+    pub seat: Seat,
+    /// The position, as [`crate::table::computers::position`] words it.
+    pub position: String,
 }
 
 /// What became of a computer's decision.
@@ -47,16 +54,15 @@ impl Service {
     async fn play_in(
         &self,
         tx: &mut Tx,
-        game: i64,
-        seat: Seat,
-        position: &str,
+        owed: &MoveOwed,
         decision: Option<Decision>,
         now: DateTime<Utc>,
     ) -> Result<Played, StoreError> {
-        let Some(row) = tx.game(game).await? else {
+        let Some(row) = tx.game(owed.game).await? else {
             return Ok(Played::Stale);
         };
-        if !owes(&row.record, seat, position) {
+        let seat = owed.seat;
+        if !owes(&row.record, owed) {
             return Ok(Played::Stale);
         }
         let (channel, name) = (row.record.channel.clone(), row.record.name(seat));
@@ -91,13 +97,13 @@ impl Service {
     }
 }
 
-/// Whether the computer in `seat` owes a move in `record` at `position`.
-fn owes(record: &GameRecord, seat: Seat, position: &str) -> bool {
+/// Whether `record` still owes the computer's move `owed`.
+fn owes(record: &GameRecord, owed: &MoveOwed) -> bool {
     record
         .computers_owed()
         .iter()
-        .any(|(owing, _)| *owing == seat)
-        && computers::position(record) == position
+        .any(|(owing, _)| *owing == owed.seat)
+        && computers::position(record) == owed.position
 }
 
 /// The moves computer seats owe in `rows` (the games with work beside the table), for
@@ -121,9 +127,11 @@ pub(super) fn moves_of(service: &Service, rows: &[GameRow]) -> Vec<MoveJob> {
             };
             let recalled = computers::recalled(&row.record, game.as_ref(), seat);
             jobs.push(MoveJob {
-                game: row.id,
-                seat,
-                position,
+                owed: MoveOwed {
+                    game: row.id,
+                    seat,
+                    position,
+                },
                 thinks: strength == ComputerLevel::Hard && recalled.is_none(),
                 work: match recalled {
                     Some(decision) => Box::new(move || Some(decision)),
@@ -138,33 +146,24 @@ pub(super) fn moves_of(service: &Service, rows: &[GameRow]) -> Vec<MoveJob> {
 }
 
 /// The work of [`Service::owes_move`].
-pub(super) async fn owes_move(
-    service: &Service,
-    game: i64,
-    seat: Seat,
-    position: &str,
-) -> Result<bool, StoreError> {
-    let row = service.store.game(game).await?;
-    Ok(row.is_some_and(|row| owes(&row.record, seat, position)))
+pub(super) async fn owes_move(service: &Service, owed: &MoveOwed) -> Result<bool, StoreError> {
+    let row = service.store.game(owed.game).await?;
+    Ok(row.is_some_and(|row| owes(&row.record, owed)))
 }
 
 /// The work of [`Service::apply_move`].
 pub(super) async fn apply_move(
     service: &Service,
-    game: i64,
-    seat: Seat,
-    position: &str,
+    owed: &MoveOwed,
     decision: Option<Decision>,
     now: DateTime<Utc>,
 ) -> Result<Played, StoreError> {
     let now = table_time(now);
-    let span = info_span!("computer", game, seat);
+    let span = info_span!("computer", game = owed.game, seat = owed.seat);
     async {
         let mut tx = service.store.begin().await?;
         service.fire_due_within(&mut tx, now, now).await?;
-        let played = service
-            .play_in(&mut tx, game, seat, position, decision, now)
-            .await?;
+        let played = service.play_in(&mut tx, owed, decision, now).await?;
         tx.commit().await?;
         Ok(played)
     }

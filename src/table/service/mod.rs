@@ -22,10 +22,11 @@ mod route;
 mod threads;
 mod verdicts;
 
-pub use computers::{MoveJob, Played};
+pub use computers::{MoveJob, MoveOwed, Played};
 pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
 pub use ratings::Rebuilt;
 pub use threads::ThreadJob;
+use threads::ThreadNews;
 pub use verdicts::SearchJob;
 
 use super::apply::apply;
@@ -38,7 +39,7 @@ use super::outcome::{Outcome, Post, RATINGS_LINE};
 use super::work::UndoTarget;
 use super::work::{table_time, Env, TableDefaults};
 use crate::chat::typed::with_prefix;
-use crate::games::{Decision, Seat};
+use crate::games::Decision;
 use crate::records::Phase;
 use crate::records::{is_computer_id, Audience, Card, EventBody, GameRecord, Input, Status, User};
 use crate::store::{GameChange, OutboxPost, Store, StoreError, StoredEvent, StoredInput, Tx};
@@ -396,29 +397,21 @@ impl Service {
         })
     }
 
-    /// Whether the computer in `seat` of game `game` still owes a move at `position`: a
-    /// decision waiting for a core is not worth thinking once the game has moved on (an undo,
-    /// a deadline, the GM's `end`).
-    pub async fn owes_move(
-        &self,
-        game: i64,
-        seat: Seat,
-        position: &str,
-    ) -> Result<bool, StoreError> {
-        computers::owes_move(self, game, seat, position).await
+    /// Whether the computer's move `owed` is still owed: a decision waiting for a core is not
+    /// worth thinking once the game has moved on (an undo, a deadline, the GM's `end`).
+    pub async fn owes_move(&self, owed: &MoveOwed) -> Result<bool, StoreError> {
+        computers::owes_move(self, owed).await
     }
 
-    /// Applies what the computer in `seat` of game `game` decided at `position`, as the seat's
-    /// own input sent now, after any deadline due by now (as a message sent now would be).
+    /// Applies what the computer decided for the move `owed`, as the seat's own input sent
+    /// now, after any deadline due by now (as a message sent now would be).
     pub async fn apply_move(
         &self,
-        game: i64,
-        seat: Seat,
-        position: &str,
+        owed: &MoveOwed,
         decision: Option<Decision>,
         now: DateTime<Utc>,
     ) -> Result<Played, StoreError> {
-        computers::apply_move(self, game, seat, position, decision, now).await
+        computers::apply_move(self, owed, decision, now).await
     }
 
     /// Fires every deadline and reminder due at `now`, each in its own transaction, each
@@ -448,7 +441,7 @@ impl Service {
         thread: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        threads::thread_opened(self, game, user, thread, now).await
+        threads::thread_news(self, game, user, thread, ThreadNews::Opened, now).await
     }
 
     /// The private thread `thread` of `user` in game `game` can no longer be posted in: what
@@ -461,7 +454,7 @@ impl Service {
         thread: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        threads::thread_lost(self, game, user, thread, now).await
+        threads::thread_news(self, game, user, thread, ThreadNews::Lost, now).await
     }
 
     /// The platform refused a direct message to `user` (their DMs are closed): each game not
