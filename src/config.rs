@@ -627,18 +627,29 @@ fn lease(text: &str) -> Result<Duration, ConfigError> {
 mod tests {
     use super::*;
 
+    /// A test that may stop at the first error.
+    type Tested = Result<(), Box<dyn std::error::Error>>;
+
+    /// The process environment holding just these variables.
+    fn environment(variables: &[(&str, &str)]) -> impl Iterator<Item = (String, String)> {
+        let owned: Vec<(String, String)> = variables
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect();
+        owned.into_iter()
+    }
+
     #[test]
-    fn environment_overrides_the_file() -> Result<(), Box<dyn std::error::Error>> {
-        let env = vec![
-            (
-                "REFEREE_DATABASE_URL".to_string(),
-                "sqlite::memory:".to_string(),
-            ),
-            ("REFEREE_TABLE_PREFIX".to_string(), "?".to_string()),
-            ("REFEREE_TABLE_EARLY".to_string(), "off".to_string()),
-            ("REFEREE_LOCAL_ADMINS".to_string(), "root, gm".to_string()),
-        ];
-        let config = load(None, env.into_iter())?;
+    fn environment_overrides_the_file() -> Tested {
+        let config = load(
+            None,
+            environment(&[
+                ("REFEREE_DATABASE_URL", "sqlite::memory:"),
+                ("REFEREE_TABLE_PREFIX", "?"),
+                ("REFEREE_TABLE_EARLY", "off"),
+                ("REFEREE_LOCAL_ADMINS", "root, gm"),
+            ]),
+        )?;
         assert_eq!(config.store.url, "sqlite::memory:");
         assert_eq!(config.table.prefix, "?");
         assert!(!config.table.early);
@@ -648,16 +659,13 @@ mod tests {
     }
 
     #[test]
-    fn discord_settings_read_from_the_environment() -> Result<(), Box<dyn std::error::Error>> {
-        let env = vec![
-            (
-                "REFEREE_DISCORD_API_URL".to_string(),
-                "http://127.0.0.1:3000/".to_string(),
-            ),
-            ("REFEREE_DISCORD_GUILDS".to_string(), "1, 2".to_string()),
-            ("REFEREE_DISCORD_ATTEMPTS".to_string(), "3".to_string()),
+    fn discord_settings_read_from_the_environment() -> Tested {
+        let discord = [
+            ("REFEREE_DISCORD_API_URL", "http://127.0.0.1:3000/"),
+            ("REFEREE_DISCORD_GUILDS", "1, 2"),
+            ("REFEREE_DISCORD_ATTEMPTS", "3"),
         ];
-        let config = load(None, env.into_iter())?;
+        let config = load(None, environment(&discord))?;
         assert_eq!(
             config.discord.api_url.as_deref(),
             Some("http://127.0.0.1:3000")
@@ -683,7 +691,7 @@ mod tests {
     }
 
     #[test]
-    fn a_process_holds_a_range_of_shards() -> Result<(), Box<dyn std::error::Error>> {
+    fn a_process_holds_a_range_of_shards() -> Tested {
         let names = ("--shards", "--shard-ids");
         let second = read_shards(2, "1..1", names)?;
         assert_eq!((second.first, second.last, second.all()), (1, 1, false));
@@ -722,8 +730,7 @@ mod tests {
     }
 
     fn refused(file: Option<(&str, &str)>, env: &[(&str, &str)]) -> String {
-        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
-        load(file, env).unwrap_err().to_string()
+        load(file, environment(env)).unwrap_err().to_string()
     }
 
     #[test]
@@ -772,8 +779,7 @@ mod tests {
     }
 
     #[test]
-    fn a_file_with_some_settings_keeps_the_defaults_for_the_rest(
-    ) -> Result<(), Box<dyn std::error::Error>> {
+    fn a_file_with_some_settings_keeps_the_defaults_for_the_rest() -> Tested {
         let config = load(
             Some(("my.toml", "[table]\nprefix = \"?\"\n")),
             std::iter::empty(),
@@ -783,11 +789,7 @@ mod tests {
         assert_eq!(config.store.url, "sqlite://referee.db");
         assert_eq!(config.discord.attempts, 8);
         // The log filter's variable is not a setting.
-        assert!(load(
-            None,
-            [("REFEREE_LOG".to_string(), "info".to_string())].into_iter()
-        )
-        .is_ok());
+        assert!(load(None, environment(&[("REFEREE_LOG", "info")])).is_ok());
         Ok(())
     }
 }

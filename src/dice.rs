@@ -225,9 +225,11 @@ impl Dice {
 mod tests {
     use super::*;
 
+    /// A test that may stop at the first error.
+    type Tested = Result<(), Box<dyn std::error::Error>>;
+
     #[test]
-    fn a_receipt_is_the_keyed_hash_anyone_computes_with_the_seed(
-    ) -> Result<(), Box<dyn std::error::Error>> {
+    fn a_receipt_is_the_keyed_hash_anyone_computes_with_the_seed() -> Tested {
         // Computed apart, with Python's hmac and hashlib, from the seed 7.
         let seed = Seed::parse("7")?;
         assert_eq!(seed.receipt("1:1:0:bid 6"), "42303f3522fc577e");
@@ -236,8 +238,7 @@ mod tests {
     }
 
     #[test]
-    fn a_salted_commitment_hashes_the_seed_then_the_salt() -> Result<(), Box<dyn std::error::Error>>
-    {
+    fn a_salted_commitment_hashes_the_seed_then_the_salt() -> Tested {
         // Computed apart, with Python's hashlib: sha256(seed 7's bytes + salt 1's bytes).
         let (seed, salt) = (Seed::parse("7")?, Seed::parse("1")?);
         assert_eq!(
@@ -252,8 +253,7 @@ mod tests {
     }
 
     #[test]
-    fn same_seed_same_rolls_and_resume_continues_the_stream(
-    ) -> Result<(), Box<dyn std::error::Error>> {
+    fn same_seed_same_rolls_and_resume_continues_the_stream() -> Tested {
         let seed = Seed::parse("7")?;
         let mut a = Dice::new(seed);
         let first: Vec<u32> = (0..5).map(|_| a.roll("d6", 6)).collect();
@@ -270,7 +270,7 @@ mod tests {
     }
 
     #[test]
-    fn rolls_stay_in_range_and_cover_every_face() -> Result<(), Box<dyn std::error::Error>> {
+    fn rolls_stay_in_range_and_cover_every_face() -> Tested {
         let mut dice = Dice::new(Seed::parse("1")?);
         let mut seen = [false; 6];
         for _ in 0..600 {
@@ -283,8 +283,7 @@ mod tests {
     }
 
     #[test]
-    fn seeds_parse_from_numbers_and_hex_and_refuse_words() -> Result<(), Box<dyn std::error::Error>>
-    {
+    fn seeds_parse_from_numbers_and_hex_and_refuse_words() -> Tested {
         let hex64 = "00".repeat(31) + "ff";
         assert_eq!(Seed::parse(&hex64)?.0[31], 0xff);
         assert_eq!(Seed::parse("258")?.0[..2], [2, 1]);
@@ -297,8 +296,7 @@ mod tests {
     }
 
     #[test]
-    fn sealed_shuffles_are_marked_and_follow_the_same_stream(
-    ) -> Result<(), Box<dyn std::error::Error>> {
+    fn sealed_shuffles_are_marked_and_follow_the_same_stream() -> Tested {
         let seed = Seed::parse("3")?;
         let (mut open, mut sealed) = (Dice::new(seed), Dice::new(seed));
         let (mut a, mut b): (Vec<u32>, Vec<u32>) = ((0..20).collect(), (0..20).collect());
@@ -311,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_is_a_permutation() -> Result<(), Box<dyn std::error::Error>> {
+    fn shuffle_is_a_permutation() -> Tested {
         let mut dice = Dice::new(Seed::parse("3")?);
         let mut items: Vec<u32> = (0..50).collect();
         dice.shuffle("deck", &mut items);
