@@ -2,7 +2,8 @@
 //! game is tested by its catalogue line alone. Each game is played computer against computer
 //! to its end, twice: on its own (every step's save read back the same, no seat's secret in a
 //! public event or board, random words at every state refused or taken without a panic) and
-//! through the table (then replayed from its log). Its first board is a picture snapshot, looked at when it was written.
+//! through the table (then replayed from its log). Its first board is a picture snapshot,
+//! looked at when it was written.
 
 mod common;
 
@@ -99,7 +100,8 @@ fn throw_junk(rules: &dyn Rules, game: &dyn Game, seats: usize, rng: &mut ChaCha
 }
 
 /// What each step must keep: the save reads back to the same save, and no event told to one
-/// seat (or sealed) is told in public or shown on the board. Returns how many such secrets it looked for.
+/// seat (or sealed) is told in public or shown on the board. Returns how many such secrets it
+/// looked for.
 fn check_step(rules: &dyn Rules, game: &dyn Game, events: &[Event]) -> usize {
     let saved = game.save();
     let again = rules.load(&saved).unwrap_or_else(|e| panic!("{e}"));

@@ -34,7 +34,7 @@ pub mod tag;
 
 /// The places of a game's end from its seats in order, best first, each beside the figure
 /// that ranks it: seats next to each other with equal figures share a place.
-pub fn places<K: PartialEq>(ordered: impl IntoIterator<Item = (K, Seat)>) -> Vec<Vec<Seat>> {
+pub fn ranked<K: PartialEq>(ordered: impl IntoIterator<Item = (K, Seat)>) -> Vec<Vec<Seat>> {
     let mut ranking: Vec<Vec<Seat>> = Vec::new();
     let mut last = None;
     for (figure, seat) in ordered {

@@ -99,9 +99,14 @@ fn refused(input: &Input, record: Option<&GameRecord>, refusal: Refusal) -> Outc
             ),
             None => Outcome::default(),
         },
-        // What the table or the platform raised (a deadline, a verdict, a thread opened) is
-        // refused in the game's channel.
-        _ => match record {
+        Input::Deadline
+        | Input::DeadlineMissed
+        | Input::Reminder
+        | Input::Verdict { .. }
+        | Input::Homed { .. }
+        | Input::DmsClosed { .. }
+        | Input::ThreadOpened { .. }
+        | Input::ThreadLost { .. } => match record {
             Some(record) => Outcome::refusal(Audience::Channel(record.channel.clone()), refusal.0),
             None => Outcome::default(),
         },

@@ -343,8 +343,13 @@ impl Map {
         self.keep_home(seat, figure, true);
     }
 
+    /// A figure leaves its owner's supply for the map.
+    pub(super) fn send_out(&mut self, seat: usize, figure: Figure) {
+        self.keep_home(seat, figure, false);
+    }
+
     /// `seat`'s `figure` comes back to its supply (`home`), or leaves it for the map.
-    pub(super) fn keep_home(&mut self, seat: usize, figure: Figure, home: bool) {
+    fn keep_home(&mut self, seat: usize, figure: Figure, home: bool) {
         match figure {
             Figure::Meeple => {
                 if let Some(s) = self.supply.get_mut(seat) {

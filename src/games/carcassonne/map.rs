@@ -619,7 +619,7 @@ impl Map {
         if let Some(f) = self.features.get_mut(root as usize) {
             f.followers += 1;
         }
-        self.keep_home(seat, figure, false);
+        self.send_out(seat, figure);
         self.followers.push(Follower {
             seat,
             tile,

@@ -68,7 +68,7 @@ use self::tiles::{tile_kind, Centre};
 use crate::dice::Dice;
 use crate::duration::parse_duration;
 use crate::games::Happened;
-use crate::games::{count, places, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
+use crate::games::{count, ranked, Board, Ctx, Event, Game, Options, Phase, Player, Refusal, Seat};
 use crate::games::{Decision, Level};
 use chrono::Duration;
 use rand_core::RngCore;
@@ -157,7 +157,7 @@ impl Game for CarcassonneGame {
                 let scores = self.play.map.scores();
                 let mut seats: Vec<usize> = (0..scores.len()).collect();
                 seats.sort_by_key(|&s| std::cmp::Reverse(scores.get(s).copied().unwrap_or(0)));
-                let ranking = places(seats.into_iter().map(|s| (scores.get(s), s)));
+                let ranking = ranked(seats.into_iter().map(|s| (scores.get(s), s)));
                 Phase::Over { ranking }
             }
             _ => Phase::Turn {

@@ -77,7 +77,7 @@ use crate::games::{
     order_usage, Board, CommandHelp, Ctx, Event, Game, LoadError, Options, Phase, Player, Refusal,
     Rules, Seat,
 };
-use crate::games::{places, Decision, Level};
+use crate::games::{ranked, Decision, Level};
 use chrono::Duration;
 use rand_core::RngCore;
 use std::collections::BTreeMap;
@@ -634,7 +634,7 @@ fn ranking(state: &State, winner: Option<Seat>) -> Vec<Vec<Seat>> {
         })
         .collect();
     others.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    ranking.extend(places(others));
+    ranking.extend(ranked(others));
     let left: Vec<Seat> = state
         .runners
         .iter()

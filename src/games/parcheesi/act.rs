@@ -9,7 +9,7 @@ use super::roller::Roller;
 use super::text::entry_reason;
 use super::{MOVE, REWARD};
 use crate::games::Happened;
-use crate::games::{places, Event, Refusal, Seat};
+use crate::games::{ranked, Event, Refusal, Seat};
 use serde::{Deserialize, Serialize};
 
 /// The GM's options, read once at setup.
@@ -613,7 +613,7 @@ impl Match {
             .map(|s| (self.pos.distance_left(s.colour), s.seat))
             .collect();
         playing.sort();
-        let mut ranking = places(playing);
+        let mut ranking = ranked(playing);
         let gone: Vec<Seat> = self
             .seated
             .iter()

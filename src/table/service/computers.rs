@@ -32,7 +32,7 @@ pub struct MoveOwed {
     pub game: i64,
     /// The computer's seat.
     pub seat: Seat,
-    /// The position, as [`crate::table::computers::position`] words it.
+    /// The position, in the words the table keeps for it.
     pub position: String,
 }
 

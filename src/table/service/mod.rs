@@ -26,7 +26,6 @@ pub use computers::{MoveJob, MoveOwed, Played};
 pub use messages::{Committed, Envelope, Inbound, Receipt, Submission};
 pub use ratings::Rebuilt;
 pub use threads::ThreadJob;
-use threads::ThreadNews;
 pub use verdicts::SearchJob;
 
 use super::apply::apply;
@@ -441,7 +440,7 @@ impl Service {
         thread: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        threads::thread_news(self, game, user, thread, ThreadNews::Opened, now).await
+        threads::thread_opened(self, game, user, thread, now).await
     }
 
     /// The private thread `thread` of `user` in game `game` can no longer be posted in: what
@@ -454,7 +453,7 @@ impl Service {
         thread: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        threads::thread_news(self, game, user, thread, ThreadNews::Lost, now).await
+        threads::thread_lost(self, game, user, thread, now).await
     }
 
     /// The platform refused a direct message to `user` (their DMs are closed): each game not

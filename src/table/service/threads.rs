@@ -92,51 +92,44 @@ pub(super) fn threads_of(rows: &[GameRow]) -> Vec<ThreadJob> {
     jobs
 }
 
-/// What became of a player's private thread.
-#[derive(Clone, Copy)]
-pub(super) enum ThreadNews {
-    /// It was opened: see [`Service::thread_opened`].
-    Opened,
-    /// It can no longer be posted in: see [`Service::thread_lost`].
-    Lost,
-}
-
-/// The work of [`Service::thread_opened`] and [`Service::thread_lost`].
-pub(super) async fn thread_news(
+/// The work of [`Service::thread_opened`].
+pub(super) async fn thread_opened(
     service: &Service,
     game: i64,
     user: &str,
     thread: &str,
-    news: ThreadNews,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let (said_by, channel) = (user.to_string(), thread.to_string());
-    let input = match news {
-        ThreadNews::Opened => Input::ThreadOpened {
-            user: said_by,
-            channel,
-        },
-        ThreadNews::Lost => Input::ThreadLost {
-            user: said_by,
-            channel,
-        },
+    let input = Input::ThreadOpened {
+        user: user.to_string(),
+        channel: thread.to_string(),
     };
     let (mut tx, records) = service.apply_to_game(game, input, now).await?;
-    match news {
-        ThreadNews::Opened => {
-            if let Some(thread) = thread_of(&records, user) {
-                tx.resend_refused_dms(user, &thread, table_time(now))
-                    .await?;
-            }
-        }
-        ThreadNews::Lost => {
-            let (from, to) = (
-                Audience::Channel(thread.to_string()),
-                Audience::Direct(user.to_string()),
-            );
-            tx.readdress(&from, &to).await?;
-        }
+    if let Some(thread) = thread_of(&records, user) {
+        tx.resend_refused_dms(user, &thread, table_time(now))
+            .await?;
     }
+    tx.commit().await
+}
+
+/// The work of [`Service::thread_lost`].
+pub(super) async fn thread_lost(
+    service: &Service,
+    game: i64,
+    user: &str,
+    thread: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let input = Input::ThreadLost {
+        user: user.to_string(),
+        channel: thread.to_string(),
+    };
+    let (mut tx, _) = service.apply_to_game(game, input, now).await?;
+    tx.readdress(
+        &Audience::Channel(thread.to_string()),
+        &Audience::Direct(user.to_string()),
+    )
+    .await?;
     tx.commit().await
 }
 
